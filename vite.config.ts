@@ -1,0 +1,9 @@
+import { defineConfig } from 'vite';
+
+// Scenes live in scenes/ at the top level; the dev server and the build both serve them from /scenes/.
+export default defineConfig({
+  publicDir: 'public',
+  server: { port: 5173, strictPort: false },
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  worker: { format: 'es' },
+});
