@@ -1,0 +1,7 @@
+/**
+ * The core's public face: what a library user, a test, a benchmark or the headless runner imports.
+ * Nothing reachable from here imports three.js or touches the DOM.
+ */
+export { ColliderscopeError, InvalidParameterError, type ErrorLocation } from './errors';
+export { Random } from './math/random';
+export * from './terrain/index';

@@ -1,0 +1,44 @@
+/**
+ * Seeded randomness. Every random choice in the core goes through one of these so that a scene file plus
+ * its seed reproduces a run exactly.
+ */
+
+/** Mixes a 32-bit seed into a well-spread 32-bit state (the splitmix32 finaliser). */
+export function mixSeed(seed: number): number {
+  let z = (seed + 0x9e3779b9) | 0;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+/** A small, fast generator (mulberry32): uniform floats in [0, 1) and integers, from a 32-bit seed. */
+export class Random {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = mixSeed(seed >>> 0);
+  }
+
+  /** A uniform 32-bit unsigned integer. */
+  nextUint32(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) | 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** Uniform in [min, max). */
+  range(min: number, max: number): number {
+    return min + (max - min) * this.next();
+  }
+
+  /** A uniform integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+}

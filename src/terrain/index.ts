@@ -1,0 +1,4 @@
+export { generateTerrain, sampleTerrainHeight, type TerrainMesh, type ProgressCallback } from './heightfield';
+export { DEFAULT_TERRAIN_PARAMS, MIN_CELLS, MAX_CELLS, TERRAIN_NUMBER_RULES, resolveTerrainParams, type TerrainParams } from './params';
+export { TERRAIN_KINDS, type TerrainKind } from './multifractal';
+export { createGradientNoise, gradientNoise2D, type GradientNoise2D } from './noise';
