@@ -5,3 +5,5 @@
 export { ColliderscopeError, InvalidParameterError, type ErrorLocation } from './errors';
 export { Random } from './math/random';
 export * from './terrain/index';
+export * from './scene/index';
+export * from './sim/index';

@@ -1,0 +1,34 @@
+import { ColliderscopeError, parseSceneText, type SceneDefinition } from '../core';
+
+/**
+ * The scene presets shipped in scenes/*.json, bundled as text and validated when loaded (a preset is
+ * checked exactly like a file a user drops in).
+ */
+const presetTexts = import.meta.glob<string>('../../scenes/*.json', { query: '?raw', import: 'default', eager: true });
+
+const PRESETS = new Map<string, string>();
+for (const [path, text] of Object.entries(presetTexts)) {
+  const name = path.replace(/^.*\//, '').replace(/\.json$/, '');
+  if (name !== 'index') PRESETS.set(name, text);
+}
+
+/** Preset names in the order scenes/index.json gives, then any others alphabetically. */
+export function presetNames(): string[] {
+  const indexText = presetTexts['../../scenes/index.json'];
+  const ordered: string[] = indexText === undefined ? [] : (JSON.parse(indexText) as string[]).filter((n) => PRESETS.has(n));
+  const rest = [...PRESETS.keys()].filter((n) => !ordered.includes(n)).sort();
+  return [...ordered, ...rest];
+}
+
+export function loadPreset(name: string): SceneDefinition {
+  const text = PRESETS.get(name);
+  if (text === undefined) {
+    throw new ColliderscopeError(`no scene preset named ${JSON.stringify(name)}; the presets are ${presetNames().join(', ')}`, { file: `scenes/${name}.json` });
+  }
+  return parseSceneText(text, `scenes/${name}.json`);
+}
+
+export async function loadSceneFile(file: File): Promise<SceneDefinition> {
+  const text = await file.text();
+  return parseSceneText(text, file.name);
+}

@@ -1,0 +1,78 @@
+import { ColliderscopeError } from '../errors';
+import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
+import { child, expectKnownKeys, expectNumber, expectObject, expectString, expectVec3, parseJsonText, type Where } from './validate';
+
+/**
+ * A sandbox state as stored in scenes/*.json. Every field is optional in the file and filled with
+ * defaults here; every field present is checked, and unknown fields are errors.
+ */
+export interface SceneCamera {
+  position: [number, number, number];
+  target: [number, number, number];
+  /** Vertical field of view in degrees. */
+  fov: number;
+}
+
+export interface SceneDefinition {
+  name: string;
+  description: string;
+  /** Seeds everything random in the run (not the terrain, which has its own seed). */
+  seed: number;
+  terrain: TerrainParams;
+  camera: SceneCamera;
+}
+
+export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera'] as const;
+const CAMERA_FIELDS = ['position', 'target', 'fov'] as const;
+
+export function defaultCamera(terrain: TerrainParams): SceneCamera {
+  const size = terrain.worldSize;
+  return { position: [size * 0.55, terrain.heightScale + size * 0.35, size * 0.55], target: [0, terrain.heightScale * 0.3, 0], fov: 50 };
+}
+
+/** Validates a parsed scene object. `file` names the source in every error message. */
+export function parseScene(value: unknown, file = 'scene'): SceneDefinition {
+  const top: Where = { file, field: '' };
+  const object = expectObject(value, top);
+  expectKnownKeys(object, SCENE_FIELDS, top);
+
+  const terrainInput = object.terrain === undefined ? {} : expectObject(object.terrain, child(top, 'terrain'));
+  const terrain = resolveTerrainParams(terrainInput as Partial<TerrainParams>, file, 'terrain.');
+
+  const camera = defaultCamera(terrain);
+  if (object.camera !== undefined) {
+    const where = child(top, 'camera');
+    const input = expectObject(object.camera, where);
+    expectKnownKeys(input, CAMERA_FIELDS, where);
+    if (input.position !== undefined) camera.position = expectVec3(input.position, child(where, 'position'));
+    if (input.target !== undefined) camera.target = expectVec3(input.target, child(where, 'target'));
+    if (input.fov !== undefined) camera.fov = expectNumber(input.fov, child(where, 'fov'), 10, 120);
+    if (camera.position.every((c, i) => c === camera.target[i])) {
+      throw new ColliderscopeError('camera position and target must differ', { file, field: 'camera' });
+    }
+  }
+
+  return {
+    name: object.name === undefined ? file.replace(/^.*\//, '').replace(/\.json$/, '') : expectString(object.name, child(top, 'name'), 120),
+    description: object.description === undefined ? '' : expectString(object.description, child(top, 'description')),
+    seed: object.seed === undefined ? 1 : expectNumber(object.seed, child(top, 'seed'), 0, 4294967295, true),
+    terrain,
+    camera,
+  };
+}
+
+/** Parses scene JSON text: syntax errors come back with line and column. */
+export function parseSceneText(text: string, file = 'scene'): SceneDefinition {
+  return parseScene(parseJsonText(text, file), file);
+}
+
+/** The plain JSON form of a scene, the inverse of parseScene. */
+export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
+  return {
+    name: scene.name,
+    description: scene.description,
+    seed: scene.seed,
+    terrain: { ...scene.terrain },
+    camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
+  };
+}

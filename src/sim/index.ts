@@ -1,0 +1,2 @@
+export { Sandbox, type SimSystem, type SandboxReport, type MetricValue } from './sandbox';
+export { TimingRing, summarize, type PhaseStats, type PhaseSeries } from './timings';

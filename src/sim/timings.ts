@@ -1,0 +1,112 @@
+/**
+ * Per-phase timings in fixed-size ring buffers: the step records each phase's milliseconds per frame,
+ * the HUD and the headless runner read now / average / min / max over the window. Recording allocates
+ * nothing; a phase's buffer is made once, the first time the phase is seen.
+ */
+export interface PhaseStats {
+  /** The most recent sample. */
+  now: number;
+  avg: number;
+  min: number;
+  max: number;
+  /** Samples in the window (≤ capacity). */
+  count: number;
+}
+
+export interface PhaseSeries {
+  readonly name: string;
+  readonly samples: Float64Array;
+  /** Index the next sample goes to. */
+  head: number;
+  count: number;
+}
+
+export class TimingRing {
+  readonly capacity: number;
+  private readonly series = new Map<string, PhaseSeries>();
+  /** Phase names in first-seen order, so displays are stable. */
+  readonly phases: string[] = [];
+
+  constructor(capacity = 120) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`timing window must be a positive integer, got ${capacity}`);
+    this.capacity = capacity;
+  }
+
+  record(phase: string, milliseconds: number): void {
+    let entry = this.series.get(phase);
+    if (entry === undefined) {
+      entry = { name: phase, samples: new Float64Array(this.capacity), head: 0, count: 0 };
+      this.series.set(phase, entry);
+      this.phases.push(phase);
+    }
+    entry.samples[entry.head] = milliseconds;
+    entry.head = (entry.head + 1) % this.capacity;
+    if (entry.count < this.capacity) entry.count++;
+  }
+
+  /** Runs `work`, records its duration under `phase` and returns its result. */
+  time<T>(phase: string, work: () => T): T {
+    const start = performance.now();
+    const result = work();
+    this.record(phase, performance.now() - start);
+    return result;
+  }
+
+  has(phase: string): boolean {
+    return this.series.has(phase);
+  }
+
+  stats(phase: string, out: PhaseStats = { now: 0, avg: 0, min: 0, max: 0, count: 0 }): PhaseStats {
+    const entry = this.series.get(phase);
+    if (entry === undefined || entry.count === 0) {
+      out.now = out.avg = out.min = out.max = 0;
+      out.count = 0;
+      return out;
+    }
+    const { samples, count, head } = entry;
+    const capacity = this.capacity;
+    let sum = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let k = 0; k < count; k++) {
+      const value = samples[(head - 1 - k + capacity) % capacity]!;
+      sum += value;
+      if (value < min) min = value;
+      if (value > max) max = value;
+    }
+    out.now = samples[(head - 1 + capacity) % capacity]!;
+    out.avg = sum / count;
+    out.min = min;
+    out.max = max;
+    out.count = count;
+    return out;
+  }
+
+  /** The window's samples of one phase, oldest first (for sparklines and reports). */
+  window(phase: string): Float64Array {
+    const entry = this.series.get(phase);
+    if (entry === undefined) return new Float64Array(0);
+    const result = new Float64Array(entry.count);
+    const start = (entry.head - entry.count + this.capacity) % this.capacity;
+    for (let k = 0; k < entry.count; k++) result[k] = entry.samples[(start + k) % this.capacity]!;
+    return result;
+  }
+
+  clear(): void {
+    for (const entry of this.series.values()) {
+      entry.head = 0;
+      entry.count = 0;
+    }
+  }
+}
+
+/** Median, min and max of a sample list: the headless runner's summary. */
+export function summarize(samples: ArrayLike<number>): { median: number; min: number; max: number; mean: number } {
+  const sorted = Float64Array.from(samples).sort();
+  const n = sorted.length;
+  if (n === 0) return { median: 0, min: 0, max: 0, mean: 0 };
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += sorted[i]!;
+  const median = n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[n - 1]!, mean: sum / n };
+}

@@ -1,0 +1,58 @@
+/**
+ * Vertex colours for the terrain from height and slope: a palette indexed by normalised height, with
+ * steep faces pushed towards rock. Written straight into a caller-owned Float32Array (rgb per vertex).
+ */
+export type TerrainColouring = 'height+slope' | 'height' | 'slope' | 'plain';
+
+export const TERRAIN_COLOURINGS: readonly TerrainColouring[] = ['height+slope', 'height', 'slope', 'plain'];
+
+// Palette stops: normalised height → rgb (linear-ish sRGB values; three.js converts on output).
+const STOP_HEIGHT = [0, 0.12, 0.3, 0.55, 0.78, 1];
+const STOP_RED = [0.16, 0.3, 0.42, 0.45, 0.52, 0.95];
+const STOP_GREEN = [0.25, 0.42, 0.5, 0.4, 0.48, 0.96];
+const STOP_BLUE = [0.14, 0.2, 0.22, 0.28, 0.42, 0.98];
+const ROCK = [0.33, 0.3, 0.28];
+
+export function writeTerrainColors(
+  positions: Float32Array,
+  normals: Float32Array,
+  minHeight: number,
+  maxHeight: number,
+  colouring: TerrainColouring,
+  out: Float32Array,
+): void {
+  const vertexCount = positions.length / 3;
+  const inverseRange = maxHeight > minHeight ? 1 / (maxHeight - minHeight) : 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const h = (positions[3 * v + 1]! - minHeight) * inverseRange;
+    // Steepness: 0 for flat ground, 1 for a vertical wall.
+    const steep = 1 - normals[3 * v + 1]!;
+    let r = 0.62;
+    let g = 0.6;
+    let b = 0.56;
+    if (colouring === 'height' || colouring === 'height+slope') {
+      let k = 0;
+      while (k < STOP_HEIGHT.length - 2 && h > STOP_HEIGHT[k + 1]!) k++;
+      const span = STOP_HEIGHT[k + 1]! - STOP_HEIGHT[k]!;
+      const f = Math.min(Math.max((h - STOP_HEIGHT[k]!) / span, 0), 1);
+      r = STOP_RED[k]! + f * (STOP_RED[k + 1]! - STOP_RED[k]!);
+      g = STOP_GREEN[k]! + f * (STOP_GREEN[k + 1]! - STOP_GREEN[k]!);
+      b = STOP_BLUE[k]! + f * (STOP_BLUE[k + 1]! - STOP_BLUE[k]!);
+    }
+    if (colouring === 'height+slope') {
+      // Snow does not stick to cliffs and grass does not grow on them: blend towards rock with slope.
+      const rockiness = Math.min(Math.max((steep - 0.12) * 3.2, 0), 1);
+      r += (ROCK[0]! - r) * rockiness;
+      g += (ROCK[1]! - g) * rockiness;
+      b += (ROCK[2]! - b) * rockiness;
+    } else if (colouring === 'slope') {
+      const s = Math.min(steep * 2.5, 1);
+      r = 0.2 + 0.75 * s;
+      g = 0.75 - 0.55 * s;
+      b = 0.3 - 0.15 * s;
+    }
+    out[3 * v] = r;
+    out[3 * v + 1] = g;
+    out[3 * v + 2] = b;
+  }
+}

@@ -1,0 +1,90 @@
+import * as THREE from 'three';
+import type { TerrainMesh } from '../core';
+import { writeTerrainColors, type TerrainColouring } from './terrainColors';
+
+export interface TerrainLook {
+  colouring: TerrainColouring;
+  wireframe: boolean;
+  flatShading: boolean;
+}
+
+/** The terrain drawable: one indexed BufferGeometry sharing the core's typed arrays, plus a wireframe. */
+export class TerrainView {
+  readonly group = new THREE.Group();
+  private mesh: THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial> | null = null;
+  private wire: THREE.Mesh | null = null;
+  private terrain: TerrainMesh | null = null;
+  private readonly material = new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.95, metalness: 0, flatShading: false });
+  private readonly wireMaterial = new THREE.MeshBasicMaterial({ color: 0x0b1a2a, wireframe: true, transparent: true, opacity: 0.35 });
+  private look: TerrainLook = { colouring: 'height+slope', wireframe: false, flatShading: false };
+
+  constructor() {
+    this.group.name = 'terrain';
+  }
+
+  setTerrain(terrain: TerrainMesh): void {
+    this.disposeGeometry();
+    this.terrain = terrain;
+    const geometry = new THREE.BufferGeometry();
+    // The core's arrays are used as they are: no copy of a 2M-triangle mesh.
+    geometry.setAttribute('position', new THREE.BufferAttribute(terrain.positions, 3));
+    geometry.setAttribute('normal', new THREE.BufferAttribute(terrain.normals, 3));
+    geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(terrain.vertexCount * 3), 3));
+    geometry.setIndex(new THREE.BufferAttribute(terrain.indices, 1));
+    const half = terrain.params.worldSize / 2;
+    geometry.boundingBox = new THREE.Box3(new THREE.Vector3(-half, terrain.minHeight, -half), new THREE.Vector3(half, terrain.maxHeight, half));
+    geometry.boundingSphere = geometry.boundingBox.getBoundingSphere(new THREE.Sphere());
+    this.mesh = new THREE.Mesh(geometry, this.material);
+    this.mesh.name = 'terrain-surface';
+    this.mesh.receiveShadow = false;
+    this.group.add(this.mesh);
+    this.applyLook(this.look);
+  }
+
+  applyLook(look: TerrainLook): void {
+    const colouringChanged = look.colouring !== this.look.colouring;
+    this.look = { ...look };
+    if (this.material.flatShading !== look.flatShading) {
+      this.material.flatShading = look.flatShading;
+      this.material.needsUpdate = true;
+    }
+    if (this.mesh !== null && this.terrain !== null) {
+      const colors = this.mesh.geometry.getAttribute('color') as THREE.BufferAttribute;
+      if (colouringChanged || colors.version === 0) {
+        const t = this.terrain;
+        writeTerrainColors(t.positions, t.normals, t.minHeight, t.maxHeight, look.colouring, colors.array as Float32Array);
+        colors.needsUpdate = true;
+      }
+      if (look.wireframe && this.wire === null) {
+        this.wire = new THREE.Mesh(this.mesh.geometry, this.wireMaterial);
+        this.wire.name = 'terrain-wireframe';
+        this.wire.renderOrder = 1;
+        this.group.add(this.wire);
+      } else if (!look.wireframe && this.wire !== null) {
+        this.group.remove(this.wire);
+        this.wire = null;
+      }
+    }
+  }
+
+  /** The surface mesh, for picking. */
+  get surface(): THREE.Mesh | null {
+    return this.mesh;
+  }
+
+  private disposeGeometry(): void {
+    if (this.wire !== null) this.group.remove(this.wire);
+    this.wire = null;
+    if (this.mesh !== null) {
+      this.group.remove(this.mesh);
+      this.mesh.geometry.dispose();
+      this.mesh = null;
+    }
+  }
+
+  dispose(): void {
+    this.disposeGeometry();
+    this.material.dispose();
+    this.wireMaterial.dispose();
+  }
+}
