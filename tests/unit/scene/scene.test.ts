@@ -1,0 +1,51 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ColliderscopeError, DEFAULT_TERRAIN_PARAMS, parseScene, parseSceneText, sceneToJson } from '../../../src/core';
+
+const SCENES_DIR = new URL('../../../scenes/', import.meta.url);
+
+describe('scene files', () => {
+  const files = readdirSync(SCENES_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json');
+
+  it.each(files)('scenes/%s is valid', (file) => {
+    const scene = parseSceneText(readFileSync(new URL(file, SCENES_DIR), 'utf8'), `scenes/${file}`);
+    expect(scene.name).toBe(file.replace(/\.json$/, ''));
+  });
+
+  it('scenes/index.json lists every preset once', () => {
+    const index = JSON.parse(readFileSync(new URL('index.json', SCENES_DIR), 'utf8')) as string[];
+    expect([...index].sort()).toEqual(files.map((f) => f.replace(/\.json$/, '')).sort());
+  });
+});
+
+describe('parseScene', () => {
+  it('fills defaults for an empty scene', () => {
+    const scene = parseScene({}, 'empty.json');
+    expect(scene.terrain).toEqual(DEFAULT_TERRAIN_PARAMS);
+    expect(scene.name).toBe('empty');
+    expect(scene.camera.fov).toBe(50);
+  });
+
+  it('round-trips through its JSON form', () => {
+    const scene = parseScene({ name: 'x', seed: 5, terrain: { cells: 64, kind: 'fbm' }, camera: { position: [1, 2, 3], target: [0, 0, 0], fov: 60 } });
+    expect(parseScene(sceneToJson(scene))).toEqual(scene);
+  });
+
+  const broken: [string, string, RegExp][] = [
+    ['a syntax error', '{ "terrain": { "cells": 64, } }', /broken\.json:1:\d+: not valid JSON/],
+    ['a syntax error on a later line', '{\n  "name": "x",\n  "seed": 1\n  "terrain": {}\n}', /broken\.json:4:\d+: not valid JSON/],
+    ['an unknown top-level field', '{ "terain": {} }', /broken\.json: terain: unknown field "terain"; expected one of name, description, seed, terrain, camera/],
+    ['an unknown terrain field', '{ "terrain": { "octave": 3 } }', /terrain\.octave: expected one of the terrain parameters/],
+    ['an out-of-range value', '{ "terrain": { "cells": 5 } }', /broken\.json: terrain\.cells: expected an integer in \[16, 2048\], got 5/],
+    ['a wrong type', '{ "terrain": { "octaves": "many" } }', /terrain\.octaves: expected a number in \[1, 16\], got "many"/],
+    ['a bad camera vector', '{ "camera": { "position": [1, 2] } }', /camera\.position: expected an array of 3 finite numbers/],
+    ['a camera looking at itself', '{ "camera": { "position": [1, 2, 3], "target": [1, 2, 3] } }', /camera: camera position and target must differ/],
+    ['a non-object', '[1, 2, 3]', /expected an object, got an array of 3/],
+    ['a terrain that is not an object', '{ "terrain": 4 }', /terrain: expected an object/],
+    ['a negative seed', '{ "seed": -4 }', /seed: expected an integer in \[0, 4294967295\]/],
+  ];
+  it.each(broken)('rejects %s with the file, the field and what was expected', (_, text, message) => {
+    expect(() => parseSceneText(text, 'broken.json')).toThrow(ColliderscopeError);
+    expect(() => parseSceneText(text, 'broken.json')).toThrow(message);
+  });
+});
