@@ -1,0 +1,15 @@
+/** The vector-field language: compiler, bytecode tools and back ends. */
+export { compileField, type CompileOptions } from './compile';
+export { disassemble, formatFloat32, type DisassembleOptions } from './disassemble';
+export { setConstant, getConstant } from './constants';
+export { evaluateField, FIELD_BACKENDS, type FieldBackend, type EvaluateFieldOptions } from './evaluate';
+export { createFieldScratch, scratchBytesPerPoint, DEFAULT_SCRATCH_BYTES, type FieldScratch } from './scratch';
+export { concatenatePrograms, FieldSuperposition, type FieldEffect } from './superpose';
+export { validateBytecode } from './validate';
+export { generateKernelSource, isJitAvailable } from './jit';
+export { fieldNoise } from './noise3';
+export { tokenize, type Token, type TokenKind } from './lexer';
+export { FieldCompileError, FieldSyntaxError, FieldSemanticError, FieldBytecodeError } from './errors';
+export { hashConstantName, MAX_REGISTERS, type FieldProgram, type FieldConstant } from './program';
+export { OPERATIONS, OPCODE_COUNT, type Operation, type OperationName } from './opcodes';
+export { handWrittenWhirlExplosion, handWrittenWhirlExplosionFloat4, type WhirlParameters, type ExplosionParameters } from './handwritten';
