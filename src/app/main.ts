@@ -8,6 +8,8 @@ import { DEFAULT_VIEW_SETTINGS, type AppSettings } from '../ui/settings';
 import { TimingHud } from '../ui/timingHud';
 import { Stage } from '../view/stage';
 import { TerrainView } from '../view/terrainView';
+import type { AppContext, AppFeature } from './feature';
+import { FEATURES } from './features';
 import { loadPreset, loadSceneFile, presetNames } from './scenes';
 import { BuildSuperseded, TerrainBuilder } from './terrainBuilder';
 
@@ -29,6 +31,7 @@ class App {
   private scene: SceneDefinition;
   private lastFrame = performance.now();
   private rebuildTimer = 0;
+  private readonly features: AppFeature[] = [];
   /** Counters for tests and for the curious (window.colliderscope). */
   readonly status = { frames: 0, builds: 0, building: false, scene: '', triangles: 0, lastError: '' as string, generationMs: 0 };
 
@@ -64,6 +67,20 @@ class App {
       resetCamera: () => this.applyCamera(this.scene),
     });
 
+    const context: AppContext = {
+      stage: this.stage,
+      gui: this.panel.gui,
+      root,
+      settings: this.settings,
+      sandbox: () => this.sandbox,
+      reportError: (message) => this.reportError(message),
+    };
+    for (const create of FEATURES) {
+      const feature = create();
+      feature.install(context);
+      this.features.push(feature);
+    }
+
     this.installShortcuts();
     this.applyCamera(initial);
     this.applyView();
@@ -78,7 +95,10 @@ class App {
     this.lastFrame = time;
     this.stats.begin();
     const sandbox = this.sandbox;
-    if (sandbox !== null) sandbox.step(1 / 60);
+    if (sandbox !== null) {
+      sandbox.step(1 / 60);
+      for (const feature of this.features) feature.frame?.(dt, sandbox);
+    }
     this.stage.update(dt);
     const renderStart = performance.now();
     this.stage.render();
@@ -92,7 +112,9 @@ class App {
 
   private hudLines(sandbox: Sandbox): string[] {
     const t = sandbox.terrain;
-    return [`terrain ${t.params.cells}² cells · ${(t.triangleCount / 1e6).toFixed(2)}M triangles · built in ${t.generationMs.toFixed(0)} ms`];
+    const lines = [`terrain ${t.params.cells}² cells · ${(t.triangleCount / 1e6).toFixed(2)}M triangles · built in ${t.generationMs.toFixed(0)} ms`];
+    for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
+    return lines;
   }
 
   private scheduleRebuild(): void {
@@ -129,6 +151,7 @@ class App {
     else this.sandbox.setTerrain(mesh);
     this.terrainView.setTerrain(mesh);
     this.stage.setWorldSize(mesh.params.worldSize);
+    for (const feature of this.features) feature.terrainChanged?.(this.sandbox);
     this.applyView();
     this.panel.readouts.triangles = mesh.triangleCount.toLocaleString('en');
     this.panel.readouts.generation = `${mesh.generationMs.toFixed(0)} ms`;

@@ -1,0 +1,35 @@
+import type GUI from 'lil-gui';
+import type { Sandbox } from '../core';
+import type { AppSettings } from '../ui/settings';
+import type { Stage } from '../view/stage';
+
+/**
+ * What the app hands a feature (a probe, an overlay, a subsystem's panel) when it is installed.
+ * Features never replace the sandbox; they read it, add drawables to the stage and controls to the GUI.
+ */
+export interface AppContext {
+  readonly stage: Stage;
+  readonly gui: GUI;
+  /** The element the canvas and overlays live in. */
+  readonly root: HTMLElement;
+  readonly settings: AppSettings;
+  /** The current sandbox, or null while the first terrain is still building. */
+  sandbox(): Sandbox | null;
+  /** Shows an error to the user without stopping anything. */
+  reportError(message: string): void;
+}
+
+/**
+ * A pluggable part of the sandbox page. Each later subsystem (BVH overlay, ray probes, broad-phase
+ * boxes, particles, wind) is one feature, so the app's boot and frame loop stay the same size.
+ */
+export interface AppFeature {
+  readonly name: string;
+  install(context: AppContext): void;
+  /** The terrain was (re)built; rebuild whatever depends on it. */
+  terrainChanged?(sandbox: Sandbox): void;
+  /** Once per frame after the simulation step and before rendering. */
+  frame?(dtSeconds: number, sandbox: Sandbox): void;
+  /** Extra lines for the timing HUD. */
+  hudLines?(): readonly string[];
+}
