@@ -93,7 +93,7 @@ export class FieldSuperposition {
     let changed = this.combined === undefined;
     let selectedCount = 0;
     const effects = this.effects;
-    for (let e = 0; e < effects.length; e++) {
+    for (let e = 0; e < effects.length && count > 0; e++) {
       const effect = effects[e]!;
       const b = effect.bounds;
       if (b[0]! > maxX || b[3]! < minX || b[1]! > maxY || b[4]! < minY || b[2]! > maxZ || b[5]! < minZ) continue;
