@@ -23,3 +23,18 @@ export {
   type RayTriangleKernel,
   type RayTriangleKernelName,
 } from './registry';
+export {
+  CRACK_PATCH_SIZE,
+  CRACK_RAY_T_MAX,
+  CRACK_TARGET_DIAGONAL,
+  CRACK_TARGET_EDGE_X,
+  CRACK_TARGET_EDGE_Z,
+  CRACK_TARGET_KINDS,
+  CRACK_TARGET_VERTEX,
+  generateCrackRays,
+  type CrackRayOptions,
+  type CrackRays,
+  type CrackTargetKind,
+  type GridMesh,
+} from './crackRays';
+export { MISSED_RAY_STRIDE, exploreCracks, type CrackCounts, type CrackExploreOptions, type CrackReport } from './crackExplorer';
