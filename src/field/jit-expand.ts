@@ -75,9 +75,7 @@ export function expandInstruction(builder: KernelBuilder, operation: string, arg
       return [0, 1, 2, 3].map((k) => {
         const condition = builder.conditionOf(a[k]!);
         if (condition === undefined) return builder.define(`${a[k]!.text} !== 0 ? ${b![k]!.text} : ${c![k]!.text}`, [a[k]!, b![k]!, c![k]!]);
-        const testNodes = condition.args.filter((arg) => arg.node >= 0).map((arg) => arg.node);
-        const branch = { test: condition.code, testNodes, whenTrue: b![k]!.node, whenFalse: c![k]!.node };
-        return builder.define(`${condition.code} ? ${b![k]!.text} : ${c![k]!.text}`, [...condition.args, b![k]!, c![k]!], undefined, { branch });
+        return builder.define(`${condition.code} ? ${b![k]!.text} : ${c![k]!.text}`, [...condition.args, b![k]!, c![k]!]);
       });
   }
   throw new Error(`the JIT has no expansion for ${operation}`);

@@ -9,8 +9,6 @@ export interface ScalarNode {
   readonly varying: boolean;
   /** For a comparison `x < y ? 1 : 0`: the test `x < y` and its operands, so select can branch on it directly. */
   readonly condition?: { readonly code: string; readonly args: readonly Scalar[] };
-  /** For a select that branches on a comparison: its test and the nodes of each branch (-1 if none). */
-  readonly branch?: { readonly test: string; readonly testNodes: readonly number[]; readonly whenTrue: number; readonly whenFalse: number };
 }
 
 /** A value in generated code: a node's variable, or text that needs no evaluation (a literal, a constant). */
@@ -36,7 +34,7 @@ export class KernelBuilder {
   /** Same code, same value: identical expressions are computed once (exact, unlike algebraic rewrites). */
   private readonly byCode = new Map<string, Scalar>();
 
-  define(code: string, args: readonly Scalar[], varying?: boolean, extra: Pick<ScalarNode, 'condition' | 'branch'> = {}): Scalar {
+  define(code: string, args: readonly Scalar[], varying?: boolean, extra: Pick<ScalarNode, 'condition'> = {}): Scalar {
     const known = this.byCode.get(code);
     if (known !== undefined) return known;
     const dependencies = args.filter((arg) => arg.node >= 0).map((arg) => arg.node);

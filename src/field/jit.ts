@@ -10,8 +10,8 @@ import { POSITION_REGISTER, WIND_REGISTER, type FieldProgram } from './program';
  * the whole program per point with every register component in a local, so the engine's optimiser sees
  * one straight loop like hand-written code. Generation works on scalars (jit-scalar.ts): each
  * instruction expands into per-component expressions (jit-expand.ts), moves and swizzles become
- * renamings, repeated expressions are shared; then jit-schedule.ts drops what nobody stores, hoists
- * constant-only work out of the loop and puts select branches under their tests. Patchable constants are
+ * renamings, repeated expressions are shared, a select branches on its comparison directly; then
+ * jit-schedule.ts drops what nobody stores and hoists constant-only work out of the loop. Patchable constants are
  * read from the bytecode at each call (so setConstant needs no recompilation); other constants are
  * written in as literals. Formulas are spelt as in semantics.ts so results match the interpreter bit
  * for bit.

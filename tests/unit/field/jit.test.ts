@@ -5,7 +5,7 @@ import { firstMismatch, referenceEvaluate } from './reference';
 
 const HEAD = 'struct vf_in { float4 position : CHANNEL0; float4 wind : CHANNEL1; };\nstruct vf_out { float4 wind : CHANNEL1; };\n';
 
-/** Select shapes that exercise the JIT's guarded branches: each must still equal the bytecode walk. */
+/** Select shapes (fused comparisons, shared and nested branches): each must equal the bytecode walk. */
 const SELECT_BODIES: readonly string[] = [
   // Only the taken branch needs its normalisation.
   'float4 o = in.position - k; out.wind += select(dot(o, o) < 9, normalize(o) * 5, 0);',
@@ -25,7 +25,7 @@ const SELECT_BODIES: readonly string[] = [
   'float4 o = in.position - k; out.wind += select(abs(o) < float4(1,2,3,4), o * o, max(o, k));',
 ];
 
-describe('JIT guarded branches', () => {
+describe('JIT code generation', () => {
   const SEED = 606;
   it(`select shapes give the bytecode walk's bits at points on both sides of every test (seed ${SEED})`, () => {
     const random = new Random(SEED);
@@ -45,7 +45,7 @@ describe('JIT guarded branches', () => {
     }
   });
 
-  it('skips the explosion blast outside its radius, and hoists constant-only work out of the loop', () => {
+  it('hoists constant-only work out of the loop and branches on the comparison itself', () => {
     const program = compileField(`const float4 c = float4(2,4,0,0); const float4 r = 5;\n${HEAD}
       void f(in vf_in in, out vf_out out) {
         float4 o = in.position - c;
@@ -54,7 +54,8 @@ describe('JIT guarded branches', () => {
     const source = generateKernelSource(program);
     const [beforeLoop, loop] = source.split('for (');
     expect(beforeLoop).toMatch(/= k\d+ \* k\d+;/);
-    expect(loop).toMatch(/if \([^)]*<[^)]*\) \{\n\s+v\d+ = v\d+ > 0 \? 1 \/ Math\.sqrt/);
+    expect(loop).toMatch(/= v\d+ < v\d+ \? v\d+ : 0;/);
+    expect(loop).not.toContain('? 1 : 0');
   });
 
   it('drops components nobody stores and shares repeated expressions', () => {
