@@ -7,3 +7,4 @@ export { Random } from './math/random';
 export * from './terrain/index';
 export * from './scene/index';
 export * from './sim/index';
+export * from './field/index';
