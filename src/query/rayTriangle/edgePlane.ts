@@ -55,12 +55,14 @@ export function intersectEdgePlane(
   const anyPositive = sideAB > 0 || sideBC > 0 || sideCA > 0;
   if (doubleSided ? anyNegative && anyPositive : anyPositive) return RAY_MISS;
 
-  const e1x = bx - ax;
-  const e1y = by - ay;
-  const e1z = bz - az;
-  const e2x = cx - ax;
-  const e2y = cy - ay;
-  const e2z = cz - az;
+  // Edges from the stored vertices, not the origin-relative ones: float32 differences and their cross
+  // product are exact in float64, so a zero-area triangle gets an exactly zero normal and is refused.
+  const e1x = positions[b3]! - positions[a3]!;
+  const e1y = positions[b3 + 1]! - positions[a3 + 1]!;
+  const e1z = positions[b3 + 2]! - positions[a3 + 2]!;
+  const e2x = positions[c3]! - positions[a3]!;
+  const e2y = positions[c3 + 1]! - positions[a3 + 1]!;
+  const e2z = positions[c3 + 2]! - positions[a3 + 2]!;
   const nx = e1y * e2z - e1z * e2y;
   const ny = e1z * e2x - e1x * e2z;
   const nz = e1x * e2y - e1y * e2x;
@@ -76,5 +78,5 @@ export function intersectEdgePlane(
     barycentric[1] = sideCA * inverse;
     barycentric[2] = sideAB * inverse;
   }
-  return t;
+  return t + 0; // −0 becomes +0
 }

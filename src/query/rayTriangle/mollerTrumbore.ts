@@ -62,5 +62,5 @@ export function intersectMollerTrumbore(
     barycentric[1] = u;
     barycentric[2] = v;
   }
-  return t;
+  return t + 0; // −0 becomes +0
 }

@@ -68,6 +68,16 @@ export function intersectWatertight(
   const anyNegative = u < 0 || v < 0 || w < 0;
   const anyPositive = u > 0 || v > 0 || w > 0;
   if (doubleSided ? anyNegative && anyPositive : anyNegative) return RAY_MISS;
+  // Three collinear vertices still project, rounded, to a sliver of rounding-error area that a ray aimed
+  // at the segment can thread, with a meaningless t. Float32 edges and their cross product are exact
+  // in float64, so a zero normal identifies a zero-area triangle exactly; checked only on this hit path.
+  const e1x = positions[b3]! - positions[a3]!;
+  const e1y = positions[b3 + 1]! - positions[a3 + 1]!;
+  const e1z = positions[b3 + 2]! - positions[a3 + 2]!;
+  const e2x = positions[c3]! - positions[a3]!;
+  const e2y = positions[c3 + 1]! - positions[a3 + 1]!;
+  const e2z = positions[c3 + 2]! - positions[a3 + 2]!;
+  if (e1y * e2z === e1z * e2y && e1z * e2x === e1x * e2z && e1x * e2y === e1y * e2x) return RAY_MISS;
   const determinant = u + v + w;
   // Zero: the ray lies in the triangle's plane or the triangle is degenerate. NaN fails the test too.
   if (!(determinant !== 0 && determinant === determinant)) return RAY_MISS;
@@ -79,5 +89,5 @@ export function intersectWatertight(
     barycentric[1] = v * inverse;
     barycentric[2] = w * inverse;
   }
-  return t;
+  return t + 0; // −0 becomes +0
 }
