@@ -8,3 +8,4 @@ export * from './terrain/index';
 export * from './scene/index';
 export * from './sim/index';
 export * from './field/index';
+export * from './query/rayTriangle/index';
