@@ -1,4 +1,5 @@
 import type { AppFeature } from './feature';
+import { WindFeature } from './features/windFeature';
 
 /** Every feature of the page, in install order (GUI folders appear in this order). */
-export const FEATURES: ReadonlyArray<() => AppFeature> = [];
+export const FEATURES: ReadonlyArray<() => AppFeature> = [() => new WindFeature()];
