@@ -61,7 +61,7 @@ export class WindFeature implements AppFeature {
     folder.add(this.settings, 'showTracers').name('tracers');
     folder.add(this.settings, 'tracers', 0, 100000, 1000).name('tracer count').onFinishChange(() => this.resizeTracers());
     folder.add(this.settings, 'backend', [...FIELD_BACKENDS]).name('field back end').onChange((backend: FieldBackend) => (this.field.backend = backend));
-    folder.add({ detonate: () => this.detonate() }, 'detonate').name('💥 detonate explosion');
+    folder.add({ detonate: () => this.detonate() }, 'detonate').name('detonate explosion');
     folder.close();
   }
 
