@@ -1,0 +1,75 @@
+import { collapseToWide } from './collapse';
+import { packFloat, type FloatNodes } from './floatLayout';
+import { validateMesh } from './meshInput';
+import { resolveBuildOptions, type BuildOptions, type BVHLayoutName } from './options';
+import { packQuantized, type QuantizedNodes } from './quantizedLayout';
+import { buildBinaryTree } from './sahBuilder';
+import { shareHalfFullLeaves } from './shareLeaves';
+import { measureWideTree, type BVHStats } from './stats';
+import type { WideTree } from './wideTree';
+
+/** A built 4-way BVH over an indexed triangle mesh; the mesh arrays are referenced, not copied. */
+export interface BVH {
+  readonly positions: Float32Array;
+  readonly indices: Uint32Array;
+  readonly triangleCount: number;
+  /** Triangle ids of all leaf ranges, in tree order; a leaf child names a run of it. */
+  readonly triangleOrder: Uint32Array;
+  readonly quantized: QuantizedNodes | null;
+  readonly float: FloatNodes | null;
+  /** Whether spatial splits put some triangle in more than one leaf (an all-hits query then de-duplicates). */
+  readonly hasDuplicateReferences: boolean;
+  /** Deepest 4-way node: bounds every traversal stack. */
+  readonly maxDepth: number;
+  readonly options: Readonly<BuildOptions>;
+  readonly stats: Readonly<BVHStats>;
+}
+
+const now = (): number => performance.now();
+
+/**
+ * Builds the BVH: binary SAH tree (three split strategies), greedy 4-way collapse, shared half-full
+ * leaves, then the requested packed layouts. Throws InvalidParameterError for a malformed mesh or
+ * option. Triangle ids in every query result are the caller's (positions in `indices` / 3).
+ */
+export function buildBVH(positions: Float32Array, indices: Uint32Array, options: Partial<BuildOptions> = {}): BVH {
+  const resolved = resolveBuildOptions(options);
+  const triangleCount = validateMesh(positions, indices);
+  const start = now();
+  const tree = buildBinaryTree(positions, indices, triangleCount, resolved);
+  const built = now();
+  let wide: WideTree = collapseToWide(tree, resolved);
+  if (resolved.shareHalfFullLeaves) wide = shareHalfFullLeaves(wide, tree);
+  const collapsed = now();
+  const wants = (layout: BVHLayoutName): boolean => resolved.layouts.includes(layout);
+  const quantized = wants('quantized') ? packQuantized(wide, tree, resolved.collisionMask) : null;
+  const float = wants('float') ? packFloat(wide, tree, resolved.collisionMask) : null;
+  const packed = now();
+
+  let maxDepth = 0;
+  for (let node = 0; node < wide.nodeCount; node++) maxDepth = Math.max(maxDepth, wide.depth[node]!);
+  const orderBytes = tree.triangleOrder.byteLength;
+  const bytes = (quantized?.bytes ?? float?.bytes ?? 0) + orderBytes;
+  const stats: BVHStats = {
+    ...measureWideTree(wide, tree, resolved),
+    bytes,
+    bytesPerTriangle: triangleCount > 0 ? bytes / triangleCount : 0,
+    floatBytes: float !== null ? float.bytes + orderBytes : 0,
+    buildMs: packed - start,
+    binaryBuildMs: built - start,
+    collapseMs: collapsed - built,
+    packMs: packed - collapsed,
+  };
+  return {
+    positions,
+    indices,
+    triangleCount,
+    triangleOrder: tree.triangleOrder,
+    quantized,
+    float,
+    hasDuplicateReferences: tree.referenceCount > triangleCount,
+    maxDepth,
+    options: resolved,
+    stats,
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * One 32-bit word per child slot, shared by both packed layouts:
+ *   bits 0..23  index: a node index (type 0) or the first entry of the leaf's range in triangleOrder
+ *   bits 24..27 type: 0 node, 1 empty, 2..15 a leaf range of (type − 1) triangles
+ *   bits 28..31 a nibble of the node's collision-mask index byte (slot 0: low nibble, slot 1: high
+ *               nibble; slots 2 and 3: zero)
+ * Node = 0 and empty = 1 as in the talk, so `type − 1` is negative only for a node.
+ */
+export const CHILD_TYPE_NODE = 0;
+export const CHILD_TYPE_EMPTY = 1;
+/** Type of a leaf range holding `count` triangles (1..14). */
+export const leafType = (count: number): number => count + 1;
+
+export const CHILD_INDEX_MASK = 0xffffff;
+
+export function encodeChildWord(index: number, type: number, slot: number, collisionMask: number): number {
+  const nibble = slot === 0 ? collisionMask & 15 : slot === 1 ? collisionMask >>> 4 : 0;
+  return ((index & CHILD_INDEX_MASK) | (type << 24) | (nibble << 28)) >>> 0;
+}
+
+export const childIndex = (word: number): number => word & CHILD_INDEX_MASK;
+export const childType = (word: number): number => (word >>> 24) & 15;
+/** Triangles in a leaf child (0 for node and empty children). */
+export const childLeafCount = (word: number): number => {
+  const type = (word >>> 24) & 15;
+  return type > 1 ? type - 1 : 0;
+};
+/** The collision-mask index byte of a node, from its first two child words. */
+export const collisionMaskOf = (word0: number, word1: number): number => (word0 >>> 28) | ((word1 >>> 28) << 4);

@@ -1,0 +1,14 @@
+export { buildBVH, type BVH } from './buildBVH';
+export { BVH_LAYOUTS, DEFAULT_BUILD_OPTIONS, MAX_LEAF_SIZE, resolveBuildOptions, type BuildOptions, type BVHLayoutName } from './options';
+export type { BVHStats } from './stats';
+export { MAX_BVH_TRIANGLES } from './meshInput';
+export { forEachNodeBox, collectNodeBoxes, type NodeBoxList, type NodeBoxVisitor } from './nodeBoxes';
+export { CHILD_TYPE_EMPTY, CHILD_TYPE_NODE, childIndex, childLeafCount, childType, collisionMaskOf } from './childWord';
+export { QUANTIZED_NODE_BYTES, quantizedBound, quantizedChildWord, type QuantizedNodes } from './quantizedLayout';
+export { FLOAT_NODE_WORDS, floatBound, floatChildWord, type FloatNodes } from './floatLayout';
+export { QUANT_MAX, QUANT_STEP_SCALE, quantizationStep } from './quantize';
+export { buildBinaryTree } from './sahBuilder';
+export type { BuildTree } from './buildTree';
+export { collapseToWide } from './collapse';
+export { shareHalfFullLeaves } from './shareLeaves';
+export type { WideTree } from './wideTree';

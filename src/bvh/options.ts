@@ -1,0 +1,95 @@
+import { InvalidParameterError } from '../errors';
+
+export const BVH_LAYOUTS = ['quantized', 'float'] as const;
+/** 'quantized': 64-byte nodes with 16-bit child boxes; 'float': 112-byte nodes with float32 child boxes. */
+export type BVHLayoutName = (typeof BVH_LAYOUTS)[number];
+
+/** Most triangles one leaf slot can name: child types 2..15 encode ranges of 1..14 triangles. */
+export const MAX_LEAF_SIZE = 14;
+
+export interface BuildOptions {
+  /** Which packed layouts to produce; castRays can use any of them. */
+  layouts: readonly BVHLayoutName[];
+  /** SAH cost of visiting one binary node, relative to triangleCost. */
+  traversalCost: number;
+  /** SAH cost of one ray-triangle test. */
+  triangleCost: number;
+  /** Largest leaf, 1..14 triangles. A node with more is always split. */
+  maxLeafSize: number;
+  /** Nodes with at most this many references are split by sorting centres and sweeping every position;
+   *  larger ones sweep `bins` centre bins per axis (same heuristic, coarser positions, far cheaper). */
+  exactSweepLimit: number;
+  /** Centre bins per axis for nodes above exactSweepLimit, 2..256. */
+  bins: number;
+  /** Try the big/little split (big: wider than half the node on some axis). */
+  bigLittleSplit: boolean;
+  /** Try regular-grid spatial splits, where a straddling triangle goes to both sides with clipped boxes. */
+  spatialSplits: boolean;
+  /** Grid planes per axis for spatial splits are spatialBins − 1. */
+  spatialBins: number;
+  /** Spatial splits are tried only when the best object split's children overlap by more than this share
+   *  of the root's surface area (the SBVH criterion); keeps the cost away from nodes that cannot gain. */
+  spatialOverlapThreshold: number;
+  /** Cap on references from spatial splits, as a fraction of the triangle count (0.3: at most 30% more). */
+  spatialReferenceBudget: number;
+  /** Swept radius: node boxes are inflated by it when their surface area is priced, which favours fewer,
+   *  larger leaves for volume queries. Stored boxes stay tight. */
+  sweptRadius: number;
+  /** Weight of the wasted-slot penalty in the 4-way collapse (0 disables it). */
+  wastedSlotPenalty: number;
+  /** Depth (in 4-way levels) over which the wasted-slot penalty fades to zero. */
+  wastedSlotFadeDepth: number;
+  /** Merge pairs of half-full (two-slot) leaf nodes far apart into one full node with two parents. */
+  shareHalfFullLeaves: boolean;
+  /** Collision-mask index byte written in every node (0..255). */
+  collisionMask: number;
+}
+
+export const DEFAULT_BUILD_OPTIONS: Readonly<BuildOptions> = Object.freeze({
+  layouts: ['quantized', 'float'] as const,
+  traversalCost: 3,
+  triangleCost: 1,
+  maxLeafSize: 8,
+  exactSweepLimit: 32,
+  bins: 16,
+  bigLittleSplit: true,
+  spatialSplits: true,
+  spatialBins: 16,
+  spatialOverlapThreshold: 1e-3,
+  spatialReferenceBudget: 0.3,
+  sweptRadius: 0,
+  wastedSlotPenalty: 0.25,
+  wastedSlotFadeDepth: 6,
+  shareHalfFullLeaves: true,
+  collisionMask: 0,
+});
+
+function checkNumber(name: string, value: unknown, min: number, max: number, integer: boolean): number {
+  const ok = typeof value === 'number' && value >= min && value <= max && (!integer || Number.isInteger(value) || value === Infinity);
+  if (!ok) throw new InvalidParameterError(name, `${integer ? 'an integer' : 'a number'} in [${min}, ${max}]`, value);
+  return value;
+}
+
+/** Fills defaults and validates every field; throws InvalidParameterError naming the bad one. */
+export function resolveBuildOptions(input: Partial<BuildOptions> = {}): BuildOptions {
+  const options: BuildOptions = { ...DEFAULT_BUILD_OPTIONS, ...input };
+  if (!Array.isArray(options.layouts) || options.layouts.length === 0 || !options.layouts.every((l) => (BVH_LAYOUTS as readonly string[]).includes(l))) {
+    throw new InvalidParameterError('layouts', `a non-empty list of ${BVH_LAYOUTS.join(', ')}`, options.layouts);
+  }
+  checkNumber('traversalCost', options.traversalCost, 0, 1e6, false);
+  checkNumber('triangleCost', options.triangleCost, 1e-6, 1e6, false);
+  checkNumber('maxLeafSize', options.maxLeafSize, 1, MAX_LEAF_SIZE, true);
+  checkNumber('exactSweepLimit', options.exactSweepLimit, 2, Infinity, true);
+  checkNumber('bins', options.bins, 2, 256, true);
+  checkNumber('spatialBins', options.spatialBins, 2, 256, true);
+  checkNumber('spatialOverlapThreshold', options.spatialOverlapThreshold, 0, 1, false);
+  checkNumber('spatialReferenceBudget', options.spatialReferenceBudget, 0, 4, false);
+  checkNumber('sweptRadius', options.sweptRadius, 0, 1e9, false);
+  checkNumber('wastedSlotPenalty', options.wastedSlotPenalty, 0, 1e6, false);
+  checkNumber('wastedSlotFadeDepth', options.wastedSlotFadeDepth, 0, 1e3, false);
+  checkNumber('collisionMask', options.collisionMask, 0, 255, true);
+  for (const flag of ['bigLittleSplit', 'spatialSplits', 'shareHalfFullLeaves'] as const) {
+    if (typeof options[flag] !== 'boolean') throw new InvalidParameterError(flag, 'true or false', options[flag]);
+  }
+  return options;
+}

@@ -1,0 +1,44 @@
+import type { BVH } from '../../bvh/buildBVH';
+import { createRayData } from '../rayTriangle/rayData';
+
+/**
+ * Scratch for one traversal, kept per BVH so casts allocate nothing. The stack holds, per entry, the
+ * node, the distance at which the ray enters it (to skip it once a closer hit is known) and, for the
+ * quantized layout, the node's frame as min xyz and step xyz.
+ */
+export class RayWorkspace {
+  readonly stackNode: Int32Array;
+  readonly stackNear: Float64Array;
+  readonly stackFrame: Float64Array;
+  readonly rayData = createRayData();
+  readonly hitSlot = new Int32Array(4);
+  readonly hitNear = new Float64Array(4);
+  readonly hitFar = new Float64Array(4);
+  readonly sorted = new Int32Array(4);
+  // Results and counters of the last traversal.
+  bestT = Infinity;
+  bestTriangle = -1;
+  nodesVisited = 0;
+  boxesTested = 0;
+  trianglesTested = 0;
+  logCount = 0;
+
+  constructor(maxDepth: number) {
+    // Each level pops one entry and pushes at most four: depth·3 + 1 entries at most, plus slack.
+    const capacity = 3 * maxDepth + 8;
+    this.stackNode = new Int32Array(capacity);
+    this.stackNear = new Float64Array(capacity);
+    this.stackFrame = new Float64Array(6 * capacity);
+  }
+}
+
+const workspaces = new WeakMap<BVH, RayWorkspace>();
+
+export function workspaceFor(bvh: BVH): RayWorkspace {
+  let workspace = workspaces.get(bvh);
+  if (workspace === undefined) {
+    workspace = new RayWorkspace(bvh.maxDepth);
+    workspaces.set(bvh, workspace);
+  }
+  return workspace;
+}
