@@ -9,3 +9,5 @@ export * from './scene/index';
 export * from './sim/index';
 export * from './field/index';
 export * from './query/rayTriangle/index';
+export * from './bvh/index';
+export * from './query/rays/index';

@@ -28,6 +28,8 @@ export interface AppFeature {
   install(context: AppContext): void;
   /** The terrain was (re)built; rebuild whatever depends on it. */
   terrainChanged?(sandbox: Sandbox): void;
+  /** The terrain's BVH arrived (built in the worker after the terrain). */
+  bvhChanged?(sandbox: Sandbox): void;
   /** Once per frame after the simulation step and before rendering. */
   frame?(dtSeconds: number, sandbox: Sandbox): void;
   /** Extra lines for the timing HUD. */

@@ -33,7 +33,7 @@ class App {
   private rebuildTimer = 0;
   private readonly features: AppFeature[] = [];
   /** Counters for tests and for the curious (window.colliderscope). */
-  readonly status = { frames: 0, builds: 0, building: false, scene: '', triangles: 0, lastError: '' as string, generationMs: 0 };
+  readonly status = { frames: 0, builds: 0, building: false, bvhBuilds: 0, bvhBuilding: false, bvhNodes: 0, scene: '', triangles: 0, lastError: '' as string, generationMs: 0 };
 
   constructor(root: HTMLElement) {
     const names = presetNames();
@@ -80,6 +80,22 @@ class App {
       feature.install(context);
       this.features.push(feature);
     }
+
+    this.builder.onBvh = (bvh, mesh) => {
+      this.status.bvhBuilding = false;
+      this.progress.finish();
+      const sandbox = this.sandbox;
+      if (sandbox === null || sandbox.terrain !== mesh) return;
+      sandbox.setBvh(bvh);
+      this.status.bvhBuilds++;
+      this.status.bvhNodes = bvh.stats.nodes;
+      for (const feature of this.features) feature.bvhChanged?.(sandbox);
+    };
+    this.builder.onBvhError = (message) => {
+      this.status.bvhBuilding = false;
+      this.progress.finish();
+      this.reportError(`BVH build failed: ${message}`);
+    };
 
     this.installShortcuts();
     this.applyCamera(initial);
@@ -142,8 +158,8 @@ class App {
       }
       return;
     }
-    this.progress.finish();
     this.status.building = false;
+    this.status.bvhBuilding = true;
     this.status.builds++;
     this.status.triangles = mesh.triangleCount;
     this.status.generationMs = mesh.generationMs;

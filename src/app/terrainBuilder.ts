@@ -1,31 +1,49 @@
-import { ColliderscopeError, type TerrainMesh, type TerrainParams } from '../core';
+import { ColliderscopeError, type BVH, type TerrainMesh, type TerrainParams } from '../core';
 import type { TerrainRequest, TerrainWorkerMessage } from './terrainWorker';
 
 export type BuildProgress = (fraction: number, stage: string) => void;
 
+interface PendingBuild {
+  id: number;
+  resolve: (mesh: TerrainMesh) => void;
+  reject: (error: Error) => void;
+  progress: BuildProgress;
+  mesh: TerrainMesh | null;
+}
+
 /**
  * The main thread's handle on the terrain worker. Only the newest request matters: an older build
  * still running is abandoned (its worker is replaced), so dragging a slider never queues up builds.
+ * `build` resolves with the terrain; the terrain's BVH arrives later through `onBvh`.
  */
 export class TerrainBuilder {
   private worker: Worker | null = null;
   private nextId = 1;
-  private pending: { id: number; resolve: (mesh: TerrainMesh) => void; reject: (error: Error) => void; progress: BuildProgress } | null = null;
+  private pending: PendingBuild | null = null;
+
+  /** Called with each finished BVH, re-linked to the mesh arrays of the terrain it was built over. */
+  onBvh: (bvh: BVH, mesh: TerrainMesh) => void = () => {};
+  onBvhError: (message: string) => void = () => {};
 
   build(params: TerrainParams, progress: BuildProgress): Promise<TerrainMesh> {
     if (this.pending !== null) {
       // Stop the stale build outright; a fresh worker starts in a few milliseconds.
       this.worker?.terminate();
       this.worker = null;
-      this.pending.reject(new BuildSuperseded());
+      if (this.pending.mesh === null) this.pending.reject(new BuildSuperseded());
       this.pending = null;
     }
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<TerrainMesh>((resolve, reject) => {
-      this.pending = { id, resolve, reject, progress };
+      this.pending = { id, resolve, reject, progress, mesh: null };
       worker.postMessage({ id, params } satisfies TerrainRequest);
     });
+  }
+
+  /** Whether a build (terrain or BVH) is still running. */
+  get busy(): boolean {
+    return this.pending !== null;
   }
 
   private ensureWorker(): Worker {
@@ -37,19 +55,26 @@ export class TerrainBuilder {
       if (pending === null || pending.id !== message.id) return;
       if (message.kind === 'progress') {
         pending.progress(message.fraction, message.stage);
-      } else if (message.kind === 'done') {
-        this.pending = null;
+      } else if (message.kind === 'terrain') {
+        pending.mesh = message.mesh;
         pending.resolve(message.mesh);
+      } else if (message.kind === 'bvh') {
+        this.pending = null;
+        const mesh = pending.mesh!;
+        this.onBvh({ ...message.bvh, positions: mesh.positions, indices: mesh.indices }, mesh);
       } else {
         this.pending = null;
-        pending.reject(new ColliderscopeError(message.message));
+        if (pending.mesh === null) pending.reject(new ColliderscopeError(message.message));
+        else this.onBvhError(message.message);
       }
     };
     worker.onerror = (event) => {
       const pending = this.pending;
       this.pending = null;
       this.worker = null;
-      pending?.reject(new ColliderscopeError(`terrain worker failed: ${event.message}`));
+      const error = new ColliderscopeError(`terrain worker failed: ${event.message}`);
+      if (pending?.mesh === null) pending.reject(error);
+      else if (pending !== null) this.onBvhError(error.message);
     };
     this.worker = worker;
     return worker;

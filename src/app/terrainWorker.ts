@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
-import { generateTerrain, type TerrainParams } from '../core';
+import { buildBVH, generateTerrain, type BVH, type TerrainParams } from '../core';
 
 /**
- * Builds terrain off the main thread so a 2M-triangle mesh never freezes the page. Progress is posted
- * as it goes; the finished arrays are transferred, not copied.
+ * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
+ * The terrain is posted as soon as it exists (copied: the worker still needs it for the BVH); the BVH
+ * follows with its node buffers transferred and without the mesh arrays, which the page already has.
  */
 export interface TerrainRequest {
   id: number;
@@ -12,13 +13,15 @@ export interface TerrainRequest {
 
 export type TerrainWorkerMessage =
   | { id: number; kind: 'progress'; fraction: number; stage: string }
-  | { id: number; kind: 'done'; mesh: ReturnType<typeof generateTerrain> }
+  | { id: number; kind: 'terrain'; mesh: ReturnType<typeof generateTerrain> }
+  | { id: number; kind: 'bvh'; bvh: BVH }
   | { id: number; kind: 'error'; message: string };
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.onmessage = (event: MessageEvent<TerrainRequest>) => {
   const { id, params } = event.data;
+  const post = (message: TerrainWorkerMessage, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
   try {
     let lastPosted = -1;
     const mesh = generateTerrain(params, (fraction, stage) => {
@@ -26,10 +29,17 @@ scope.onmessage = (event: MessageEvent<TerrainRequest>) => {
       const percent = Math.floor(fraction * 100);
       if (percent === lastPosted) return;
       lastPosted = percent;
-      scope.postMessage({ id, kind: 'progress', fraction, stage } satisfies TerrainWorkerMessage);
+      post({ id, kind: 'progress', fraction, stage });
     });
-    scope.postMessage({ id, kind: 'done', mesh } satisfies TerrainWorkerMessage, [mesh.positions.buffer, mesh.indices.buffer, mesh.normals.buffer, mesh.heights.buffer]);
+    post({ id, kind: 'terrain', mesh });
+    post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    const transfer: Transferable[] = [];
+    if (bvh.quantized !== null) transfer.push(bvh.quantized.buffer);
+    if (bvh.float !== null) transfer.push(bvh.float.buffer);
+    if (bvh.triangleOrder !== null) transfer.push(bvh.triangleOrder.buffer);
+    post({ id, kind: 'bvh', bvh: { ...bvh, positions: new Float32Array(0), indices: new Uint32Array(0) } }, transfer);
   } catch (error) {
-    scope.postMessage({ id, kind: 'error', message: error instanceof Error ? error.message : String(error) } satisfies TerrainWorkerMessage);
+    post({ id, kind: 'error', message: error instanceof Error ? error.message : String(error) });
   }
 };

@@ -1,3 +1,4 @@
+import type { BVH } from '../bvh/buildBVH';
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { generateTerrain } from '../terrain/heightfield';
@@ -17,6 +18,8 @@ export interface SimSystem {
   metrics(): Record<string, MetricValue>;
   /** Called when the terrain is replaced, so systems can rebuild what depends on it. */
   terrainChanged?(sandbox: Sandbox): void;
+  /** Called when the terrain's BVH arrives (it may be built after the terrain, off the main thread). */
+  bvhChanged?(sandbox: Sandbox): void;
 }
 
 export interface SandboxReport {
@@ -29,6 +32,8 @@ export interface SandboxReport {
 export class Sandbox {
   scene: SceneDefinition;
   terrain: TerrainMesh;
+  /** The terrain's 4-way BVH; null until built (queries that need it wait for it). */
+  bvh: BVH | null = null;
   readonly timings: TimingRing;
   readonly systems: SimSystem[] = [];
   frame = 0;
@@ -49,8 +54,19 @@ export class Sandbox {
   /** Replaces the terrain (built elsewhere, e.g. in a worker) and tells every system. */
   setTerrain(terrain: TerrainMesh): void {
     this.terrain = terrain;
+    this.bvh = null;
     this.timings.record('terrain.generate', terrain.generationMs);
     for (const system of this.systems) system.terrainChanged?.(this);
+  }
+
+  /** Installs the BVH of the current terrain and tells every system. */
+  setBvh(bvh: BVH): void {
+    if (bvh.positions !== this.terrain.positions || bvh.indices !== this.terrain.indices) {
+      throw new RangeError('setBvh: the BVH was built over another mesh than the current terrain');
+    }
+    this.bvh = bvh;
+    this.timings.record('bvh.build', bvh.stats.buildMs);
+    for (const system of this.systems) system.bvhChanged?.(this);
   }
 
   /** Advances every system by `dt` seconds; each system's time goes to the phase `step.<name>`. */
@@ -77,6 +93,20 @@ export class Sandbox {
         generationMs: round(this.terrain.generationMs, 3),
       },
     };
+    const bvh = this.bvh;
+    if (bvh !== null) {
+      const s = bvh.stats;
+      metrics.bvh = {
+        nodes: s.nodes,
+        bytes: s.bytes,
+        bytesPerTriangle: round(s.bytesPerTriangle, 2),
+        depthMin: s.depthMin,
+        depthMax: s.depthMax,
+        leafFillRate: round(s.leafFillRate, 3),
+        sahCost: round(s.sahCost, 2),
+        buildMs: round(s.buildMs, 1),
+      };
+    }
     for (const system of this.systems) metrics[system.name] = system.metrics();
     return { frame: this.frame, time: this.time, metrics };
   }

@@ -4,6 +4,7 @@ export class ProgressBar {
   private readonly fill: HTMLDivElement;
   private readonly label: HTMLSpanElement;
   private started = 0;
+  private ticker = 0;
 
   constructor(parent: HTMLElement) {
     this.element = document.createElement('div');
@@ -26,13 +27,23 @@ export class ProgressBar {
     this.set(0, title);
   }
 
+  /** A fraction in [0, 1], or a negative one for a stage whose length is unknown (an animated bar). */
   set(fraction: number, stage: string): void {
-    const percent = Math.round(Math.min(Math.max(fraction, 0), 1) * 100);
+    window.clearInterval(this.ticker);
+    const indeterminate = fraction < 0;
+    this.element.classList.toggle('cs-progress-indeterminate', indeterminate);
+    const percent = indeterminate ? 100 : Math.round(Math.min(fraction, 1) * 100);
     this.fill.style.width = `${percent}%`;
-    this.label.textContent = `${stage} ${percent}% · ${((performance.now() - this.started) / 1000).toFixed(1)} s`;
+    const draw = (): void => {
+      const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
+      this.label.textContent = indeterminate ? `${stage} · ${seconds} s` : `${stage} ${percent}% · ${seconds} s`;
+    };
+    draw();
+    if (indeterminate) this.ticker = window.setInterval(draw, 100);
   }
 
   finish(): void {
+    window.clearInterval(this.ticker);
     this.element.hidden = true;
   }
 }

@@ -63,6 +63,11 @@ export class WindFeature implements AppFeature {
     folder.add(this.settings, 'backend', [...FIELD_BACKENDS]).name('field back end').onChange((backend: FieldBackend) => (this.field.backend = backend));
     folder.add({ detonate: () => this.detonate() }, 'detonate').name('detonate explosion');
     folder.close();
+    // Effect gizmos are editing aids: shown while the Wind folder is open.
+    this.gizmos.group.visible = false;
+    folder.onOpenClose((changed) => {
+      if (changed === folder) this.gizmos.group.visible = !folder._closed;
+    });
   }
 
   terrainChanged(sandbox: Sandbox): void {

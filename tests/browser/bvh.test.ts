@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const control = (page: Page, label: string) => page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
+
+async function waitForBvh(page: Page, builds = 1): Promise<void> {
+  await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n, builds, { timeout: 90_000 });
+}
+
+describe('the BVH in real Chromium', () => {
+  it('is built off the main thread, drawn by depth, and a click casts a ray whose visit replays', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    await waitForBvh(page);
+    await page.locator('.lil-title', { hasText: 'BVH' }).click();
+    await control(page, 'show boxes').locator('input').check();
+    await expect(control(page, 'nodes').locator('input').inputValue()).resolves.toMatch(/^[\d,]+ \(\d+ shared\)$/);
+
+    await page.mouse.click(520, 460);
+    const hud = page.locator('[data-testid="timing-hud"]');
+    await page.waitForFunction(() => /ray: triangle \d+ at t=/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 10_000 });
+    const text = (await hud.textContent()) ?? '';
+    const [, visited] = /(\d+) nodes, \d+ boxes, \d+ triangles/.exec(text) ?? [];
+    expect(Number(visited)).toBeGreaterThan(1);
+    expect(text).toMatch(new RegExp(`step ${visited}/${visited}`));
+
+    // Step the replay back to the first visited node.
+    const replay = control(page, 'replay step').locator('input').last();
+    await replay.fill('1');
+    await replay.press('Enter');
+    await page.waitForFunction(() => / step 1\/\d+/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'bvh-ray-replay.png') });
+
+    await control(page, 'heat map (nodes/ray)').locator('input').check();
+    await page.waitForFunction(() => /nodes visited per ray · mean [\d.]+/.test(document.querySelector('.cs-heatmap-legend')?.textContent ?? ''), null, { timeout: 20_000 });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'bvh-heatmap.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
