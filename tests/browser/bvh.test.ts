@@ -49,3 +49,33 @@ describe('the BVH in real Chromium', () => {
     await page.close();
   });
 });
+
+describe('the crack explorer in real Chromium', () => {
+  it('fires rays through shared edges and vertices: the watertight test misses none, misses are drawn', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    await waitForBvh(page);
+    await page.locator('.lil-title', { hasText: 'Crack explorer' }).click();
+    const rays = control(page, 'rays').locator('input').last();
+    await rays.fill('60000');
+    await rays.press('Enter');
+    await control(page, 'ray precision').locator('select').selectOption('float64');
+    await control(page, 'fire rays through edges and vertices').locator('button').click();
+    await page.waitForFunction(() => /cracks \(60,000 float64 rays\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    const text = (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
+    const count = (name: string): number => Number(new RegExp(`${name} (\\d+)`).exec(text)?.[1] ?? NaN);
+    expect(count('watertight')).toBe(0);
+    // Möller–Trumbore leaks through shared edges and vertices of a float grid.
+    expect(count('moller-trumbore')).toBeGreaterThan(0);
+    await control(page, 'draw misses of').locator('select').selectOption('moller-trumbore');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'crack-explorer.png') });
+
+    // Float32 rays go through the BVH as well: zero misses there too for the default test.
+    await control(page, 'ray precision').locator('select').selectOption('float32');
+    await control(page, 'fire rays through edges and vertices').locator('button').click();
+    await page.waitForFunction(() => /cracks \(60,000 float32 rays\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.toMatch(/watertight 0 \(BVH 0\)/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
