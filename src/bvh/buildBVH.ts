@@ -13,8 +13,9 @@ export interface BVH {
   readonly positions: Float32Array;
   readonly indices: Uint32Array;
   readonly triangleCount: number;
-  /** Triangle ids of all leaf ranges, in tree order; a leaf child names a run of it. */
-  readonly triangleOrder: Uint32Array;
+  /** Triangle ids of all leaf ranges, in tree order; a leaf child names a run of it. Null when the
+   *  mesh itself was reordered (reorderTriangles): a leaf range then names triangles directly. */
+  readonly triangleOrder: Uint32Array | null;
   readonly quantized: QuantizedNodes | null;
   readonly float: FloatNodes | null;
   /** Whether spatial splits put some triangle in more than one leaf (an all-hits query then de-duplicates). */
@@ -41,6 +42,11 @@ export function buildBVH(positions: Float32Array, indices: Uint32Array, options:
   let wide: WideTree = collapseToWide(tree, resolved);
   if (resolved.shareHalfFullLeaves) wide = shareHalfFullLeaves(wide, tree);
   const collapsed = now();
+  let triangleOrder: Uint32Array | null = tree.triangleOrder;
+  if (resolved.reorderTriangles && tree.referenceCount === triangleCount) {
+    reorderIndicesInPlace(indices, tree.triangleOrder);
+    triangleOrder = null;
+  }
   const wants = (layout: BVHLayoutName): boolean => resolved.layouts.includes(layout);
   const quantized = wants('quantized') ? packQuantized(wide, tree, resolved.collisionMask) : null;
   const float = wants('float') ? packFloat(wide, tree, resolved.collisionMask) : null;
@@ -48,7 +54,7 @@ export function buildBVH(positions: Float32Array, indices: Uint32Array, options:
 
   let maxDepth = 0;
   for (let node = 0; node < wide.nodeCount; node++) maxDepth = Math.max(maxDepth, wide.depth[node]!);
-  const orderBytes = tree.triangleOrder.byteLength;
+  const orderBytes = triangleOrder === null ? 0 : triangleOrder.byteLength;
   const bytes = (quantized?.bytes ?? float?.bytes ?? 0) + orderBytes;
   const stats: BVHStats = {
     ...measureWideTree(wide, tree, resolved),
@@ -64,7 +70,7 @@ export function buildBVH(positions: Float32Array, indices: Uint32Array, options:
     positions,
     indices,
     triangleCount,
-    triangleOrder: tree.triangleOrder,
+    triangleOrder,
     quantized,
     float,
     hasDuplicateReferences: tree.referenceCount > triangleCount,
@@ -72,4 +78,15 @@ export function buildBVH(positions: Float32Array, indices: Uint32Array, options:
     options: resolved,
     stats,
   };
+}
+
+/** indices := the triangles of `order`, in that order (order is a permutation of all triangles). */
+function reorderIndicesInPlace(indices: Uint32Array, order: Uint32Array): void {
+  const original = indices.slice();
+  for (let k = 0; k < order.length; k++) {
+    const from = 3 * order[k]!;
+    indices[3 * k] = original[from]!;
+    indices[3 * k + 1] = original[from + 1]!;
+    indices[3 * k + 2] = original[from + 2]!;
+  }
 }

@@ -43,6 +43,13 @@ export interface BuildOptions {
   shareHalfFullLeaves: boolean;
   /** Collision-mask index byte written in every node (0..255). */
   collisionMask: number;
+  /**
+   * Permute the caller's `indices` in place into leaf order (as three-mesh-bvh does), so leaves name
+   * runs of the mesh itself and no triangle-order array is kept: 4 bytes per triangle less and one
+   * indirection less per triangle test. Triangle ids in results then refer to the reordered mesh.
+   * Applies only when no spatial split duplicated a triangle; otherwise the order array is kept.
+   */
+  reorderTriangles: boolean;
 }
 
 export const DEFAULT_BUILD_OPTIONS: Readonly<BuildOptions> = Object.freeze({
@@ -62,6 +69,7 @@ export const DEFAULT_BUILD_OPTIONS: Readonly<BuildOptions> = Object.freeze({
   wastedSlotFadeDepth: 6,
   shareHalfFullLeaves: true,
   collisionMask: 0,
+  reorderTriangles: false,
 });
 
 function checkNumber(name: string, value: unknown, min: number, max: number, integer: boolean): number {
@@ -88,7 +96,7 @@ export function resolveBuildOptions(input: Partial<BuildOptions> = {}): BuildOpt
   checkNumber('wastedSlotPenalty', options.wastedSlotPenalty, 0, 1e6, false);
   checkNumber('wastedSlotFadeDepth', options.wastedSlotFadeDepth, 0, 1e3, false);
   checkNumber('collisionMask', options.collisionMask, 0, 255, true);
-  for (const flag of ['bigLittleSplit', 'spatialSplits', 'shareHalfFullLeaves'] as const) {
+  for (const flag of ['bigLittleSplit', 'spatialSplits', 'shareHalfFullLeaves', 'reorderTriangles'] as const) {
     if (typeof options[flag] !== 'boolean') throw new InvalidParameterError(flag, 'true or false', options[flag]);
   }
   return options;

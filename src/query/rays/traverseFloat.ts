@@ -30,6 +30,7 @@ export function traverseFloat(
   const f32 = nodes.f32;
   const u32 = nodes.u32;
   const order = bvh.triangleOrder;
+  const ordered = order !== null;
   const indices = bvh.indices;
   const positions = bvh.positions;
   const intersect = kernel.intersect;
@@ -114,7 +115,7 @@ export function traverseFloat(
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
-        const triangle = order[k]!;
+        const triangle = ordered ? order[k]! : k;
         const i3 = 3 * triangle;
         trianglesTested++;
         const hitT = intersect(rayData, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!, tMax, doubleSided);

@@ -42,6 +42,7 @@ export function traverseQuantized(
   const firstShared = nodes.firstShared;
   const sharedFrames = nodes.sharedFrames;
   const order = bvh.triangleOrder;
+  const ordered = order !== null;
   const indices = bvh.indices;
   const positions = bvh.positions;
   const intersect = kernel.intersect;
@@ -49,6 +50,7 @@ export function traverseQuantized(
   const stackNode = workspace.stackNode;
   const stackNear = workspace.stackNear;
   const stackFrame = workspace.stackFrame;
+  const stackWord = workspace.stackWord;
   const hitSlot = workspace.hitSlot;
   const hitNear = workspace.hitNear;
   const hitFar = workspace.hitFar;
@@ -137,7 +139,7 @@ export function traverseQuantized(
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
-        const triangle = order[k]!;
+        const triangle = ordered ? order[k]! : k;
         const i3 = 3 * triangle;
         trianglesTested++;
         const hitT = intersect(rayData, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!, tMax, doubleSided);
@@ -164,6 +166,10 @@ export function traverseQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
+      // Touch the child's cache line now: the load is issued while this node's remaining work runs, so
+      // the miss overlaps it instead of stalling the pop that needs it (JS has no prefetch instruction;
+      // storing the word keeps the load from being optimised away).
+      stackWord[top] = u32[QUANTIZED_NODE_U32 * child + QUANTIZED_WORDS_U32]!;
       const o = 6 * top;
       if (child >= firstShared) {
         const g = 6 * (child - firstShared);

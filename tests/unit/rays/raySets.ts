@@ -1,0 +1,76 @@
+import { Random } from '../../../src/math/random';
+import type { RayBatch } from '../../../src/query/rays/index';
+
+/** Ray batches for the tests: random, coherent, and the adversarial families of the issue. */
+export class RayBuilder {
+  private origins: number[] = [];
+  private directions: number[] = [];
+  private limits: number[] = [];
+
+  add(origin: ArrayLike<number>, direction: ArrayLike<number>, tMax = Infinity): this {
+    this.origins.push(origin[0]!, origin[1]!, origin[2]!);
+    this.directions.push(direction[0]!, direction[1]!, direction[2]!);
+    this.limits.push(tMax);
+    return this;
+  }
+
+  /** A ray from `from` through `to`, so the target sits at t = 1; extended by `beyond`. */
+  through(from: ArrayLike<number>, to: ArrayLike<number>, beyond = Infinity): this {
+    return this.add(from, [to[0]! - from[0]!, to[1]! - from[1]!, to[2]! - from[2]!], beyond);
+  }
+
+  build(): RayBatch {
+    return { count: this.limits.length, origins: Float32Array.from(this.origins), directions: Float32Array.from(this.directions), tMax: Float32Array.from(this.limits) };
+  }
+}
+
+export interface Bounds {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+export function meshBounds(positions: Float32Array): Bounds {
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, positions[i + k]!);
+      max[k] = Math.max(max[k]!, positions[i + k]!);
+    }
+  }
+  return { min, max };
+}
+
+/** Origins anywhere around the mesh (a margin outside its box too), directions uniform on the sphere. */
+export function randomRays(seed: number, count: number, bounds: Bounds, segmentLength = Infinity): RayBatch {
+  const random = new Random(seed);
+  const rays = new RayBuilder();
+  for (let i = 0; i < count; i++) {
+    const origin = [0, 1, 2].map((k) => {
+      const span = bounds.max[k]! - bounds.min[k]!;
+      return random.range(bounds.min[k]! - 0.2 * span, bounds.max[k]! + 0.2 * span);
+    });
+    const y = random.range(-1, 1);
+    const a = random.range(0, 2 * Math.PI);
+    const r = Math.sqrt(1 - y * y);
+    rays.add(origin, [r * Math.cos(a), y, r * Math.sin(a)], segmentLength);
+  }
+  return rays.build();
+}
+
+/** A pinhole camera grid above one corner looking across (coherent rays). */
+export function cameraRays(side: number, bounds: Bounds): RayBatch {
+  const rays = new RayBuilder();
+  const eye = [bounds.min[0] - 5, bounds.max[1] + 10, bounds.min[2] - 5];
+  for (let row = 0; row < side; row++) {
+    for (let col = 0; col < side; col++) {
+      const target = [
+        bounds.min[0] + ((col + 0.5) / side) * (bounds.max[0] - bounds.min[0]),
+        bounds.min[1],
+        bounds.min[2] + ((row + 0.5) / side) * (bounds.max[2] - bounds.min[2]),
+      ];
+      rays.through(eye, target);
+    }
+  }
+  return rays.build();
+}
