@@ -116,7 +116,8 @@ export function sweepBins(
         choice.position = b;
         const left = choice.leftBox;
         left[0] = minX; left[1] = minY; left[2] = minZ; left[3] = maxX; left[4] = maxY; left[5] = maxZ;
-        choice.rightBox.set(suffixBoxes.subarray(6 * (b + 1), 6 * (b + 1) + 6));
+        const right = choice.rightBox;
+        for (let k = 0; k < 6; k++) right[k] = suffixBoxes[6 * (b + 1) + k]!;
       }
     }
   }

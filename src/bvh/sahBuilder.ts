@@ -16,6 +16,7 @@ import { inflatedHalfArea } from './surfaceArea';
  * triangleCost·(A_left·n_left + A_right·n_right)/A_node, areas of boxes inflated by sweptRadius.
  */
 export function buildBinaryTree(positions: Float32Array, indices: Uint32Array, triangleCount: number, options: BuildOptions): BuildTree {
+  if (!warmedUp) warmUpFeedback(options);
   const workspace = new BuildWorkspace(positions, indices, options, triangleCount);
   initialiseReferences(workspace, triangleCount);
 
@@ -107,7 +108,8 @@ export function buildBinaryTree(positions: Float32Array, indices: Uint32Array, t
       leafStart[node] = orderLength;
       leafCount[node] = count;
       if (orderLength + count > order.length) order = growInt32(order, orderLength + count);
-      order.set(workspace.refTriangle.subarray(start, start + count), orderLength);
+      const refTriangle = workspace.refTriangle;
+      for (let i = 0; i < count; i++) order[orderLength + i] = refTriangle[start + i]!;
       orderLength += count;
       continue;
     }
@@ -207,4 +209,34 @@ function overlapArea(a: Float64Array, b: Float64Array, radius: number): number {
   const z = Math.min(a[5]!, b[5]!) - Math.max(a[2]!, b[2]!);
   if (!(x > 0 && y > 0 && z > 0)) return 0;
   return inflatedHalfArea(x, y, z, radius);
+}
+
+let warmedUp = false;
+
+/**
+ * Why: on a big mesh the first call of each pass over references is the root's, long enough for V8 to
+ * compile its loop on the stack (OSR) before the code after the loop has ever run. That code then has
+ * no type feedback, so every later long call re-enters the cached OSR code and deoptimises at the loop
+ * exit: over a thousand deoptimisations per build, measured doubling the build time. Building a small
+ * synthetic mesh once first gives every pass its feedback. It touches no caller data.
+ */
+function warmUpFeedback(options: BuildOptions): void {
+  warmedUp = true;
+  const count = 400;
+  const positions = new Float32Array(9 * count);
+  const indices = new Uint32Array(3 * count);
+  let seed = 12345;
+  const next = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
+  for (let i = 0; i < count; i++) {
+    const size = i % 17 === 0 ? 40 : 2;
+    const cx = 100 * next(), cy = 100 * next(), cz = 100 * next();
+    for (let k = 0; k < 9; k++) positions[9 * i + k] = (k % 3 === 0 ? cx : k % 3 === 1 ? cy : cz) + size * (next() - 0.5);
+    indices[3 * i] = 3 * i;
+    indices[3 * i + 1] = 3 * i + 1;
+    indices[3 * i + 2] = 3 * i + 2;
+  }
+  buildBinaryTree(positions, indices, count, { ...options, spatialSplits: true, spatialOverlapThreshold: 0, bigLittleSplit: true, exactSweepLimit: 16 });
 }

@@ -6,6 +6,7 @@ import type { CastOptions, RayBatch, RayCounters, RayHits } from './rayTypes';
 import { workspaceFor } from './rayWorkspace';
 import { traverseFloat } from './traverseFloat';
 import { traverseQuantized } from './traverseQuantized';
+import { traverseQuantizedFactored } from './traverseQuantizedFactored';
 
 function checkBatch(bvh: BVH, rays: RayBatch, hits: RayHits, layout: CastOptions['layout']): void {
   const n = rays.count;
@@ -65,7 +66,11 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
       continue;
     }
     kernel.prepareRay(ox, oy, oz, dx, dy, dz, rayData);
-    if (useQuantized) traverseQuantized(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
+    // Axis-parallel rays (a zero component) need the NaN-aware slab test; all others take the factored one.
+    if (useQuantized) {
+      if (dx !== 0 && dy !== 0 && dz !== 0) traverseQuantizedFactored(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
+      else traverseQuantized(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
+    }
     else traverseFloat(bvh, float!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
     hitT[ray] = workspace.bestT;
     hitTriangle[ray] = workspace.bestTriangle;

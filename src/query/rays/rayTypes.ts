@@ -48,7 +48,7 @@ export interface CastOptions {
 
 export interface RayCounters {
   nodesVisited: number;
-  /** Non-empty child boxes tested. */
+  /** Child boxes tested: four per node visited (every slot is tested, as a 4-wide test would). */
   boxesTested: number;
   trianglesTested: number;
   invalidRays: number;

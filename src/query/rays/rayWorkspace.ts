@@ -10,8 +10,6 @@ export class RayWorkspace {
   readonly stackNode: Int32Array;
   readonly stackNear: Float64Array;
   readonly stackFrame: Float64Array;
-  /** First child word of each stacked node, loaded early (see traverseQuantized). */
-  readonly stackWord: Uint32Array;
   readonly rayData = createRayData();
   readonly hitSlot = new Int32Array(4);
   readonly hitNear = new Float64Array(4);
@@ -31,7 +29,6 @@ export class RayWorkspace {
     this.stackNode = new Int32Array(capacity);
     this.stackNear = new Float64Array(capacity);
     this.stackFrame = new Float64Array(6 * capacity);
-    this.stackWord = new Uint32Array(capacity);
   }
 }
 

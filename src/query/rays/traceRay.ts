@@ -7,6 +7,7 @@ import { MODE_CLOSEST, type CastOptions, type RayCounters } from './rayTypes';
 import { workspaceFor } from './rayWorkspace';
 import { traverseFloat } from './traverseFloat';
 import { traverseQuantized } from './traverseQuantized';
+import { traverseQuantizedFactored } from './traverseQuantizedFactored';
 
 /** One closest-hit ray with the 4-way nodes it visited, in visiting order, for step-by-step replay. */
 export interface RayTrace {
@@ -48,7 +49,8 @@ export function traceRay(
   workspace.logCount = 0;
   const log = new Int32Array(2 * Math.max(1, nodes.nodeCount));
   kernel.prepareRay(ox, oy, oz, dx, dy, dz, workspace.rayData);
-  if (nodes.layout === 'quantized') traverseQuantized(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
+  if (nodes.layout === 'quantized' && dx !== 0 && dy !== 0 && dz !== 0) traverseQuantizedFactored(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
+  else if (nodes.layout === 'quantized') traverseQuantized(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
   else traverseFloat(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
   counters.nodesVisited = workspace.nodesVisited;
   counters.boxesTested = workspace.boxesTested;

@@ -76,9 +76,9 @@ export function traverseFloat(
     const b = FLOAT_NODE_WORDS * node;
     const w = b + FLOAT_WORDS_OFFSET;
     let hits = 0;
+    boxesTested += 4;
     for (let s = 0; s < 4; s++) {
       if (((u32[w + s]! >>> 24) & 15) === 1) continue; // empty
-      boxesTested++;
       let enter = 0;
       let exit = Infinity;
       let t = (f32[b + nearX + s]! - ox) * inverseX;

@@ -50,7 +50,6 @@ export function traverseQuantized(
   const stackNode = workspace.stackNode;
   const stackNear = workspace.stackNear;
   const stackFrame = workspace.stackFrame;
-  const stackWord = workspace.stackWord;
   const hitSlot = workspace.hitSlot;
   const hitNear = workspace.hitNear;
   const hitFar = workspace.hitFar;
@@ -100,9 +99,9 @@ export function traverseQuantized(
     const b = QUANTIZED_NODE_U16 * node;
     const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
     let hits = 0;
+    boxesTested += 4;
     for (let s = 0; s < 4; s++) {
       if (((u32[w + s]! >>> 24) & 15) === 1) continue; // empty
-      boxesTested++;
       let enter = 0;
       let exit = Infinity;
       let t = (minX + u16[b + nearX + s]! * stepX - ox) * inverseX;
@@ -166,10 +165,6 @@ export function traverseQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      // Touch the child's cache line now: the load is issued while this node's remaining work runs, so
-      // the miss overlaps it instead of stalling the pop that needs it (JS has no prefetch instruction;
-      // storing the word keeps the load from being optimised away).
-      stackWord[top] = u32[QUANTIZED_NODE_U32 * child + QUANTIZED_WORDS_U32]!;
       const o = 6 * top;
       if (child >= firstShared) {
         const g = 6 * (child - firstShared);
