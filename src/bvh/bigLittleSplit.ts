@@ -6,7 +6,7 @@ import { inflatedHalfArea } from './surfaceArea';
  * side, the rest on the other. It separates huge background triangles (a skybox, a ground plane under
  * detail) from the detail they would otherwise bloat every box of.
  */
-function isBig(bounds: Float64Array, ref: number, halfX: number, halfY: number, halfZ: number): boolean {
+function isBig(bounds: Float32Array, ref: number, halfX: number, halfY: number, halfZ: number): boolean {
   const o = 6 * ref;
   return bounds[o + 3]! - bounds[o]! > halfX || bounds[o + 4]! - bounds[o + 1]! > halfY || bounds[o + 5]! - bounds[o + 2]! > halfZ;
 }

@@ -18,7 +18,7 @@ export function clipTriangleToSlab(
   axis: number,
   lo: number,
   hi: number,
-  refBounds: Float64Array,
+  refBounds: Float32Array,
   refOffset: number,
   out: Float64Array,
 ): boolean {

@@ -54,9 +54,9 @@ export interface BuildOptions {
 
 export const DEFAULT_BUILD_OPTIONS: Readonly<BuildOptions> = Object.freeze({
   layouts: ['quantized', 'float'] as const,
-  traversalCost: 3,
+  traversalCost: 5,
   triangleCost: 1,
-  maxLeafSize: 8,
+  maxLeafSize: 14,
   exactSweepLimit: 32,
   bins: 16,
   bigLittleSplit: true,

@@ -42,7 +42,7 @@ export function evaluateSpatialSplit(workspace: BuildWorkspace, start: number, c
       entry[firstBin]++;
       exit[lastBin]++;
       for (let b = firstBin; b <= lastBin; b++) {
-        let piece: Float64Array = bounds;
+        let piece: Float32Array | Float64Array = bounds;
         let p = r;
         if (firstBin !== lastBin) {
           const slabLo = b === firstBin ? lo : nodeMin + b * width;
@@ -152,7 +152,7 @@ export function applySpatialSplit(workspace: BuildWorkspace, start: number, coun
     triangles[out] = triangles[ref]!;
     if (side & LEFT) {
       clipTriangleToSlab(positions, indices, triangles[ref]!, axis, plane, bounds[r + 3 + axis]!, bounds, r, clip);
-      bounds.set(clip, 6 * out);
+      workspace.storeBox(out, clip);
     } else {
       bounds.copyWithin(6 * out, r, r + 6);
     }
@@ -169,7 +169,7 @@ export function applySpatialSplit(workspace: BuildWorkspace, start: number, coun
     triangles[write] = triangles[ref]!;
     if (side & RIGHT) {
       clipTriangleToSlab(positions, indices, triangles[ref]!, axis, bounds[r + axis]!, plane, bounds, r, clip);
-      bounds.set(clip, 6 * write);
+      workspace.storeBox(write, clip);
     } else if (write !== ref) {
       bounds.copyWithin(6 * write, r, r + 6);
     }
