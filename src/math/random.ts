@@ -20,6 +20,15 @@ export class Random {
   }
 
   /** A uniform 32-bit unsigned integer. */
+  /** The generator's whole state, for snapshots (step back, restart). */
+  saveState(): number {
+    return this.state;
+  }
+
+  loadState(state: number): void {
+    this.state = state | 0;
+  }
+
   nextUint32(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) | 0);
     t = Math.imul(t ^ (t >>> 15), t | 1);

@@ -1,4 +1,6 @@
-export { Sandbox, type SimSystem, type SandboxReport, type MetricValue } from './sandbox';
+export { Sandbox, type SimSystem, type SandboxReport, type SandboxState, type MetricValue } from './sandbox';
 export { TimingRing, summarize, type PhaseStats, type PhaseSeries } from './timings';
 export { WindField, type PlacedEffect } from './windField';
 export { WindTracers } from './windTracers';
+export { FrameRecorder, type PhaseSummary, type RecordedFrame, type RecordingInfo } from './recorder';
+export { StateHistory } from './stateHistory';

@@ -2,6 +2,7 @@ import type { BVH } from '../bvh/buildBVH';
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { generateTerrain } from '../terrain/heightfield';
+import { StateHistory } from './stateHistory';
 import { TimingRing } from './timings';
 
 /** A metric value a subsystem reports beside its timings. */
@@ -20,6 +21,21 @@ export interface SimSystem {
   terrainChanged?(sandbox: Sandbox): void;
   /** Called when the terrain's BVH arrives (it may be built after the terrain, off the main thread). */
   bvhChanged?(sandbox: Sandbox): void;
+  /**
+   * A deep copy of everything the next steps depend on (positions, velocities, random state…), for
+   * stepping back and restarting. A system without it cannot be rewound: the sandbox says so
+   * (Sandbox.rewindable) instead of rewinding the others alone.
+   */
+  saveState?(): unknown;
+  /** Puts back a state saveState returned (the system may ignore one that no longer fits). */
+  loadState?(state: unknown): void;
+}
+
+/** The whole simulation at one frame: what Sandbox.stepBack and Sandbox.restart return to. */
+export interface SandboxState {
+  frame: number;
+  time: number;
+  systems: unknown[];
 }
 
 export interface SandboxReport {
@@ -38,10 +54,15 @@ export class Sandbox {
   readonly systems: SimSystem[] = [];
   frame = 0;
   time = 0;
+  /** Recent states, newest last: one is kept before every step while history.capacity > 0. */
+  readonly history: StateHistory<SandboxState>;
+  /** The state at frame 0 of the current terrain, for restart (null until a step was taken). */
+  private initialState: SandboxState | null = null;
 
-  constructor(scene: SceneDefinition, terrain?: TerrainMesh, timingWindow = 120) {
+  constructor(scene: SceneDefinition, terrain?: TerrainMesh, timingWindow = 120, historyFrames = 0) {
     this.scene = scene;
     this.timings = new TimingRing(timingWindow);
+    this.history = new StateHistory<SandboxState>(historyFrames);
     this.terrain = terrain ?? this.timings.time('terrain.generate', () => generateTerrain(scene.terrain));
     if (terrain !== undefined) this.timings.record('terrain.generate', terrain.generationMs);
   }
@@ -49,6 +70,52 @@ export class Sandbox {
   addSystem(system: SimSystem): void {
     this.systems.push(system);
     system.terrainChanged?.(this);
+    this.forgetHistory();
+  }
+
+  removeSystem(system: SimSystem): void {
+    const index = this.systems.indexOf(system);
+    if (index < 0) return;
+    this.systems.splice(index, 1);
+    this.forgetHistory();
+  }
+
+  /** Whether every system can save and load its state (step back and restart need all of them). */
+  get rewindable(): boolean {
+    return this.systems.every((system) => system.saveState !== undefined && system.loadState !== undefined);
+  }
+
+  saveState(): SandboxState {
+    return { frame: this.frame, time: this.time, systems: this.systems.map((system) => system.saveState?.()) };
+  }
+
+  /** Returns to a saved state; false (and nothing changed) when the systems changed since it was saved. */
+  loadState(state: SandboxState): boolean {
+    if (state.systems.length !== this.systems.length || !this.rewindable) return false;
+    this.systems.forEach((system, i) => system.loadState!(state.systems[i]));
+    this.frame = state.frame;
+    this.time = state.time;
+    return true;
+  }
+
+  /** Goes back one step through the history ring; false when there is nothing left to go back to. */
+  stepBack(): boolean {
+    const state = this.history.pop();
+    return state !== undefined && this.loadState(state);
+  }
+
+  /** Back to frame 0 of the current terrain with the same seeds: the same steps replay identically. */
+  restart(): boolean {
+    const state = this.initialState;
+    this.history.clear();
+    if (state === null) return this.frame === 0;
+    return this.loadState(state);
+  }
+
+  /** Systems or terrain changed: old states no longer describe this world. */
+  private forgetHistory(): void {
+    this.history.clear();
+    this.initialState = null;
   }
 
   /** Replaces the terrain (built elsewhere, e.g. in a worker) and tells every system. */
@@ -57,6 +124,9 @@ export class Sandbox {
     this.bvh = null;
     this.timings.record('terrain.generate', terrain.generationMs);
     for (const system of this.systems) system.terrainChanged?.(this);
+    this.forgetHistory();
+    this.frame = 0;
+    this.time = 0;
   }
 
   /** Installs the BVH of the current terrain and tells every system. */
@@ -73,6 +143,10 @@ export class Sandbox {
   step(dt: number): void {
     if (!(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`step: dt must be a finite number ≥ 0, got ${dt}`);
     const timings = this.timings;
+    if (this.rewindable) {
+      if (this.initialState === null && this.frame === 0) this.initialState = this.saveState();
+      if (this.history.capacity > 0) this.history.push(this.saveState());
+    }
     const start = performance.now();
     for (const system of this.systems) {
       const systemStart = performance.now();

@@ -19,6 +19,8 @@ export interface PhaseSeries {
   /** Index the next sample goes to. */
   head: number;
   count: number;
+  /** Samples seen since the last clear, warm-up ones included. */
+  seen: number;
 }
 
 export class TimingRing {
@@ -27,18 +29,27 @@ export class TimingRing {
   /** Phase names in first-seen order, so displays are stable. */
   readonly phases: string[] = [];
 
-  constructor(capacity = 120) {
+  /** Whether record() keeps samples at all (fine-grained timing can be switched off). */
+  enabled = true;
+  /** The first `warmup` samples of each phase after a clear are dropped (JIT warm-up, first uploads). */
+  warmup: number;
+
+  constructor(capacity = 120, warmup = 0) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`timing window must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(warmup) || warmup < 0) throw new RangeError(`warm-up must be a whole number ≥ 0, got ${warmup}`);
     this.capacity = capacity;
+    this.warmup = warmup;
   }
 
   record(phase: string, milliseconds: number): void {
+    if (!this.enabled) return;
     let entry = this.series.get(phase);
     if (entry === undefined) {
-      entry = { name: phase, samples: new Float64Array(this.capacity), head: 0, count: 0 };
+      entry = { name: phase, samples: new Float64Array(this.capacity), head: 0, count: 0, seen: 0 };
       this.series.set(phase, entry);
       this.phases.push(phase);
     }
+    if (entry.seen++ < this.warmup) return;
     entry.samples[entry.head] = milliseconds;
     entry.head = (entry.head + 1) % this.capacity;
     if (entry.count < this.capacity) entry.count++;
@@ -50,6 +61,19 @@ export class TimingRing {
     const result = work();
     this.record(phase, performance.now() - start);
     return result;
+  }
+
+  /** The most recent kept sample of a phase, NaN when it has none. */
+  latest(phase: string): number {
+    const entry = this.series.get(phase);
+    if (entry === undefined || entry.count === 0) return NaN;
+    return entry.samples[(entry.head - 1 + this.capacity) % this.capacity]!;
+  }
+
+  /** Samples kept for a phase since the last clear (grows past the window; for "new this frame" checks). */
+  keptCount(phase: string): number {
+    const entry = this.series.get(phase);
+    return entry === undefined ? 0 : Math.max(0, entry.seen - this.warmup);
   }
 
   has(phase: string): boolean {
@@ -96,6 +120,7 @@ export class TimingRing {
     for (const entry of this.series.values()) {
       entry.head = 0;
       entry.count = 0;
+      entry.seen = 0;
     }
   }
 }

@@ -8,6 +8,15 @@ import type { WindField } from './windField';
  * velocity, falls slowly, and is respawned above the terrain when it lands, leaves the world or ages
  * out. Positions are float4 so the field VM reads them as they are.
  */
+interface WindTracerState {
+  count: number;
+  positions: Float32Array;
+  velocities: Float32Array;
+  ages: Float32Array;
+  random: number;
+  respawned: number;
+}
+
 export class WindTracers implements SimSystem {
   readonly name = 'wind';
   count: number;
@@ -86,6 +95,20 @@ export class WindTracers implements SimSystem {
 
   metrics(): Record<string, number> {
     return { tracers: this.count, effects: this.field.effects.filter((e) => e.enabled).length, fieldMs: Math.round(this.lastSampleMs * 1000) / 1000, respawned: this.respawned };
+  }
+
+  saveState(): WindTracerState {
+    return { count: this.count, positions: this.positions.slice(), velocities: this.velocities.slice(), ages: this.ages.slice(), random: this.random.saveState(), respawned: this.respawned };
+  }
+
+  loadState(state: unknown): void {
+    const s = state as WindTracerState;
+    if (s.count !== this.count) return; // the tracer count changed since: the snapshot no longer fits
+    this.positions.set(s.positions);
+    this.velocities.set(s.velocities);
+    this.ages.set(s.ages);
+    this.random.loadState(s.random);
+    this.respawned = s.respawned;
   }
 
   private spawn(i: number, sandbox: Sandbox, initial: boolean): void {
