@@ -1,0 +1,126 @@
+import { InvalidParameterError } from '../errors';
+import { KIND_DYNAMIC, KIND_NONE, KIND_STATIC, MAX_BROAD_PHASE_ID, type BodyKind, type BoxSource } from './broadPhase';
+import { nextFloat32Down, nextFloat32Up } from './floatKey';
+
+/**
+ * Every strategy's copy of the boxes, indexed by id: six float32 per box (min xyz, max xyz) interleaved so
+ * that one box is one cache line, a Uint32 view of the same memory for integer keys, the kind per id and a
+ * dense list of live ids. Capacity doubles as larger ids arrive; hot loops re-read the arrays after calls
+ * that can grow them.
+ */
+export class BoxTable {
+  capacity = 0;
+  boxes = new Float32Array(0);
+  bits = new Uint32Array(0);
+  kind = new Uint8Array(0);
+  /** Live ids, densely packed, and each live id's position in that list. */
+  live = new Int32Array(0);
+  livePosition = new Int32Array(0);
+  liveCount = 0;
+  staticCount = 0;
+
+  constructor(initialCapacity = 64) {
+    this.grow(Math.max(1, initialCapacity));
+  }
+
+  /** Makes room for `id`; ids are checked here, at the boundary. */
+  reserve(id: number): void {
+    if (!Number.isInteger(id) || id < 0 || id >= MAX_BROAD_PHASE_ID) {
+      throw new InvalidParameterError('id', `an integer in [0, ${MAX_BROAD_PHASE_ID})`, id);
+    }
+    if (id >= this.capacity) {
+      let capacity = this.capacity;
+      while (capacity <= id) capacity *= 2;
+      this.grow(capacity);
+    }
+  }
+
+  has(id: number): boolean {
+    return Number.isInteger(id) && id >= 0 && id < this.capacity && this.kind[id] !== KIND_NONE;
+  }
+
+  /** Throws unless `id` is live. */
+  require(id: number): void {
+    if (!this.has(id)) throw new InvalidParameterError('id', 'the id of a box in the broad-phase', id);
+  }
+
+  add(id: number, source: BoxSource, offset: number, kind: BodyKind): void {
+    this.reserve(id);
+    if (this.kind[id] !== KIND_NONE) throw new InvalidParameterError('id', 'an id not already in the broad-phase', id);
+    if (kind !== 'static' && kind !== 'dynamic') throw new InvalidParameterError('kind', '"static" or "dynamic"', kind);
+    this.write(id, source, offset);
+    this.kind[id] = kind === 'static' ? KIND_STATIC : KIND_DYNAMIC;
+    if (kind === 'static') this.staticCount++;
+    this.livePosition[id] = this.liveCount;
+    this.live[this.liveCount++] = id;
+  }
+
+  delete(id: number): void {
+    if (this.kind[id] === KIND_STATIC) this.staticCount--;
+    this.kind[id] = KIND_NONE;
+    const position = this.livePosition[id]!;
+    const last = this.live[--this.liveCount]!;
+    this.live[position] = last;
+    this.livePosition[last] = position;
+  }
+
+  /**
+   * Stores a box rounded outward to float32 after checking it: six finite numbers within float32 range,
+   * min ≤ max on every axis. On error nothing is written.
+   */
+  write(id: number, source: BoxSource, offset = 0): void {
+    if (source === null || typeof source !== 'object' || !(source.length >= offset + 6)) {
+      throw new InvalidParameterError('box', 'six numbers minX, minY, minZ, maxX, maxY, maxZ', source);
+    }
+    for (let axis = 0; axis < 3; axis++) {
+      const lo = source[offset + axis]!;
+      const hi = source[offset + 3 + axis]!;
+      if (!(Number.isFinite(lo) && Number.isFinite(hi))) {
+        throw new InvalidParameterError(`box[${axis}]`, 'finite coordinates', Number.isFinite(lo) ? hi : lo);
+      }
+      if (!(lo <= hi)) throw new InvalidParameterError(`box[${axis + 3}]`, `max ≥ min (${lo})`, hi);
+      if (Math.abs(lo) > MAX_FLOAT32 || Math.abs(hi) > MAX_FLOAT32) {
+        throw new InvalidParameterError(`box[${axis}]`, `coordinates within float32 range (±${MAX_FLOAT32})`, Math.abs(lo) > MAX_FLOAT32 ? lo : hi);
+      }
+    }
+    const boxes = this.boxes;
+    const base = 6 * id;
+    for (let k = 0; k < 6; k++) {
+      const value = source[offset + k]!;
+      let stored = Math.fround(value);
+      if (k < 3 ? stored > value : stored < value) stored = k < 3 ? nextFloat32Down(stored) : nextFloat32Up(stored);
+      // +0 only: the integer keys order −0 below +0 while float compares treat them as equal.
+      boxes[base + k] = stored === 0 ? 0 : stored;
+    }
+  }
+
+  private grow(capacity: number): void {
+    const boxes = new Float32Array(6 * capacity);
+    boxes.set(this.boxes);
+    this.boxes = boxes;
+    this.bits = new Uint32Array(boxes.buffer);
+    const kind = new Uint8Array(capacity);
+    kind.set(this.kind);
+    this.kind = kind;
+    const live = new Int32Array(capacity);
+    live.set(this.live);
+    this.live = live;
+    const livePosition = new Int32Array(capacity);
+    livePosition.set(this.livePosition);
+    this.livePosition = livePosition;
+    this.capacity = capacity;
+  }
+}
+
+/** The largest finite float32. */
+export const MAX_FLOAT32 = 3.4028234663852886e38;
+
+/** Grows a typed array to at least `length`, doubling, keeping the contents. */
+export function grown<T extends Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array>(array: T, length: number): T {
+  if (array.length >= length) return array;
+  let size = Math.max(16, array.length);
+  while (size < length) size *= 2;
+  const next = new (array.constructor as new (n: number) => T)(size);
+  next.set(array);
+  return next;
+}

@@ -1,0 +1,26 @@
+import { InvalidParameterError } from '../errors';
+import type { BroadPhase } from './broadPhase';
+import { BruteForceBroadPhase } from './bruteForce';
+import { SapBroadPhase } from './sapBroadPhase';
+
+/** Every strategy by name; the settings object and the GUI speak these names. */
+export const BROAD_PHASE_NAMES = ['brute-force', 'sap'] as const;
+export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
+
+export function createBroadPhase(name: BroadPhaseName): BroadPhase {
+  switch (name) {
+    case 'brute-force':
+      return new BruteForceBroadPhase();
+    case 'sap':
+      return new SapBroadPhase();
+    default:
+      throw new InvalidParameterError('broadPhase', `one of ${BROAD_PHASE_NAMES.join(', ')}`, name);
+  }
+}
+
+/** A new strategy holding the same boxes as `from` (ids and kinds kept): a live switch without a restart. */
+export function switchBroadPhase(from: BroadPhase, name: BroadPhaseName): BroadPhase {
+  const to = createBroadPhase(name);
+  from.forEachBox((id, box, offset, kind) => to.insert(id, box, kind, offset));
+  return to;
+}
