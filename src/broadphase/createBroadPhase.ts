@@ -1,10 +1,11 @@
 import { InvalidParameterError } from '../errors';
 import type { BroadPhase } from './broadPhase';
+import { BoxPruningBroadPhase } from './boxPruningBroadPhase';
 import { BruteForceBroadPhase } from './bruteForce';
 import { SapBroadPhase } from './sapBroadPhase';
 
 /** Every strategy by name; the settings object and the GUI speak these names. */
-export const BROAD_PHASE_NAMES = ['brute-force', 'sap'] as const;
+export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'box-pruning', 'box-pruning-coherent'] as const;
 export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
 
 export function createBroadPhase(name: BroadPhaseName): BroadPhase {
@@ -13,6 +14,10 @@ export function createBroadPhase(name: BroadPhaseName): BroadPhase {
       return new BruteForceBroadPhase();
     case 'sap':
       return new SapBroadPhase();
+    case 'box-pruning':
+      return new BoxPruningBroadPhase('radix');
+    case 'box-pruning-coherent':
+      return new BoxPruningBroadPhase('coherent');
     default:
       throw new InvalidParameterError('broadPhase', `one of ${BROAD_PHASE_NAMES.join(', ')}`, name);
   }

@@ -53,7 +53,6 @@ export class SweepAndPrune {
   private activeNew = new Int32Array(16);
   private activeNewPosition = new Int32Array(16);
   private newKeys = new Float64Array(16);
-  private newOwners = new Int32Array(16);
 
   constructor(
     private readonly table: BoxTable,
@@ -170,10 +169,8 @@ export class SweepAndPrune {
     const total = this.endpointCount + 2 * count;
     this.isNew = grown(this.isNew, this.slotCount);
     this.newKeys = grown(this.newKeys, 2 * count);
-    this.newOwners = grown(this.newOwners, 2 * count);
     const isNew = this.isNew;
     const newKeys = this.newKeys;
-    const newOwners = this.newOwners;
     const order = new Array<number>(2 * count);
     for (let axis = 0; axis < 3; axis++) {
       for (let p = 0; p < count; p++) {
