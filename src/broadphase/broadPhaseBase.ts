@@ -75,7 +75,8 @@ export abstract class BroadPhaseBase implements BroadPhase {
   step(): BroadPhaseStep {
     this.onStep();
     this.lastLookups = this.pairs.lookups;
-    this.pairs.commit(this.dead, this.deadCount > 0, this.staleRule, this.dirty);
+    this.pairs.commit(this.dead, this.deadCount > 0, this.staleRule, this.staleObjects());
+    this.afterCommit();
     this.clearDead();
     const dirty = this.dirty;
     const list = this.dirtyList;
@@ -93,6 +94,14 @@ export abstract class BroadPhaseBase implements BroadPhase {
   }
 
   abstract counters(): Readonly<Record<string, number>>;
+
+  /** Runs after the commit, before the step's dirty and dead flags are cleared. */
+  protected afterCommit(): void {}
+
+  /** Objects whose untouched pairs the commit drops under StaleRule.Dirty: by default the inserted and updated ones. */
+  protected staleObjects(): Uint8Array {
+    return this.dirty;
+  }
 
   /** The box is in the table (and dirty); add it to the strategy's structures, now or at the step. */
   protected abstract onInsert(id: number): void;

@@ -1,11 +1,12 @@
 import { InvalidParameterError } from '../errors';
 import type { BroadPhase } from './broadPhase';
+import { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
 import { BoxPruningBroadPhase } from './boxPruningBroadPhase';
 import { BruteForceBroadPhase } from './bruteForce';
 import { SapBroadPhase } from './sapBroadPhase';
 
 /** Every strategy by name; the settings object and the GUI speak these names. */
-export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'box-pruning', 'box-pruning-coherent'] as const;
+export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent'] as const;
 export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
 
 export function createBroadPhase(name: BroadPhaseName): BroadPhase {
@@ -14,6 +15,8 @@ export function createBroadPhase(name: BroadPhaseName): BroadPhase {
       return new BruteForceBroadPhase();
     case 'sap':
       return new SapBroadPhase();
+    case 'bipartite-sap':
+      return new BipartiteSapBroadPhase();
     case 'box-pruning':
       return new BoxPruningBroadPhase('radix');
     case 'box-pruning-coherent':

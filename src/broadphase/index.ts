@@ -10,3 +10,4 @@ export { BoxPruningBroadPhase, type BoxPruningSort } from './boxPruningBroadPhas
 export { SortedBoxes, FoundPairs, pruneComplete, pruneBipartite } from './boxPruningKernels';
 export { RadixSorter, insertionSort } from './radixSort';
 export { chooseSweepAxis } from './sweepAxis';
+export { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';

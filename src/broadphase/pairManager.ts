@@ -137,6 +137,17 @@ export class PairManager {
   }
 
   /**
+   * Forgets that pairs of the flagged objects were touched: they must be found again before the commit
+   * or go (used when an object's earlier touches this step were made against a box that has changed since).
+   */
+  untouch(mask: Uint8Array): void {
+    const pa = this.a;
+    const pb = this.b;
+    const flags = this.flags;
+    for (let i = 0; i < this.count; i++) if (mask[pa[i]!] || mask[pb[i]!]) flags[i] &= ~FLAG_TOUCHED;
+  }
+
+  /**
    * Ends a step: drops removed pairs, pairs of dead objects and stale pairs (see StaleRule), fills
    * `created` and `deleted`, and clears the per-step flags.
    */
