@@ -6,4 +6,10 @@ export default defineConfig({
   server: { port: 5173, strictPort: false },
   build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1500 },
   worker: { format: 'es' },
+  // Pre-bundle every dependency up front: a dependency discovered on first load makes the dev server
+  // reload the page, which loses its state (and breaks browser tests mid-run).
+  optimizeDeps: {
+    include: ['three', 'three/examples/jsm/controls/OrbitControls.js', 'lil-gui', 'stats.js'],
+    entries: ['index.html', 'src/**/*.ts'],
+  },
 });

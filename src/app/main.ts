@@ -1,10 +1,14 @@
 import Stats from 'stats.js';
 import '../ui/style.css';
-import { ColliderscopeError, Sandbox, type SceneDefinition, type TerrainMesh } from '../core';
+import { ColliderscopeError, FrameRecorder, Sandbox, type MetricValue, type RecordingInfo, type SceneDefinition, type TerrainMesh } from '../core';
+import { ControlBar } from '../ui/controlBar';
+import { HelpOverlay, type Shortcut } from '../ui/helpOverlay';
+import { PresenterOverlay } from '../ui/presenterOverlay';
+import { ResultDialog } from '../ui/resultDialog';
 import { ErrorBanner } from '../ui/errorBanner';
 import { Panel } from '../ui/panel';
 import { ProgressBar } from '../ui/progressBar';
-import { DEFAULT_VIEW_SETTINGS, type AppSettings } from '../ui/settings';
+import { DEFAULT_RUN_SETTINGS, DEFAULT_VIEW_SETTINGS, type AppSettings } from '../ui/settings';
 import { TimingHud } from '../ui/timingHud';
 import { Stage } from '../view/stage';
 import { TerrainView } from '../view/terrainView';
@@ -12,6 +16,33 @@ import type { AppContext, AppFeature } from './feature';
 import { FEATURES } from './features';
 import { loadPreset, loadSceneFile, presetNames } from './scenes';
 import { BuildSuperseded, TerrainBuilder } from './terrainBuilder';
+import { VideoCapture, canvasPng, download, downloadText, stamp } from './capture';
+import { applyState, encodeState } from './urlState';
+
+/** States kept for stepping back. */
+const HISTORY_FRAMES = 120;
+/** Frames run before a benchmark starts recording (JIT warm-up, first uploads). */
+const BENCHMARK_WARMUP = 30;
+
+const SHORTCUTS: readonly Shortcut[] = [
+  { keys: 'Space', what: 'pause / run' },
+  { keys: '.', what: 'single step (while paused)' },
+  { keys: ',', what: 'step back one frame' },
+  { keys: 'R', what: 'restart with the same seed' },
+  { keys: '− / =', what: 'slower / faster (time scale)' },
+  { keys: 'K', what: 'start / stop recording timings and counters' },
+  { keys: 'B', what: 'benchmark the current scene' },
+  { keys: 'C', what: 'screenshot (PNG)' },
+  { keys: 'V', what: 'start / stop video capture' },
+  { keys: 'X', what: 'fullscreen' },
+  { keys: 'P', what: 'presenter mode (panels hidden, scenes as slides)' },
+  { keys: '← / →, PgUp / PgDn', what: 'previous / next scene' },
+  { keys: 'F', what: 'orbit / fly camera (fly: WASD, Q/E down/up, drag to look)' },
+  { keys: 'G', what: 'wireframe' },
+  { keys: 'H', what: 'timing panel' },
+  { keys: '?', what: 'this help' },
+  { keys: 'Esc', what: 'close dialogs, leave presenter mode' },
+];
 
 /**
  * Boot and the frame loop. The app owns the settings object, turns GUI edits into core calls and view
@@ -32,8 +63,42 @@ class App {
   private lastFrame = performance.now();
   private rebuildTimer = 0;
   private readonly features: AppFeature[] = [];
+  private readonly controls: ControlBar;
+  private readonly help: HelpOverlay;
+  private readonly presenterOverlay: PresenterOverlay;
+  private readonly resultDialog: ResultDialog;
+  private readonly recorder = new FrameRecorder();
+  private readonly video = new VideoCapture();
+  private paused = false;
+  private pendingSteps = 0;
+  private presenting = false;
+  private hudBeforePresenting = true;
+  /** Frames left to run in the benchmark: warm-up first (negative: not benchmarking). */
+  private benchmarkLeft = -1;
+  private hashTimer = 0;
+  private lastHash = '';
   /** Counters for tests and for the curious (window.colliderscope). */
-  readonly status = { frames: 0, builds: 0, building: false, bvhBuilds: 0, bvhBuilding: false, bvhNodes: 0, scene: '', triangles: 0, lastError: '' as string, generationMs: 0 };
+  readonly status = {
+    frames: 0,
+    builds: 0,
+    building: false,
+    bvhBuilds: 0,
+    bvhBuilding: false,
+    bvhNodes: 0,
+    scene: '',
+    triangles: 0,
+    lastError: '' as string,
+    generationMs: 0,
+    /** The simulation's own frame counter (pauses, steps back, restarts). */
+    simFrame: 0,
+    paused: false,
+    recording: false,
+    recordedFrames: 0,
+    benchmarking: false,
+    benchmarkResult: '',
+    presenting: false,
+    slide: -1,
+  };
 
   constructor(root: HTMLElement) {
     const names = presetNames();
@@ -48,7 +113,7 @@ class App {
     }
     this.scene = initial;
     this.status.scene = initial.name;
-    this.settings = { scene: initial.name, terrain: { ...initial.terrain }, view: { ...DEFAULT_VIEW_SETTINGS } };
+    this.settings = { scene: initial.name, terrain: { ...initial.terrain }, view: { ...DEFAULT_VIEW_SETTINGS }, run: { ...DEFAULT_RUN_SETTINGS } };
 
     this.stage = new Stage(root);
     this.stage.scene.add(this.terrainView.group);
@@ -65,7 +130,26 @@ class App {
       selectScene: (name) => this.trySelectPreset(name),
       loadSceneFile: (file) => void this.tryLoadFile(file),
       resetCamera: () => this.applyCamera(this.scene),
+      runChanged: () => this.applyRun(),
     });
+    this.controls = new ControlBar(root, {
+      togglePause: () => this.togglePause(),
+      step: () => this.requestStep(),
+      stepBack: () => this.stepBack(),
+      restart: () => this.restart(),
+      toggleRecording: () => this.toggleRecording(),
+      exportCsv: () => this.exportRecording('csv'),
+      exportJson: () => this.exportRecording('json'),
+      benchmark: () => this.startBenchmark(),
+      screenshot: () => void this.screenshot(),
+      toggleVideo: () => void this.toggleVideo(),
+      fullscreen: () => this.toggleFullscreen(),
+      presenter: () => this.setPresenting(!this.presenting),
+      help: () => this.help.toggle(),
+    });
+    this.presenterOverlay = new PresenterOverlay(root);
+    this.resultDialog = new ResultDialog(root);
+    this.help = new HelpOverlay(root, SHORTCUTS);
 
     const context: AppContext = {
       stage: this.stage,
@@ -100,8 +184,18 @@ class App {
     this.installShortcuts();
     this.applyCamera(initial);
     this.applyView();
+    this.applyRun();
+    this.restoreFromHash();
+    window.clearTimeout(this.rebuildTimer); // the link's terrain settings are built once, just below
     void this.rebuild();
     if (startupError !== null) this.reportError(startupError);
+    this.panel.gui.onFinishChange(() => this.scheduleHashWrite());
+    window.setInterval(() => this.scheduleHashWrite(), 1000);
+    // A link pasted into this tab's address bar changes only the hash: apply it like a fresh load.
+    window.addEventListener('hashchange', () => {
+      if (location.hash !== this.lastHash) this.restoreFromHash();
+    });
+    this.help.showOnFirstVisit();
     requestAnimationFrame(this.frame);
   }
 
@@ -111,20 +205,227 @@ class App {
     this.lastFrame = time;
     this.stats.begin();
     const sandbox = this.sandbox;
+    const run = this.settings.run;
+    let simDt = 0;
+    if (this.benchmarkLeft >= 0) simDt = 1 / 60;
+    else if (!this.paused) simDt = (run.fixedStep ? 1 / 60 : dt) * run.timeScale;
+    else if (this.pendingSteps > 0) {
+      this.pendingSteps--;
+      simDt = (1 / 60) * run.timeScale;
+    }
     if (sandbox !== null) {
-      sandbox.step(1 / 60);
-      for (const feature of this.features) feature.frame?.(dt, sandbox);
+      if (simDt > 0) sandbox.step(simDt);
+      // Features get the simulated time step: 0 while paused, so their animations pause too.
+      for (const feature of this.features) feature.frame?.(simDt, sandbox);
     }
     this.stage.update(dt);
     const renderStart = performance.now();
     this.stage.render();
     if (sandbox !== null) {
       sandbox.timings.record('render', performance.now() - renderStart);
+      if (simDt > 0 || this.benchmarkLeft >= 0) this.recorder.capture(sandbox, this.featureCounters());
       this.hud.update(sandbox.timings, this.hudLines(sandbox));
+      this.advanceBenchmark(sandbox);
     }
     this.stats.end();
     this.status.frames++;
+    this.status.simFrame = sandbox?.frame ?? 0;
+    this.status.paused = this.paused;
+    this.status.recording = this.recorder.recording;
+    this.status.recordedFrames = this.recorder.frames.length;
+    this.controls.show({
+      paused: this.paused,
+      recording: this.recorder.recording,
+      recordedFrames: this.recorder.frames.length,
+      videoRecording: this.video.recording,
+      canStepBack: sandbox !== null && sandbox.history.length > 0,
+      benchmarking: this.benchmarkLeft >= 0,
+      timeScale: run.timeScale,
+    });
   };
+
+  /** Counters features show in the HUD, kept per frame in recordings ("feature.line N"). */
+  private featureCounters(): Record<string, MetricValue> {
+    const counters: Record<string, MetricValue> = {};
+    for (const feature of this.features) {
+      const lines = feature.hudLines?.() ?? [];
+      lines.forEach((line, i) => (counters[`${feature.name}.${i}`] = line));
+    }
+    return counters;
+  }
+
+  private applyRun(): void {
+    const run = this.settings.run;
+    if (this.sandbox !== null) this.sandbox.timings.enabled = run.timings;
+  }
+
+  private togglePause(): void {
+    this.paused = !this.paused;
+    this.pendingSteps = 0;
+  }
+
+  private requestStep(): void {
+    this.paused = true;
+    this.pendingSteps++;
+  }
+
+  private stepBack(): void {
+    const sandbox = this.sandbox;
+    if (sandbox === null) return;
+    this.paused = true;
+    this.pendingSteps = 0;
+    if (!sandbox.stepBack()) this.reportError(sandbox.rewindable ? 'Nothing older to step back to (the last 120 frames are kept).' : 'A running subsystem cannot save its state, so stepping back is off for this scene.');
+  }
+
+  private restart(): void {
+    const sandbox = this.sandbox;
+    if (sandbox === null) return;
+    if (!sandbox.restart()) this.reportError('A running subsystem cannot save its state, so this scene cannot restart in place; reload the page for a clean start.');
+    sandbox.timings.clear();
+  }
+
+  private recordingInfo(): RecordingInfo {
+    const sandbox = this.sandbox!;
+    return {
+      scene: sandbox.scene.name,
+      seed: sandbox.scene.seed,
+      settings: { ...this.settings, url: location.origin + location.pathname + location.search + encodeState(this.panel.gui, this.stage.getView()) },
+      machine: { userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency ?? 0, devicePixelRatio: window.devicePixelRatio, canvas: `${this.stage.renderer.domElement.width}×${this.stage.renderer.domElement.height}` },
+      startedAt: new Date().toISOString(),
+    };
+  }
+
+  private toggleRecording(): void {
+    if (this.recorder.recording) {
+      this.recorder.stop();
+      return;
+    }
+    if (this.sandbox === null) return;
+    this.recorder.start(this.recordingInfo(), this.sandbox);
+  }
+
+  private exportRecording(format: 'csv' | 'json'): void {
+    if (this.recorder.frames.length === 0) {
+      this.reportError('Nothing recorded yet: press ● (K) to record, run some frames, then export.');
+      return;
+    }
+    const name = `colliderscope-${this.status.scene}-${stamp()}.${format}`;
+    if (format === 'csv') downloadText(this.recorder.toCsv(), name, 'text/csv');
+    else downloadText(this.recorder.toJson(), name, 'application/json');
+  }
+
+  /** Restart with the scene's seeds, fixed 1/60 s steps, warm-up, then record a fixed number of frames. */
+  private startBenchmark(): void {
+    const sandbox = this.sandbox;
+    if (sandbox === null || this.benchmarkLeft >= 0) return;
+    if (this.recorder.recording) this.recorder.stop();
+    this.restart();
+    this.paused = false;
+    this.benchmarkLeft = BENCHMARK_WARMUP + this.settings.run.benchmarkFrames;
+    this.status.benchmarking = true;
+  }
+
+  private advanceBenchmark(sandbox: Sandbox): void {
+    if (this.benchmarkLeft < 0) return;
+    if (this.benchmarkLeft === this.settings.run.benchmarkFrames) {
+      sandbox.timings.clear();
+      this.recorder.start(this.recordingInfo(), sandbox);
+    }
+    this.benchmarkLeft--;
+    if (this.benchmarkLeft >= 0) return;
+    this.recorder.stop();
+    this.status.benchmarking = false;
+    const info = this.recorder.info!;
+    const table = [
+      `scene ${info.scene} · seed ${info.seed} · ${this.recorder.frames.length} frames of 1/60 s after ${BENCHMARK_WARMUP} warm-up frames`,
+      `${String(info.machine.userAgent)} · ${String(info.machine.cores)} cores · canvas ${String(info.machine.canvas)}`,
+      String((info.settings as { url: string }).url),
+      '',
+      this.recorder.summaryTable(),
+    ].join('\n');
+    this.status.benchmarkResult = table;
+    this.resultDialog.show('Benchmark', table);
+  }
+
+  private async screenshot(): Promise<void> {
+    try {
+      this.stage.render();
+      download(await canvasPng(this.stage.renderer.domElement), `colliderscope-${this.status.scene}-${stamp()}.png`);
+    } catch (error) {
+      this.reportError(`Screenshot failed: ${messageOf(error)}`);
+    }
+  }
+
+  private async toggleVideo(): Promise<void> {
+    try {
+      if (this.video.recording) download(await this.video.stop(), `colliderscope-${this.status.scene}-${stamp()}.webm`);
+      else this.video.start(this.stage.renderer.domElement);
+    } catch (error) {
+      this.reportError(`Video capture failed: ${messageOf(error)}`);
+    }
+  }
+
+  private toggleFullscreen(): void {
+    if (document.fullscreenElement !== null) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen().catch((error: unknown) => this.reportError(`Fullscreen refused: ${messageOf(error)}`));
+  }
+
+  /** Presenter mode: panels hidden, the scene's title large, arrow keys walk the presets like slides. */
+  private setPresenting(on: boolean): void {
+    if (on === this.presenting) return;
+    this.presenting = on;
+    this.status.presenting = on;
+    if (on) {
+      this.hudBeforePresenting = this.settings.view.hud;
+      this.settings.view.hud = false;
+      this.panel.gui.hide();
+    } else {
+      this.settings.view.hud = this.hudBeforePresenting;
+      this.panel.gui.show();
+    }
+    this.hud.large = on;
+    this.stats.dom.hidden = on;
+    this.controls.visible = !on;
+    this.presenterOverlay.visible = on;
+    this.applyView();
+    if (on) this.showSlide(Math.max(0, presetNames().indexOf(this.settings.scene)));
+  }
+
+  private showSlide(index: number): void {
+    const names = presetNames();
+    if (names.length === 0) return;
+    const i = ((index % names.length) + names.length) % names.length;
+    this.status.slide = i;
+    if (names[i] !== this.settings.scene) this.trySelectPreset(names[i]!, true);
+    else this.applyCamera(this.scene);
+    this.presenterOverlay.showSlide(this.scene.name, this.scene.description, i, names.length);
+  }
+
+  private changeScene(offset: number): void {
+    const names = presetNames();
+    const current = Math.max(0, names.indexOf(this.settings.scene));
+    if (this.presenting) this.showSlide(current + offset);
+    else if (names.length > 0) this.trySelectPreset(names[(current + offset + names.length) % names.length]!);
+  }
+
+  /** Applies the URL hash's settings through the GUI (as if the user had set them) and its camera. */
+  private restoreFromHash(): void {
+    if (location.hash.length <= 1) return;
+    const state = applyState(this.panel.gui, location.hash, (key) => (key.startsWith('Scene/') ? 0 : 1));
+    if (state.camera !== null) this.stage.setView(state.camera.position, state.camera.target, state.camera.fov);
+    if (state.problems.length > 0) this.reportError(`Some settings in the link were ignored: ${state.problems.join('; ')}`);
+    this.panel.refresh();
+  }
+
+  private scheduleHashWrite(): void {
+    window.clearTimeout(this.hashTimer);
+    this.hashTimer = window.setTimeout(() => {
+      const hash = encodeState(this.panel.gui, this.stage.getView());
+      if (hash === this.lastHash) return;
+      this.lastHash = hash;
+      history.replaceState(null, '', location.pathname + location.search + hash);
+    }, 150);
+  }
 
   private hudLines(sandbox: Sandbox): string[] {
     const t = sandbox.terrain;
@@ -163,8 +464,10 @@ class App {
     this.status.builds++;
     this.status.triangles = mesh.triangleCount;
     this.status.generationMs = mesh.generationMs;
-    if (this.sandbox === null) this.sandbox = new Sandbox(this.scene, mesh);
-    else this.sandbox.setTerrain(mesh);
+    if (this.sandbox === null) {
+      this.sandbox = new Sandbox(this.scene, mesh, 120, HISTORY_FRAMES);
+      this.applyRun();
+    } else this.sandbox.setTerrain(mesh);
     this.terrainView.setTerrain(mesh);
     this.stage.setWorldSize(mesh.params.worldSize);
     for (const feature of this.features) feature.terrainChanged?.(this.sandbox);
@@ -187,7 +490,7 @@ class App {
   }
 
   /** Switches to a validated scene; everything is checked before anything changes. */
-  private useScene(scene: SceneDefinition, presetName: string | null): void {
+  private useScene(scene: SceneDefinition, presetName: string | null, sceneCamera = !this.settings.view.keepCamera): void {
     this.scene = scene;
     this.status.scene = scene.name;
     Object.assign(this.settings.terrain, scene.terrain);
@@ -198,14 +501,14 @@ class App {
       history.replaceState(null, '', url);
     }
     this.panel.refresh();
-    this.applyCamera(scene);
+    if (sceneCamera || scene.terrain.worldSize !== this.stage.worldSizeShown) this.applyCamera(scene);
     if (this.sandbox !== null) this.sandbox.scene = scene;
     void this.rebuild();
   }
 
-  private trySelectPreset(name: string): void {
+  private trySelectPreset(name: string, sceneCamera?: boolean): void {
     try {
-      this.useScene(loadPreset(name), name);
+      this.useScene(loadPreset(name), name, sceneCamera);
     } catch (error) {
       this.settings.scene = this.scene.name;
       this.panel.refresh();
@@ -227,9 +530,79 @@ class App {
     console.warn(`[colliderscope] ${message}`);
   }
 
+  /** The run-control, capture and presenting shortcuts; true when the key was one of them. */
+  private handleControlKey(event: KeyboardEvent): boolean {
+    const run = this.settings.run;
+    switch (event.key) {
+      case ' ':
+        this.togglePause();
+        return true;
+      case '.':
+        this.requestStep();
+        return true;
+      case ',':
+        this.stepBack();
+        return true;
+      case '-':
+        run.timeScale = Math.max(0.05, Math.round(run.timeScale * 50) / 100);
+        this.panel.refresh();
+        return true;
+      case '=':
+      case '+':
+        run.timeScale = Math.min(4, Math.round(run.timeScale * 200) / 100);
+        this.panel.refresh();
+        return true;
+      case '?':
+        this.help.toggle();
+        return true;
+      case 'Escape':
+        if (this.help.visible) this.help.hide();
+        else if (this.resultDialog.visible) this.resultDialog.hide();
+        else if (this.presenting) this.setPresenting(false);
+        else return false;
+        return true;
+      case 'ArrowRight':
+      case 'PageDown':
+        this.changeScene(1);
+        return true;
+      case 'ArrowLeft':
+      case 'PageUp':
+        this.changeScene(-1);
+        return true;
+    }
+    switch (event.code) {
+      case 'KeyR':
+        this.restart();
+        return true;
+      case 'KeyK':
+        this.toggleRecording();
+        return true;
+      case 'KeyB':
+        this.startBenchmark();
+        return true;
+      case 'KeyC':
+        void this.screenshot();
+        return true;
+      case 'KeyV':
+        void this.toggleVideo();
+        return true;
+      case 'KeyX':
+        this.toggleFullscreen();
+        return true;
+      case 'KeyP':
+        this.setPresenting(!this.presenting);
+        return true;
+    }
+    return false;
+  }
+
   private installShortcuts(): void {
     window.addEventListener('keydown', (event) => {
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement || event.ctrlKey || event.metaKey) return;
+      if (this.handleControlKey(event)) {
+        event.preventDefault();
+        return;
+      }
       const v = this.settings.view;
       if (event.code === 'KeyF') v.camera = v.camera === 'orbit' ? 'fly' : 'orbit';
       else if (event.code === 'KeyG') v.wireframe = !v.wireframe;

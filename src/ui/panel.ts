@@ -11,6 +11,8 @@ export interface PanelActions {
   selectScene(name: string): void;
   loadSceneFile(file: File): void;
   resetCamera(): void;
+  /** A run setting (time scale, fixed step, timing switch) changed: apply live. */
+  runChanged(): void;
 }
 
 const REBUILD = ' ⟳';
@@ -96,6 +98,16 @@ export class Panel {
     live(view.add(v, 'sunElevation', 2, 90, 1).name('sun elevation'));
     live(view.add(v, 'sunAzimuth', 0, 360, 1).name('sun azimuth'));
     live(view.add(v, 'hud').name('timing HUD (H)'));
+    live(view.add(v, 'keepCamera').name('keep camera on scene switch'));
+
+    const run = this.gui.addFolder('Run');
+    const r = settings.run;
+    const runLive = (c: Controller): Controller => c.onChange(() => actions.runChanged());
+    runLive(run.add(r, 'timeScale', 0.05, 4, 0.05).name('time scale (− =)'));
+    runLive(run.add(r, 'fixedStep').name('fixed time step'));
+    runLive(run.add(r, 'timings').name('per-phase timing'));
+    run.add(r, 'benchmarkFrames', 30, 3000, 10).name('benchmark frames');
+    run.close();
   }
 
   /** Shows the settings object's current values (after a scene load or a keyboard shortcut). */

@@ -13,12 +13,27 @@ export interface ViewSettings {
   sunAzimuth: number;
   camera: CameraMode;
   hud: boolean;
+  /** Keep the current camera when switching scenes (presenter mode always uses each scene's camera). */
+  keepCamera: boolean;
+}
+
+/** How the simulation advances. */
+export interface RunSettings {
+  /** Simulated seconds per real second (slow motion below 1). */
+  timeScale: number;
+  /** Step by exactly 1/60 s × timeScale every frame instead of by the frame's real duration. */
+  fixedStep: boolean;
+  /** Fine-grained per-phase timing (switch off to measure the cost of measuring). */
+  timings: boolean;
+  /** Frames the benchmark button runs, after its warm-up. */
+  benchmarkFrames: number;
 }
 
 export interface AppSettings {
   scene: string;
   terrain: TerrainParams;
   view: ViewSettings;
+  run: RunSettings;
 }
 
 export const DEFAULT_VIEW_SETTINGS: Readonly<ViewSettings> = Object.freeze({
@@ -31,4 +46,12 @@ export const DEFAULT_VIEW_SETTINGS: Readonly<ViewSettings> = Object.freeze({
   sunAzimuth: 135,
   camera: 'orbit',
   hud: true,
+  keepCamera: true,
+});
+
+export const DEFAULT_RUN_SETTINGS: Readonly<RunSettings> = Object.freeze({
+  timeScale: 1,
+  fixedStep: false,
+  timings: true,
+  benchmarkFrames: 300,
 });

@@ -27,6 +27,10 @@ export class Stage {
   private readonly fog = new THREE.FogExp2(0xa9c4de, 0);
   private mode: CameraMode = 'orbit';
   private worldSize = 512;
+  /** The world size the camera, fog and clip planes are fitted to. */
+  get worldSizeShown(): number {
+    return this.worldSize;
+  }
   private look: StageLook = { fog: true, fogAmount: 0.35, sunElevation: 38, sunAzimuth: 135 };
 
   constructor(container: HTMLElement) {
@@ -92,6 +96,20 @@ export class Stage {
     this.camera.lookAt(this.orbit.target);
     this.orbit.update();
     this.fly.syncFromCamera();
+  }
+
+  /** The current view: position, the point looked at, vertical field of view in degrees. */
+  getView(): { position: number[]; target: number[]; fov: number } {
+    const p = this.camera.position;
+    let target: number[];
+    if (this.mode === 'orbit') target = [this.orbit.target.x, this.orbit.target.y, this.orbit.target.z];
+    else {
+      const forward = new THREE.Vector3();
+      this.camera.getWorldDirection(forward);
+      const distance = Math.max(this.camera.position.length() * 0.5, 50);
+      target = [p.x + forward.x * distance, p.y + forward.y * distance, p.z + forward.z * distance];
+    }
+    return { position: [p.x, p.y, p.z], target, fov: this.camera.fov };
   }
 
   /** Fits near/far planes, fog and the sun's shadowless direction to a world of this size. */

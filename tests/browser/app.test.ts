@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, appStatus, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, appStatus, openPage, startHarness, waitForBuilds, type Harness, closeAllPages } from './harness';
 import { canvasPixels } from './pixels';
 import type { Page } from 'playwright-core';
 
@@ -8,6 +8,10 @@ let harness: Harness;
 
 beforeAll(async () => {
   harness = await startHarness();
+});
+
+afterEach(async () => {
+  await closeAllPages(harness);
 });
 
 afterAll(async () => {

@@ -1,12 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, openPage, startHarness, waitForBuilds, type Harness, closeAllPages } from './harness';
 
 let harness: Harness;
 beforeAll(async () => {
   harness = await startHarness();
 });
+afterEach(async () => {
+  await closeAllPages(harness);
+});
+
 afterAll(async () => {
   await harness?.close();
 });

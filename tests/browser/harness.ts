@@ -52,16 +52,34 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-/** A page that records console errors and uncaught exceptions. */
-export async function openPage(harness: Harness, query = '', size = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
-  const page = await harness.browser.newPage({ viewport: size });
+/**
+ * A page that records console errors and uncaught exceptions. Unless `firstVisit` is set, the page
+ * behaves as for a returning visitor: the first-visit help overlay has been closed before.
+ */
+export async function openPage(
+  harness: Harness,
+  query = '',
+  size = { width: 1280, height: 800 },
+  firstVisit = false,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await harness.browser.newPage({ viewport: size, acceptDownloads: true });
+  if (!firstVisit) await page.addInitScript(() => localStorage.setItem('colliderscope.helpSeen', '1'));
   const errors: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
-  await page.goto(harness.url + query);
+  await page.goto(harness.url + query, { waitUntil: 'domcontentloaded' });
   return { page, errors };
+}
+
+/**
+ * Closes every page a test left open (a failed assertion skips its page.close()): a forgotten page keeps
+ * rendering WebGL on the CPU and slows every later test down. Call from afterEach.
+ */
+export async function closeAllPages(harness: Harness | undefined): Promise<void> {
+  if (harness === undefined) return;
+  await Promise.all(harness.browser.contexts().map((context) => context.close()));
 }
 
 export interface AppStatus {

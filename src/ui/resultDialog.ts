@@ -1,0 +1,53 @@
+/**
+ * A dialog that shows a text result (the benchmark table) ready to copy: selectable, with a Copy button.
+ */
+export class ResultDialog {
+  private readonly element: HTMLDivElement;
+  private readonly heading: HTMLHeadingElement;
+  private readonly text: HTMLTextAreaElement;
+
+  constructor(parent: HTMLElement) {
+    this.element = document.createElement('div');
+    this.element.className = 'cs-help';
+    this.element.dataset.testid = 'result-dialog';
+    this.element.hidden = true;
+    const card = document.createElement('div');
+    card.className = 'cs-help-card cs-result-card';
+    this.heading = document.createElement('h2');
+    this.text = document.createElement('textarea');
+    this.text.readOnly = true;
+    this.text.spellcheck = false;
+    this.text.dataset.testid = 'result-text';
+    this.text.addEventListener('keydown', (event) => event.stopPropagation());
+    const copy = document.createElement('button');
+    copy.type = 'button';
+    copy.textContent = 'Copy';
+    copy.addEventListener('click', () => {
+      this.text.select();
+      void navigator.clipboard?.writeText(this.text.value).catch(() => document.execCommand('copy'));
+    });
+    const close = document.createElement('button');
+    close.type = 'button';
+    close.textContent = 'Close';
+    close.dataset.testid = 'result-close';
+    close.addEventListener('click', () => this.hide());
+    card.append(this.heading, this.text, copy, close);
+    this.element.appendChild(card);
+    parent.appendChild(this.element);
+  }
+
+  get visible(): boolean {
+    return !this.element.hidden;
+  }
+
+  show(title: string, body: string): void {
+    this.heading.textContent = title;
+    this.text.value = body;
+    this.text.rows = Math.min(24, body.split('\n').length + 1);
+    this.element.hidden = false;
+  }
+
+  hide(): void {
+    this.element.hidden = true;
+  }
+}
