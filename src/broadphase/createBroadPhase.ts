@@ -3,10 +3,11 @@ import type { BroadPhase } from './broadPhase';
 import { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
 import { BoxPruningBroadPhase } from './boxPruningBroadPhase';
 import { BruteForceBroadPhase } from './bruteForce';
+import { MultiSapBroadPhase } from './multiSapBroadPhase';
 import { SapBroadPhase } from './sapBroadPhase';
 
 /** Every strategy by name; the settings object and the GUI speak these names. */
-export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent'] as const;
+export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'multi-sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent'] as const;
 export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
 
 export function createBroadPhase(name: BroadPhaseName): BroadPhase {
@@ -15,6 +16,8 @@ export function createBroadPhase(name: BroadPhaseName): BroadPhase {
       return new BruteForceBroadPhase();
     case 'sap':
       return new SapBroadPhase();
+    case 'multi-sap':
+      return new MultiSapBroadPhase();
     case 'bipartite-sap':
       return new BipartiteSapBroadPhase();
     case 'box-pruning':

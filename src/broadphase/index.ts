@@ -11,3 +11,5 @@ export { SortedBoxes, FoundPairs, pruneComplete, pruneBipartite } from './boxPru
 export { RadixSorter, insertionSort } from './radixSort';
 export { chooseSweepAxis } from './sweepAxis';
 export { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
+export { MultiSapBroadPhase, DEFAULT_MULTI_SAP_OPTIONS, type MultiSapOptions } from './multiSapBroadPhase';
+export { UniformGrid } from './uniformGrid';
