@@ -54,6 +54,40 @@ export class SortedBoxes {
     minKey[n] = KEY_SENTINEL;
     this.count = n;
   }
+
+  /** Appends one box in sweep order (its sweep min key given); `close` writes the sentinel. */
+  append(table: BoxTable, axis: number, id: number, key: number): void {
+    const k = this.count++;
+    if (k + 1 >= this.minKey.length) this.reserve(k + 1);
+    const base = 6 * id;
+    const boxes = table.boxes;
+    const axis1 = axis === 0 ? 1 : 0;
+    const axis2 = axis === 2 ? 1 : 2;
+    this.minKey[k] = key;
+    this.maxKey[k] = floatKey(table.bits[base + 3 + axis]!);
+    this.lo1[k] = boxes[base + axis1]!;
+    this.hi1[k] = boxes[base + 3 + axis1]!;
+    this.lo2[k] = boxes[base + axis2]!;
+    this.hi2[k] = boxes[base + 3 + axis2]!;
+    this.id[k] = id;
+  }
+
+  /** Copies entry `from` of `source` to the end of this set. */
+  appendFrom(source: SortedBoxes, from: number): void {
+    const k = this.count++;
+    if (k + 1 >= this.minKey.length) this.reserve(k + 1);
+    this.minKey[k] = source.minKey[from]!;
+    this.maxKey[k] = source.maxKey[from]!;
+    this.lo1[k] = source.lo1[from]!;
+    this.hi1[k] = source.hi1[from]!;
+    this.lo2[k] = source.lo2[from]!;
+    this.hi2[k] = source.hi2[from]!;
+    this.id[k] = source.id[from]!;
+  }
+
+  close(): void {
+    this.minKey[this.count] = KEY_SENTINEL;
+  }
 }
 
 /** Id pairs found by a kernel, appended; the caller decides what to do with them. */

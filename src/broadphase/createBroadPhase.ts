@@ -4,10 +4,11 @@ import { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
 import { BoxPruningBroadPhase } from './boxPruningBroadPhase';
 import { BruteForceBroadPhase } from './bruteForce';
 import { MultiSapBroadPhase } from './multiSapBroadPhase';
+import { RegionPruningBroadPhase } from './regionPruningBroadPhase';
 import { SapBroadPhase } from './sapBroadPhase';
 
 /** Every strategy by name; the settings object and the GUI speak these names. */
-export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'multi-sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent'] as const;
+export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'multi-sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent', 'regions'] as const;
 export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
 
 export function createBroadPhase(name: BroadPhaseName): BroadPhase {
@@ -24,6 +25,8 @@ export function createBroadPhase(name: BroadPhaseName): BroadPhase {
       return new BoxPruningBroadPhase('radix');
     case 'box-pruning-coherent':
       return new BoxPruningBroadPhase('coherent');
+    case 'regions':
+      return new RegionPruningBroadPhase();
     default:
       throw new InvalidParameterError('broadPhase', `one of ${BROAD_PHASE_NAMES.join(', ')}`, name);
   }

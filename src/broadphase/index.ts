@@ -13,3 +13,4 @@ export { chooseSweepAxis } from './sweepAxis';
 export { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
 export { MultiSapBroadPhase, DEFAULT_MULTI_SAP_OPTIONS, type MultiSapOptions } from './multiSapBroadPhase';
 export { UniformGrid } from './uniformGrid';
+export { RegionPruningBroadPhase, DEFAULT_REGION_PRUNING_OPTIONS, type RegionPruningOptions } from './regionPruningBroadPhase';
