@@ -3,12 +3,13 @@ import type { BroadPhase } from './broadPhase';
 import { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
 import { BoxPruningBroadPhase } from './boxPruningBroadPhase';
 import { BruteForceBroadPhase } from './bruteForce';
+import { DynamicTreeBroadPhase } from './dynamicTreeBroadPhase';
 import { MultiSapBroadPhase } from './multiSapBroadPhase';
 import { RegionPruningBroadPhase } from './regionPruningBroadPhase';
 import { SapBroadPhase } from './sapBroadPhase';
 
 /** Every strategy by name; the settings object and the GUI speak these names. */
-export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'multi-sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent', 'regions'] as const;
+export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'multi-sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent', 'regions', 'dynamic-tree'] as const;
 export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
 
 export function createBroadPhase(name: BroadPhaseName): BroadPhase {
@@ -27,6 +28,8 @@ export function createBroadPhase(name: BroadPhaseName): BroadPhase {
       return new BoxPruningBroadPhase('coherent');
     case 'regions':
       return new RegionPruningBroadPhase();
+    case 'dynamic-tree':
+      return new DynamicTreeBroadPhase();
     default:
       throw new InvalidParameterError('broadPhase', `one of ${BROAD_PHASE_NAMES.join(', ')}`, name);
   }

@@ -14,3 +14,5 @@ export { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';
 export { MultiSapBroadPhase, DEFAULT_MULTI_SAP_OPTIONS, type MultiSapOptions } from './multiSapBroadPhase';
 export { UniformGrid } from './uniformGrid';
 export { RegionPruningBroadPhase, DEFAULT_REGION_PRUNING_OPTIONS, type RegionPruningOptions } from './regionPruningBroadPhase';
+export { DynamicTreeBroadPhase, DEFAULT_DYNAMIC_TREE_OPTIONS, type DynamicTreeOptions } from './dynamicTreeBroadPhase';
+export { DynamicAabbTree } from './dynamicTree';
