@@ -11,3 +11,4 @@ export * from './field/index';
 export * from './query/rayTriangle/index';
 export * from './bvh/index';
 export * from './query/rays/index';
+export * from './broadphase/index';
