@@ -16,3 +16,6 @@ export { UniformGrid } from './uniformGrid';
 export { RegionPruningBroadPhase, DEFAULT_REGION_PRUNING_OPTIONS, type RegionPruningOptions } from './regionPruningBroadPhase';
 export { DynamicTreeBroadPhase, DEFAULT_DYNAMIC_TREE_OPTIONS, type DynamicTreeOptions } from './dynamicTreeBroadPhase';
 export { DynamicAabbTree } from './dynamicTree';
+export { populateBroadPhase, applySceneMoves, type BroadPhaseScene } from './broadPhaseScene';
+export { OrbitScene, DEFAULT_ORBIT_SCENE_OPTIONS, type OrbitSceneOptions } from './orbitScene';
+export { GroundScene, DEFAULT_GROUND_SCENE_OPTIONS, type GroundSceneOptions } from './groundScene';
