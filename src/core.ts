@@ -12,3 +12,4 @@ export * from './query/rayTriangle/index';
 export * from './bvh/index';
 export * from './query/rays/index';
 export * from './broadphase/index';
+export * from './query/capsule/index';

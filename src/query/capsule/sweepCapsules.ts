@@ -1,0 +1,115 @@
+import type { BVH } from '../../bvh/buildBVH';
+import { InvalidParameterError } from '../../errors';
+import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
+import { computeEdgeMasks } from './edgeMasks';
+import { PAIRS_PER_TRIANGLE } from './featureBits';
+import { SweepTally, sweepQuantized } from './sweepQuantized';
+import { QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDER_VERTEX, QUEUE_SPHERE_EDGE, QUEUE_SPHERE_FACE, QUEUE_SPHERE_VERTEX, sweepWorkspaceFor } from './sweepWorkspace';
+
+export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true });
+
+const edgeMaskCache = new WeakMap<BVH, Uint8Array>();
+
+/** The BVH's mesh edge masks (computed on first use, then kept with the BVH). */
+export function edgeMasksFor(bvh: BVH): Uint8Array {
+  let masks = edgeMaskCache.get(bvh);
+  if (masks === undefined) {
+    masks = computeEdgeMasks(bvh.positions, bvh.indices);
+    edgeMaskCache.set(bvh, masks);
+  }
+  return masks;
+}
+
+export function resolveSweepOptions(input: Partial<SweepOptions>): SweepOptions {
+  const options: SweepOptions = { ...DEFAULT_SWEEP_OPTIONS, ...input };
+  if (typeof options.edgeMasks !== 'boolean') throw new InvalidParameterError('edgeMasks', 'true or false', options.edgeMasks);
+  if (typeof options.quickCull !== 'boolean') throw new InvalidParameterError('quickCull', 'true or false', options.quickCull);
+  if (options.trace !== undefined && !(options.trace.triangle instanceof Int32Array)) throw new InvalidParameterError('trace', 'a CapsuleTrace (createCapsuleTrace)', options.trace);
+  return options;
+}
+
+function checkBatch(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits): void {
+  const n = capsules.count;
+  if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('capsules.count', 'a whole number ≥ 0', n);
+  for (const name of ['start', 'end', 'motion'] as const) {
+    if (!(capsules[name] instanceof Float32Array) || capsules[name].length < 3 * n) throw new InvalidParameterError(`capsules.${name}`, `a Float32Array of at least ${3 * n} numbers`, capsules[name]);
+  }
+  if (!(capsules.radius instanceof Float32Array) || capsules.radius.length < n) throw new InvalidParameterError('capsules.radius', `a Float32Array of at least ${n} numbers`, capsules.radius);
+  if (!(hits.toi instanceof Float32Array) || hits.toi.length < n) throw new InvalidParameterError('hits.toi', `a Float32Array of at least ${n} numbers`, hits.toi);
+  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n) throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
+  if (!(hits.point instanceof Float32Array) || hits.point.length < 3 * n) throw new InvalidParameterError('hits.point', `a Float32Array of at least ${3 * n} numbers`, hits.point);
+  if (!(hits.normal instanceof Float32Array) || hits.normal.length < 3 * n) throw new InvalidParameterError('hits.normal', `a Float32Array of at least ${3 * n} numbers`, hits.normal);
+  if (bvh.quantized === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts);
+}
+
+const finite = (x: number): boolean => Math.abs(x) < Infinity;
+
+/**
+ * Sweeps a batch of capsules against the BVH's mesh: for each, the first time of contact along its
+ * motion, the triangle, the contact point and the normal (see CapsuleHits). Triangles count from both
+ * sides. Returns the work done; invalid capsules are flagged and counted, never traversed.
+ */
+export function sweepCapsules(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
+  const resolved = resolveSweepOptions(options);
+  checkBatch(bvh, capsules, hits);
+  const ws = sweepWorkspaceFor(bvh);
+  const masks = resolved.edgeMasks ? edgeMasksFor(bvh) : null;
+  const trace = resolved.trace ?? null;
+  const traceCapsule = resolved.traceCapsule ?? 0;
+  if (trace !== null) trace.count = 0;
+  const counters = createSweepCounters();
+  const tally = new SweepTally();
+  ws.drained.fill(0);
+  const { start, end, radius, motion } = capsules;
+  const { toi, triangle, point, normal } = hits;
+  const nodes = bvh.quantized!;
+  for (let i = 0; i < capsules.count; i++) {
+    const i3 = 3 * i;
+    const p0x = start[i3]!, p0y = start[i3 + 1]!, p0z = start[i3 + 2]!;
+    const p1x = end[i3]!, p1y = end[i3 + 1]!, p1z = end[i3 + 2]!;
+    const dx = motion[i3]!, dy = motion[i3 + 1]!, dz = motion[i3 + 2]!;
+    const r = radius[i]!;
+    const valid = finite(p0x) && finite(p0y) && finite(p0z) && finite(p1x) && finite(p1y) && finite(p1z) && finite(dx) && finite(dy) && finite(dz) && r >= 0 && finite(r);
+    point[i3] = point[i3 + 1] = point[i3 + 2] = 0;
+    normal[i3] = normal[i3 + 1] = normal[i3 + 2] = 0;
+    if (!valid) {
+      toi[i] = NaN;
+      triangle[i] = -1;
+      counters.invalidCapsules++;
+      continue;
+    }
+    ws.p0x = p0x; ws.p0y = p0y; ws.p0z = p0z;
+    ws.p1x = p1x; ws.p1y = p1y; ws.p1z = p1z;
+    ws.dx = dx; ws.dy = dy; ws.dz = dz;
+    ws.r = r;
+    ws.bestT = 1;
+    ws.bestKey = 0;
+    ws.bestTriangle = -1;
+    sweepQuantized(bvh, nodes, ws, masks, resolved.quickCull, trace !== null && i === traceCapsule ? trace : null, tally);
+    triangle[i] = ws.bestTriangle;
+    if (ws.bestTriangle < 0) {
+      toi[i] = 1;
+      continue;
+    }
+    counters.hits++;
+    toi[i] = ws.bestT;
+    point[i3] = ws.px;
+    point[i3 + 1] = ws.py;
+    point[i3 + 2] = ws.pz;
+    normal[i3] = ws.nx;
+    normal[i3 + 1] = ws.ny;
+    normal[i3 + 2] = ws.nz;
+  }
+  counters.nodesVisited = tally.nodesVisited;
+  counters.trianglesTested = tally.trianglesTested;
+  counters.pairsPossible = PAIRS_PER_TRIANGLE * tally.trianglesTested;
+  counters.pairsKept = tally.pairsKept;
+  counters.pairsTested = tally.pairsTested;
+  counters.sphereVertex = ws.drained[QUEUE_SPHERE_VERTEX]!;
+  counters.sphereEdge = ws.drained[QUEUE_SPHERE_EDGE]!;
+  counters.sphereFace = ws.drained[QUEUE_SPHERE_FACE]!;
+  counters.cylinderEdge = ws.drained[QUEUE_CYLINDER_EDGE]!;
+  counters.cylinderVertex = ws.drained[QUEUE_CYLINDER_VERTEX]!;
+  counters.cylinderFace = ws.drained[QUEUE_CYLINDER_FACE]!;
+  return counters;
+}
