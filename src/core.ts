@@ -13,3 +13,4 @@ export * from './bvh/index';
 export * from './query/rays/index';
 export * from './broadphase/index';
 export * from './query/capsule/index';
+export * from './query/rays/strategies';
