@@ -1,92 +1,87 @@
 import { grown, type BoxTable } from './boxTable';
-import { KEY_SENTINEL, floatKey } from './floatKey';
+
+function resized<T extends Int32Array | Float32Array>(array: T, length: number): T {
+  const next = new (array.constructor as new (n: number) => T)(length);
+  next.set(array.subarray(0, Math.min(array.length, length)));
+  return next;
+}
+import { floatKey } from './floatKey';
+
+/** Above every signed sweep key (+Infinity's is 0x7f800000): ends every scan. */
+export const SWEEP_SENTINEL = 0x7fffffff;
 
 /**
- * Boxes sorted along one sweep axis, ready for box pruning: the sweep-axis min and max as integer keys
- * (min keys end with a sentinel above every finite key, so scan loops need no bounds check) and the other
- * two axes as float32 ranges, all structure of arrays, plus the ids.
+ * The float key as a signed 32-bit integer (same order). V8 compares int32 values on its fast path, while
+ * Uint32Array values at or above 2^31 leave it, so the scan loops run on these.
+ */
+export function sweepKey(bits: number): number {
+  return (floatKey(bits) ^ 0x80000000) | 0;
+}
+
+/**
+ * Boxes sorted along one sweep axis, ready for box pruning: the sweep-axis min and max as signed integer
+ * keys (the min keys end with a sentinel above every finite key, so scan loops need no bounds check), the
+ * other two axes interleaved as float32 (lo1, hi1, lo2, hi2 per box: one 16-byte read per candidate), and
+ * the ids.
  */
 export class SortedBoxes {
   count = 0;
-  minKey = new Uint32Array(1).fill(KEY_SENTINEL);
-  maxKey = new Uint32Array(1);
-  lo1 = new Float32Array(1);
-  hi1 = new Float32Array(1);
-  lo2 = new Float32Array(1);
-  hi2 = new Float32Array(1);
+  minKey = new Int32Array(1).fill(SWEEP_SENTINEL);
+  maxKey = new Int32Array(1);
+  ranges = new Float32Array(4);
   id = new Int32Array(1);
+  private capacity = 1;
 
+  /** Room for n boxes and the sentinel; all arrays share one capacity. */
   reserve(n: number): void {
-    if (this.minKey.length > n) return;
-    this.minKey = grown(this.minKey, n + 1);
-    this.maxKey = grown(this.maxKey, n + 1);
-    this.lo1 = grown(this.lo1, n + 1);
-    this.hi1 = grown(this.hi1, n + 1);
-    this.lo2 = grown(this.lo2, n + 1);
-    this.hi2 = grown(this.hi2, n + 1);
-    this.id = grown(this.id, n + 1);
+    if (this.capacity > n) return;
+    let capacity = Math.max(16, this.capacity);
+    while (capacity <= n) capacity *= 2;
+    this.minKey = resized(this.minKey, capacity);
+    this.maxKey = resized(this.maxKey, capacity);
+    this.ranges = resized(this.ranges, 4 * capacity);
+    this.id = resized(this.id, capacity);
+    this.capacity = capacity;
   }
 
-  /** Fills from `ids[0..n)`, already in sweep order, with their min keys `keys[0..n)`. */
+  /** Fills from `ids[0..n)`, already in sweep order, with their (unsigned) float keys `keys[0..n)`. */
   gather(table: BoxTable, axis: number, ids: Int32Array, keys: Uint32Array, n: number): void {
+    this.count = 0;
     this.reserve(n);
-    const { boxes, bits } = table;
-    const minKey = this.minKey;
-    const maxKey = this.maxKey;
-    const lo1 = this.lo1;
-    const hi1 = this.hi1;
-    const lo2 = this.lo2;
-    const hi2 = this.hi2;
-    const out = this.id;
-    const axis1 = axis === 0 ? 1 : 0;
-    const axis2 = axis === 2 ? 1 : 2;
-    for (let k = 0; k < n; k++) {
-      const id = ids[k]!;
-      const base = 6 * id;
-      minKey[k] = keys[k]!;
-      maxKey[k] = floatKey(bits[base + 3 + axis]!);
-      lo1[k] = boxes[base + axis1]!;
-      hi1[k] = boxes[base + 3 + axis1]!;
-      lo2[k] = boxes[base + axis2]!;
-      hi2[k] = boxes[base + 3 + axis2]!;
-      out[k] = id;
-    }
-    minKey[n] = KEY_SENTINEL;
-    this.count = n;
+    for (let k = 0; k < n; k++) this.append(table, axis, ids[k]!, keys[k]!);
+    this.close();
   }
 
-  /** Appends one box in sweep order (its sweep min key given); `close` writes the sentinel. */
+  /** Appends one box in sweep order, given its unsigned float key on the sweep axis; `close` ends the set. */
   append(table: BoxTable, axis: number, id: number, key: number): void {
     const k = this.count++;
-    if (k + 1 >= this.minKey.length) this.reserve(k + 1);
+    if (k + 1 >= this.capacity) this.reserve(k + 1);
     const base = 6 * id;
     const boxes = table.boxes;
     const axis1 = axis === 0 ? 1 : 0;
     const axis2 = axis === 2 ? 1 : 2;
-    this.minKey[k] = key;
-    this.maxKey[k] = floatKey(table.bits[base + 3 + axis]!);
-    this.lo1[k] = boxes[base + axis1]!;
-    this.hi1[k] = boxes[base + 3 + axis1]!;
-    this.lo2[k] = boxes[base + axis2]!;
-    this.hi2[k] = boxes[base + 3 + axis2]!;
+    const ranges = this.ranges;
+    this.minKey[k] = (key ^ 0x80000000) | 0;
+    this.maxKey[k] = sweepKey(table.bits[base + 3 + axis]!);
+    ranges[4 * k] = boxes[base + axis1]!;
+    ranges[4 * k + 1] = boxes[base + 3 + axis1]!;
+    ranges[4 * k + 2] = boxes[base + axis2]!;
+    ranges[4 * k + 3] = boxes[base + 3 + axis2]!;
     this.id[k] = id;
   }
 
   /** Copies entry `from` of `source` to the end of this set. */
   appendFrom(source: SortedBoxes, from: number): void {
     const k = this.count++;
-    if (k + 1 >= this.minKey.length) this.reserve(k + 1);
+    if (k + 1 >= this.capacity) this.reserve(k + 1);
     this.minKey[k] = source.minKey[from]!;
     this.maxKey[k] = source.maxKey[from]!;
-    this.lo1[k] = source.lo1[from]!;
-    this.hi1[k] = source.hi1[from]!;
-    this.lo2[k] = source.lo2[from]!;
-    this.hi2[k] = source.hi2[from]!;
+    this.ranges.set(source.ranges.subarray(4 * from, 4 * from + 4), 4 * k);
     this.id[k] = source.id[from]!;
   }
 
   close(): void {
-    this.minKey[this.count] = KEY_SENTINEL;
+    this.minKey[this.count] = SWEEP_SENTINEL;
   }
 }
 
@@ -106,6 +101,9 @@ export class FoundPairs {
   }
 }
 
+// The candidate tests below AND the four comparisons as integers instead of chaining branches: about one
+// candidate in a hundred overlaps, and a chain of unpredictable branches costs more than four compares.
+
 /**
  * Complete box pruning: every overlapping pair within one sorted set. Box i scans forward over the boxes
  * whose sweep min lies in [min_i, max_i] (the sentinel ends the scan) and tests the other two axes.
@@ -115,21 +113,19 @@ export function pruneComplete(set: SortedBoxes, out: FoundPairs): number {
   const n = set.count;
   const minKey = set.minKey;
   const maxKey = set.maxKey;
-  const lo1 = set.lo1;
-  const hi1 = set.hi1;
-  const lo2 = set.lo2;
-  const hi2 = set.hi2;
+  const r = set.ranges;
   const id = set.id;
   let tests = 0;
   for (let i = 0; i < n; i++) {
     const limit = maxKey[i]!;
-    const a1 = lo1[i]!;
-    const b1 = hi1[i]!;
-    const a2 = lo2[i]!;
-    const b2 = hi2[i]!;
+    const a1 = r[4 * i]!;
+    const b1 = r[4 * i + 1]!;
+    const a2 = r[4 * i + 2]!;
+    const b2 = r[4 * i + 3]!;
     let j = i + 1;
     while (minKey[j]! <= limit) {
-      if (lo1[j]! <= b1 && a1 <= hi1[j]! && lo2[j]! <= b2 && a2 <= hi2[j]!) out.push(id[i]!, id[j]!);
+      const o = 4 * j;
+      if ((+(r[o]! <= b1) & +(a1 <= r[o + 1]!) & +(r[o + 2]! <= b2) & +(a2 <= r[o + 3]!)) !== 0) out.push(id[i]!, id[j]!);
       j++;
     }
     tests += j - i - 1;
@@ -153,16 +149,10 @@ function pruneOneWay(from: SortedBoxes, scan: SortedBoxes, strict: number, out: 
   const n = from.count;
   const fMin = from.minKey;
   const fMax = from.maxKey;
-  const fLo1 = from.lo1;
-  const fHi1 = from.hi1;
-  const fLo2 = from.lo2;
-  const fHi2 = from.hi2;
+  const fr = from.ranges;
   const fId = from.id;
   const sMin = scan.minKey;
-  const sLo1 = scan.lo1;
-  const sHi1 = scan.hi1;
-  const sLo2 = scan.lo2;
-  const sHi2 = scan.hi2;
+  const sr = scan.ranges;
   const sId = scan.id;
   let tests = 0;
   let start = 0;
@@ -171,13 +161,14 @@ function pruneOneWay(from: SortedBoxes, scan: SortedBoxes, strict: number, out: 
     const first = fMin[i]! + strict;
     while (sMin[start]! < first) start++;
     const limit = fMax[i]!;
-    const a1 = fLo1[i]!;
-    const b1 = fHi1[i]!;
-    const a2 = fLo2[i]!;
-    const b2 = fHi2[i]!;
+    const a1 = fr[4 * i]!;
+    const b1 = fr[4 * i + 1]!;
+    const a2 = fr[4 * i + 2]!;
+    const b2 = fr[4 * i + 3]!;
     let j = start;
     while (sMin[j]! <= limit) {
-      if (sLo1[j]! <= b1 && a1 <= sHi1[j]! && sLo2[j]! <= b2 && a2 <= sHi2[j]!) {
+      const o = 4 * j;
+      if ((+(sr[o]! <= b1) & +(a1 <= sr[o + 1]!) & +(sr[o + 2]! <= b2) & +(a2 <= sr[o + 3]!)) !== 0) {
         if (swap) out.push(sId[j]!, fId[i]!);
         else out.push(fId[i]!, sId[j]!);
       }

@@ -1,6 +1,5 @@
 import { InvalidParameterError } from '../errors';
 import { KIND_DYNAMIC, KIND_NONE, KIND_STATIC, MAX_BROAD_PHASE_ID, type BodyKind, type BoxSource } from './broadPhase';
-import { nextFloat32Down, nextFloat32Up } from './floatKey';
 
 /**
  * Every strategy's copy of the boxes, indexed by id: six float32 per box (min xyz, max xyz) interleaved so
@@ -72,26 +71,24 @@ export class BoxTable {
     if (source === null || typeof source !== 'object' || !(source.length >= offset + 6)) {
       throw new InvalidParameterError('box', 'six numbers minX, minY, minZ, maxX, maxY, maxZ', source);
     }
-    for (let axis = 0; axis < 3; axis++) {
-      const lo = source[offset + axis]!;
-      const hi = source[offset + 3 + axis]!;
-      if (!(Number.isFinite(lo) && Number.isFinite(hi))) {
-        throw new InvalidParameterError(`box[${axis}]`, 'finite coordinates', Number.isFinite(lo) ? hi : lo);
-      }
-      if (!(lo <= hi)) throw new InvalidParameterError(`box[${axis + 3}]`, `max ≥ min (${lo})`, hi);
-      if (Math.abs(lo) > MAX_FLOAT32 || Math.abs(hi) > MAX_FLOAT32) {
-        throw new InvalidParameterError(`box[${axis}]`, `coordinates within float32 range (±${MAX_FLOAT32})`, Math.abs(lo) > MAX_FLOAT32 ? lo : hi);
-      }
+    const lx = source[offset]!;
+    const ly = source[offset + 1]!;
+    const lz = source[offset + 2]!;
+    const hx = source[offset + 3]!;
+    const hy = source[offset + 4]!;
+    const hz = source[offset + 5]!;
+    // One test for the common case; NaN and infinities fail it too.
+    if (!(lx <= hx && ly <= hy && lz <= hz && lx >= -MAX_FLOAT32 && ly >= -MAX_FLOAT32 && lz >= -MAX_FLOAT32 && hx <= MAX_FLOAT32 && hy <= MAX_FLOAT32 && hz <= MAX_FLOAT32)) {
+      explainBadBox(source, offset);
     }
     const boxes = this.boxes;
     const base = 6 * id;
-    for (let k = 0; k < 6; k++) {
-      const value = source[offset + k]!;
-      let stored = Math.fround(value);
-      if (k < 3 ? stored > value : stored < value) stored = k < 3 ? nextFloat32Down(stored) : nextFloat32Up(stored);
-      // +0 only: the integer keys order −0 below +0 while float compares treat them as equal.
-      boxes[base + k] = stored === 0 ? 0 : stored;
-    }
+    boxes[base] = roundDown(lx);
+    boxes[base + 1] = roundDown(ly);
+    boxes[base + 2] = roundDown(lz);
+    boxes[base + 3] = roundUp(hx);
+    boxes[base + 4] = roundUp(hy);
+    boxes[base + 5] = roundUp(hz);
   }
 
   private grow(capacity: number): void {
@@ -110,6 +107,49 @@ export class BoxTable {
     this.livePosition = livePosition;
     this.capacity = capacity;
   }
+}
+
+const scratchFloat = new Float32Array(1);
+const scratchBits = new Uint32Array(scratchFloat.buffer);
+
+/** The largest float32 ≤ value, as +0 rather than −0 (the integer keys order −0 below +0). */
+function roundDown(value: number): number {
+  const nearest = Math.fround(value);
+  if (nearest <= value) return nearest === 0 ? 0 : nearest;
+  if (nearest === 0) return -1.401298464324817e-45;
+  scratchFloat[0] = nearest;
+  scratchBits[0] = nearest > 0 ? scratchBits[0]! - 1 : scratchBits[0]! + 1;
+  return scratchFloat[0]!;
+}
+
+/** The smallest float32 ≥ value, as +0 rather than −0. */
+function roundUp(value: number): number {
+  const nearest = Math.fround(value);
+  if (nearest >= value) return nearest === 0 ? 0 : nearest;
+  if (nearest === 0) return 1.401298464324817e-45;
+  scratchFloat[0] = nearest;
+  scratchBits[0] = nearest > 0 ? scratchBits[0]! + 1 : scratchBits[0]! - 1;
+  return scratchFloat[0]!;
+}
+
+/** Throws the error that says what is wrong with a box that failed the combined check. */
+function explainBadBox(source: BoxSource, offset: number): never {
+  for (let axis = 0; axis < 3; axis++) {
+    const lo = source[offset + axis]!;
+    const hi = source[offset + 3 + axis]!;
+    if (!(Number.isFinite(lo) && Number.isFinite(hi))) {
+      throw new InvalidParameterError(`box[${Number.isFinite(lo) ? axis + 3 : axis}]`, 'finite coordinates', Number.isFinite(lo) ? hi : lo);
+    }
+  }
+  for (let axis = 0; axis < 3; axis++) {
+    const lo = source[offset + axis]!;
+    const hi = source[offset + 3 + axis]!;
+    if (Math.abs(lo) > MAX_FLOAT32 || Math.abs(hi) > MAX_FLOAT32) {
+      throw new InvalidParameterError(`box[${Math.abs(lo) > MAX_FLOAT32 ? axis : axis + 3}]`, `coordinates within float32 range (±${MAX_FLOAT32})`, Math.abs(lo) > MAX_FLOAT32 ? lo : hi);
+    }
+    if (!(lo <= hi)) throw new InvalidParameterError(`box[${axis + 3}]`, `max ≥ min (${lo})`, hi);
+  }
+  throw new InvalidParameterError('box', 'a valid box', source);
 }
 
 /** The largest finite float32. */

@@ -1,7 +1,7 @@
 import { KIND_NONE, KIND_STATIC } from './broadPhase';
 import { BroadPhaseBase } from './broadPhaseBase';
 import { grown } from './boxTable';
-import { FoundPairs, SortedBoxes, pruneBipartite, pruneComplete } from './boxPruningKernels';
+import { FoundPairs, SWEEP_SENTINEL, SortedBoxes, pruneBipartite, pruneComplete } from './boxPruningKernels';
 import { floatKey } from './floatKey';
 import { StaleRule } from './pairManager';
 import { RadixSorter } from './radixSort';
@@ -45,8 +45,15 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
   private axis = 0;
   private axis1 = 1;
   private axis2 = 2;
-  /** Per id: cell range (lo xyz, hi xyz) when known. */
+  /** Per id: region range (lo1, hi1, lo2, hi2) on the two partition axes, when known. */
   private range = new Int32Array(0);
+  // The region grid, flattened for the hot loops: region (c1, c2) is c2·cells1 + c1.
+  private origin1 = 0;
+  private origin2 = 0;
+  private inverse1 = 1;
+  private inverse2 = 1;
+  private cells1 = 1;
+  private cells2 = 1;
   private ranged = new Uint8Array(0);
   /** Per id: it sits in the sleeping sets of its regions. */
   private asleep = new Uint8Array(0);
@@ -70,7 +77,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     if (this.asleep.length < capacity) {
       this.asleep = grown(this.asleep, capacity);
       this.ranged = grown(this.ranged, capacity);
-      this.range = grown(this.range, 6 * capacity);
+      this.range = grown(this.range, 4 * capacity);
     }
   }
 
@@ -87,19 +94,32 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
   private wake(id: number): void {
     if (!this.asleep[id]) return;
     this.asleep[id] = 0;
-    this.forEachRegion(id, (region) => (region.evicted = true));
+    const range = this.range;
+    const at = 4 * id;
+    for (let c2 = range[at + 2]!; c2 <= range[at + 3]!; c2++)
+      for (let c1 = range[at]!; c1 <= range[at + 1]!; c1++) this.regions[c2 * this.cells1 + c1]!.evicted = true;
   }
 
-  private forEachRegion(id: number, visit: (region: Region, index: number) => void): void {
+  private cell1(value: number): number {
+    const cell = Math.floor((value - this.origin1) * this.inverse1);
+    return cell < 0 ? 0 : cell >= this.cells1 ? this.cells1 - 1 : cell;
+  }
+
+  private cell2(value: number): number {
+    const cell = Math.floor((value - this.origin2) * this.inverse2);
+    return cell < 0 ? 0 : cell >= this.cells2 ? this.cells2 - 1 : cell;
+  }
+
+  /** Writes the box's region range. */
+  private placeInRegions(id: number): void {
+    const boxes = this.table.boxes;
+    const base = 6 * id;
+    const at = 4 * id;
     const range = this.range;
-    const at = 6 * id;
-    const grid = this.grid;
-    for (let z = range[at + 2]!; z <= range[at + 5]!; z++)
-      for (let y = range[at + 1]!; y <= range[at + 4]!; y++)
-        for (let x = range[at]!; x <= range[at + 3]!; x++) {
-          const index = grid.index(x, y, z);
-          visit(this.regions[index]!, index);
-        }
+    range[at] = this.cell1(boxes[base + this.axis1]!);
+    range[at + 1] = this.cell1(boxes[base + 3 + this.axis1]!);
+    range[at + 2] = this.cell2(boxes[base + this.axis2]!);
+    range[at + 3] = this.cell2(boxes[base + 3 + this.axis2]!);
   }
 
   private fitGrid(): void {
@@ -114,6 +134,12 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     const grid = new UniformGrid(cells);
     grid.fit(this.table);
     this.grid = grid;
+    this.origin1 = grid.origin[this.axis1]!;
+    this.origin2 = grid.origin[this.axis2]!;
+    this.inverse1 = grid.inverseSize[this.axis1]!;
+    this.inverse2 = grid.inverseSize[this.axis2]!;
+    this.cells1 = n1;
+    this.cells2 = n2;
     this.regions = [];
     for (let r = 0; r < grid.cellCount; r++) {
       this.regions.push({ sleeping: new SortedBoxes(), spare: new SortedBoxes(), updated: new SortedBoxes(), evicted: false, arrivals: [] });
@@ -122,7 +148,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
 
   protected onStep(): void {
     const table = this.table;
-    const { kind, boxes, bits } = table;
+    const { kind, bits } = table;
     if (!this.grid.fitted) {
       if (this.dirtyCount === 0) return;
       this.fitGrid();
@@ -145,9 +171,13 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
       keys[sleepers++] = floatKey(bits[6 * id + axis]!);
     }
     this.sorter.sort(keys, order, sleepers);
+    const range = this.range;
+    const cells1 = this.cells1;
     for (let i = 0; i < sleepers; i++) {
       const id = order[i]!;
-      this.forEachRegion(id, (region) => region.arrivals.push(id));
+      const at = 4 * id;
+      for (let c2 = range[at + 2]!; c2 <= range[at + 3]!; c2++)
+        for (let c1 = range[at]!; c1 <= range[at + 1]!; c1++) regions[c2 * cells1 + c1]!.arrivals.push(id);
     }
     for (const region of regions) if (region.evicted || region.arrivals.length > 0) this.refreshSleeping(region);
 
@@ -157,7 +187,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     for (let i = 0; i < this.dirtyCount; i++) {
       const id = dirtyList[i]!;
       if (kind[id] === KIND_NONE) continue;
-      this.grid.rangeOf(boxes, id, this.range, 6 * id);
+      this.placeInRegions(id);
       this.ranged[id] = 1;
       order[updated] = id;
       keys[updated++] = floatKey(bits[6 * id + axis]!);
@@ -168,10 +198,12 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     for (let i = 0; i < updated; i++) {
       const id = order[i]!;
       const key = keys[i]!;
-      this.forEachRegion(id, (region) => {
-        region.updated.append(table, axis, id, key);
-        copies++;
-      });
+      const at = 4 * id;
+      for (let c2 = range[at + 2]!; c2 <= range[at + 3]!; c2++)
+        for (let c1 = range[at]!; c1 <= range[at + 1]!; c1++) {
+          regions[c2 * cells1 + c1]!.updated.append(table, axis, id, key);
+          copies++;
+        }
     }
 
     const found = this.found;
@@ -202,22 +234,24 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
   /** Touches the found pairs that are not static–static and whose intersection's min corner is in region `r`. */
   private report(r: number, found: FoundPairs): number {
     const { kind, boxes } = this.table;
-    const grid = this.grid;
     const axis1 = this.axis1;
     const axis2 = this.axis2;
+    const cells1 = this.cells1;
     const single = this.regions.length === 1;
+    const fa = found.a;
+    const fb = found.b;
+    const pairs = this.pairs;
     let reported = 0;
     for (let i = 0; i < found.count; i++) {
-      const a = found.a[i]!;
-      const b = found.b[i]!;
+      const a = fa[i]!;
+      const b = fb[i]!;
       if (kind[a] === KIND_STATIC && kind[b] === KIND_STATIC) continue;
       if (!single) {
-        const c1 = grid.cellOf(axis1, Math.max(boxes[6 * a + axis1]!, boxes[6 * b + axis1]!));
-        const c2 = grid.cellOf(axis2, Math.max(boxes[6 * a + axis2]!, boxes[6 * b + axis2]!));
-        const owner = axis1 === 0 ? (axis2 === 1 ? grid.index(c1, c2, 0) : grid.index(c1, 0, c2)) : grid.index(0, c1, c2);
-        if (owner !== r) continue;
+        const c1 = this.cell1(Math.max(boxes[6 * a + axis1]!, boxes[6 * b + axis1]!));
+        const c2 = this.cell2(Math.max(boxes[6 * a + axis2]!, boxes[6 * b + axis2]!));
+        if (c2 * cells1 + c1 !== r) continue;
       }
-      this.pairs.touch(a, b);
+      pairs.touch(a, b);
       reported++;
     }
     return reported;
@@ -234,15 +268,18 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     const bits = table.bits;
     target.count = 0;
     let next = 0;
-    let nextKey = arrivals.length > 0 ? floatKey(bits[6 * arrivals[0]! + axis]!) : Infinity;
+    // The set holds signed sweep keys; arrivals are merged by the same order.
+    let nextKey = arrivals.length > 0 ? floatKey(bits[6 * arrivals[0]! + axis]!) : 0;
+    let nextSigned = arrivals.length > 0 ? (nextKey ^ 0x80000000) | 0 : SWEEP_SENTINEL;
     for (let i = 0; i < source.count; i++) {
       const id = source.id[i]!;
       if (!asleep[id] && region.evicted) continue;
       const key = source.minKey[i]!;
-      while (nextKey < key) {
+      while (nextSigned < key) {
         target.append(table, axis, arrivals[next]!, nextKey);
         next++;
-        nextKey = next < arrivals.length ? floatKey(bits[6 * arrivals[next]! + axis]!) : Infinity;
+        nextKey = next < arrivals.length ? floatKey(bits[6 * arrivals[next]! + axis]!) : 0;
+        nextSigned = next < arrivals.length ? (nextKey ^ 0x80000000) | 0 : SWEEP_SENTINEL;
       }
       target.appendFrom(source, i);
     }
