@@ -1,0 +1,138 @@
+import type { ActorBuffers } from './actorBuffers';
+import type { ContactBuffer } from './contactBuffer';
+
+/** Contacts kept per actor pair: the deepest ones (two boxes face to face touch at up to 9×9 spheres). */
+export const CONTACTS_PER_PAIR = 8;
+
+export interface ActorContactCounters {
+  pairsTested: number;
+  sphereTests: number;
+  woken: number;
+}
+
+const pairCandidates = new Float64Array(8 * CONTACTS_PER_PAIR);
+
+/**
+ * Sphere–sphere narrow phase over the broad-phase pairs (given as keys a·2²⁴ + b, sorted, so the contact
+ * order — and with it the solver's result — depends only on the state, not on the broad-phase's history).
+ * Pairs of two sleepers are skipped. A sleeper touched by an awake actor moving faster than `wakeSpeed`
+ * wakes; one touched gently stays asleep and acts as an immovable body for the solver.
+ */
+export function findActorContacts(
+  actors: ActorBuffers,
+  pairKeys: Float64Array,
+  pairCount: number,
+  contacts: ContactBuffer,
+  substep: number,
+  margin: number,
+  wakeSpeed: number,
+  counters: ActorContactCounters,
+): void {
+  const awake = actors.awake;
+  const lost = actors.lost;
+  const velocity = actors.velocity;
+  const angular = actors.angularVelocity;
+  const radius = actors.radius;
+  const sphereStart = actors.sphereStart;
+  const sphereCount = actors.sphereCount;
+  const local = actors.sphereLocal;
+  const world = actors.sphereWorld;
+  const cand = pairCandidates;
+  const wakeSquared = wakeSpeed * wakeSpeed;
+  for (let p = 0; p < pairCount; p++) {
+    const key = pairKeys[p]!;
+    const a = Math.floor(key / 16777216);
+    const b = key - a * 16777216;
+    if (lost[a] !== 0 || lost[b] !== 0) continue;
+    if (awake[a] === 0 && awake[b] === 0) continue;
+    counters.pairsTested++;
+    const speedA = pointSpeed(velocity, angular, radius, a);
+    const speedB = pointSpeed(velocity, angular, radius, b);
+    const reach = (speedA + speedB) * substep + margin;
+    let kept = 0;
+    let shallowest = 0;
+    const firstA = sphereStart[a]!, lastA = firstA + sphereCount[a]!;
+    const firstB = sphereStart[b]!, lastB = firstB + sphereCount[b]!;
+    for (let i = firstA; i < lastA; i++) {
+      const ax = world[3 * i]!, ay = world[3 * i + 1]!, az = world[3 * i + 2]!;
+      const ra = local[4 * i + 3]!;
+      for (let j = firstB; j < lastB; j++) {
+        counters.sphereTests++;
+        const dx = ax - world[3 * j]!, dy = ay - world[3 * j + 1]!, dz = az - world[3 * j + 2]!;
+        const rb = local[4 * j + 3]!;
+        const limit = ra + rb + reach;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 > limit * limit) continue;
+        const distance = Math.sqrt(d2);
+        const depth = ra + rb - distance;
+        if (kept === CONTACTS_PER_PAIR && depth <= cand[8 * shallowest + 6]!) continue;
+        let nx: number, ny: number, nz: number;
+        if (distance > 1e-9 * (ra + rb)) {
+          nx = dx / distance;
+          ny = dy / distance;
+          nz = dz / distance;
+        } else {
+          // Concentric spheres: separate along the line of the actors' centres, else straight up.
+          const cx = actors.position[3 * a]! - actors.position[3 * b]!;
+          const cy = actors.position[3 * a + 1]! - actors.position[3 * b + 1]!;
+          const cz = actors.position[3 * a + 2]! - actors.position[3 * b + 2]!;
+          const c = Math.sqrt(cx * cx + cy * cy + cz * cz);
+          if (c > 1e-12) {
+            nx = cx / c;
+            ny = cy / c;
+            nz = cz / c;
+          } else {
+            nx = 0;
+            ny = 1;
+            nz = 0;
+          }
+        }
+        // The contact point: the middle of the overlap (or of the gap) along the normal.
+        const along = rb - 0.5 * depth;
+        const o = kept < CONTACTS_PER_PAIR ? 8 * kept++ : 8 * shallowest;
+        cand[o] = nx;
+        cand[o + 1] = ny;
+        cand[o + 2] = nz;
+        cand[o + 3] = world[3 * j]! + nx * along;
+        cand[o + 4] = world[3 * j + 1]! + ny * along;
+        cand[o + 5] = world[3 * j + 2]! + nz * along;
+        cand[o + 6] = depth;
+        cand[o + 7] = ra < rb ? ra : rb;
+        if (kept === CONTACTS_PER_PAIR) {
+          shallowest = 0;
+          for (let k = 1; k < kept; k++) if (cand[8 * k + 6]! < cand[8 * shallowest + 6]!) shallowest = k;
+        }
+      }
+    }
+    if (kept === 0) continue;
+    // Contacts that actually touch may wake a sleeper; a speculative one (a gap) never does.
+    let touching = false;
+    for (let k = 0; k < kept; k++) if (cand[8 * k + 6]! > 0) touching = true;
+    if (touching) {
+      if (awake[a] === 0 && speedB * speedB > wakeSquared) {
+        wake(actors, a);
+        counters.woken++;
+      } else if (awake[b] === 0 && speedA * speedA > wakeSquared) {
+        wake(actors, b);
+        counters.woken++;
+      }
+    }
+    for (let k = 0; k < kept; k++) {
+      const o = 8 * k;
+      contacts.add(a, b, cand[o]!, cand[o + 1]!, cand[o + 2]!, cand[o + 3]!, cand[o + 4]!, cand[o + 5]!, cand[o + 6]!, cand[o + 7]!);
+    }
+  }
+}
+
+function pointSpeed(velocity: Float64Array, angular: Float64Array, radius: Float64Array, i: number): number {
+  const vx = velocity[3 * i]!, vy = velocity[3 * i + 1]!, vz = velocity[3 * i + 2]!;
+  const wx = angular[3 * i]!, wy = angular[3 * i + 1]!, wz = angular[3 * i + 2]!;
+  return Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * radius[i]!;
+}
+
+/** Wakes actor i (lost actors stay frozen). */
+export function wake(actors: ActorBuffers, i: number): void {
+  if (actors.lost[i] !== 0) return;
+  actors.awake[i] = 1;
+  actors.restFrames[i] = 0;
+}

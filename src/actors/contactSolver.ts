@@ -1,0 +1,350 @@
+import type { ActorBuffers } from './actorBuffers';
+import * as Layout from './contactBuffer';
+import type { ContactBuffer } from './contactBuffer';
+
+// The record layout as module-local constants: hot loops then read plain bindings, not imported ones
+// (which some module loaders turn into property getters).
+const CONTACT_STRIDE = Layout.CONTACT_STRIDE;
+const C_PX = Layout.C_PX;
+const C_DEPTH = Layout.C_DEPTH;
+const C_RA = Layout.C_RA;
+const C_RB = Layout.C_RB;
+const C_T1 = Layout.C_T1;
+const C_T2 = Layout.C_T2;
+const C_MASS_N = Layout.C_MASS_N;
+const C_MASS_T1 = Layout.C_MASS_T1;
+const C_MASS_T2 = Layout.C_MASS_T2;
+const C_TARGET = Layout.C_TARGET;
+const C_LAMBDA_N = Layout.C_LAMBDA_N;
+const C_LAMBDA_T1 = Layout.C_LAMBDA_T1;
+const C_LAMBDA_T2 = Layout.C_LAMBDA_T2;
+const C_PUSH_TARGET = Layout.C_PUSH_TARGET;
+const C_LAMBDA_PUSH = Layout.C_LAMBDA_PUSH;
+const C_ROLL_RADIUS = Layout.C_ROLL_RADIUS;
+const C_ROLL_MASS1 = Layout.C_ROLL_MASS1;
+const C_ROLL_MASS2 = Layout.C_ROLL_MASS2;
+const C_LAMBDA_ROLL1 = Layout.C_LAMBDA_ROLL1;
+const C_LAMBDA_ROLL2 = Layout.C_LAMBDA_ROLL2;
+
+export interface SolverSettings {
+  restitution: number;
+  friction: number;
+  /** Rolling resistance: the torque opposing rolling is at most this × normal impulse × contact radius. */
+  rollingResistance: number;
+  /** Approach speed (m/s) below which contacts do not bounce: resting contacts must not jitter. */
+  restitutionThreshold: number;
+  /** Overlap (m) left alone, so resting contacts stay touching instead of flickering. */
+  slop: number;
+  /** Fraction of the overlap removed per substep by the push-out pass. */
+  pushFactor: number;
+  /** Cap on the push-out speed (m/s), so a deep overlap resolves over a few substeps, not in one kick. */
+  maxPushSpeed: number;
+}
+
+/**
+ * Sequential impulses (Catto) on the contact points, with split impulses for the overlap: the velocity
+ * pass makes the contacts non-penetrating, bouncy by `restitution` above a threshold, Coulomb-frictional
+ * (each tangent clamped to ±μ·normal impulse) and resistant to rolling (the relative spin about each
+ * tangent clamped to ±rollingResistance·normal impulse·radius: without it a sphere or a capsule rolls down
+ * the gentlest slope for ever and never sleeps); a second pass on separate push-out velocities removes
+ * overlap, and those velocities move the actors this substep only — position correction that adds no
+ * kinetic energy, which is what keeps a pile from popping.
+ *
+ * Sleeping actors take part as immovable bodies (infinite mass); the terrain is body TERRAIN.
+ */
+export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, substep: number, settings: SolverSettings): void {
+  const data = contacts.data;
+  const bodies = contacts.bodies;
+  const position = actors.position;
+  const awake = actors.awake;
+  const invMass = actors.invMass;
+  const inertia = actors.invInertiaWorld;
+  const velocity = actors.velocity;
+  const angular = actors.angularVelocity;
+  const { restitution, restitutionThreshold, slop, pushFactor, maxPushSpeed } = settings;
+  const inverseStep = 1 / substep;
+  for (let c = 0; c < contacts.count; c++) {
+    const o = CONTACT_STRIDE * c;
+    const a = bodies[2 * c]!;
+    const b = bodies[2 * c + 1]!;
+    const nx = data[o]!, ny = data[o + 1]!, nz = data[o + 2]!;
+    const px = data[o + C_PX]!, py = data[o + C_PX + 1]!, pz = data[o + C_PX + 2]!;
+    const depth = data[o + C_DEPTH]!;
+    const dynamicA = awake[a] !== 0;
+    const dynamicB = b >= 0 && awake[b] !== 0;
+    const rax = px - position[3 * a]!, ray = py - position[3 * a + 1]!, raz = pz - position[3 * a + 2]!;
+    let rbx = 0, rby = 0, rbz = 0;
+    if (b >= 0) {
+      rbx = px - position[3 * b]!;
+      rby = py - position[3 * b + 1]!;
+      rbz = pz - position[3 * b + 2]!;
+    }
+    data[o + C_RA] = rax;
+    data[o + C_RA + 1] = ray;
+    data[o + C_RA + 2] = raz;
+    data[o + C_RB] = rbx;
+    data[o + C_RB + 1] = rby;
+    data[o + C_RB + 2] = rbz;
+    // Tangents: any orthonormal pair across the normal.
+    let t1x: number, t1y: number, t1z: number;
+    if (Math.abs(nx) > 0.57735) {
+      const l = 1 / Math.sqrt(nx * nx + ny * ny);
+      t1x = ny * l;
+      t1y = -nx * l;
+      t1z = 0;
+    } else {
+      const l = 1 / Math.sqrt(ny * ny + nz * nz);
+      t1x = 0;
+      t1y = nz * l;
+      t1z = -ny * l;
+    }
+    const t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+    data[o + C_T1] = t1x;
+    data[o + C_T1 + 1] = t1y;
+    data[o + C_T1 + 2] = t1z;
+    data[o + C_T2] = t2x;
+    data[o + C_T2 + 1] = t2y;
+    data[o + C_T2 + 2] = t2z;
+    const ma = dynamicA ? invMass[a]! : 0;
+    const mb = dynamicB ? invMass[b]! : 0;
+    const ia = dynamicA ? 9 * a : -1;
+    const ib = dynamicB ? 9 * b : -1;
+    data[o + C_MASS_N] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, nx, ny, nz) + angularTerm(inertia, ib, rbx, rby, rbz, nx, ny, nz));
+    data[o + C_MASS_T1] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, t1x, t1y, t1z) + angularTerm(inertia, ib, rbx, rby, rbz, t1x, t1y, t1z));
+    data[o + C_MASS_T2] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, t2x, t2y, t2z) + angularTerm(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z));
+    data[o + C_ROLL_MASS1] = inverseOr0(spinTerm(inertia, ia, t1x, t1y, t1z) + spinTerm(inertia, ib, t1x, t1y, t1z));
+    data[o + C_ROLL_MASS2] = inverseOr0(spinTerm(inertia, ia, t2x, t2y, t2z) + spinTerm(inertia, ib, t2x, t2y, t2z));
+
+    // Normal velocity before the solve, for restitution.
+    let vx = velocity[3 * a]! + angular[3 * a + 1]! * raz - angular[3 * a + 2]! * ray;
+    let vy = velocity[3 * a + 1]! + angular[3 * a + 2]! * rax - angular[3 * a]! * raz;
+    let vz = velocity[3 * a + 2]! + angular[3 * a]! * ray - angular[3 * a + 1]! * rax;
+    if (b >= 0) {
+      vx -= velocity[3 * b]! + angular[3 * b + 1]! * rbz - angular[3 * b + 2]! * rby;
+      vy -= velocity[3 * b + 1]! + angular[3 * b + 2]! * rbx - angular[3 * b]! * rbz;
+      vz -= velocity[3 * b + 2]! + angular[3 * b]! * rby - angular[3 * b + 1]! * rbx;
+    }
+    const normalSpeed = vx * nx + vy * ny + vz * nz;
+    // A gap may close within the substep and no more (speculative contact); touching contacts bounce.
+    let target = depth < 0 ? depth * inverseStep : 0;
+    if (depth >= -slop && normalSpeed < -restitutionThreshold) target = Math.max(target, -restitution * normalSpeed);
+    data[o + C_TARGET] = target;
+    data[o + C_PUSH_TARGET] = depth > slop ? Math.min(pushFactor * (depth - slop) * inverseStep, maxPushSpeed) : 0;
+    data[o + C_LAMBDA_N] = 0;
+    data[o + C_LAMBDA_T1] = 0;
+    data[o + C_LAMBDA_T2] = 0;
+    data[o + C_LAMBDA_PUSH] = 0;
+    data[o + C_LAMBDA_ROLL1] = 0;
+    data[o + C_LAMBDA_ROLL2] = 0;
+  }
+}
+
+/** d · I⁻¹ d for the world inverse inertia at offset i (none when i < 0). */
+function spinTerm(inertia: Float64Array, i: number, dx: number, dy: number, dz: number): number {
+  if (i < 0) return 0;
+  return dx * (inertia[i]! * dx + inertia[i + 1]! * dy + inertia[i + 2]! * dz) + dy * (inertia[i + 3]! * dx + inertia[i + 4]! * dy + inertia[i + 5]! * dz) + dz * (inertia[i + 6]! * dx + inertia[i + 7]! * dy + inertia[i + 8]! * dz);
+}
+
+const inverseOr0 = (k: number): number => (k > 0 ? 1 / k : 0);
+
+/** (r × d) · I⁻¹ (r × d) for the world inverse inertia at offset i (none when i < 0). */
+function angularTerm(inertia: Float64Array, i: number, rx: number, ry: number, rz: number, dx: number, dy: number, dz: number): number {
+  if (i < 0) return 0;
+  const cx = ry * dz - rz * dy, cy = rz * dx - rx * dz, cz = rx * dy - ry * dx;
+  const ix = inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
+  const iy = inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
+  const iz = inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz;
+  return cx * ix + cy * iy + cz * iz;
+}
+
+/** Velocity pass: friction then the normal, `iterations` sweeps over all contacts. */
+export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, iterations: number, friction: number, rollingResistance: number): void {
+  const data = contacts.data;
+  const bodies = contacts.bodies;
+  const count = contacts.count;
+  const awake = actors.awake;
+  const invMass = actors.invMass;
+  const inertia = actors.invInertiaWorld;
+  const v = actors.velocity;
+  const w = actors.angularVelocity;
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    for (let c = 0; c < count; c++) {
+      const o = CONTACT_STRIDE * c;
+      const a = bodies[2 * c]!;
+      const b = bodies[2 * c + 1]!;
+      const dynamicA = awake[a] !== 0;
+      const dynamicB = b >= 0 && awake[b] !== 0;
+      const rax = data[o + C_RA]!, ray = data[o + C_RA + 1]!, raz = data[o + C_RA + 2]!;
+      const rbx = data[o + C_RB]!, rby = data[o + C_RB + 1]!, rbz = data[o + C_RB + 2]!;
+      const a3 = 3 * a;
+      const b3 = 3 * b;
+      // Relative velocity of the contact point, a minus b.
+      let vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
+      let vy = v[a3 + 1]! + w[a3 + 2]! * rax - w[a3]! * raz;
+      let vz = v[a3 + 2]! + w[a3]! * ray - w[a3 + 1]! * rax;
+      if (b >= 0) {
+        vx -= v[b3]! + w[b3 + 1]! * rbz - w[b3 + 2]! * rby;
+        vy -= v[b3 + 1]! + w[b3 + 2]! * rbx - w[b3]! * rbz;
+        vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
+      }
+      const limit = friction * data[o + C_LAMBDA_N]!;
+      if (rollingResistance > 0) {
+        // Rolling resistance: angular impulses about the tangents on the relative spin.
+        const rollLimit = rollingResistance * data[o + C_LAMBDA_N]! * data[o + C_ROLL_RADIUS]!;
+        let sx = w[a3]!, sy = w[a3 + 1]!, sz = w[a3 + 2]!;
+        if (b >= 0) {
+          sx -= w[b3]!;
+          sy -= w[b3 + 1]!;
+          sz -= w[b3 + 2]!;
+        }
+        let ax = 0, ay = 0, az = 0;
+        for (let t = 0; t < 2; t++) {
+          const to = o + (t === 0 ? C_T1 : C_T2);
+          const lo = o + (t === 0 ? C_LAMBDA_ROLL1 : C_LAMBDA_ROLL2);
+          const tx = data[to]!, ty = data[to + 1]!, tz = data[to + 2]!;
+          const old = data[lo]!;
+          let lambda = old - data[o + (t === 0 ? C_ROLL_MASS1 : C_ROLL_MASS2)]! * (sx * tx + sy * ty + sz * tz);
+          if (lambda > rollLimit) lambda = rollLimit;
+          else if (lambda < -rollLimit) lambda = -rollLimit;
+          data[lo] = lambda;
+          const d = lambda - old;
+          ax += d * tx;
+          ay += d * ty;
+          az += d * tz;
+        }
+        if (ax !== 0 || ay !== 0 || az !== 0) {
+          if (dynamicA) {
+            const i = 9 * a;
+            w[a3] = w[a3]! + inertia[i]! * ax + inertia[i + 1]! * ay + inertia[i + 2]! * az;
+            w[a3 + 1] = w[a3 + 1]! + inertia[i + 3]! * ax + inertia[i + 4]! * ay + inertia[i + 5]! * az;
+            w[a3 + 2] = w[a3 + 2]! + inertia[i + 6]! * ax + inertia[i + 7]! * ay + inertia[i + 8]! * az;
+          }
+          if (dynamicB) {
+            const i = 9 * b;
+            w[b3] = w[b3]! - (inertia[i]! * ax + inertia[i + 1]! * ay + inertia[i + 2]! * az);
+            w[b3 + 1] = w[b3 + 1]! - (inertia[i + 3]! * ax + inertia[i + 4]! * ay + inertia[i + 5]! * az);
+            w[b3 + 2] = w[b3 + 2]! - (inertia[i + 6]! * ax + inertia[i + 7]! * ay + inertia[i + 8]! * az);
+          }
+          vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
+          vy = v[a3 + 1]! + w[a3 + 2]! * rax - w[a3]! * raz;
+          vz = v[a3 + 2]! + w[a3]! * ray - w[a3 + 1]! * rax;
+          if (b >= 0) {
+            vx -= v[b3]! + w[b3 + 1]! * rbz - w[b3 + 2]! * rby;
+            vy -= v[b3 + 1]! + w[b3 + 2]! * rbx - w[b3]! * rbz;
+            vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
+          }
+        }
+      }
+      let px = 0, py = 0, pz = 0;
+      // Friction along the two tangents, each clamped to the friction cone's box.
+      for (let t = 0; t < 2; t++) {
+        const to = o + (t === 0 ? C_T1 : C_T2);
+        const lo = o + (t === 0 ? C_LAMBDA_T1 : C_LAMBDA_T2);
+        const tx = data[to]!, ty = data[to + 1]!, tz = data[to + 2]!;
+        const speed = vx * tx + vy * ty + vz * tz;
+        const old = data[lo]!;
+        let lambda = old - data[o + (t === 0 ? C_MASS_T1 : C_MASS_T2)]! * speed;
+        if (lambda > limit) lambda = limit;
+        else if (lambda < -limit) lambda = -limit;
+        data[lo] = lambda;
+        const d = lambda - old;
+        px += d * tx;
+        py += d * ty;
+        pz += d * tz;
+      }
+      if (px !== 0 || py !== 0 || pz !== 0) {
+        applyImpulse(v, w, invMass, inertia, a, dynamicA, b, dynamicB, rax, ray, raz, rbx, rby, rbz, px, py, pz);
+        // The normal row sees the friction just applied.
+        vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
+        vy = v[a3 + 1]! + w[a3 + 2]! * rax - w[a3]! * raz;
+        vz = v[a3 + 2]! + w[a3]! * ray - w[a3 + 1]! * rax;
+        if (b >= 0) {
+          vx -= v[b3]! + w[b3 + 1]! * rbz - w[b3 + 2]! * rby;
+          vy -= v[b3 + 1]! + w[b3 + 2]! * rbx - w[b3]! * rbz;
+          vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
+        }
+      }
+      const nx = data[o]!, ny = data[o + 1]!, nz = data[o + 2]!;
+      const normalSpeed = vx * nx + vy * ny + vz * nz;
+      const old = data[o + C_LAMBDA_N]!;
+      const lambda = Math.max(0, old + data[o + C_MASS_N]! * (data[o + C_TARGET]! - normalSpeed));
+      data[o + C_LAMBDA_N] = lambda;
+      const d = lambda - old;
+      if (d !== 0) applyImpulse(v, w, invMass, inertia, a, dynamicA, b, dynamicB, rax, ray, raz, rbx, rby, rbz, d * nx, d * ny, d * nz);
+    }
+  }
+}
+
+/** Push-out pass on the split-impulse velocities: normal rows only. */
+export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iterations: number): void {
+  const data = contacts.data;
+  const bodies = contacts.bodies;
+  const count = contacts.count;
+  const awake = actors.awake;
+  const invMass = actors.invMass;
+  const inertia = actors.invInertiaWorld;
+  const v = actors.pushVelocity;
+  const w = actors.pushAngular;
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    for (let c = 0; c < count; c++) {
+      const o = CONTACT_STRIDE * c;
+      const target = data[o + C_PUSH_TARGET]!;
+      if (target === 0 && data[o + C_LAMBDA_PUSH] === 0) continue;
+      const a = bodies[2 * c]!;
+      const b = bodies[2 * c + 1]!;
+      const dynamicA = awake[a] !== 0;
+      const dynamicB = b >= 0 && awake[b] !== 0;
+      const rax = data[o + C_RA]!, ray = data[o + C_RA + 1]!, raz = data[o + C_RA + 2]!;
+      const rbx = data[o + C_RB]!, rby = data[o + C_RB + 1]!, rbz = data[o + C_RB + 2]!;
+      const a3 = 3 * a;
+      const b3 = 3 * b;
+      let vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
+      let vy = v[a3 + 1]! + w[a3 + 2]! * rax - w[a3]! * raz;
+      let vz = v[a3 + 2]! + w[a3]! * ray - w[a3 + 1]! * rax;
+      if (b >= 0) {
+        vx -= v[b3]! + w[b3 + 1]! * rbz - w[b3 + 2]! * rby;
+        vy -= v[b3 + 1]! + w[b3 + 2]! * rbx - w[b3]! * rbz;
+        vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
+      }
+      const nx = data[o]!, ny = data[o + 1]!, nz = data[o + 2]!;
+      const old = data[o + C_LAMBDA_PUSH]!;
+      const lambda = Math.max(0, old + data[o + C_MASS_N]! * (target - (vx * nx + vy * ny + vz * nz)));
+      data[o + C_LAMBDA_PUSH] = lambda;
+      const d = lambda - old;
+      if (d !== 0) applyImpulse(v, w, invMass, inertia, a, dynamicA, b, dynamicB, rax, ray, raz, rbx, rby, rbz, d * nx, d * ny, d * nz);
+    }
+  }
+}
+
+/** Impulse P at the contact: +P on a, −P on b; immovable bodies are left alone. */
+function applyImpulse(
+  v: Float64Array, w: Float64Array, invMass: Float64Array, inertia: Float64Array,
+  a: number, dynamicA: boolean, b: number, dynamicB: boolean,
+  rax: number, ray: number, raz: number, rbx: number, rby: number, rbz: number,
+  px: number, py: number, pz: number,
+): void {
+  if (dynamicA) {
+    const m = invMass[a]!;
+    const a3 = 3 * a;
+    v[a3] = v[a3]! + m * px;
+    v[a3 + 1] = v[a3 + 1]! + m * py;
+    v[a3 + 2] = v[a3 + 2]! + m * pz;
+    const cx = ray * pz - raz * py, cy = raz * px - rax * pz, cz = rax * py - ray * px;
+    const i = 9 * a;
+    w[a3] = w[a3]! + inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
+    w[a3 + 1] = w[a3 + 1]! + inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
+    w[a3 + 2] = w[a3 + 2]! + inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz;
+  }
+  if (dynamicB) {
+    const m = invMass[b]!;
+    const b3 = 3 * b;
+    v[b3] = v[b3]! - m * px;
+    v[b3 + 1] = v[b3 + 1]! - m * py;
+    v[b3 + 2] = v[b3 + 2]! - m * pz;
+    const cx = rby * pz - rbz * py, cy = rbz * px - rbx * pz, cz = rbx * py - rby * px;
+    const i = 9 * b;
+    w[b3] = w[b3]! - (inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz);
+    w[b3 + 1] = w[b3 + 1]! - (inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz);
+    w[b3 + 2] = w[b3 + 2]! - (inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz);
+  }
+}

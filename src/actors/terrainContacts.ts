@@ -1,0 +1,163 @@
+import type { ActorBuffers } from './actorBuffers';
+import { closestPointOnTriangle } from './closestPointOnTriangle';
+import { TERRAIN, type ContactBuffer } from './contactBuffer';
+
+/** Where terrain triangles near a box come from: the BVH walk, or all triangles in the tests. */
+export interface TriangleSource {
+  readonly triangles: Uint32Array;
+  run(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number;
+}
+
+/** A contact sphere keeps at most this many triangle contacts, with clearly different normals. */
+const CONTACTS_PER_SPHERE = 3;
+/** Contacts of one sphere whose normals are closer than this (cosine) merge into the deepest. */
+const SAME_NORMAL = 0.95;
+
+export interface TerrainContactCounters {
+  triangleQueries: number;
+  trianglesNear: number;
+  sphereTriangleTests: number;
+}
+
+const closest = new Float64Array(3);
+// Candidates of the current sphere: normal (3), point (3), depth per slot.
+const candidates = new Float64Array(7 * CONTACTS_PER_SPHERE);
+
+/**
+ * Contacts between the awake actors' contact spheres and the terrain triangles near them, appended to
+ * `contacts`. A sphere (centre c, radius r) against triangle T:
+ * - c in front of T's plane: the contact is at the closest point q of T, normal (c − q)/|c − q| — the
+ *   sphere rolls smoothly over edges and vertices — and depth r − |c − q|;
+ * - c behind the plane by less than r, with its projection inside T: the face normal, depth r + distance
+ *   (the sphere's centre already crossed the surface; push it back out along the face);
+ * - anything further is no contact. Gaps up to `speculative` (how far the actor can travel this substep)
+ *   are kept as negative depths for the solver to close without tunnelling.
+ * The terrain is one-sided: triangle normals come from the winding, (v1 − v0) × (v2 − v0).
+ */
+export function findTerrainContacts(
+  actors: ActorBuffers,
+  source: TriangleSource,
+  positions: Float32Array,
+  indices: Uint32Array,
+  contacts: ContactBuffer,
+  substep: number,
+  margin: number,
+  counters: TerrainContactCounters,
+): void {
+  const count = actors.count;
+  const awake = actors.awake;
+  const box = actors.box;
+  const velocity = actors.velocity;
+  const angular = actors.angularVelocity;
+  const radius = actors.radius;
+  const sphereStart = actors.sphereStart;
+  const sphereCount = actors.sphereCount;
+  const local = actors.sphereLocal;
+  const world = actors.sphereWorld;
+  const cand = candidates;
+  for (let i = 0; i < count; i++) {
+    if (awake[i] === 0) continue;
+    const vx = velocity[3 * i]!, vy = velocity[3 * i + 1]!, vz = velocity[3 * i + 2]!;
+    const wx = angular[3 * i]!, wy = angular[3 * i + 1]!, wz = angular[3 * i + 2]!;
+    const pointSpeed = Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * radius[i]!;
+    const reach = pointSpeed * substep + margin;
+    const b = 6 * i;
+    const found = source.run(box[b]! - reach, box[b + 1]! - reach, box[b + 2]! - reach, box[b + 3]! + reach, box[b + 4]! + reach, box[b + 5]! + reach);
+    counters.triangleQueries++;
+    counters.trianglesNear += found;
+    if (found === 0) continue;
+    const triangles = source.triangles;
+    const first = sphereStart[i]!;
+    const last = first + sphereCount[i]!;
+    for (let s = first; s < last; s++) {
+      const cx = world[3 * s]!, cy = world[3 * s + 1]!, cz = world[3 * s + 2]!;
+      const r = local[4 * s + 3]!;
+      const extent = r + reach;
+      let kept = 0;
+      for (let t = 0; t < found; t++) {
+        const i3 = 3 * triangles[t]!;
+        const a = 3 * indices[i3]!, e = 3 * indices[i3 + 1]!, f = 3 * indices[i3 + 2]!;
+        const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
+        const bx = positions[e]!, by = positions[e + 1]!, bz = positions[e + 2]!;
+        const qx0 = positions[f]!, qy0 = positions[f + 1]!, qz0 = positions[f + 2]!;
+        if (Math.min(ax, bx, qx0) > cx + extent || Math.max(ax, bx, qx0) < cx - extent) continue;
+        if (Math.min(ay, by, qy0) > cy + extent || Math.max(ay, by, qy0) < cy - extent) continue;
+        if (Math.min(az, bz, qz0) > cz + extent || Math.max(az, bz, qz0) < cz - extent) continue;
+        counters.sphereTriangleTests++;
+        // Face normal from the winding.
+        const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+        const e2x = qx0 - ax, e2y = qy0 - ay, e2z = qz0 - az;
+        let fx = e1y * e2z - e1z * e2y, fy = e1z * e2x - e1x * e2z, fz = e1x * e2y - e1y * e2x;
+        const fLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
+        const flat = !(fLength > 1e-20);
+        if (!flat) {
+          fx /= fLength;
+          fy /= fLength;
+          fz /= fLength;
+        }
+        const height = flat ? 0 : (cx - ax) * fx + (cy - ay) * fy + (cz - az) * fz;
+        if (height < -r) continue;
+        closestPointOnTriangle(cx, cy, cz, ax, ay, az, bx, by, bz, qx0, qy0, qz0, closest);
+        const qx = closest[0]!, qy = closest[1]!, qz = closest[2]!;
+        let nx: number, ny: number, nz: number, depth: number;
+        if (height >= 0 || flat) {
+          const dx = cx - qx, dy = cy - qy, dz = cz - qz;
+          const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          depth = r - distance;
+          if (depth < -reach) continue;
+          if (distance > 1e-9 * (1 + r)) {
+            nx = dx / distance;
+            ny = dy / distance;
+            nz = dz / distance;
+          } else if (!flat) {
+            nx = fx;
+            ny = fy;
+            nz = fz;
+          } else continue;
+        } else {
+          // Behind the plane: only when the centre projects inside the triangle (else a neighbour owns it).
+          const ox = cx - height * fx - qx, oy = cy - height * fy - qy, oz = cz - height * fz - qz;
+          if (ox * ox + oy * oy + oz * oz > 1e-12 * (1 + r * r)) continue;
+          nx = fx;
+          ny = fy;
+          nz = fz;
+          depth = r - height;
+        }
+        // Keep the deepest per normal direction, at most CONTACTS_PER_SPHERE directions.
+        let merged = false;
+        for (let k = 0; k < kept; k++) {
+          const o = 7 * k;
+          if (cand[o]! * nx + cand[o + 1]! * ny + cand[o + 2]! * nz > SAME_NORMAL) {
+            if (depth > cand[o + 6]!) write(cand, o, nx, ny, nz, qx, qy, qz, depth);
+            merged = true;
+            break;
+          }
+        }
+        if (merged) continue;
+        if (kept < CONTACTS_PER_SPHERE) {
+          write(cand, 7 * kept, nx, ny, nz, qx, qy, qz, depth);
+          kept++;
+        } else {
+          let shallowest = 0;
+          for (let k = 1; k < kept; k++) if (cand[7 * k + 6]! < cand[7 * shallowest + 6]!) shallowest = k;
+          if (depth > cand[7 * shallowest + 6]!) write(cand, 7 * shallowest, nx, ny, nz, qx, qy, qz, depth);
+        }
+      }
+      contacts.terrainCount += kept;
+      for (let k = 0; k < kept; k++) {
+        const o = 7 * k;
+        contacts.add(i, TERRAIN, cand[o]!, cand[o + 1]!, cand[o + 2]!, cand[o + 3]!, cand[o + 4]!, cand[o + 5]!, cand[o + 6]!, r);
+      }
+    }
+  }
+}
+
+function write(out: Float64Array, o: number, nx: number, ny: number, nz: number, px: number, py: number, pz: number, depth: number): void {
+  out[o] = nx;
+  out[o + 1] = ny;
+  out[o + 2] = nz;
+  out[o + 3] = px;
+  out[o + 4] = py;
+  out[o + 5] = pz;
+  out[o + 6] = depth;
+}

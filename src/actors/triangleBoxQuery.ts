@@ -1,0 +1,172 @@
+import type { BVH } from '../bvh/buildBVH';
+import * as ChildWord from '../bvh/childWord';
+import * as Quantize from '../bvh/quantize';
+import * as Layout from '../bvh/quantizedLayout';
+import type { QuantizedNodes } from '../bvh/quantizedLayout';
+import { InvalidParameterError } from '../errors';
+
+// Module-local copies: the walk reads plain bindings, not imported ones (which some module loaders turn
+// into property getters, measurably slower in a loop this tight).
+const CHILD_INDEX_MASK = ChildWord.CHILD_INDEX_MASK;
+const QUANT_STEP_SCALE = Quantize.QUANT_STEP_SCALE;
+const QUANTIZED_NODE_U16 = Layout.QUANTIZED_NODE_U16;
+const QUANTIZED_NODE_U32 = Layout.QUANTIZED_NODE_U32;
+const QUANTIZED_WORDS_U32 = Layout.QUANTIZED_WORDS_U32;
+
+/**
+ * Every triangle whose bounding box overlaps a query box (closed: touching counts), found by walking the
+ * quantized 4-way BVH. The walk is the box-query twin of the ray walk in query/rays/traverseQuantized.ts:
+ * the same decoding of a node's slot bounds against the frame the stack carries for it. Leaf triangles
+ * are tested with their own float bounds, so the answer is exactly the brute-force one (not the
+ * conservative quantized superset), and a triangle a spatial split put in several leaves comes once.
+ *
+ * One query object per BVH; it owns its stack and result list and allocates only when the result list
+ * has to grow.
+ */
+export class TriangleBoxQuery {
+  readonly bvh: BVH;
+  /** Triangle ids of the last query, `count` of them, in tree order. */
+  triangles = new Uint32Array(64);
+  count = 0;
+  /** Work of all queries since the last resetCounters(). */
+  nodesVisited = 0;
+  trianglesTested = 0;
+  queries = 0;
+  private readonly nodes: QuantizedNodes;
+  private readonly stackNode: Int32Array;
+  private readonly stackFrame: Float64Array;
+  /** Per triangle, the last query that reported it (only when the BVH has duplicate references). */
+  private readonly stamp: Uint32Array | null;
+  private query = 0;
+
+  constructor(bvh: BVH) {
+    if (bvh.quantized === null) throw new InvalidParameterError('bvh.layouts', "a BVH built with the 'quantized' layout", bvh.options.layouts);
+    this.bvh = bvh;
+    this.nodes = bvh.quantized;
+    // Depth-first: each pop pushes at most four, so 3 per level plus the root bounds the stack.
+    const depth = 3 * (bvh.maxDepth + 2) + 1;
+    this.stackNode = new Int32Array(depth);
+    this.stackFrame = new Float64Array(6 * depth);
+    this.stamp = bvh.hasDuplicateReferences ? new Uint32Array(bvh.triangleCount) : null;
+  }
+
+  resetCounters(): void {
+    this.nodesVisited = 0;
+    this.trianglesTested = 0;
+    this.queries = 0;
+  }
+
+  /** Finds the triangles overlapping [min, max]; returns their count (ids in `triangles`). A box with a
+   *  NaN bound or min > max on an axis overlaps nothing. */
+  run(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number {
+    this.count = 0;
+    this.queries++;
+    const nodes = this.nodes;
+    if (nodes.nodeCount === 0 || !(minX <= maxX && minY <= maxY && minZ <= maxZ)) return 0;
+    const u16 = nodes.u16;
+    const u32 = nodes.u32;
+    const firstShared = nodes.firstShared;
+    const sharedFrames = nodes.sharedFrames;
+    const bvh = this.bvh;
+    const order = bvh.triangleOrder;
+    const indices = bvh.indices;
+    const positions = bvh.positions;
+    const stackNode = this.stackNode;
+    const stackFrame = this.stackFrame;
+    const stamp = this.stamp;
+    let mark = 0;
+    if (stamp !== null) {
+      mark = ++this.query;
+      if (mark === 0xffffffff) {
+        stamp.fill(0);
+        mark = this.query = 1;
+      }
+    }
+    let out = this.triangles;
+    let count = 0;
+    let visited = 0;
+    let tested = 0;
+
+    const root = nodes.rootFrame;
+    stackNode[0] = 0;
+    stackFrame[0] = root[0]!;
+    stackFrame[1] = root[1]!;
+    stackFrame[2] = root[2]!;
+    stackFrame[3] = (root[3]! - root[0]!) * QUANT_STEP_SCALE;
+    stackFrame[4] = (root[4]! - root[1]!) * QUANT_STEP_SCALE;
+    stackFrame[5] = (root[5]! - root[2]!) * QUANT_STEP_SCALE;
+    let top = 1;
+    while (top > 0) {
+      top--;
+      const node = stackNode[top]!;
+      const f = 6 * top;
+      const fx = stackFrame[f]!, fy = stackFrame[f + 1]!, fz = stackFrame[f + 2]!;
+      const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
+      visited++;
+      const b = QUANTIZED_NODE_U16 * node;
+      const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
+      for (let s = 0; s < 4; s++) {
+        const word = u32[w + s]!;
+        const type = (word >>> 24) & 15;
+        if (type === 1) continue; // empty slot
+        const loX = fx + u16[b + s]! * stepX;
+        const loY = fy + u16[b + 4 + s]! * stepY;
+        const loZ = fz + u16[b + 8 + s]! * stepZ;
+        const hiX = fx + u16[b + 12 + s]! * stepX;
+        const hiY = fy + u16[b + 16 + s]! * stepY;
+        const hiZ = fz + u16[b + 20 + s]! * stepZ;
+        if (loX > maxX || hiX < minX || loY > maxY || hiY < minY || loZ > maxZ || hiZ < minZ) continue;
+        const index = word & CHILD_INDEX_MASK;
+        if (type === 0) {
+          stackNode[top] = index;
+          const o = 6 * top;
+          if (index >= firstShared) {
+            const g = 6 * (index - firstShared);
+            stackFrame[o] = sharedFrames[g]!;
+            stackFrame[o + 1] = sharedFrames[g + 1]!;
+            stackFrame[o + 2] = sharedFrames[g + 2]!;
+            stackFrame[o + 3] = (sharedFrames[g + 3]! - sharedFrames[g]!) * QUANT_STEP_SCALE;
+            stackFrame[o + 4] = (sharedFrames[g + 4]! - sharedFrames[g + 1]!) * QUANT_STEP_SCALE;
+            stackFrame[o + 5] = (sharedFrames[g + 5]! - sharedFrames[g + 2]!) * QUANT_STEP_SCALE;
+          } else {
+            stackFrame[o] = loX;
+            stackFrame[o + 1] = loY;
+            stackFrame[o + 2] = loZ;
+            stackFrame[o + 3] = (hiX - loX) * QUANT_STEP_SCALE;
+            stackFrame[o + 4] = (hiY - loY) * QUANT_STEP_SCALE;
+            stackFrame[o + 5] = (hiZ - loZ) * QUANT_STEP_SCALE;
+          }
+          top++;
+          continue;
+        }
+        const last = index + type - 1;
+        for (let k = index; k < last; k++) {
+          const triangle = order !== null ? order[k]! : k;
+          tested++;
+          const i3 = 3 * triangle;
+          const a = 3 * indices[i3]!, c = 3 * indices[i3 + 1]!, d = 3 * indices[i3 + 2]!;
+          const ax = positions[a]!, cx = positions[c]!, dx = positions[d]!;
+          if (Math.min(ax, cx, dx) > maxX || Math.max(ax, cx, dx) < minX) continue;
+          const ay = positions[a + 1]!, cy = positions[c + 1]!, dy = positions[d + 1]!;
+          if (Math.min(ay, cy, dy) > maxY || Math.max(ay, cy, dy) < minY) continue;
+          const az = positions[a + 2]!, cz = positions[c + 2]!, dz = positions[d + 2]!;
+          if (Math.min(az, cz, dz) > maxZ || Math.max(az, cz, dz) < minZ) continue;
+          if (stamp !== null) {
+            if (stamp[triangle] === mark) continue;
+            stamp[triangle] = mark;
+          }
+          if (count === out.length) {
+            const grown = new Uint32Array(out.length * 2);
+            grown.set(out);
+            out = this.triangles = grown;
+          }
+          out[count++] = triangle;
+        }
+      }
+    }
+    this.nodesVisited += visited;
+    this.trianglesTested += tested;
+    this.count = count;
+    return count;
+  }
+}
