@@ -1,0 +1,210 @@
+/**
+ * Swept capsules against Rapier's shape cast, in one run, on the same terrain and the same sweeps:
+ * 10k capsules of random orientation (radius 0.5, half-height 1), centre 5 above the surface, moved
+ * 20 units in a direction uniform on the sphere. Ours: sweepCapsules over the quantized 4-way BVH.
+ * Theirs: @dimforge/rapier3d-compat Collider.castShape of a Capsule against a trimesh collider of the
+ * same mesh (rotation taking the capsule's +y to its axis), maxToi 1, stopping at penetration.
+ *
+ * Rules: a warm-up pass of each discarded; rounds alternate ours and theirs; medians. Hit counts are
+ * compared, and per sweep the toi (within 1e-3 of the motion) where both hit.
+ *
+ *   npx tsx tests/bench/capsule.ts            full run (512 terrain, 10k sweeps)
+ *   npx tsx tests/bench/capsule.ts --quick    smoke run (64 terrain, 1k sweeps)
+ *   npx tsx tests/bench/capsule.ts --check [N]  no timing: N (100k) random sweeps against the brute-force
+ *                                               reference on a terrain and the adversarial heightfields
+ */
+import RAPIER from '@dimforge/rapier3d-compat';
+import { buildBVH } from '../../src/bvh/index';
+import { Random } from '../../src/math/random';
+import { createCapsuleBatch, createCapsuleHits, sweepCapsules, type CapsuleBatch, type CapsuleHits, type SweepCounters } from '../../src/query/capsule/index';
+import { generateTerrain, sampleTerrainHeight } from '../../src/terrain/index';
+import { compareWithReference, randomSweeps, type Mesh } from '../unit/capsule/capsuleCheck';
+import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes } from '../unit/capsule/heightfields';
+
+const quick = process.argv.includes('--quick');
+const checkArgument = process.argv.indexOf('--check');
+if (checkArgument >= 0) {
+  const requested = Number(process.argv[checkArgument + 1]);
+  runCheck(Number.isInteger(requested) && requested > 0 ? requested : 100_000);
+  process.exit(0);
+}
+const CELLS = quick ? 64 : 512;
+const SWEEPS = quick ? 1_000 : 10_000;
+const ROUNDS = quick ? 2 : 7;
+const RADIUS = 0.5;
+const HALF_HEIGHT = 1;
+const MOTION = 20;
+const LIFT = 5;
+const SEED = 20170302;
+
+const mesh = generateTerrain({ cells: CELLS, seed: SEED });
+const bvh = buildBVH(mesh.positions, mesh.indices, { layouts: ['quantized'] });
+
+function makeSweeps(random: Random): CapsuleBatch {
+  const batch = createCapsuleBatch(SWEEPS);
+  const half = mesh.params.worldSize / 2 - MOTION - 2;
+  for (let i = 0; i < SWEEPS; i++) {
+    const x = random.range(-half, half), z = random.range(-half, half);
+    const y = sampleTerrainHeight(mesh, x, z) + LIFT;
+    const [ax, ay, az] = unitVector(random);
+    batch.start.set([x - ax * HALF_HEIGHT, y - ay * HALF_HEIGHT, z - az * HALF_HEIGHT], 3 * i);
+    batch.end.set([x + ax * HALF_HEIGHT, y + ay * HALF_HEIGHT, z + az * HALF_HEIGHT], 3 * i);
+    batch.radius[i] = RADIUS;
+    const [mx, my, mz] = unitVector(random);
+    batch.motion.set([mx * MOTION, my * MOTION, mz * MOTION], 3 * i);
+  }
+  return batch;
+}
+
+function unitVector(random: Random): [number, number, number] {
+  const y = random.range(-1, 1);
+  const angle = random.range(0, 2 * Math.PI);
+  const r = Math.sqrt(1 - y * y);
+  return [r * Math.cos(angle), y, r * Math.sin(angle)];
+}
+
+await RAPIER.init();
+const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
+const collider = world.createCollider(RAPIER.ColliderDesc.trimesh(mesh.positions, mesh.indices));
+const capsuleShape = new RAPIER.Capsule(HALF_HEIGHT, RADIUS);
+
+/** Rapier's cast for every sweep: toi (1 when missed) into `out`; returns the hit count. */
+function castRapier(batch: CapsuleBatch, out: Float32Array): number {
+  const position = { x: 0, y: 0, z: 0 };
+  const rotation = { x: 0, y: 0, z: 0, w: 1 };
+  const velocity = { x: 0, y: 0, z: 0 };
+  const still = { x: 0, y: 0, z: 0 };
+  let hits = 0;
+  for (let i = 0; i < batch.count; i++) {
+    const i3 = 3 * i;
+    const p0x = batch.start[i3]!, p0y = batch.start[i3 + 1]!, p0z = batch.start[i3 + 2]!;
+    const p1x = batch.end[i3]!, p1y = batch.end[i3 + 1]!, p1z = batch.end[i3 + 2]!;
+    position.x = 0.5 * (p0x + p1x);
+    position.y = 0.5 * (p0y + p1y);
+    position.z = 0.5 * (p0z + p1z);
+    // Shortest rotation from +y to the axis: q = (y × a, 1 + y·a), normalised.
+    let ax = p1x - p0x, ay = p1y - p0y, az = p1z - p0z;
+    const length = Math.sqrt(ax * ax + ay * ay + az * az);
+    ax /= length; ay /= length; az /= length;
+    if (ay < -1 + 1e-9) {
+      rotation.x = 1; rotation.y = 0; rotation.z = 0; rotation.w = 0;
+    } else {
+      const qx = az, qz = -ax, qw = 1 + ay;
+      const norm = Math.sqrt(qx * qx + qz * qz + qw * qw);
+      rotation.x = qx / norm; rotation.y = 0; rotation.z = qz / norm; rotation.w = qw / norm;
+    }
+    velocity.x = batch.motion[i3]!;
+    velocity.y = batch.motion[i3 + 1]!;
+    velocity.z = batch.motion[i3 + 2]!;
+    const hit = collider.castShape(still, capsuleShape, position, rotation, velocity, 0, 1, true);
+    if (hit !== null) {
+      hits++;
+      out[i] = hit.time_of_impact;
+    } else out[i] = 1;
+  }
+  return hits;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+const batch = makeSweeps(new Random(SEED));
+const ours: CapsuleHits = createCapsuleHits(SWEEPS);
+const theirs = new Float32Array(SWEEPS);
+let counters: SweepCounters = sweepCapsules(bvh, batch, ours);
+let theirHits = castRapier(batch, theirs);
+const ourTimes: number[] = [];
+const theirTimes: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  let start = performance.now();
+  counters = sweepCapsules(bvh, batch, ours);
+  ourTimes.push(performance.now() - start);
+  start = performance.now();
+  theirHits = castRapier(batch, theirs);
+  theirTimes.push(performance.now() - start);
+}
+const ourRate = SWEEPS / (median(ourTimes) / 1000);
+const theirRate = SWEEPS / (median(theirTimes) / 1000);
+let ourHits = 0;
+let bothHit = 0;
+let sameToi = 0;
+let onlyOurs = 0;
+let onlyTheirs = 0;
+for (let i = 0; i < SWEEPS; i++) {
+  const a = ours.triangle[i]! >= 0;
+  const b = theirs[i]! < 1 || (theirs[i] === 1 && false);
+  if (a) ourHits++;
+  if (a && b) {
+    bothHit++;
+    if (Math.abs(ours.toi[i]! - theirs[i]!) * MOTION <= 1e-3 * MOTION) sameToi++;
+  } else if (a) onlyOurs++;
+  else if (b) onlyTheirs++;
+}
+const percent = (x: number): string => (100 * x).toFixed(2) + ' %';
+console.log(`\nSwept capsules on the ${CELLS} terrain (${mesh.triangleCount.toLocaleString('en')} triangles): ${SWEEPS.toLocaleString('en')} sweeps, r ${RADIUS}, half-height ${HALF_HEIGHT}, motion ${MOTION}, start ${LIFT} above the surface, random orientation and direction; median of ${ROUNDS} rounds`);
+console.table([
+  {
+    'ours sweeps/s': Math.round(ourRate).toLocaleString('en'),
+    'Rapier casts/s': Math.round(theirRate).toLocaleString('en'),
+    ratio: (ourRate / theirRate).toFixed(2),
+    'ours hits': ourHits,
+    'Rapier hits': theirHits,
+    'hit difference': `${ourHits - theirHits} (${percent(Math.abs(ourHits - theirHits) / Math.max(1, theirHits))})`,
+    'same toi (±1e-3)': `${sameToi} / ${bothHit}`,
+    'only ours / only Rapier': `${onlyOurs} / ${onlyTheirs}`,
+  },
+]);
+const c = counters;
+console.log('Our work per sweep, and the quick cull');
+console.table([
+  {
+    nodes: (c.nodesVisited / SWEEPS).toFixed(1),
+    triangles: (c.trianglesTested / SWEEPS).toFixed(1),
+    'pairs possible': (c.pairsPossible / SWEEPS).toFixed(1),
+    'kept by the cull': (c.pairsKept / SWEEPS).toFixed(1),
+    'tested (after edge masks)': (c.pairsTested / SWEEPS).toFixed(1),
+    'quick-cull rate': percent(1 - c.pairsKept / Math.max(1, c.pairsPossible)),
+    'culled with edge masks': percent(1 - c.pairsTested / Math.max(1, c.pairsPossible)),
+  },
+]);
+console.table([{ 'sphere–vertex': c.sphereVertex, 'sphere–edge': c.sphereEdge, 'sphere–face': c.sphereFace, 'cylinder–edge': c.cylinderEdge, 'cylinder–vertex': c.cylinderVertex, 'cylinder–face': c.cylinderFace }]);
+
+/** Random sweeps from above (edge masks on) against the brute-force reference, in chunks per mesh. */
+function runCheck(total: number): void {
+  const terrain = generateTerrain({ cells: 40, worldSize: 40, heightScale: 10, seed: 71 });
+  const meshes: [string, Mesh, (x: number, z: number) => number][] = [
+    ['terrain 40', terrain, (x, z) => sampleTerrainHeight(terrain, x, z)],
+    ...[sharpRidges(), coplanarTerraces(), needles(31), spikes(32), flatPlane()].map((f) => [f.name, f, (x: number, z: number) => heightAt(f, x, z)] as [string, Mesh, (x: number, z: number) => number]),
+  ];
+  const shape = { halfLength: [0, 1.5] as [number, number], radius: [0.05, 0.8] as [number, number], motion: [0.5, 8] as [number, number] };
+  const rows = [];
+  const started = performance.now();
+  for (let m = 0; m < meshes.length; m++) {
+    const [name, mesh, heightOf] = meshes[m]!;
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    const half = m === 0 ? 20 : 12;
+    const count = Math.round((m === 0 ? 0.5 : 0.1) * total);
+    let sweeps = 0, hits = 0, starts = 0, grazes = 0, failures = 0, worst = 0;
+    for (let chunk = 0; sweeps < count; chunk++) {
+      const size = Math.min(5000, count - sweeps);
+      const batch = randomSweeps(9000 + 100 * m + chunk, size, shape, (random) => {
+        const x = random.range(-half * 0.45, half * 0.45), z = random.range(-half * 0.45, half * 0.45);
+        return [x, heightOf(x, z) + random.range(0, 6), z];
+      }, (b, i) => {
+        const i3 = 3 * i, reach = b.radius[i]! + 0.01;
+        for (const t of [0, 1]) for (const p of [b.start, b.end]) if (Math.abs(p[i3]! + t * b.motion[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * b.motion[i3 + 2]!) > half - reach) return false;
+        return 0.5 * (b.start[i3 + 1]! + b.end[i3 + 1]!) > heightOf(0.5 * (b.start[i3]! + b.end[i3]!), 0.5 * (b.start[i3 + 2]! + b.end[i3 + 2]!));
+      });
+      const result = compareWithReference(mesh, bvh, batch);
+      sweeps += size;
+      hits += result.hits;
+      starts += result.startsInContact;
+      grazes += result.grazes;
+      failures += result.failures.length;
+      for (const line of result.failures.slice(0, 3)) console.log(`  ${name}: ${line}`);
+      for (let i = 0; i < size; i++) if (result.ours.triangle[i]! >= 0 && result.reference.triangle[i]! >= 0) worst = Math.max(worst, Math.abs(result.ours.toi[i]! - result.reference.toi[i]!));
+    }
+    rows.push({ mesh: name, sweeps, hits, 'starts in contact': starts, 'missed or false hits': failures, grazes, 'worst toi difference': worst.toExponential(2) });
+  }
+  console.log(`\nSwept capsules against the brute-force reference (every triangle, Newton on the convex distance), from above, edge masks on; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.table(rows);
+}
