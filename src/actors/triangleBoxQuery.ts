@@ -14,11 +14,16 @@ const QUANTIZED_NODE_U32 = Layout.QUANTIZED_NODE_U32;
 const QUANTIZED_WORDS_U32 = Layout.QUANTIZED_WORDS_U32;
 
 /**
- * Every triangle whose bounding box overlaps a query box (closed: touching counts), found by walking the
- * quantized 4-way BVH. The walk is the box-query twin of the ray walk in query/rays/traverseQuantized.ts:
- * the same decoding of a node's slot bounds against the frame the stack carries for it. Leaf triangles
- * are tested with their own float bounds, so the answer is exactly the brute-force one (not the
- * conservative quantized superset), and a triangle a spatial split put in several leaves comes once.
+ * The triangles near a query box (closed: touching counts), found by walking the quantized 4-way BVH —
+ * the box-query twin of the ray walk in query/rays/traverseQuantized.ts, with the same decoding of a
+ * node's slot bounds against the frame the stack carries for it. Leaf triangles are then tested with
+ * their own float bounds. The answer:
+ * - holds every triangle that intersects the box, and only triangles whose bounding box overlaps it;
+ * - is exactly "bounding box overlaps" on a BVH built without spatial splits. With them a leaf bounds
+ *   only its clipped piece of a big triangle, so a triangle whose bounding box grazes the query box
+ *   far from the triangle itself may be left out — it could not touch anything in the box anyway;
+ * - names each triangle once: a shared node (two parents) is entered once per query, and a triangle
+ *   that spatial splits put in several leaves is reported once.
  *
  * One query object per BVH; it owns its stack and result list and allocates only when the result list
  * has to grow.
@@ -37,6 +42,8 @@ export class TriangleBoxQuery {
   private readonly stackFrame: Float64Array;
   /** Per triangle, the last query that reported it (only when the BVH has duplicate references). */
   private readonly stamp: Uint32Array | null;
+  /** Per shared node, the last query that entered it. */
+  private readonly sharedStamp: Uint32Array;
   private query = 0;
 
   constructor(bvh: BVH) {
@@ -48,6 +55,7 @@ export class TriangleBoxQuery {
     this.stackNode = new Int32Array(depth);
     this.stackFrame = new Float64Array(6 * depth);
     this.stamp = bvh.hasDuplicateReferences ? new Uint32Array(bvh.triangleCount) : null;
+    this.sharedStamp = new Uint32Array(Math.max(0, this.nodes.nodeCount - this.nodes.firstShared));
   }
 
   resetCounters(): void {
@@ -74,13 +82,12 @@ export class TriangleBoxQuery {
     const stackNode = this.stackNode;
     const stackFrame = this.stackFrame;
     const stamp = this.stamp;
-    let mark = 0;
-    if (stamp !== null) {
-      mark = ++this.query;
-      if (mark === 0xffffffff) {
-        stamp.fill(0);
-        mark = this.query = 1;
-      }
+    const sharedStamp = this.sharedStamp;
+    let mark = ++this.query;
+    if (mark === 0xffffffff) {
+      stamp?.fill(0);
+      sharedStamp.fill(0);
+      mark = this.query = 1;
     }
     let out = this.triangles;
     let count = 0;
@@ -118,6 +125,10 @@ export class TriangleBoxQuery {
         if (loX > maxX || hiX < minX || loY > maxY || hiY < minY || loZ > maxZ || hiZ < minZ) continue;
         const index = word & CHILD_INDEX_MASK;
         if (type === 0) {
+          if (index >= firstShared) {
+            if (sharedStamp[index - firstShared] === mark) continue;
+            sharedStamp[index - firstShared] = mark;
+          }
           stackNode[top] = index;
           const o = 6 * top;
           if (index >= firstShared) {
