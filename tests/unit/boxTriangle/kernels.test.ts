@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import { Random } from '../../../src/math/random';
+import {
+  BOX_TRIANGLE_VARIANTS,
+  EXIT_AXIS_X,
+  EXIT_AXIS_Z,
+  EXIT_CONTAINED,
+  EXIT_COUNT,
+  EXIT_EDGE_FIRST,
+  EXIT_INVALID,
+  EXIT_NAMES,
+  EXIT_OVERLAP,
+  EXIT_PLANE,
+  isOverlapExit,
+  mollerV1,
+  mollerV2,
+  overlapBoxWithTriangles,
+  testBoxTriangle,
+} from '../../../src/query/boxTriangle/index';
+import { InvalidParameterError } from '../../../src/errors';
+import { exactBoxTriangle } from './exactReference';
+import { v1SeparatingExits } from './v1Axes';
+
+/** A case: box = [cx, cy, cz, hx, hy, hz], triangle = nine coordinates (float32-representable). */
+interface Case {
+  box: number[];
+  triangle: number[];
+}
+
+const f32 = Math.fround;
+
+interface Tally {
+  cases: number;
+  overlaps: number;
+  contained: number;
+  exits: number[];
+}
+
+/**
+ * Runs every variant on the cases, single and batched, and checks:
+ *  - v1, v2 and the optimized test give the exact answer (when `exact` is true: inputs on which float64
+ *    arithmetic is exact or far from a decision boundary) and always agree with each other;
+ *  - the optimized test takes v1's exit for box axes and plane, an edge exit only where v1 takes one
+ *    and on an axis v1's arithmetic separates, "contained" exactly when all vertices are in the box;
+ *  - the batched call gives the single calls' exits.
+ */
+function check(cases: Case[], exact = true): Tally {
+  const tally: Tally = { cases: cases.length, overlaps: 0, contained: 0, exits: new Array<number>(EXIT_COUNT).fill(0) };
+  const boxes = new Float64Array(6 * cases.length);
+  const positions = new Float32Array(9 * cases.length);
+  cases.forEach((c, i) => {
+    boxes.set(c.box, 6 * i);
+    positions.set(c.triangle, 9 * i);
+  });
+  const indices = Uint32Array.from({ length: 3 * cases.length }, (_, i) => i);
+  const batchExit = new Uint8Array(1);
+  const failures: string[] = [];
+  cases.forEach((c, i) => {
+    const a = 3 * i, b = 3 * i + 1, q = 3 * i + 2;
+    const e1 = mollerV1(boxes, 6 * i, positions, a, b, q);
+    const e2 = mollerV2(boxes, 6 * i, positions, a, b, q);
+    const eo = testBoxTriangle('optimized', c.box, c.triangle);
+    overlapBoxWithTriangles(boxes, 6 * i, positions, indices, null, i, 1, batchExit);
+    const reference = exactBoxTriangle(c.box, Array.from(positions.subarray(9 * i, 9 * i + 9)));
+    const v1Mask = v1SeparatingExits(boxes.subarray(6 * i, 6 * i + 6), positions, a, b, q);
+    const problems: string[] = [];
+    if (exact && isOverlapExit(e1) !== reference.overlap) problems.push(`v1 ${EXIT_NAMES[e1]} vs exact ${reference.overlap}`);
+    if (exact && isOverlapExit(e2) !== reference.overlap) problems.push(`v2 ${EXIT_NAMES[e2]} vs exact ${reference.overlap}`);
+    if (isOverlapExit(eo) !== isOverlapExit(e1)) problems.push(`optimized ${EXIT_NAMES[eo]} vs v1 ${EXIT_NAMES[e1]}`);
+    if (exact && isOverlapExit(e1) !== isOverlapExit(e2)) problems.push(`v1 ${EXIT_NAMES[e1]} vs v2 ${EXIT_NAMES[e2]}`);
+    if (batchExit[0] !== eo) problems.push(`batched ${EXIT_NAMES[batchExit[0]!]} vs single ${EXIT_NAMES[eo]}`);
+    if ((eo === EXIT_CONTAINED) !== reference.contained) problems.push(`optimized ${EXIT_NAMES[eo]}, contained ${reference.contained}`);
+    if (eo >= EXIT_AXIS_X && eo <= EXIT_PLANE && eo !== e1) problems.push(`optimized ${EXIT_NAMES[eo]} vs v1 ${EXIT_NAMES[e1]}`);
+    if (eo >= EXIT_EDGE_FIRST && (e1 < EXIT_EDGE_FIRST || (v1Mask & (1 << eo)) === 0)) problems.push(`optimized ${EXIT_NAMES[eo]}, v1 ${EXIT_NAMES[e1]}, v1 mask ${v1Mask.toString(2)}`);
+    if (e1 !== EXIT_OVERLAP && (v1Mask & (1 << e1)) === 0) problems.push(`v1 exit ${EXIT_NAMES[e1]} not in its own mask`);
+    if (problems.length > 0 && failures.length < 5) failures.push(`case ${i} ${JSON.stringify(c)}: ${problems.join('; ')}`);
+    if (isOverlapExit(eo)) tally.overlaps++;
+    if (eo === EXIT_CONTAINED) tally.contained++;
+    tally.exits[eo]!++;
+  });
+  expect(failures).toEqual([]);
+  return tally;
+}
+
+/** Random float32 boxes and triangles of mixed sizes around them. */
+function randomCases(seed: number, count: number, scale: number): Case[] {
+  const random = new Random(seed);
+  const cases: Case[] = [];
+  for (let i = 0; i < count; i++) {
+    const box = [0, 1, 2].map(() => f32(random.range(-scale, scale))).concat([0, 1, 2].map(() => f32(random.range(0, scale / 2))));
+    const spread = random.range(0.1, 2) * scale;
+    const triangle = Array.from({ length: 9 }, (_, k) => f32(box[k % 3]! + random.range(-spread, spread)));
+    cases.push({ box, triangle });
+  }
+  return cases;
+}
+
+/** Integers in [−range, range], half-sizes in [0, range/2]: float64 arithmetic is exact on them (all
+ *  values below 2^14), and the coarse grid makes touching configurations common. */
+function gridCases(seed: number, count: number, range: number, boxRange = range): Case[] {
+  const random = new Random(seed);
+  const int = (lo: number, hi: number): number => lo + random.int(hi - lo + 1);
+  const cases: Case[] = [];
+  for (let i = 0; i < count; i++) {
+    const box = [int(-boxRange, boxRange), int(-boxRange, boxRange), int(-boxRange, boxRange), int(0, boxRange >> 1), int(0, boxRange >> 1), int(0, boxRange >> 1)];
+    // Every other triangle is drawn around its box, so that contained and touching ones are common.
+    const near = i % 2 === 1;
+    const triangle = Array.from({ length: 9 }, (_, k) => (near ? box[k % 3]! + int(-box[3 + (k % 3)]! - 1, box[3 + (k % 3)]! + 1) : int(-range, range)));
+    cases.push({ box, triangle });
+  }
+  return cases;
+}
+
+const scaled = (cases: Case[], factor: number): Case[] => cases.map((c) => ({ box: c.box.map((x) => x * factor), triangle: c.triangle.map((x) => x * factor) }));
+
+describe('box-triangle variants against the exact reference', () => {
+  it('random float32 boxes and triangles (seed 501)', () => {
+    const tally = check([...randomCases(501, 3000, 10), ...randomCases(502, 1000, 1000)]);
+    expect(tally.overlaps).toBeGreaterThan(400);
+    expect(tally.overlaps).toBeLessThan(3600);
+    // Every kind of exit occurs.
+    for (let exit = EXIT_CONTAINED; exit < EXIT_COUNT; exit++) expect(tally.exits[exit], EXIT_NAMES[exit]).toBeGreaterThan(0);
+  });
+
+  it('touching: integer grids where faces, edges and corners meet exactly (seed 503)', () => {
+    const tally = check([...gridCases(503, 4000, 4), ...gridCases(504, 2000, 8, 4)]);
+    expect(tally.overlaps).toBeGreaterThan(500);
+    expect(tally.contained).toBeGreaterThan(20);
+  });
+
+  it('touching by construction: vertex on a face, edge on an edge, plane through a corner, then nudged out', () => {
+    const box = [0, 0, 0, 2, 3, 4];
+    const cases: Case[] = [
+      { box, triangle: [2, 0, 0, 5, 1, 0, 5, -1, 1] }, // a vertex on the +x face
+      { box, triangle: [2, 3, -9, 2, 3, 9, 7, 8, 0] }, // an edge along the box edge x = 2, y = 3
+      { box, triangle: [2, 3, 4, 9, 3, 4, 2, 9, 4] }, // a vertex on the corner
+      { box, triangle: [5, 0, 0, 0, 6, 0, 0, 0, 7] }, // plane x/5 + y/6 + z/7 = 1: misses
+      { box, triangle: [9, 0, 0, 0, 9, 0, 0, 0, 9] }, // plane x + y + z = 9: exactly through the corner (2, 3, 4)
+      { box, triangle: [10, 0, 0, 0, 10, 0, 0, 0, 10] }, // one unit further: misses
+      { box, triangle: [-2, -3, -4, 2, 3, 4, 2, -3, 4] }, // a diagonal face through two corners
+      { box, triangle: [3, -1, 0, 3, 1, 0, 3, 0, 1] }, // parallel to the +x face, one unit out
+      { box, triangle: [2, -10, -10, 2, 10, -10, 2, 0, 10] }, // in the +x face plane
+      { box, triangle: [2.5, 3.5, 0, 6, 0, 0, 0, 7, 0] }, // edge passing the corner (2, 3) in the xy-plane: misses
+      { box, triangle: [2, 4, 0, 3, 3, 0, 0, 9, 1] }, // edge x + y = 6 … through the corner? (2,4)-(3,3): passes (2.5, 3.5)
+    ];
+    // Each case also moved by one unit along each axis, and by the smallest float32 step towards or away.
+    const variations: Case[] = [];
+    for (const c of cases) {
+      variations.push(c);
+      for (let axis = 0; axis < 3; axis++) {
+        for (const delta of [-1, 1]) variations.push({ box: c.box, triangle: c.triangle.map((x, k) => (k % 3 === axis ? x + delta : x)) });
+      }
+    }
+    check(variations);
+    const nudged = cases.flatMap((c) => [-1, 1].map((sign) => ({ box: c.box, triangle: c.triangle.map((x) => f32(x + sign * 2 ** -20 * Math.max(1, Math.abs(x)))) })));
+    check(nudged);
+  });
+
+  it('degenerate triangles: collinear, repeated vertices, a single point; flat and point boxes (seed 505)', () => {
+    const random = new Random(505);
+    const int = (n: number): number => random.int(2 * n + 1) - n;
+    const cases: Case[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const box = [int(4), int(4), int(4), random.int(3), random.int(3), random.int(3)];
+      if (i % 5 === 0) box[3 + random.int(3)] = 0; // flat box
+      if (i % 25 === 0) box[3] = box[4] = box[5] = 0; // a point
+      const a = [int(6), int(6), int(6)];
+      const b = [int(6), int(6), int(6)];
+      const kind = i % 4;
+      let c: number[];
+      if (kind === 0) c = [0, 1, 2].map((k) => a[k]! + 2 * (b[k]! - a[k]!)); // collinear, beyond b
+      else if (kind === 1) c = [0, 1, 2].map((k) => (a[k]! + b[k]!) / 2); // collinear, between (halves are exact)
+      else if (kind === 2) c = a.slice(); // repeated vertex
+      else c = b.slice(); // a and b, b repeated
+      const triangle = kind === 3 && i % 8 === 3 ? [...a, ...a, ...a] : [...a, ...b, ...c];
+      cases.push({ box, triangle });
+    }
+    const tally = check(cases);
+    expect(tally.overlaps).toBeGreaterThan(100);
+  });
+
+  it('huge and tiny: exact grid cases scaled by 2^100 and 2^-140 (float32 subnormals), same answers', () => {
+    const base = gridCases(506, 1500, 6);
+    const tallies = [1, 2 ** 100, 2 ** -140].map((factor) => check(scaled(base, factor)));
+    expect(tallies[1]!.exits).toEqual(tallies[0]!.exits);
+    expect(tallies[2]!.exits).toEqual(tallies[0]!.exits);
+  });
+
+  it('huge triangles against small boxes, sizes 4 to 8000 times the box (seed 507)', () => {
+    // Coordinates below 2^14 on an integer grid keep every float64 product and sum exact.
+    const random = new Random(507);
+    const cases: Case[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const box = [random.int(9) - 4, random.int(9) - 4, random.int(9) - 4, 1 + random.int(3), 1 + random.int(3), 1 + random.int(3)];
+      const size = [8, 100, 8000][i % 3]!;
+      const triangle = Array.from({ length: 9 }, () => random.int(2 * size + 1) - size);
+      cases.push({ box, triangle });
+    }
+    const tally = check(cases);
+    expect(tally.overlaps).toBeGreaterThan(30);
+    expect(tally.exits[EXIT_PLANE]).toBeGreaterThan(30);
+  });
+
+  it('very large size ratios in float32: the variants still agree with each other (seed 508)', () => {
+    // 1e6-unit triangles against unit boxes: here float64 rounding can exceed the box, so only the
+    // variants' agreement is checked, not the exact answer.
+    const random = new Random(508);
+    const cases: Case[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const box = [f32(random.range(-1, 1)), f32(random.range(-1, 1)), f32(random.range(-1, 1)), f32(random.range(0, 1)), f32(random.range(0, 1)), f32(random.range(0, 1))];
+      const triangle = Array.from({ length: 9 }, () => f32(random.range(-1e6, 1e6)));
+      cases.push({ box, triangle });
+    }
+    check(cases, false);
+  });
+});
+
+describe('box-triangle input validation', () => {
+  const box = [0, 0, 0, 1, 1, 1];
+  const triangle = [-2, 0, 0, 2, 0.5, 0, 0, -0.5, 0.5];
+
+  it('a valid case answers', () => {
+    for (const variant of BOX_TRIANGLE_VARIANTS) expect(isOverlapExit(testBoxTriangle(variant, box, triangle))).toBe(true);
+  });
+
+  it('NaN or infinity anywhere, or a negative half-size, is reported as invalid by every variant', () => {
+    for (const variant of BOX_TRIANGLE_VARIANTS) {
+      for (const bad of [NaN, Infinity, -Infinity]) {
+        for (let i = 0; i < 6; i++) expect(testBoxTriangle(variant, box.map((x, k) => (k === i ? bad : x)), triangle)).toBe(EXIT_INVALID);
+      }
+      // Triangle coordinates are float32: beyond its range they round to infinity.
+      for (const bad of [NaN, Infinity, -Infinity, 1e39]) {
+        for (let i = 0; i < 9; i++) expect(testBoxTriangle(variant, box, triangle.map((x, k) => (k === i ? bad : x)))).toBe(EXIT_INVALID);
+      }
+      expect(testBoxTriangle(variant, [0, 0, 0, 1, -1e-9, 1], triangle)).toBe(EXIT_INVALID);
+    }
+  });
+
+  it('the raw kernels do not throw on NaN; they return some exit code', () => {
+    const boxes = Float64Array.of(0, 0, 0, 1, 1, 1);
+    const positions = Float32Array.of(NaN, 0, 0, 2, 0.5, 0, 0, NaN, 0.5);
+    const indices = Uint32Array.of(0, 1, 2);
+    const exits = new Uint8Array(1);
+    for (const code of [mollerV1(boxes, 0, positions, 0, 1, 2), mollerV2(boxes, 0, positions, 0, 1, 2)]) {
+      expect(code).toBeGreaterThanOrEqual(EXIT_CONTAINED);
+      expect(code).toBeLessThan(EXIT_COUNT);
+    }
+    expect(() => overlapBoxWithTriangles(boxes, 0, positions, indices, null, 0, 1, exits)).not.toThrow();
+  });
+
+  it('a malformed call throws InvalidParameterError', () => {
+    expect(() => testBoxTriangle('v3' as never, box, triangle)).toThrow(InvalidParameterError);
+    expect(() => testBoxTriangle('v1', [0, 0, 0], triangle)).toThrow(InvalidParameterError);
+    expect(() => testBoxTriangle('v1', box, [0, 0, 0])).toThrow(InvalidParameterError);
+  });
+});
+
+describe('the batched optimized test', () => {
+  it('a run through a triangle list, with an offset, gives the single tests’ exits (seed 509)', () => {
+    const random = new Random(509);
+    const vertices = 60;
+    const positions = Float32Array.from({ length: 3 * vertices }, () => f32(random.range(-4, 4)));
+    const triangleCount = 200;
+    const indices = Uint32Array.from({ length: 3 * triangleCount }, () => random.int(vertices));
+    const order = Uint32Array.from({ length: triangleCount }, (_, i) => (i * 37) % triangleCount);
+    const boxes = Float64Array.of(0.5, -0.25, 1, 1.5, 2, 0.75);
+    const exits = new Uint8Array(triangleCount);
+    const first = 13, count = 150;
+    const overlaps = overlapBoxWithTriangles(boxes, 0, positions, indices, order, first, count, exits);
+    let expected = 0;
+    for (let k = 0; k < count; k++) {
+      const t = order[first + k]!;
+      const single = mollerV1(boxes, 0, positions, indices[3 * t]!, indices[3 * t + 1]!, indices[3 * t + 2]!);
+      expect(isOverlapExit(exits[k]!)).toBe(isOverlapExit(single));
+      if (isOverlapExit(single)) expected++;
+    }
+    expect(overlaps).toBe(expected);
+    expect(expected).toBeGreaterThan(10);
+    // Axis exits are the optimized test's own, and in v1's order.
+    expect(EXIT_AXIS_Z - EXIT_AXIS_X).toBe(2);
+  });
+});
