@@ -47,8 +47,9 @@ export const DEFAULT_RAY_STRATEGY: Readonly<RayStrategy> = Object.freeze({
 });
 
 export function resolveRayStrategy(input: Partial<RayStrategy>): RayStrategy {
-  const strategy: RayStrategy = { ...DEFAULT_RAY_STRATEGY, ...input };
-  if (input.sorting === undefined && strategy.tree === 'binary') strategy.sorting = 'precomputed';
+  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<RayStrategy>;
+  const strategy: RayStrategy = { ...DEFAULT_RAY_STRATEGY, ...given };
+  if (given.sorting === undefined && strategy.tree === 'binary') strategy.sorting = 'precomputed';
   if (!(RAY_TREES as readonly string[]).includes(strategy.tree)) throw new InvalidParameterError('tree', "'binary' or '4-way'", strategy.tree);
   if (!(BVH_LAYOUTS as readonly string[]).includes(strategy.layout)) throw new InvalidParameterError('layout', "'quantized' or 'float'", strategy.layout);
   const sortings: readonly string[] = strategy.tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS;
