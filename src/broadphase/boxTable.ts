@@ -111,10 +111,34 @@ export class BoxTable {
 
 const scratchFloat = new Float32Array(1);
 const scratchBits = new Uint32Array(scratchFloat.buffer);
+const MIN_NORMAL_FLOAT32 = 1.1754943508222875e-38;
+/**
+ * 1.25·2^-24: for a normal float32 n, n ± |n|·NUDGE rounds (once, exactly: the sum fits a double) to the
+ * float32 next to n in that direction, power-of-two boundaries included. This keeps the common path free
+ * of typed-array aliasing and of a data-dependent branch (half of all coordinates need the nudge).
+ */
+const NUDGE = 7.450580596923828e-8;
 
 /** The largest float32 ≤ value, as +0 rather than −0 (the integer keys order −0 below +0). */
 function roundDown(value: number): number {
   const nearest = Math.fround(value);
+  if (!(Math.abs(nearest) >= MIN_NORMAL_FLOAT32)) return roundDownSlowly(value, nearest);
+  // Clamped: beyond ±MAX the step would be infinite, and 0·∞ is NaN (the step is never taken there).
+  const below = Math.max(Math.fround(nearest - Math.abs(nearest) * NUDGE), -MAX_FLOAT32);
+  // nearest, or `below` when nearest > value, without a branch; + 0 turns −0 into +0.
+  return nearest - (nearest - below) * +(nearest > value) + 0;
+}
+
+/** The smallest float32 ≥ value, as +0 rather than −0. */
+function roundUp(value: number): number {
+  const nearest = Math.fround(value);
+  if (!(Math.abs(nearest) >= MIN_NORMAL_FLOAT32)) return roundUpSlowly(value, nearest);
+  const above = Math.min(Math.fround(nearest + Math.abs(nearest) * NUDGE), MAX_FLOAT32);
+  return nearest + (above - nearest) * +(nearest < value) + 0;
+}
+
+/** Zero and subnormals: step the bit pattern. */
+function roundDownSlowly(value: number, nearest: number): number {
   if (nearest <= value) return nearest === 0 ? 0 : nearest;
   if (nearest === 0) return -1.401298464324817e-45;
   scratchFloat[0] = nearest;
@@ -122,9 +146,7 @@ function roundDown(value: number): number {
   return scratchFloat[0]!;
 }
 
-/** The smallest float32 ≥ value, as +0 rather than −0. */
-function roundUp(value: number): number {
-  const nearest = Math.fround(value);
+function roundUpSlowly(value: number, nearest: number): number {
   if (nearest >= value) return nearest === 0 ? 0 : nearest;
   if (nearest === 0) return 1.401298464324817e-45;
   scratchFloat[0] = nearest;

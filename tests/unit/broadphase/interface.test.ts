@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BROAD_PHASE_NAMES, ColliderscopeError, DynamicAabbTree, MAX_FLOAT32, PairManager, createBroadPhase, switchBroadPhase, type BroadPhase } from '../../../src/core';
+import { BROAD_PHASE_NAMES, BoxTable, ColliderscopeError, DynamicAabbTree, MAX_FLOAT32, PairManager, createBroadPhase, switchBroadPhase, type BroadPhase } from '../../../src/core';
 import { pairKeys } from './churn';
 import { Random } from '../../../src/math/random';
 
@@ -167,5 +167,40 @@ describe('dynamic AABB tree', () => {
     expect(tree.nodes).toBe(2 * leaves.length - 1);
     expect(tree.treeHeight).toBeLessThanOrEqual(2 * Math.log2(leaves.length) + 2);
     expect(tree.query(100, 0, 0, 100, 1, 1)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('float32 outward rounding', () => {
+  it('matches stepping the bit pattern, at every binade edge and on random doubles (seed 13)', () => {
+    const f32 = new Float32Array(1);
+    const bits = new Uint32Array(f32.buffer);
+    const step = (value: number, up: boolean): number => {
+      f32[0] = value;
+      const nearest = f32[0]!;
+      if (up ? nearest >= value : nearest <= value) return nearest === 0 ? 0 : nearest;
+      if (nearest === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
+      bits[0] = (nearest > 0) === up ? bits[0]! + 1 : bits[0]! - 1;
+      return f32[0]!;
+    };
+    const table = new BoxTable(1);
+    const check = (value: number): void => {
+      const box = [value, value, value, value, value, value];
+      table.write(0, box);
+      expect([table.boxes[0], table.boxes[3]]).toEqual([step(value, false), step(value, true)]);
+    };
+    for (let e = -149; e <= 127; e++) {
+      for (const m of [1, 1 + 1e-9, 1.5, 2 - 1e-9]) {
+        for (const sign of [1, -1]) {
+          const value = sign * m * 2 ** e;
+          if (Math.abs(value) <= MAX_FLOAT32) check(value);
+        }
+      }
+    }
+    const random = new Random(13);
+    for (let i = 0; i < 5000; i++) check((random.next() - 0.5) * 2 ** (random.int(280) - 150));
+    check(0);
+    check(-0);
+    check(MAX_FLOAT32);
+    check(-MAX_FLOAT32);
   });
 });

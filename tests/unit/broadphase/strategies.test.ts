@@ -13,11 +13,11 @@ describe('every strategy reports exactly the brute-force pairs', () => {
       expect(report.deletedSeen).toBeGreaterThan(1000);
     });
     it(`${name}: dense dynamic crowd with sparse large ids (seed 11)`, () => {
-      const report = runChurn(createBroadPhase(name), createBroadPhase('brute-force'), { seed: 11, frames: 150, maxId: 100_000, population: 250, staticShare: 0, moveShare: 0.8 });
+      const report = runChurn(createBroadPhase(name), createBroadPhase('brute-force'), { seed: 11, frames: 80, maxId: 100_000, population: 250, staticShare: 0, moveShare: 0.8 });
       expect(report.maxPairs).toBeGreaterThan(100);
     });
     it(`${name}: many statics, few dynamics, statics occasionally moved (seed 23)`, () => {
-      const report = runChurn(createBroadPhase(name), createBroadPhase('brute-force'), { seed: 23, frames: 400, maxId: 600, population: 220, staticShare: 0.85, moveShare: 0.6 });
+      const report = runChurn(createBroadPhase(name), createBroadPhase('brute-force'), { seed: 23, frames: 200, maxId: 600, population: 220, staticShare: 0.85, moveShare: 0.6 });
       expect(report.createdSeen).toBeGreaterThan(200);
     });
   }
