@@ -53,6 +53,8 @@ export class ActorBuffers {
   sphereWorld = new Float64Array(0);
   /** Box of each actor's contact spheres, min xyz then max xyz. */
   box = new Float64Array(0);
+  /** Whether the actor touched the terrain or another actor in the last step (only supported actors sleep). */
+  touching = new Uint8Array(0);
   /** Split-impulse push-out velocities (linear, angular), alive within one substep. */
   pushVelocity = new Float64Array(0);
   pushAngular = new Float64Array(0);
@@ -136,6 +138,7 @@ export class ActorBuffers {
       this.rotation = grow(this.rotation, 9 * c);
       this.invInertiaWorld = grow(this.invInertiaWorld, 9 * c);
       this.box = grow(this.box, 6 * c);
+      this.touching = grow(this.touching, c);
       this.pushVelocity = grow(this.pushVelocity, 3 * c);
       this.pushAngular = grow(this.pushAngular, 3 * c);
       this.capacity = c;

@@ -15,8 +15,9 @@ const pairCandidates = new Float64Array(8 * CONTACTS_PER_PAIR);
 /**
  * Sphere–sphere narrow phase over the broad-phase pairs (given as keys a·2²⁴ + b, sorted, so the contact
  * order — and with it the solver's result — depends only on the state, not on the broad-phase's history).
- * Pairs of two sleepers are skipped. A sleeper touched by an awake actor moving faster than `wakeSpeed`
- * wakes; one touched gently stays asleep and acts as an immovable body for the solver.
+ * Pairs of two sleepers are skipped. A sleeper reached by an awake actor moving faster than `wakeSpeed`
+ * wakes (speculative contacts count: a fast actor is stopped before it touches); one touched gently stays
+ * asleep and acts as an immovable body for the solver.
  */
 export function findActorContacts(
   actors: ActorBuffers,
@@ -105,17 +106,14 @@ export function findActorContacts(
       }
     }
     if (kept === 0) continue;
-    // Contacts that actually touch may wake a sleeper; a speculative one (a gap) never does.
-    let touching = false;
-    for (let k = 0; k < kept; k++) if (cand[8 * k + 6]! > 0) touching = true;
-    if (touching) {
-      if (awake[a] === 0 && speedB * speedB > wakeSquared) {
-        wake(actors, a);
-        counters.woken++;
-      } else if (awake[b] === 0 && speedA * speedA > wakeSquared) {
-        wake(actors, b);
-        counters.woken++;
-      }
+    // Contact within reach (touching, or about to within the substep) with a fast awake actor wakes a
+    // sleeper; a slow one leaves it asleep, holding still like the ground.
+    if (awake[a] === 0 && speedB * speedB > wakeSquared) {
+      wake(actors, a);
+      counters.woken++;
+    } else if (awake[b] === 0 && speedA * speedA > wakeSquared) {
+      wake(actors, b);
+      counters.woken++;
     }
     for (let k = 0; k < kept; k++) {
       const o = 8 * k;

@@ -5,7 +5,7 @@ import { InvalidParameterError } from '../errors';
 import { findActorContacts, wake, type ActorContactCounters } from './actorContacts';
 import { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 import { applyWindToActors, WindBatch, type WindSampler } from './actorWind';
-import { ContactBuffer } from './contactBuffer';
+import { CONTACT_STRIDE, C_DEPTH, ContactBuffer } from './contactBuffer';
 import { prepareContacts, solvePushOut, solveVelocities } from './contactSolver';
 import type { ActorShape } from './shapes';
 import { findTerrainContacts, type TerrainContactCounters, type TriangleSource } from './terrainContacts';
@@ -271,6 +271,7 @@ export class ActorWorld {
     if (dt === 0) return;
     const substeps = Math.max(1, Math.ceil(dt / this.options.substep - 1e-9));
     const h = dt / substeps;
+    this.actors.touching.fill(0, 0, this.actors.count);
     for (let s = 0; s < substeps; s++) this.substep(h);
     c.substeps = substeps;
     const a = this.actors;
@@ -312,6 +313,7 @@ export class ActorWorld {
     this.counters.terrainContacts += contacts.terrainCount;
     this.counters.actorContacts += contacts.count - contacts.terrainCount;
 
+    this.markTouching();
     prepareContacts(a, contacts, h, o);
     solveVelocities(a, contacts, o.velocityIterations, o.friction, o.rollingResistance);
     a.pushVelocity.fill(0, 0, 3 * a.count);
@@ -323,6 +325,21 @@ export class ActorWorld {
 
     this.integratePositions(h);
     phase.integrate += now() - t;
+  }
+
+  /** Actors with a contact closer than the contact margin are supported (may fall asleep). */
+  private markTouching(): void {
+    const contacts = this.contacts;
+    const touching = this.actors.touching;
+    const data = contacts.data;
+    const bodies = contacts.bodies;
+    const near = -this.options.contactMargin;
+    for (let c = 0; c < contacts.count; c++) {
+      if (data[CONTACT_STRIDE * c + C_DEPTH]! < near) continue;
+      touching[bodies[2 * c]!] = 1;
+      const b = bodies[2 * c + 1]!;
+      if (b >= 0) touching[b] = 1;
+    }
   }
 
   private integrateVelocities(h: number): void {
@@ -431,7 +448,9 @@ export class ActorWorld {
       const i3 = 3 * i;
       const speed = v[i3]! * v[i3]! + v[i3 + 1]! * v[i3 + 1]! + v[i3 + 2]! * v[i3 + 2]!;
       const spin = w[i3]! * w[i3]! + w[i3 + 1]! * w[i3 + 1]! + w[i3 + 2]! * w[i3 + 2]!;
-      if (speed < linear && spin < angular) {
+      // Only an actor resting on something sleeps: one in free flight (zero gravity, hovering in an
+      // updraft) may be slow, but the forces on it are not balanced by any contact.
+      if (speed < linear && spin < angular && a.touching[i] !== 0) {
         const frames = a.restFrames[i]! + 1;
         if (frames >= o.sleepFrames) {
           a.awake[i] = 0;

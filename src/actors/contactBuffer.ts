@@ -12,10 +12,10 @@
  *   22     normal velocity target (speculative gap, restitution)
  *   23     normal impulse         24, 25 tangent impulses
  *   26     push-out velocity target (split impulse)      27 push-out impulse
- *   28     rolling radius (the contact sphere's)          29, 30 rolling masses about the tangents
- *   31, 32 rolling impulses about the tangents           33 (padding)
+ *   28     rolling radius (the contact sphere's)          29, 30, 31 rolling masses about t1, t2, normal
+ *   32, 33, 34 rolling impulses about t1, t2, normal      35 (padding)
  */
-export const CONTACT_STRIDE = 34;
+export const CONTACT_STRIDE = 36;
 export const C_NX = 0;
 export const C_PX = 3;
 export const C_DEPTH = 6;
@@ -35,8 +35,10 @@ export const C_LAMBDA_PUSH = 27;
 export const C_ROLL_RADIUS = 28;
 export const C_ROLL_MASS1 = 29;
 export const C_ROLL_MASS2 = 30;
-export const C_LAMBDA_ROLL1 = 31;
-export const C_LAMBDA_ROLL2 = 32;
+export const C_ROLL_MASS3 = 31;
+export const C_LAMBDA_ROLL1 = 32;
+export const C_LAMBDA_ROLL2 = 33;
+export const C_LAMBDA_ROLL3 = 34;
 /** Body b of a contact with the ground. */
 export const TERRAIN = -1;
 

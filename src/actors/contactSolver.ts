@@ -23,8 +23,14 @@ const C_LAMBDA_PUSH = Layout.C_LAMBDA_PUSH;
 const C_ROLL_RADIUS = Layout.C_ROLL_RADIUS;
 const C_ROLL_MASS1 = Layout.C_ROLL_MASS1;
 const C_ROLL_MASS2 = Layout.C_ROLL_MASS2;
+const C_ROLL_MASS3 = Layout.C_ROLL_MASS3;
 const C_LAMBDA_ROLL1 = Layout.C_LAMBDA_ROLL1;
 const C_LAMBDA_ROLL2 = Layout.C_LAMBDA_ROLL2;
+const C_LAMBDA_ROLL3 = Layout.C_LAMBDA_ROLL3;
+/** Offsets of the three rolling rows: axis, mass, impulse (the normal is the third axis). */
+const ROLL_AXIS = [Layout.C_T1, Layout.C_T2, Layout.C_NX];
+const ROLL_MASS = [Layout.C_ROLL_MASS1, Layout.C_ROLL_MASS2, Layout.C_ROLL_MASS3];
+const ROLL_LAMBDA = [Layout.C_LAMBDA_ROLL1, Layout.C_LAMBDA_ROLL2, Layout.C_LAMBDA_ROLL3];
 
 export interface SolverSettings {
   restitution: number;
@@ -44,9 +50,10 @@ export interface SolverSettings {
 /**
  * Sequential impulses (Catto) on the contact points, with split impulses for the overlap: the velocity
  * pass makes the contacts non-penetrating, bouncy by `restitution` above a threshold, Coulomb-frictional
- * (each tangent clamped to ±μ·normal impulse) and resistant to rolling (the relative spin about each
- * tangent clamped to ±rollingResistance·normal impulse·radius: without it a sphere or a capsule rolls down
- * the gentlest slope for ever and never sleeps); a second pass on separate push-out velocities removes
+ * (each tangent clamped to ±μ·normal impulse) and resistant to rolling and spinning (the relative spin
+ * about each tangent and the normal clamped to ±rollingResistance·normal impulse·radius: without it a
+ * sphere or a capsule rolls down the gentlest slope for ever, or spins in place, and never sleeps); a
+ * second pass on separate push-out velocities removes
  * overlap, and those velocities move the actors this substep only — position correction that adds no
  * kinetic energy, which is what keeps a pile from popping.
  *
@@ -114,6 +121,7 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     data[o + C_MASS_T2] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, t2x, t2y, t2z) + angularTerm(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z));
     data[o + C_ROLL_MASS1] = inverseOr0(spinTerm(inertia, ia, t1x, t1y, t1z) + spinTerm(inertia, ib, t1x, t1y, t1z));
     data[o + C_ROLL_MASS2] = inverseOr0(spinTerm(inertia, ia, t2x, t2y, t2z) + spinTerm(inertia, ib, t2x, t2y, t2z));
+    data[o + C_ROLL_MASS3] = inverseOr0(spinTerm(inertia, ia, nx, ny, nz) + spinTerm(inertia, ib, nx, ny, nz));
 
     // Normal velocity before the solve, for restitution.
     let vx = velocity[3 * a]! + angular[3 * a + 1]! * raz - angular[3 * a + 2]! * ray;
@@ -136,6 +144,7 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     data[o + C_LAMBDA_PUSH] = 0;
     data[o + C_LAMBDA_ROLL1] = 0;
     data[o + C_LAMBDA_ROLL2] = 0;
+    data[o + C_LAMBDA_ROLL3] = 0;
   }
 }
 
@@ -189,7 +198,7 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
       }
       const limit = friction * data[o + C_LAMBDA_N]!;
       if (rollingResistance > 0) {
-        // Rolling resistance: angular impulses about the tangents on the relative spin.
+        // Rolling and spinning resistance: angular impulses about the tangents and the normal.
         const rollLimit = rollingResistance * data[o + C_LAMBDA_N]! * data[o + C_ROLL_RADIUS]!;
         let sx = w[a3]!, sy = w[a3 + 1]!, sz = w[a3 + 2]!;
         if (b >= 0) {
@@ -198,12 +207,12 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
           sz -= w[b3 + 2]!;
         }
         let ax = 0, ay = 0, az = 0;
-        for (let t = 0; t < 2; t++) {
-          const to = o + (t === 0 ? C_T1 : C_T2);
-          const lo = o + (t === 0 ? C_LAMBDA_ROLL1 : C_LAMBDA_ROLL2);
+        for (let t = 0; t < 3; t++) {
+          const to = o + ROLL_AXIS[t]!;
+          const lo = o + ROLL_LAMBDA[t]!;
           const tx = data[to]!, ty = data[to + 1]!, tz = data[to + 2]!;
           const old = data[lo]!;
-          let lambda = old - data[o + (t === 0 ? C_ROLL_MASS1 : C_ROLL_MASS2)]! * (sx * tx + sy * ty + sz * tz);
+          let lambda = old - data[o + ROLL_MASS[t]!]! * (sx * tx + sy * ty + sz * tz);
           if (lambda > rollLimit) lambda = rollLimit;
           else if (lambda < -rollLimit) lambda = -rollLimit;
           data[lo] = lambda;
