@@ -14,3 +14,4 @@ export * from './query/rays/index';
 export * from './broadphase/index';
 export * from './query/capsule/index';
 export * from './query/rays/strategies';
+export * from './query/boxes/index';

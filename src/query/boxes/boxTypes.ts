@@ -1,0 +1,71 @@
+import type { BoxTriangleVariant } from '../boxTriangle/registry';
+import { EXIT_COUNT } from '../boxTriangle/exits';
+
+/**
+ * A batch of boxes, structure of arrays: box i has centre centers[3i..3i+2] and half-sizes
+ * halfSizes[3i..3i+2] ≥ 0 along its own axes. Without `axes` every box is axis-aligned; with them, box i
+ * is oriented, its local x, y, z axes (orthonormal, world coordinates) being axes[9i..9i+2], [9i+3..],
+ * [9i+6..].
+ */
+export interface BoxBatch {
+  count: number;
+  centers: Float32Array;
+  halfSizes: Float32Array;
+  axes?: Float32Array | null;
+}
+
+/**
+ * Results of a box query, caller-owned and reused: one entry per (box, triangle) pair that overlaps —
+ * and, with includeRejected, per pair tested at a leaf and found apart — with the test's exit code
+ * (boxTriangle/exits.ts). Pairs past capacity are counted in `dropped`, not stored. exitCounts tallies
+ * every box-triangle test of the query by exit.
+ */
+export interface BoxOverlapList {
+  capacity: number;
+  count: number;
+  dropped: number;
+  box: Int32Array;
+  triangle: Int32Array;
+  exit: Uint8Array;
+  exitCounts: Int32Array;
+}
+
+export function createBoxOverlapList(capacity: number): BoxOverlapList {
+  return {
+    capacity,
+    count: 0,
+    dropped: 0,
+    box: new Int32Array(capacity),
+    triangle: new Int32Array(capacity),
+    exit: new Uint8Array(capacity),
+    exitCounts: new Int32Array(EXIT_COUNT),
+  };
+}
+
+export interface BoxQueryOptions {
+  /** Which box-triangle test runs at the leaves. */
+  test: BoxTriangleVariant;
+  /** One traversal for the whole batch (boxes surviving a node moved to the front, each node decoded
+   *  once per batch), or one traversal per box. Same results either way. */
+  batched: boolean;
+  /** Also list the pairs a leaf test found apart (with the exit that decided it), for drawing. */
+  includeRejected: boolean;
+}
+
+export const DEFAULT_BOX_QUERY_OPTIONS: Readonly<BoxQueryOptions> = Object.freeze({ test: 'optimized', batched: true, includeRejected: false });
+
+/** The work a query did. */
+export interface BoxQueryCounters {
+  /** Node visits: a node reached by several boxes of a batch counts once. */
+  nodesVisited: number;
+  /** Child boxes decoded (once per batch each). */
+  childBoxesDecoded: number;
+  /** Box-against-child-box tests. */
+  boxNodeTests: number;
+  /** Box-triangle tests at the leaves (a triangle in two leaves may be tested twice). */
+  triangleTests: number;
+  /** Distinct overlapping (box, triangle) pairs, stored or dropped. */
+  overlaps: number;
+  /** Boxes skipped as invalid (NaN or infinite numbers, negative half-size, axes not orthonormal). */
+  invalidBoxes: number;
+}

@@ -1,0 +1,33 @@
+import { MAX_LEAF_SIZE } from '../../bvh/options';
+import type { BoxBatch, BoxOverlapList, BoxQueryOptions } from './boxTypes';
+import { BoxWorkspace } from './boxWorkspace';
+import { TEST_OPTIMIZED, TEST_V1, TEST_V2, testLeaf, type QueryTally } from './leafTests';
+import { checkBoxBatch, resolveBoxQueryOptions } from './overlapBoxes';
+import { prepareBoxes } from './prepareBoxes';
+
+/**
+ * The reference every box query is checked against: each valid box against every triangle of the mesh
+ * with the same box-triangle test (and, for an oriented box, the same move into its frame), no tree.
+ * Same result conventions as overlapBoxes; pairs come box by box, triangles in id order.
+ */
+export function overlapBoxesBruteForce(positions: Float32Array, indices: Uint32Array, boxes: BoxBatch, out: BoxOverlapList, options: Partial<Pick<BoxQueryOptions, 'test' | 'includeRejected'>> = {}): void {
+  const resolved = resolveBoxQueryOptions(options);
+  checkBoxBatch(boxes, out);
+  const triangleCount = indices.length / 3;
+  // The whole mesh as one run of triangles in id order, cut into leaf-sized pieces.
+  const mesh = { positions, indices, triangleCount, triangleOrder: null, hasDuplicateReferences: false, maxDepth: 0 };
+  const workspace = new BoxWorkspace(mesh);
+  const valid = prepareBoxes(boxes, workspace);
+  workspace.beginQuery();
+  out.count = 0;
+  out.dropped = 0;
+  out.exitCounts.fill(0);
+  const test = resolved.test === 'v1' ? TEST_V1 : resolved.test === 'v2' ? TEST_V2 : TEST_OPTIMIZED;
+  const tally: QueryTally = { nodesVisited: 0, childBoxesDecoded: 0, boxNodeTests: 0, triangleTests: 0, overlaps: 0 };
+  for (let i = 0; i < valid; i++) {
+    const box = workspace.active[i]!;
+    for (let first = 0; first < triangleCount; first += MAX_LEAF_SIZE) {
+      testLeaf(mesh, workspace, box, first, Math.min(MAX_LEAF_SIZE, triangleCount - first), test, resolved.includeRejected, out, tally);
+    }
+  }
+}

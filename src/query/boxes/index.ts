@@ -1,0 +1,6 @@
+// Box queries over the BVH and the box-triangle tests they run at the leaves.
+export * from '../boxTriangle/index';
+export { overlapBoxes, resolveBoxQueryOptions } from './overlapBoxes';
+export { overlapBoxesBruteForce } from './bruteForce';
+export { AXES_TOLERANCE } from './prepareBoxes';
+export { createBoxOverlapList, DEFAULT_BOX_QUERY_OPTIONS, type BoxBatch, type BoxOverlapList, type BoxQueryCounters, type BoxQueryOptions } from './boxTypes';
