@@ -123,6 +123,14 @@ export class GroundScene implements BroadPhaseScene {
     this.movedCount = n;
   }
 
+  saveClock(): number {
+    return this.time;
+  }
+
+  loadClock(time: number): void {
+    this.time = time;
+  }
+
   private placeDynamic(k: number): void {
     const angle = this.phase[k]! + this.angularSpeed[k]! * this.time;
     const x = this.centre[2 * k]! + this.radius[k]! * Math.cos(angle);

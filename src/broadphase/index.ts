@@ -19,3 +19,4 @@ export { DynamicAabbTree } from './dynamicTree';
 export { populateBroadPhase, applySceneMoves, type BroadPhaseScene } from './broadPhaseScene';
 export { OrbitScene, DEFAULT_ORBIT_SCENE_OPTIONS, type OrbitSceneOptions } from './orbitScene';
 export { GroundScene, DEFAULT_GROUND_SCENE_OPTIONS, type GroundSceneOptions } from './groundScene';
+export { FrameStats } from './frameStats';

@@ -85,6 +85,15 @@ export class OrbitScene implements BroadPhaseScene {
     this.movedCount = moving;
   }
 
+  /** The orbit phases, for saving a state. */
+  saveClock(): Float64Array {
+    return this.time.slice();
+  }
+
+  loadClock(clock: Float64Array): void {
+    if (clock.length === this.time.length) this.time.set(clock);
+  }
+
   private place(i: number): void {
     const a = this.options.amplitude;
     const t = this.time[i]!;

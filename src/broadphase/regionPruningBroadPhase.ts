@@ -13,7 +13,7 @@ export interface RegionPruningOptions {
   regions: [number, number];
 }
 
-export const DEFAULT_REGION_PRUNING_OPTIONS: RegionPruningOptions = { regions: [4, 4] };
+export const DEFAULT_REGION_PRUNING_OPTIONS: RegionPruningOptions = { regions: [6, 6] };
 
 interface Region {
   /** Boxes not updated since the last step ("sleeping": static or still), sorted, kept across steps. */
