@@ -15,3 +15,4 @@ export * from './broadphase/index';
 export * from './query/capsule/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';
+export * from './actors/index';
