@@ -4,7 +4,6 @@ export { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 export { spawnPile, DEFAULT_PILE, type PileSpec } from './spawnPile';
 export { applyWindToActors, WindBatch, type WindSampler, type WindSettings } from './actorWind';
 export { TriangleBoxQuery } from './triangleBoxQuery';
-export { closestPointOnTriangle } from './closestPointOnTriangle';
 export { findTerrainContacts, type TriangleSource, type TerrainContactCounters } from './terrainContacts';
 export { findActorContacts, CONTACTS_PER_PAIR, type ActorContactCounters } from './actorContacts';
 export { ContactBuffer, CONTACT_STRIDE, TERRAIN } from './contactBuffer';
