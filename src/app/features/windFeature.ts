@@ -35,7 +35,8 @@ interface WindSettings {
  */
 export class WindFeature implements AppFeature {
   readonly name = 'wind';
-  private readonly field = new WindField();
+  /** The world's wind; the actors feature is blown by it too (see features.ts). */
+  readonly field = new WindField();
   private tracers: WindTracers | null = null;
   private readonly arrows = new WindArrows();
   private readonly tracerPoints = new TracerPoints();
@@ -181,7 +182,8 @@ export class WindFeature implements AppFeature {
     });
   }
 
-  private detonate(): void {
+  /** Sets off the explosion effect for 0.6 s. */
+  detonate(): void {
     const explosion = this.field.effects.find((e) => e.label === 'explosion');
     if (explosion === undefined) return;
     this.field.setEnabled(explosion, true);

@@ -1,0 +1,190 @@
+import type GUI from 'lil-gui';
+import * as THREE from 'three';
+import { ActorSystem, sampleTerrainHeight, type PileSpec, type Sandbox, type WindField } from '../../core';
+import { ActorsView } from '../../view/actorsView';
+import { BoxOverlay } from '../../view/boxOverlay';
+import type { AppContext, AppFeature } from '../feature';
+
+/** What the actors need from the feature that owns the wind: its field, and a way to set off its explosion. */
+export interface WindAccess {
+  readonly field: WindField;
+  detonate(): void;
+}
+
+interface ActorsSettings {
+  enabled: boolean;
+  count: number;
+  spheres: number;
+  boxes: number;
+  capsules: number;
+  size: number;
+  density: number;
+  wind: boolean;
+  restitution: number;
+  friction: number;
+  wakeSize: number;
+}
+
+/** Seconds the wake box stays drawn after a wake. */
+const WAKE_BOX_SECONDS = 1;
+
+/**
+ * A pile of actors blown about: spheres, boxes and capsules dropped under the wind's explosion, settling
+ * on the terrain, falling asleep, woken by a wake box or by the explosion (which wakes the actors in its
+ * reach first, as wind alone never wakes sleepers), carried by the whirl and the gusts.
+ */
+export class ActorsFeature implements AppFeature {
+  readonly name = 'actors';
+  private context: AppContext | null = null;
+  private system: ActorSystem | null = null;
+  private readonly view = new ActorsView();
+  private readonly wakeBox = new BoxOverlay(1);
+  private readonly wakeBounds = new Float32Array(6);
+  private wakeBoxTimer = 0;
+  private lastWoken = 0;
+  private readonly settings: ActorsSettings = { enabled: false, count: 300, spheres: 1, boxes: 1, capsules: 1, size: 0.6, density: 25, wind: true, restitution: 0.2, friction: 0.6, wakeSize: 30 };
+
+  constructor(private readonly wind: () => WindAccess | null) {}
+
+  install(context: AppContext): void {
+    this.context = context;
+    this.view.group.visible = false;
+    this.wakeBox.lines.visible = false;
+    context.stage.scene.add(this.view.group, this.wakeBox.lines);
+    const folder: GUI = context.gui.addFolder('Actors');
+    folder.add(this.settings, 'enabled').name('enabled').onChange(() => this.applyEnabled());
+    folder.add(this.settings, 'count', 1, 2000, 1).name('count').onFinishChange(() => this.respawn());
+    const mix = folder.addFolder('Shape mix');
+    mix.add(this.settings, 'spheres', 0, 1, 0.05).onFinishChange(() => this.respawn());
+    mix.add(this.settings, 'boxes', 0, 1, 0.05).onFinishChange(() => this.respawn());
+    mix.add(this.settings, 'capsules', 0, 1, 0.05).onFinishChange(() => this.respawn());
+    mix.close();
+    folder.add(this.settings, 'size', 0.2, 2, 0.05).name('size (m)').onFinishChange(() => this.respawn());
+    folder.add(this.settings, 'density', 2, 500, 1).name('density (kg/m³)').onFinishChange(() => this.respawn());
+    folder.add({ spawn: () => this.respawn() }, 'spawn').name('spawn pile');
+    folder.add(this.settings, 'wind').name('wind on actors').onChange((on: boolean) => {
+      if (this.system !== null) this.system.windEnabled = on;
+    });
+    folder.add(this.settings, 'restitution', 0, 1, 0.01).onChange(() => this.applyMaterial());
+    folder.add(this.settings, 'friction', 0, 2, 0.01).onChange(() => this.applyMaterial());
+    folder.add(this.settings, 'wakeSize', 2, 200, 1).name('wake box size (m)');
+    folder.add({ wake: () => this.wakeAroundPile() }, 'wake').name('wake box');
+    folder.add({ explode: () => this.explode() }, 'explode').name('explosion (wakes first)');
+    folder.close();
+  }
+
+  terrainChanged(sandbox: Sandbox): void {
+    // An attached system has already respawned its pile on the new terrain (the sandbox told it).
+    if (this.settings.enabled) this.attach(sandbox);
+  }
+
+  frame(dtSeconds: number, sandbox: Sandbox): void {
+    const system = this.system;
+    const visible = this.settings.enabled && system !== null && sandbox.systems.includes(system);
+    this.view.group.visible = visible;
+    if (visible) this.view.update(system.world.actors);
+    if (this.wakeBoxTimer > 0) {
+      this.wakeBoxTimer -= Math.max(dtSeconds, 1 / 60);
+      this.wakeBox.lines.visible = this.wakeBoxTimer > 0;
+    }
+  }
+
+  hudLines(): readonly string[] {
+    const system = this.system;
+    if (!this.settings.enabled || system === null) return [];
+    const m = system.metrics();
+    const ms = (m.windMs as number) + (m.broadPhaseMs as number) + (m.actorContactsMs as number) + (m.terrainContactsMs as number) + (m.solveMs as number) + (m.integrateMs as number);
+    const waiting = system.world.bvh === null ? ' · waiting for the BVH' : '';
+    return [
+      `actors: ${m.actors} · awake ${m.awake} · asleep ${m.sleeping}${(m.lost as number) > 0 ? ` · lost ${m.lost}` : ''} · contacts ${m.contacts} (terrain ${m.terrainContacts}, pairs ${m.actorContacts}) · wind samples ${m.windSamples}${waiting}`,
+      `actors ms: ${ms.toFixed(2)} = wind ${(m.windMs as number).toFixed(2)} + broad ${(m.broadPhaseMs as number).toFixed(2)} + pairs ${(m.actorContactsMs as number).toFixed(2)} + terrain ${(m.terrainContactsMs as number).toFixed(2)} + solve ${(m.solveMs as number).toFixed(2)} + move ${(m.integrateMs as number).toFixed(2)}${this.lastWoken > 0 ? ` · last wake: ${this.lastWoken}` : ''}`,
+    ];
+  }
+
+  private applyEnabled(): void {
+    const sandbox = this.context?.sandbox() ?? null;
+    if (sandbox === null) return;
+    if (this.settings.enabled) this.attach(sandbox);
+    else if (this.system !== null) sandbox.removeSystem(this.system);
+  }
+
+  private attach(sandbox: Sandbox): void {
+    if (this.system === null) {
+      this.system = new ActorSystem(this.wind()?.field ?? null, this.pileSpec(sandbox), { restitution: this.settings.restitution, friction: this.settings.friction });
+      this.system.windEnabled = this.settings.wind;
+    }
+    if (this.system.field === null) this.system.field = this.wind()?.field ?? null;
+    // addSystem asks the system to respawn its pile on the current terrain.
+    if (!sandbox.systems.includes(this.system)) sandbox.addSystem(this.system);
+  }
+
+  /** A new pile from the settings. Removing and adding the system again respawns it and clears the
+   *  sandbox's history: the old states describe another pile. */
+  private respawn(): void {
+    const sandbox = this.context?.sandbox() ?? null;
+    const system = this.system;
+    if (sandbox === null || system === null) return;
+    system.pile = { ...system.pile, ...this.pileSpec(sandbox) };
+    if (!sandbox.systems.includes(system)) return;
+    sandbox.removeSystem(system);
+    try {
+      sandbox.addSystem(system);
+    } catch (error) {
+      this.context?.reportError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private pileSpec(sandbox: Sandbox): Partial<PileSpec> {
+    const s = this.settings;
+    const none = s.spheres + s.boxes + s.capsules <= 0;
+    return {
+      count: Math.round(s.count),
+      center: this.pileCenter(),
+      mix: none ? { sphere: 1, box: 1, capsule: 1 } : { sphere: s.spheres, box: s.boxes, capsule: s.capsules },
+      size: s.size,
+      density: s.density,
+      seed: sandbox.scene.seed,
+    };
+  }
+
+  /** Under the wind's explosion when there is one, so "explosion" has something to blow away. */
+  private pileCenter(): [number, number] {
+    const explosion = this.wind()?.field.effects.find((e) => e.label === 'explosion');
+    if (explosion !== undefined) return [explosion.position[0], explosion.position[2]];
+    return [0, 0];
+  }
+
+  private applyMaterial(): void {
+    this.system?.world.setOptions({ restitution: this.settings.restitution, friction: this.settings.friction });
+  }
+
+  private wakeAroundPile(): void {
+    const sandbox = this.context?.sandbox() ?? null;
+    if (sandbox === null || this.system === null) return;
+    const [x, z] = this.system.pile.center;
+    const half = this.settings.wakeSize / 2;
+    const y = sampleTerrainHeight(sandbox.terrain, x, z);
+    this.wake([x - half, y - half, z - half, x + half, y + half, z + half]);
+  }
+
+  /** The reference's order: wake the actors the explosion reaches, then set it off. */
+  private explode(): void {
+    const wind = this.wind();
+    const explosion = wind?.field.effects.find((e) => e.label === 'explosion');
+    if (wind === null || explosion === undefined) {
+      this.context?.reportError('No explosion effect in the wind: the actors have nothing to be blown by.');
+      return;
+    }
+    this.wake(Array.from(explosion.bounds));
+    wind.detonate();
+  }
+
+  private wake(box: number[]): void {
+    if (this.system === null) return;
+    this.lastWoken = this.system.world.wakeActors(box);
+    this.wakeBounds.set(box);
+    this.wakeBox.setBoxes({ bounds: this.wakeBounds, count: 1 }, new THREE.Color(0xffd166));
+    this.wakeBox.lines.visible = true;
+    this.wakeBoxTimer = WAKE_BOX_SECONDS;
+  }
+}
