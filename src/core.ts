@@ -12,6 +12,7 @@ export * from './query/rayTriangle/index';
 export * from './bvh/index';
 export * from './query/rays/index';
 export * from './broadphase/index';
+export * from './particles/index';
 export * from './query/capsule/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';

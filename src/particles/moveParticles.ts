@@ -1,0 +1,202 @@
+import { bit } from './bit';
+import { SURFACE_CODE, directionCode } from './cacheKey';
+import type { ParticleEffectParams } from './effectParams';
+import { PLANE_CONTACT, PLANE_NONE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
+
+/** What one step of motion needs beyond the particles and their effect. */
+export interface MoveStep {
+  dt: number;
+  gravity: number;
+  withWind: boolean;
+  /** Ask the cache on entering a new cell (not only after a bounce). */
+  cellLookups: boolean;
+  /** Cache keys are surface cells (SURFACE_CODE), not trajectory directions. */
+  surfaceKeys: boolean;
+  /** Particles beyond ±half in x or z, or below floor, are killed: nothing is left there to hit. */
+  half: number;
+  floor: number;
+}
+
+/**
+ * Lists the move fills for the later phases of the step. `askers` (a prefix, all effects in turn):
+ * particles that ask the cache (they bounced, or entered a new cell). `needy`, within each effect's own
+ * slot range [start, end): particles whose plane is not their own look-ahead and that need a raycast —
+ * urgent ones (meeting their plane within a few frames) from the front up to urgentEnd, the others
+ * (meeting it within the look-ahead, sliding, or planeless and falling) from the back down from
+ * laterStart.
+ */
+export interface MoveLists {
+  askers: Int32Array;
+  askCount: number;
+  needy: Int32Array;
+  urgentEnd: number;
+  laterStart: number;
+  bounces: number;
+  alive: number;
+}
+
+/** Frames ahead within which meeting a plane that is only a guess is urgent. */
+const URGENT_FRAMES = 4;
+
+/** Speeds below this are at rest: a resting particle needs no new plane. */
+const SLIDING_SPEED_SQUARED = 0.25;
+
+/**
+ * Moves the live particles of one effect, slots [start, end): ages them (killing the old and the
+ * lost), applies gravity and drag (towards the wind when it blows), tests each against its own plane
+ * and bounces with restitution and Coulomb friction. Near-zero approach speeds are resting contact,
+ * not bounces.
+ *
+ * The loop is written to be branch-light: whether a particle touches its plane, bounces, changes cell
+ * or needs a ray is data that flips from one particle to the next, so those become 0/1 integers that
+ * scale the updates, and list appends always write and advance by the flag. The branches left (dead
+ * slots, deaths) are rare or come in runs.
+ */
+export function moveEffect(b: ParticleBuffers, start: number, end: number, p: ParticleEffectParams, step: MoveStep, lists: MoveLists): void {
+  const positions = b.positions;
+  const velocities = b.velocities;
+  const planes = b.planes;
+  const ages = b.ages;
+  const lifetimes = b.lifetimes;
+  const colours = b.colours;
+  const sources = b.planeSources;
+  const wind = b.wind;
+  const cells = b.cells;
+  const touchingBefore = b.touching;
+  const askers = lists.askers;
+  const needy = lists.needy;
+  const dt = step.dt;
+  const gravityStep = step.gravity * dt;
+  // Slower than two frames of gravity into the plane is resting contact, not a bounce.
+  const restSpeed = 2 * gravityStep;
+  const withWind = step.withWind;
+  const cellLookups = step.cellLookups ? 1 : 0;
+  const surfaceKeys = step.surfaceKeys;
+  const half = step.half;
+  const floor = step.floor;
+  const restitution = p.restitution;
+  const friction = p.friction;
+  const radius = p.radius;
+  const lookahead = p.lookahead;
+  const decay = Math.exp(-p.drag * dt);
+  const halfDrop = 0.5 * step.gravity * lookahead;
+  const inverseSide = 1 / p.cellSide;
+  const inverseHeight = 1 / p.cellHeight;
+  let askCount = lists.askCount;
+  let urgentEnd = start;
+  let laterStart = end;
+  const urgentTime = URGENT_FRAMES * dt;
+  let bounces = 0;
+  let alive = 0;
+
+  for (let i = start; i < end; i++) {
+    const life = lifetimes[i]!;
+    if (life === 0) continue;
+    const age = ages[i]! + dt;
+    const i4 = 4 * i;
+    if (!(age < life)) {
+      lifetimes[i] = 0;
+      colours[i4 + 3] = 0;
+      continue;
+    }
+    ages[i] = age;
+    let vx = velocities[i4]!;
+    let vy = velocities[i4 + 1]! - gravityStep;
+    let vz = velocities[i4 + 2]!;
+    if (withWind) {
+      const wx = wind[i4]!, wy = wind[i4 + 1]!, wz = wind[i4 + 2]!;
+      vx = wx + (vx - wx) * decay;
+      vy = wy + (vy - wy) * decay;
+      vz = wz + (vz - wz) * decay;
+    } else {
+      vx *= decay;
+      vy *= decay;
+      vz *= decay;
+    }
+    let px = positions[i4]! + vx * dt;
+    let py = positions[i4 + 1]! + vy * dt;
+    let pz = positions[i4 + 2]! + vz * dt;
+    if (!(px >= -half && px <= half && pz >= -half && pz <= half && py >= floor)) {
+      lifetimes[i] = 0;
+      colours[i4 + 3] = 0;
+      continue;
+    }
+
+    // The plane test: a dot product and a compare; penetration is pushed out along the normal.
+    const nx = planes[i4]!, ny = planes[i4 + 1]!, nz = planes[i4 + 2]!;
+    const distance = nx * px + ny * py + nz * pz - planes[i4 + 3]!;
+    const push = Math.max(0, radius - distance);
+    px += nx * push;
+    py += ny * push;
+    pz += nz * push;
+    const touching = bit(push > 0);
+    const landing = touching & (1 - touchingBefore[i]!);
+    touchingBefore[i] = touching;
+    const vn = vx * nx + vy * ny + vz * nz;
+    const contact = touching & bit(vn < 0);
+    const bounce = contact & bit(vn < -restSpeed);
+    const outgoing = -restitution * vn * bounce;
+    const impulse = (outgoing - vn) * contact;
+    const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
+    const tangential = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    // Coulomb friction: the normal impulse bounds how much tangential speed is lost.
+    const keep = Math.max(0, 1 - (friction * impulse) / Math.max(tangential, 1e-9));
+    vx += contact * (tx * keep + nx * outgoing - vx);
+    vy += contact * (ty * keep + ny * outgoing - vy);
+    vz += contact * (tz * keep + nz * outgoing - vz);
+    positions[i4] = px;
+    positions[i4 + 1] = py;
+    positions[i4 + 2] = pz;
+    velocities[i4] = vx;
+    velocities[i4 + 1] = vy;
+    velocities[i4 + 2] = vz;
+    bounces += bounce;
+    alive++;
+
+    // The cache cell of the coming arc (the direction is the raycast chord's).
+    const ix = Math.floor(px * inverseSide) | 0;
+    const iy = Math.floor(py * inverseHeight) | 0;
+    const iz = Math.floor(pz * inverseSide) | 0;
+    // A landing or a bounce asks about the surface it arrived at: the direction it came in with is
+    // kept one more frame (the change to the new one is seen, and asked about, next frame).
+    const arrived = cells[i4 + 3]!;
+    const heading = surfaceKeys ? SURFACE_CODE : directionCode(vx, vy - halfDrop, vz);
+    const arrival = landing | bounce;
+    const direction = heading + arrival * (arrived - heading);
+    const changed = bit(ix !== cells[i4]) | bit(iy !== cells[i4 + 1]) | bit(iz !== cells[i4 + 2]) | bit(direction !== cells[i4 + 3]);
+    cells[i4] = ix;
+    cells[i4 + 1] = iy;
+    cells[i4 + 2] = iz;
+    cells[i4 + 3] = direction;
+    // A plane from the particle's own raycast holds while the particle is on its way to it. A bounce,
+    // sliding into another cell, or no longer meeting it within twice the look-ahead (the arc left the
+    // chord the ray followed) makes it a guess: the plane last touched.
+    const vnAfter = vx * nx + vy * ny + vz * nz;
+    const gap = distance + push - radius;
+    let source = sources[i]!;
+    const offCourse = bit(source === PLANE_RAY) & (1 - touching) & bit(gap + vnAfter * 2 * lookahead > 0);
+    const stale = bounce | (touching & changed) | offCourse;
+    source += stale * (PLANE_CONTACT - source);
+    sources[i] = source;
+    const guess = 1 - bit(source === PLANE_RAY);
+    const urgent = guess & bit(gap + vnAfter * urgentTime < 0);
+    const approaching = bit(gap + vnAfter * lookahead < 0);
+    const sliding = touching & bit(vx * vx + vy * vy + vz * vz > SLIDING_SPEED_SQUARED);
+    const planelessFalling = bit(source === PLANE_NONE) & bit(vy < 0);
+    const later = guess & (1 - urgent) & (approaching | sliding | planelessFalling);
+    // A guess about to be met asks the cache every frame: an entry may have appeared since it entered its cell.
+    askers[askCount] = i;
+    askCount += arrival | (cellLookups & guess & (changed | urgent));
+    // Both ends are written every time; only the chosen one advances (urgentEnd ≤ laterStart holds
+    // since each particle takes at most one place).
+    needy[urgentEnd] = i;
+    urgentEnd += urgent;
+    needy[laterStart - 1] = i;
+    laterStart -= later;
+  }
+  lists.askCount = askCount;
+  lists.urgentEnd = urgentEnd;
+  lists.laterStart = laterStart;
+  lists.bounces += bounces;
+  lists.alive += alive;
+}

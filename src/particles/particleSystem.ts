@@ -1,0 +1,448 @@
+import { InvalidParameterError } from '../errors';
+import { Random } from '../math/random';
+import type { Sandbox, SimSystem } from '../sim/sandbox';
+import type { WindField } from '../sim/windField';
+import { WindTracers } from '../sim/windTracers';
+import type { TerrainMesh } from '../terrain/heightfield';
+import { effectCapacity, validateEffectParams, type ParticleEffectParams } from './effectParams';
+import { PLANE_CACHE, PLANE_RAY, ParticleBuffers } from './particleBuffers';
+import { ParticleEffect, type EffectCursorState } from './particleEffect';
+import { PlaneCache, type PlaneCacheState } from './planeCache';
+import { countFallThrough, type FallThroughCount } from './fallThrough';
+import { moveEffect, type MoveLists, type MoveStep } from './moveParticles';
+import { PlaneRaycaster, RAY_PICKS, lookBehind, type RayPick } from './raycastPlanes';
+import { adoptPlane } from './adoptPlane';
+import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
+import { TerrainHeightSampler } from './terrainHeight';
+
+/** 'budget': each effect spends its raycast budget on random particles; 'reference': one raycast per particle per frame. */
+export const PARTICLE_MODES = ['budget', 'reference'] as const;
+export type ParticleMode = (typeof PARTICLE_MODES)[number];
+
+export interface ParticleSystemOptions {
+  mode: ParticleMode;
+  /** m/s², downwards (−y). */
+  gravity: number;
+  /** Whether particles drift with the wind (the field given, or the one the wind tracers use). */
+  wind: boolean;
+  /** Checks every particle against the true surface each frame (the fell-through counters). */
+  checkFallThrough: boolean;
+  /** Turns particles that fell through red. */
+  highlightFellThrough: boolean;
+  /**
+   * Besides at spawn and after each bounce, a particle asks the cache whenever it enters a new cell or
+   * turns to a new direction (off: only spawn and bounces, as in the original scheme).
+   */
+  cellLookups: boolean;
+  /** What cache entries are keyed by (see CacheKeying). */
+  keying: CacheKeying;
+  /** Which particles budget rays go to. */
+  pick: RayPick;
+  seed: number;
+}
+
+export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', pick: 'needy', seed: 1 });
+
+/** Work done in the last step. */
+export interface ParticleFrameCounters {
+  alive: number;
+  spawned: number;
+  raycasts: number;
+  rayHits: number;
+  /** Particles that needed a raycast (about to meet a plane that is not their own look-ahead). */
+  needy: number;
+  cacheLookups: number;
+  cacheHits: number;
+  cacheMisses: number;
+  cacheInserts: number;
+  cacheEvictions: number;
+  bounces: number;
+  /** Particles found below the true surface (by more than their radius) for the first time this life. */
+  fellThrough: number;
+  /** Particles below the true surface now. */
+  below: number;
+}
+
+/** Sums since the last resetTotals(): the quality of a run. */
+export interface ParticleTotals {
+  frames: number;
+  /** Particle lives seen: those alive at the reset plus every spawn since. */
+  lives: number;
+  /** Lives that fell through at some point. */
+  fellThroughLives: number;
+  /** Σ alive and Σ below over the frames: the share of particle-frames spent below the surface. */
+  particleFrames: number;
+  belowFrames: number;
+  raycasts: number;
+  bounces: number;
+}
+
+/** Milliseconds of each phase of the last step. */
+export interface ParticlePhaseMs {
+  spawn: number;
+  wind: number;
+  move: number;
+  cache: number;
+  rays: number;
+  verify: number;
+}
+
+export const PARTICLE_PHASES: readonly (keyof ParticlePhaseMs)[] = ['spawn', 'wind', 'move', 'cache', 'rays', 'verify'];
+
+interface ParticleSystemState {
+  buffers: ReturnType<ParticleBuffers['snapshot']>;
+  cursors: EffectCursorState[];
+  caches: PlaneCacheState[];
+  random: number;
+  totals: ParticleTotals;
+}
+
+const RED = [255, 40, 40];
+
+/**
+ * Particles that collide through one plane each. Every step: spawn (with a plane-cache lookup), drift
+ * with gravity, drag and optionally the wind (sampled in one batch), test each particle against its own
+ * plane (a dot product and a compare) and bounce, look the cache up again after each bounce, then spend
+ * each effect's raycast budget along the trajectories of random particles — one castRays batch for
+ * all effects — and put the planes found into the particles and the caches.
+ */
+export class ParticleSystem implements SimSystem {
+  readonly name = 'particles';
+  readonly options: ParticleSystemOptions;
+  /** The wind to drift in; null uses the field of the sandbox's wind tracers, if any. */
+  windField: WindField | null = null;
+  effects: ParticleEffect[] = [];
+  buffers: ParticleBuffers;
+  readonly frame: ParticleFrameCounters = { alive: 0, spawned: 0, raycasts: 0, rayHits: 0, needy: 0, cacheLookups: 0, cacheHits: 0, cacheMisses: 0, cacheInserts: 0, cacheEvictions: 0, bounces: 0, fellThrough: 0, below: 0 };
+  readonly totals: ParticleTotals = { frames: 0, lives: 0, fellThroughLives: 0, particleFrames: 0, belowFrames: 0, raycasts: 0, bounces: 0 };
+  readonly phaseMs: ParticlePhaseMs = { spawn: 0, wind: 0, move: 0, cache: 0, rays: 0, verify: 0 };
+  private random: Random;
+  private heightSampler: TerrainHeightSampler | null = null;
+  private terrain: TerrainMesh | null = null;
+  /**
+   * Slots that ask their effect's cache this step (they bounced, or entered a new cell), grouped by
+   * effect: effect e's are askers[askersEnd[e−1] .. askersEnd[e]).
+   */
+  private askersEnd = new Int32Array(0);
+  private urgentEnd = new Int32Array(0);
+  private laterStart = new Int32Array(0);
+  private readonly lists: MoveLists = { askers: new Int32Array(0), askCount: 0, needy: new Int32Array(0), urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
+  private readonly moveStep: MoveStep = { dt: 0, gravity: 0, withWind: false, cellLookups: true, surfaceKeys: true, half: 0, floor: 0 };
+  private readonly fallThrough: FallThroughCount = { below: 0, fresh: 0 };
+  /** The raycast phase's batch and bookkeeping (public for drawing the last rays). */
+  readonly raycaster = new PlaneRaycaster();
+
+  constructor(effects: readonly ParticleEffectParams[], options: Partial<ParticleSystemOptions> = {}) {
+    this.options = { ...DEFAULT_PARTICLE_OPTIONS, ...options };
+    validateOptions(this.options);
+    this.random = new Random(this.options.seed);
+    this.buffers = new ParticleBuffers(0);
+    this.setEffects(effects);
+  }
+
+  /** Total particle slots. */
+  get capacity(): number {
+    return this.buffers.capacity;
+  }
+
+  /** Replaces every effect: buffers are rebuilt and every particle and cache starts empty. */
+  setEffects(effects: readonly ParticleEffectParams[]): void {
+    effects.forEach((params, i) => validateEffectParams(params, `effects[${i}]`));
+    let start = 0;
+    this.effects = effects.map((params) => {
+      const effect = new ParticleEffect(structuredClone(params), start);
+      start += effect.capacity;
+      return effect;
+    });
+    this.buffers = new ParticleBuffers(start);
+    this.lists.askers = new Int32Array(start);
+    this.lists.needy = new Int32Array(start);
+    this.askersEnd = new Int32Array(effects.length);
+    this.urgentEnd = new Int32Array(effects.length);
+    this.laterStart = new Int32Array(effects.length);
+    this.resetTotals();
+  }
+
+  /**
+   * Changes some parameters of one effect. Particles keep flying when the slot count stays the same;
+   * a new cell size or cache size starts that effect's cache afresh; a new slot count (rate × lifetime)
+   * rebuilds every effect.
+   */
+  updateEffect(index: number, changes: Partial<ParticleEffectParams>): void {
+    const effect = this.effects[index];
+    if (effect === undefined) throw new InvalidParameterError('index', `an effect index below ${this.effects.length}`, index);
+    const params: ParticleEffectParams = { ...effect.params, ...structuredClone(changes) };
+    validateEffectParams(params, `effects[${index}]`);
+    if (effectCapacity(params) !== effect.capacity) {
+      this.setEffects(this.effects.map((e, i) => (i === index ? params : e.params)));
+      return;
+    }
+    const old = effect.params;
+    effect.params = params;
+    if (params.cacheSize !== old.cacheSize || params.cellSide !== old.cellSide || params.cellHeight !== old.cellHeight) {
+      effect.cache = new PlaneCache(params.cacheSize, params.cellSide, params.cellHeight);
+    }
+  }
+
+  /** Kills every particle and empties every cache (the world changed under them). */
+  reset(): void {
+    const b = this.buffers;
+    b.lifetimes.fill(0);
+    b.ages.fill(0);
+    b.colours.fill(0);
+    for (const effect of this.effects) {
+      effect.cache.clear();
+      effect.spawnCarry = effect.budgetCarry = 0;
+      effect.cursor = 0;
+      effect.alive = 0;
+    }
+    this.resetTotals();
+  }
+
+  /** Starts a new measurement window: the particles alive now are its first lives. */
+  resetTotals(): void {
+    const t = this.totals;
+    t.frames = t.particleFrames = t.belowFrames = t.raycasts = t.bounces = 0;
+    t.lives = 0;
+    t.fellThroughLives = 0;
+    const { lifetimes, fellThrough } = this.buffers;
+    for (let i = 0; i < lifetimes.length; i++) {
+      if (lifetimes[i]! > 0) {
+        t.lives++;
+        t.fellThroughLives += fellThrough[i]!;
+      }
+    }
+  }
+
+  terrainChanged(sandbox: Sandbox): void {
+    this.terrain = sandbox.terrain;
+    this.heightSampler = new TerrainHeightSampler(sandbox.terrain);
+    this.reset();
+  }
+
+  step(dt: number, sandbox: Sandbox): void {
+    if (this.terrain !== sandbox.terrain) this.terrainChanged(sandbox);
+    const frame = this.frame;
+    for (const effect of this.effects) effect.cache.resetCounters();
+    frame.spawned = frame.raycasts = frame.rayHits = frame.bounces = frame.fellThrough = frame.below = 0;
+    const phase = this.phaseMs;
+
+    let start = performance.now();
+    for (const effect of this.effects) frame.spawned += effect.spawn(dt, this.buffers, this.random, this.options.gravity, this.options.keying === 'surface');
+    this.totals.lives += frame.spawned;
+    let now = performance.now();
+    phase.spawn = now - start;
+
+    start = now;
+    const wind = this.options.wind ? (this.windField ?? findWind(sandbox)) : null;
+    if (wind !== null) {
+      wind.setTime(sandbox.time);
+      wind.sample(this.buffers.positions, this.buffers.wind, this.buffers.capacity);
+    }
+    now = performance.now();
+    phase.wind = now - start;
+
+    start = now;
+    this.move(dt, wind !== null, sandbox.terrain);
+    frame.alive = this.lists.alive;
+    frame.bounces = this.lists.bounces;
+
+    now = performance.now();
+    phase.move = now - start;
+
+    start = now;
+    const bvh = sandbox.bvh;
+    if (bvh !== null) {
+      const raycaster = this.raycaster;
+      frame.raycasts = raycaster.pick(this.effects, this.buffers, this.options.mode === 'reference', this.options.pick, this.lists.needy, this.urgentEnd, this.laterStart, this.random);
+      raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
+      raycaster.cast(bvh);
+      frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying);
+    }
+    now = performance.now();
+    phase.rays = now - start;
+
+    start = now;
+    this.askCaches(dt);
+    now = performance.now();
+    phase.cache = now - start;
+
+    start = now;
+    if (this.options.checkFallThrough) this.verify();
+    now = performance.now();
+    phase.verify = now - start;
+
+    let lookups = 0, hits = 0, misses = 0, inserts = 0, evictions = 0;
+    for (const effect of this.effects) {
+      const c = effect.cache.counters;
+      lookups += c.lookups;
+      hits += c.hits;
+      misses += c.misses;
+      inserts += c.inserts;
+      evictions += c.evictions;
+    }
+    frame.cacheLookups = lookups;
+    frame.cacheHits = hits;
+    frame.cacheMisses = misses;
+    frame.cacheInserts = inserts;
+    frame.cacheEvictions = evictions;
+    const totals = this.totals;
+    totals.frames++;
+    totals.particleFrames += frame.alive;
+    totals.belowFrames += frame.below;
+    totals.raycasts += frame.raycasts;
+    totals.bounces += frame.bounces;
+    const timings = sandbox.timings;
+    for (const name of PARTICLE_PHASES) timings.record(`particles.${name}`, phase[name]);
+  }
+
+  /** Integrates, tests each particle against its plane and bounces, effect by effect. */
+  private move(dt: number, withWind: boolean, terrain: TerrainMesh): void {
+    const step = this.moveStep;
+    step.dt = dt;
+    step.gravity = this.options.gravity;
+    step.withWind = withWind;
+    step.cellLookups = this.options.cellLookups;
+    step.surfaceKeys = this.options.keying === 'surface';
+    step.half = terrain.params.worldSize / 2;
+    step.floor = terrain.minHeight - 0.25 * terrain.params.worldSize;
+    const lists = this.lists;
+    lists.askCount = lists.bounces = lists.alive = 0;
+    let needy = 0;
+    for (let e = 0; e < this.effects.length; e++) {
+      const effect = this.effects[e]!;
+      const aliveBefore = lists.alive;
+      moveEffect(this.buffers, effect.start, effect.start + effect.capacity, effect.params, step, lists);
+      effect.alive = lists.alive - aliveBefore;
+      this.askersEnd[e] = lists.askCount;
+      this.urgentEnd[e] = lists.urgentEnd;
+      this.laterStart[e] = lists.laterStart;
+      needy += lists.urgentEnd - effect.start + effect.start + effect.capacity - lists.laterStart;
+    }
+    this.frame.needy = needy;
+  }
+
+  /** Checks every live particle against the true surface. */
+  private verify(): void {
+    const sampler = this.heightSampler;
+    if (sampler === null) return;
+    const count = this.fallThrough;
+    count.below = count.fresh = 0;
+    const highlight = this.options.highlightFellThrough ? RED : null;
+    for (const effect of this.effects) countFallThrough(this.buffers, effect.start, effect.start + effect.capacity, effect.params.radius, sampler, highlight, count);
+    this.frame.below = count.below;
+    this.frame.fellThrough = count.fresh;
+    this.totals.fellThroughLives += count.fresh;
+  }
+
+  /**
+   * Particles that bounced or entered a new cell ask their effect's cache for the plane ahead. A hit
+   * replaces any plane but the particle's own look-ahead.
+   */
+  private askCaches(dt: number): void {
+    const b = this.buffers;
+    const velocities = b.velocities;
+    const sources = b.planeSources;
+    const cells = b.cells;
+    const askers = this.lists.askers;
+    let k = 0;
+    for (let e = 0; e < this.effects.length; e++) {
+      const effect = this.effects[e]!;
+      const cache = effect.cache;
+      const cachePlanes = cache.planes;
+      const radius = effect.params.radius;
+      // An entry's plane passes through its cell: a particle in the cell up to a cell height behind it
+      // has slipped through that surface, and is put back.
+      const cellHeight = effect.params.cellHeight;
+      const end = this.askersEnd[e]!;
+      for (; k < end; k++) {
+        const i = askers[k]!;
+        const i4 = 4 * i;
+        const slot = cache.lookupCell(cells[i4]!, cells[i4 + 1]!, cells[i4 + 2]!, cells[i4 + 3]!);
+        if (slot < 0) continue;
+        // The particle's own look-ahead gives way only to an entry higher where the particle is (it
+        // asks on landing, and its ray may have found a neighbouring triangle).
+        const s4 = 4 * slot;
+        if (sources[i] === PLANE_RAY && !higherAt(cachePlanes, s4, b.planes, i4, b.positions, i4)) continue;
+        const speed = Math.sqrt(velocities[i4]! ** 2 + velocities[i4 + 1]! ** 2 + velocities[i4 + 2]! ** 2);
+        if (adoptPlane(b, i, cachePlanes, s4, radius, lookBehind(radius, speed, dt) + cellHeight)) sources[i] = PLANE_CACHE;
+      }
+    }
+  }
+
+  metrics(): Record<string, number | string> {
+    const f = this.frame;
+    const t = this.totals;
+    const phase = this.phaseMs;
+    let cacheEntries = 0;
+    for (const effect of this.effects) cacheEntries += effect.cache.size;
+    const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
+    return {
+      mode: this.options.mode,
+      effects: this.effects.length,
+      alive: f.alive,
+      raycasts: f.raycasts,
+      rayHits: f.rayHits,
+      needy: f.needy,
+      cacheLookups: f.cacheLookups,
+      cacheHits: f.cacheHits,
+      cacheMisses: f.cacheMisses,
+      cacheEvictions: f.cacheEvictions,
+      cacheEntries,
+      bounces: f.bounces,
+      fellThrough: f.fellThrough,
+      below: f.below,
+      fellThroughTotal: t.fellThroughLives,
+      fellThroughFraction: t.lives > 0 ? round(t.fellThroughLives / t.lives, 6) : 0,
+      spawnMs: round(phase.spawn, 3),
+      windMs: round(phase.wind, 3),
+      moveMs: round(phase.move, 3),
+      cacheMs: round(phase.cache, 3),
+      raysMs: round(phase.rays, 3),
+      verifyMs: round(phase.verify, 3),
+    };
+  }
+
+  saveState(): ParticleSystemState {
+    return {
+      buffers: this.buffers.snapshot(),
+      cursors: this.effects.map((e) => e.saveCursors()),
+      caches: this.effects.map((e) => e.cache.saveState()),
+      random: this.random.saveState(),
+      totals: { ...this.totals },
+    };
+  }
+
+  loadState(state: unknown): void {
+    const s = state as ParticleSystemState;
+    // Effects rebuilt since the snapshot: it no longer fits.
+    if (s.buffers.ages.length !== this.buffers.capacity || s.cursors.length !== this.effects.length) return;
+    if (!this.effects.every((e, i) => e.cache.fits(s.caches[i]!))) return;
+    this.effects.forEach((e, i) => e.cache.loadState(s.caches[i]!));
+    this.buffers.restore(s.buffers);
+    this.effects.forEach((e, i) => e.loadCursors(s.cursors[i]!));
+    this.random.loadState(s.random);
+    Object.assign(this.totals, s.totals);
+  }
+}
+
+/** Whether the point p[po ..] is nearer the front of plane a (at a[ao ..]) than of plane b (at b[bo ..]): a is the higher there. */
+function higherAt(a: Float32Array, ao: number, b: Float32Array, bo: number, p: Float32Array, po: number): boolean {
+  const x = p[po]!, y = p[po + 1]!, z = p[po + 2]!;
+  const inFrontOfA = a[ao]! * x + a[ao + 1]! * y + a[ao + 2]! * z - a[ao + 3]!;
+  const inFrontOfB = b[bo]! * x + b[bo + 1]! * y + b[bo + 2]! * z - b[bo + 3]!;
+  return inFrontOfA < inFrontOfB;
+}
+
+function findWind(sandbox: Sandbox): WindField | null {
+  for (const system of sandbox.systems) if (system instanceof WindTracers) return system.field;
+  return null;
+}
+
+function validateOptions(options: ParticleSystemOptions): void {
+  if (!(PARTICLE_MODES as readonly string[]).includes(options.mode)) throw new InvalidParameterError('mode', "'budget' or 'reference'", options.mode);
+  if (!(options.gravity >= 0 && options.gravity <= 1000)) throw new InvalidParameterError('gravity', 'a number in [0, 1000]', options.gravity);
+  if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying)) throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
+  if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
+  if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);
+}

@@ -1,0 +1,263 @@
+import { InvalidParameterError } from '../errors';
+import { cellCoordinate, planeCacheKey } from './cacheKey';
+
+/** Work a cache did since its counters were last reset. */
+export interface PlaneCacheCounters {
+  lookups: number;
+  hits: number;
+  misses: number;
+  /** New entries written. */
+  inserts: number;
+  /** Entries whose plane was overwritten by a newer result for the same cell and direction. */
+  updates: number;
+  /** Oldest entries dropped to make room. */
+  evictions: number;
+}
+
+/** Everything a cache holds, for snapshots (step back, restart). */
+export interface PlaneCacheState {
+  keys: Int32Array;
+  cells: Int32Array;
+  planes: Float32Array;
+  orderSlot: Int32Array;
+  orderOf: Int32Array;
+  head: number;
+  size: number;
+}
+
+/** The largest cache accepted: a table of 2²⁴ slots already costs 600 MiB. */
+export const MAX_PLANE_CACHE_SIZE = 1 << 23;
+
+/**
+ * The (position, direction) → plane cache: an open-addressing hash table with linear probing, at most
+ * `maxSize` entries, the oldest entry evicted first when a new one needs room.
+ *
+ * Layout, per slot of a power-of-two table at most half full:
+ *   keys[s]            Int32  mixed 32-bit key (planeCacheKey), 0 = empty; the home slot is key & mask
+ *   cells[4s .. 4s+3]  Int32  ix, iy, iz, direction code: compared on a key match, so two cells whose
+ *                             keys collide never share a plane
+ *   planes[4s .. 4s+3] Float32 nx, ny, nz, d (the plane n·p = d)
+ *   orderOf[s]         Int32  the entry's place in the insertion ring (kept right when deletion shifts it)
+ * and the insertion ring orderSlot[(head + i) % maxSize], i < size, names the slots oldest first.
+ *
+ * Age counts from an entry's first insertion: refreshing a plane does not make it younger, which keeps
+ * eviction O(1); a busy cell evicted early is written again by its next raycast.
+ * Deletion shifts the following cluster back (no tombstones), so probes stay short under churn.
+ */
+export class PlaneCache {
+  readonly maxSize: number;
+  readonly cellSide: number;
+  readonly cellHeight: number;
+  readonly keys: Int32Array;
+  readonly cells: Int32Array;
+  readonly planes: Float32Array;
+  readonly counters: PlaneCacheCounters = { lookups: 0, hits: 0, misses: 0, inserts: 0, updates: 0, evictions: 0 };
+  private readonly mask: number;
+  private readonly inverseSide: number;
+  private readonly inverseHeight: number;
+  private readonly orderSlot: Int32Array;
+  private readonly orderOf: Int32Array;
+  private head = 0;
+  private count = 0;
+
+  constructor(maxSize: number, cellSide: number, cellHeight: number) {
+    if (!(Number.isInteger(maxSize) && maxSize >= 0 && maxSize <= MAX_PLANE_CACHE_SIZE)) throw new InvalidParameterError('cacheSize', `a whole number in [0, ${MAX_PLANE_CACHE_SIZE}]`, maxSize);
+    if (!(cellSide > 0 && cellSide < Infinity)) throw new InvalidParameterError('cellSide', 'a finite number > 0', cellSide);
+    if (!(cellHeight > 0 && cellHeight < Infinity)) throw new InvalidParameterError('cellHeight', 'a finite number > 0', cellHeight);
+    this.maxSize = maxSize;
+    this.cellSide = cellSide;
+    this.cellHeight = cellHeight;
+    this.inverseSide = 1 / cellSide;
+    this.inverseHeight = 1 / cellHeight;
+    let capacity = 4;
+    while (capacity < 2 * maxSize) capacity *= 2;
+    this.mask = capacity - 1;
+    this.keys = new Int32Array(capacity);
+    this.cells = new Int32Array(capacity * 4);
+    this.planes = new Float32Array(capacity * 4);
+    this.orderOf = new Int32Array(capacity);
+    this.orderSlot = new Int32Array(Math.max(maxSize, 1));
+  }
+
+  /** Entries held now. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Table slots (a power of two, at least twice maxSize). */
+  get capacity(): number {
+    return this.mask + 1;
+  }
+
+  /**
+   * The slot holding the plane for the cell of (x, y, z) and a direction code (directionCode, or
+   * SURFACE_CODE), or −1; the plane is planes[4·slot .. 4·slot + 3]. Counts a lookup and a hit or a miss.
+   */
+  lookup(x: number, y: number, z: number, code: number): number {
+    const slot = this.findCell(cellCoordinate(x, this.inverseSide), cellCoordinate(y, this.inverseHeight), cellCoordinate(z, this.inverseSide), code);
+    const counters = this.counters;
+    counters.lookups++;
+    if (slot >= 0) counters.hits++;
+    else counters.misses++;
+    return slot;
+  }
+
+  /** lookup() for a cell and direction code already quantized (by the caller, with this cache's cell sizes). */
+  lookupCell(ix: number, iy: number, iz: number, direction: number): number {
+    const slot = this.findCell(ix, iy, iz, direction);
+    const counters = this.counters;
+    counters.lookups++;
+    if (slot >= 0) counters.hits++;
+    else counters.misses++;
+    return slot;
+  }
+
+  /** Stores the plane n·p = d for the cell of (x, y, z) and a direction code. */
+  store(x: number, y: number, z: number, code: number, nx: number, ny: number, nz: number, d: number): void {
+    this.storeCell(cellCoordinate(x, this.inverseSide), cellCoordinate(y, this.inverseHeight), cellCoordinate(z, this.inverseSide), code, nx, ny, nz, d);
+  }
+
+  /** The cell coordinates of a point (the same quantization the cache keys use). */
+  cellX(x: number): number {
+    return cellCoordinate(x, this.inverseSide);
+  }
+
+  cellY(y: number): number {
+    return cellCoordinate(y, this.inverseHeight);
+  }
+
+  /** The slot of an exact cell and direction code, or −1; counts nothing. */
+  findCell(ix: number, iy: number, iz: number, direction: number): number {
+    const key = planeCacheKey(ix, iy, iz, direction);
+    const keys = this.keys;
+    const cells = this.cells;
+    const mask = this.mask;
+    let slot = key & mask;
+    for (;;) {
+      const k = keys[slot]!;
+      if (k === 0) return -1;
+      if (k === key) {
+        const c = 4 * slot;
+        if (cells[c] === ix && cells[c + 1] === iy && cells[c + 2] === iz && cells[c + 3] === direction) return slot;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  storeCell(ix: number, iy: number, iz: number, direction: number, nx: number, ny: number, nz: number, d: number): void {
+    const maxSize = this.maxSize;
+    if (maxSize === 0) return;
+    let slot = this.findCell(ix, iy, iz, direction);
+    if (slot >= 0) {
+      this.counters.updates++;
+    } else {
+      if (this.count === maxSize) this.evictOldest();
+      const key = planeCacheKey(ix, iy, iz, direction);
+      const keys = this.keys;
+      const mask = this.mask;
+      slot = key & mask;
+      while (keys[slot] !== 0) slot = (slot + 1) & mask;
+      keys[slot] = key;
+      const c = 4 * slot;
+      this.cells[c] = ix;
+      this.cells[c + 1] = iy;
+      this.cells[c + 2] = iz;
+      this.cells[c + 3] = direction;
+      const place = (this.head + this.count) % maxSize;
+      this.orderSlot[place] = slot;
+      this.orderOf[slot] = place;
+      this.count++;
+      this.counters.inserts++;
+    }
+    const p = 4 * slot;
+    const planes = this.planes;
+    planes[p] = nx;
+    planes[p + 1] = ny;
+    planes[p + 2] = nz;
+    planes[p + 3] = d;
+  }
+
+  /** Empties the table (counters are kept). */
+  clear(): void {
+    this.keys.fill(0);
+    this.head = 0;
+    this.count = 0;
+  }
+
+  resetCounters(): void {
+    const c = this.counters;
+    c.lookups = c.hits = c.misses = c.inserts = c.updates = c.evictions = 0;
+  }
+
+  /** Calls `visit` with each entry's slot, oldest first. */
+  forEachEntry(visit: (slot: number) => void): void {
+    for (let i = 0; i < this.count; i++) visit(this.orderSlot[(this.head + i) % this.maxSize]!);
+  }
+
+  saveState(): PlaneCacheState {
+    return { keys: this.keys.slice(), cells: this.cells.slice(), planes: this.planes.slice(), orderSlot: this.orderSlot.slice(), orderOf: this.orderOf.slice(), head: this.head, size: this.count };
+  }
+
+  /** Whether a snapshot came from a cache of this size. */
+  fits(state: PlaneCacheState): boolean {
+    return state.keys.length === this.keys.length && state.orderSlot.length === this.orderSlot.length;
+  }
+
+  /** Puts back a snapshot of a cache of the same size; false (nothing changed) for another size. */
+  loadState(state: PlaneCacheState): boolean {
+    if (!this.fits(state)) return false;
+    this.keys.set(state.keys);
+    this.cells.set(state.cells);
+    this.planes.set(state.planes);
+    this.orderSlot.set(state.orderSlot);
+    this.orderOf.set(state.orderOf);
+    this.head = state.head;
+    this.count = state.size;
+    return true;
+  }
+
+  private evictOldest(): void {
+    const slot = this.orderSlot[this.head]!;
+    this.head = (this.head + 1) % this.maxSize;
+    this.count--;
+    this.counters.evictions++;
+    this.removeSlot(slot);
+  }
+
+  /** Deletes a slot and shifts back every following entry of its cluster that may move closer to home. */
+  private removeSlot(slot: number): void {
+    const keys = this.keys;
+    const cells = this.cells;
+    const planes = this.planes;
+    const orderOf = this.orderOf;
+    const orderSlot = this.orderSlot;
+    const mask = this.mask;
+    let hole = slot;
+    let next = slot;
+    for (;;) {
+      next = (next + 1) & mask;
+      const key = keys[next]!;
+      if (key === 0) break;
+      const home = key & mask;
+      // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
+      const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
+      if (stays) continue;
+      keys[hole] = key;
+      const from = 4 * next;
+      const to = 4 * hole;
+      cells[to] = cells[from]!;
+      cells[to + 1] = cells[from + 1]!;
+      cells[to + 2] = cells[from + 2]!;
+      cells[to + 3] = cells[from + 3]!;
+      planes[to] = planes[from]!;
+      planes[to + 1] = planes[from + 1]!;
+      planes[to + 2] = planes[from + 2]!;
+      planes[to + 3] = planes[from + 3]!;
+      const place = orderOf[next]!;
+      orderOf[hole] = place;
+      orderSlot[place] = hole;
+      hole = next;
+    }
+    keys[hole] = 0;
+  }
+}
