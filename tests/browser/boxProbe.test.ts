@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterEach(async () => {
+  await closeAllPages(harness);
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const control = (page: Page, label: string) => page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
+const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
+
+async function setNumber(page: Page, label: string, value: number): Promise<void> {
+  const input = control(page, label).locator('input').last();
+  await input.fill(String(value));
+  await input.press('Enter');
+}
+
+/** The overlapped count in the HUD once it differs from `previous` (or once it appears). */
+async function overlapped(page: Page, previous = ''): Promise<number> {
+  await page.waitForFunction(
+    (before) => {
+      const match = /box probe: (\d+) overlapped/.exec(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '');
+      return match !== null && match[0] !== before;
+    },
+    previous,
+    { timeout: 20_000 },
+  );
+  return Number(/box probe: (\d+) overlapped/.exec(await hudText(page))![1]);
+}
+
+describe('the box probe in real Chromium', () => {
+  it('is off by default; once on, it paints the overlapped triangles, follows its sliders and Shift+drag', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    expect(await hudText(page)).not.toMatch(/box probe/);
+
+    await page.locator('.lil-title', { hasText: 'Box probe' }).click();
+    await control(page, 'box probe').locator('input').check();
+    const first = await overlapped(page);
+    expect(first).toBeGreaterThan(0);
+    expect(await hudText(page)).toMatch(/\d+ nodes · \d+ box tests · \d+ triangle tests/);
+
+    // Same overlaps with Möller's v1 at the leaves, and with rejected candidates shown too.
+    await control(page, 'box-triangle test').locator('select').selectOption('v1');
+    await page.waitForFunction(() => /\(v1\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    expect(await overlapped(page)).toBe(first);
+    await control(page, 'show rejected candidates').locator('input').check();
+    await control(page, 'box-triangle test').locator('select').selectOption('optimized');
+    await page.waitForFunction(() => /\(optimized\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    expect(await overlapped(page)).toBe(first);
+    expect(await control(page, 'exits').locator('input').inputValue()).toMatch(/axis \d+/);
+
+    // Bigger and yawed: more triangles, still answered.
+    await setNumber(page, 'half-size x', 40);
+    const bigger = await overlapped(page, `box probe: ${first} overlapped`);
+    expect(bigger).toBeGreaterThan(first);
+    await setNumber(page, 'yaw °', 30);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe.png') });
+
+    // Shift+drag moves the centre to the terrain under the pointer.
+    const before = await control(page, 'centre x').locator('input').last().inputValue();
+    await page.mouse.move(400, 500);
+    await page.keyboard.down('Shift');
+    await page.mouse.down();
+    await page.mouse.move(700, 450, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(
+      (old) => {
+        const inputs = [...document.querySelectorAll('.lil-controller')].filter((c) => c.querySelector('.lil-name')?.textContent === 'centre x');
+        const value = inputs[0]?.querySelector('input')?.value;
+        return value !== undefined && value !== old;
+      },
+      before,
+      { timeout: 10_000 },
+    );
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe-dragged.png') });
+    await control(page, 'time v1 · v2 · optimized here').locator('button').click();
+    await page.waitForFunction(() => /box probe, per query: v1 [\d.]+ µs/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 20_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
