@@ -1,12 +1,14 @@
 import type { AppFeature } from './feature';
+import { BroadPhaseFeature } from './features/broadphaseFeature';
 import { BvhFeature } from './features/bvhFeature';
 import { CrackFeature } from './features/crackFeature';
 import { WindFeature } from './features/windFeature';
 import { ActorsFeature } from './features/actorsFeature';
 import { BoxProbeFeature } from './features/boxProbeFeature';
+import { CapsuleFeature } from './features/capsuleFeature';
 
 /** The wind feature owns the wind field; the actors feature is blown by it (made at boot, read lazily). */
 let wind: WindFeature | null = null;
 
 /** Every feature of the page, in install order (GUI folders appear in this order). */
-export const FEATURES: ReadonlyArray<() => AppFeature> = [() => new BvhFeature(), () => new CrackFeature(), () => (wind = new WindFeature()), () => new ActorsFeature(() => wind), () => new BoxProbeFeature()];
+export const FEATURES: ReadonlyArray<() => AppFeature> = [() => new BvhFeature(), () => new CrackFeature(), () => (wind = new WindFeature()), () => new BroadPhaseFeature(), () => new ActorsFeature(() => wind), () => new BoxProbeFeature(), () => new CapsuleFeature()];

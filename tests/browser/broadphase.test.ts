@@ -1,0 +1,40 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterEach(async () => {
+  await closeAllPages(harness);
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe('broad-phase in real Chromium', () => {
+  it('is off at start; once enabled it draws boxes, reports pairs, and switches strategy live', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    const hud = page.locator('[data-testid="timing-hud"]');
+    await expect(hud.textContent()).resolves.not.toMatch(/broad-phase:/);
+    await page.locator('.lil-title', { hasText: 'Broad-phase' }).click();
+    // Rows of this folder only: other folders have an "enabled" too.
+    const folder = page.locator('xpath=//*[contains(@class,"lil-gui")][./*[contains(@class,"lil-title")][normalize-space(.)="Broad-phase"]]');
+    const row = (name: string) => folder.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
+    // A small scene keeps software rendering quick.
+    await row('boxes N').locator('select').selectOption('1024');
+    await row('enabled').locator('input').check();
+    await page.waitForFunction(() => /broad-phase: regions · orbits 1,024 boxes/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(() => /broad-phase: [1-9][\d,]* pairs/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await row('strategy (live)').locator('select').selectOption('sap');
+    await page.waitForFunction(() => /broad-phase: sap · orbits/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(() => /broad-phase: .*swaps/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'broadphase.png') });
+    await row('enabled').locator('input').uncheck();
+    await page.waitForFunction(() => !/broad-phase:/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
