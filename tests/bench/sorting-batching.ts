@@ -4,7 +4,8 @@
  * Every strategy of castRaysWith (binary / 4-way, quantized / float, each sorting, one at a time or in
  * batches of 1, 4, 16, 64, 256 or all), castRays (the 4-way default path) and three-mesh-bvh's
  * raycastFirst; watertight triangle test, front faces, triangles packed in leaf order unless a row says
- * 'indexed'.
+ * 'indexed'. Batched rows hand a ray that is alone among fewer than 4 below a node over to the
+ * single-ray traversal (aloneBelow, the default) unless the row says 'pure'.
  *
  * Rules: one warm-up pass per ray set, discarded; then rounds in which every row runs once, in turn, so
  * a busy machine slows all rows alike; the table shows medians. "same t": rays whose t agrees with
@@ -44,7 +45,7 @@ interface Row {
 
 const batchLabel = (size: number): string => (size === 0 ? 'one at a time' : size === Infinity ? 'all' : `batch ${size}`);
 const strategyName = (s: Partial<RayStrategy>): string =>
-  `${s.tree} ${s.layout} ${s.sorting} ${batchLabel(s.batchSize ?? 0)}${s.triangles === 'indexed' ? ' indexed' : ''}`;
+  `${s.tree} ${s.layout} ${s.sorting} ${batchLabel(s.batchSize ?? 0)}${s.aloneBelow === 0 ? ' pure' : ''}${s.triangles === 'indexed' ? ' indexed' : ''}`;
 
 const mesh = generateTerrain({ cells: CELLS, seed: SEED });
 const bvh = buildBVH(mesh.positions, mesh.indices, { layouts: ['quantized', 'float'] });
@@ -85,6 +86,10 @@ for (const strategy of [
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 0, triangles: 'indexed' },
   { tree: '4-way', layout: 'quantized', sorting: 'tmax', batchSize: 0, triangles: 'indexed' },
   { tree: '4-way', layout: 'quantized', sorting: 'precomputed', batchSize: 256, triangles: 'indexed' },
+  { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 256, aloneBelow: 0 },
+  { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: Infinity, aloneBelow: 0 },
+  { tree: '4-way', layout: 'quantized', sorting: 'precomputed', batchSize: 256, aloneBelow: 0 },
+  { tree: '4-way', layout: 'quantized', sorting: 'precomputed', batchSize: Infinity, aloneBelow: 0 },
 ] as Partial<RayStrategy>[]) {
   rows.push({ name: strategyName(strategy), strategy, run: (rays, hits) => castRaysWith(bvh, rays, hits, strategy) });
 }
@@ -140,7 +145,7 @@ for (const [setName, rays] of sets) {
   results.forEach((result, i) => (result.raysPerSecond = rays.count / (median(times[i]!) / 1000)));
   const threeRate = results[0]!.raysPerSecond;
   const oneAtATime = new Map<string, number>();
-  for (const r of results) if (r.row.strategy !== null && r.row.strategy.batchSize === 0 && r.row.strategy.triangles === undefined) oneAtATime.set(`${r.row.strategy.tree} ${r.row.strategy.layout} ${r.row.strategy.sorting}`, r.raysPerSecond);
+  for (const r of results) if (r.row.strategy !== null && r.row.strategy.batchSize === 0 && r.row.strategy.triangles === undefined && r.row.strategy.aloneBelow === undefined) oneAtATime.set(`${r.row.strategy.tree} ${r.row.strategy.layout} ${r.row.strategy.sorting}`, r.raysPerSecond);
 
   const header = ['strategy', 'M rays/s', 'nodes/ray', 'boxes/ray', 'tris/ray', '× three', '× one-at-a-time', 'same t'];
   const table = results.map((r) => {
@@ -181,10 +186,14 @@ for (const [setName, rays] of sets) {
     for (const tree of ['binary', '4-way']) {
       for (const layout of ['quantized', 'float']) {
         const candidates = results.filter((r) => r.row.strategy?.tree === tree && r.row.strategy.layout === layout && r.row.strategy.triangles === undefined);
+        const pure = candidates.filter((r) => r.row.strategy!.batchSize === 256 && r.row.strategy!.aloneBelow === 0)[0];
         const bestSingle = candidates.filter((r) => r.row.strategy!.batchSize === 0).sort((a, b) => b.raysPerSecond - a.raysPerSecond)[0];
         const best256 = candidates.filter((r) => r.row.strategy!.batchSize === 256).sort((a, b) => b.raysPerSecond - a.raysPerSecond)[0];
         if (bestSingle !== undefined && best256 !== undefined) {
-          summaries.push(`incoherent, ${tree} ${layout}: best batch-256 (${best256.row.strategy!.sorting}) ${(best256.raysPerSecond / bestSingle.raysPerSecond).toFixed(2)}× best one-at-a-time (${bestSingle.row.strategy!.sorting})`);
+          summaries.push(
+            `incoherent, ${tree} ${layout}: best batch-256 (${best256.row.strategy!.sorting}${best256.row.strategy!.aloneBelow === 0 ? ', pure' : ''}) ${(best256.raysPerSecond / bestSingle.raysPerSecond).toFixed(2)}× best one-at-a-time (${bestSingle.row.strategy!.sorting})` +
+              (pure !== undefined ? `; pure batch-256 ${pure.row.strategy!.sorting} ${(pure.raysPerSecond / bestSingle.raysPerSecond).toFixed(2)}×` : ''),
+          );
         }
       }
     }

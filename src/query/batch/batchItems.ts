@@ -5,20 +5,28 @@
  * is paid per node, never per item.
  *
  * The invariant that makes one array enough (the "move-to-front" batching): at a node, the items
- * active[0 .. count) are exactly those that reached it. cull() only permutes that prefix, moving the
- * items that pass to its front; the subtrees below then permute only their own prefixes, so when the
- * walk comes back to a sibling, active[0 .. count) still holds the same set, in another order.
+ * 0 .. count of the items' array are exactly those that reached it. cull() only permutes that prefix,
+ * moving the items that pass to its front; the subtrees below then permute only their own prefixes, so
+ * when the walk comes back to a sibling, the first `count` items are still the same set, in another
+ * order. (Whether the items move themselves or an index array is the items' choice.)
  */
 export interface BatchItems {
-  /** Item ids; the walk reads nothing in it, cull() and testLeaf() do. */
-  readonly active: Int32Array;
   /**
-   * Moves the items of active[0 .. count) that may touch the box (conservatively) to the front and
+   * Moves the first `count` items that may touch the box (conservatively) to the front and
    * returns how many they are. With voting on, fills the votes of those survivors.
    */
   cull(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, count: number): number;
-  /** Tests active[0 .. count) against the leaf's references triangleOrder[first .. first + references). */
+  /** Tests the first `count` items against the leaf's references triangleOrder[first .. first + references). */
   testLeaf(first: number, references: number, count: number): void;
+  /**
+   * Below a node reached by fewer than this many items, each one finishes the subtree by itself (0:
+   * never): sharing is what batching buys, and a lone item walks faster with its own child order.
+   */
+  aloneBelow: number;
+  /** The first `count` items (inside `node`'s box) each walk the binary subtree of `node` alone. */
+  aloneBinary(count: number, node: number): void;
+  /** The same for a 4-way node whose quantization frame is min xyz, step xyz (ignored by float nodes). */
+  aloneWide(count: number, node: number, minX: number, minY: number, minZ: number, stepX: number, stepY: number, stepZ: number): void;
   /** What cull() collects about its survivors for the walk's child order (VOTE_*). */
   voteMode: number;
   /** Survivors per direction octant (VOTE_OCTANTS). */

@@ -15,7 +15,7 @@ import { IDENTITY_PERMUTATION, SORT_DISTANCE, SORT_NONE, SORT_PRECOMPUTED, SORT_
 import { VOTE_DIRECTIONS, VOTE_NONE, VOTE_OCTANTS, type BatchCounters, type BatchItems, type BatchStack } from './batchItems';
 
 /**
- * Batched walks: the items active[0 .. count) go down the tree together (see batchItems.ts). Each
+ * Batched walks: the first `count` items go down the tree together (see batchItems.ts). Each
  * popped entry is culled against its box, the survivors go on to the leaf or the children. One child
  * order serves the whole batch, chosen by the survivors' votes:
  *   binary 'precomputed' / 'split-axis': the survivors' octants vote with the node's 8-bit code;
@@ -52,6 +52,7 @@ export function walkBinaryFloat(nodes: BinaryNodes, items: BatchItems, count: nu
   const votes = items.octantVotes;
   const directions = items.directionSum;
   const codeShift = sorting === SORT_SPLIT_AXIS ? 8 : 0;
+  const aloneBelow = items.aloneBelow;
   let boxesTested = 0;
   stackNode[0] = 0;
   stackCount[0] = count;
@@ -67,6 +68,10 @@ export function walkBinaryFloat(nodes: BinaryNodes, items: BatchItems, count: nu
     const link = u32[b + BINARY_FLOAT_LINK]!;
     if (link >= 0x80000000) {
       items.testLeaf(link & BINARY_LEAF_START_MASK, (link >>> 27) & 15, survivors);
+      continue;
+    }
+    if (survivors < aloneBelow) {
+      items.aloneBinary(survivors, node);
       continue;
     }
     let rightFirst = false;
@@ -105,6 +110,7 @@ export function walkBinaryQuantized(nodes: BinaryNodes, items: BatchItems, count
   const votes = items.octantVotes;
   const directions = items.directionSum;
   const codeShift = sorting === SORT_SPLIT_AXIS ? 8 : 0;
+  const aloneBelow = items.aloneBelow;
   let boxesTested = 0;
   stackNode[0] = 0;
   stackCount[0] = count;
@@ -124,6 +130,10 @@ export function walkBinaryQuantized(nodes: BinaryNodes, items: BatchItems, count
     const link = u32[4 * node + BINARY_QUANTIZED_LINK_U32]!;
     if (link >= 0x80000000) {
       items.testLeaf(link & BINARY_LEAF_START_MASK, (link >>> 27) & 15, survivors);
+      continue;
+    }
+    if (survivors < aloneBelow) {
+      items.aloneBinary(survivors, node);
       continue;
     }
     let rightFirst = false;
@@ -196,6 +206,7 @@ export function walkWideQuantized(
   const centres = scratch.subarray(0, 12);
   const keys = scratch.subarray(12, 16);
   const boxes = scratch.subarray(16, 40);
+  const aloneBelow = items.aloneBelow;
   let nodesVisited = 0;
   let boxesTested = 0;
   stackWord[0] = 0; // node 0
@@ -218,7 +229,6 @@ export function walkWideQuantized(
       continue;
     }
     const node = word & CHILD_INDEX_MASK;
-    nodesVisited += survivors;
     let minX: number, minY: number, minZ: number, stepX: number, stepY: number, stepZ: number;
     if (node >= firstShared) {
       const g = 6 * (node - firstShared);
@@ -236,6 +246,11 @@ export function walkWideQuantized(
       stepY = (hiY - loY) * QUANT_STEP_SCALE;
       stepZ = (hiZ - loZ) * QUANT_STEP_SCALE;
     }
+    if (survivors < aloneBelow) {
+      items.aloneWide(survivors, node, minX, minY, minZ, stepX, stepY, stepZ);
+      continue;
+    }
+    nodesVisited += survivors;
     const b = QUANTIZED_NODE_U16 * node;
     const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
     for (let s = 0; s < 4; s++) {
@@ -292,6 +307,7 @@ export function walkWideFloat(
   const stackBox = stack.box;
   const centres = scratch.subarray(0, 12);
   const keys = scratch.subarray(12, 16);
+  const aloneBelow = items.aloneBelow;
   let nodesVisited = 0;
   let boxesTested = 0;
   // The root has no box of its own in this layout: every item enters it.
@@ -317,6 +333,10 @@ export function walkWideFloat(
       continue;
     }
     const node = word & CHILD_INDEX_MASK;
+    if (survivors < aloneBelow) {
+      items.aloneWide(survivors, node, 0, 0, 0, 0, 0, 0);
+      continue;
+    }
     nodesVisited += survivors;
     const b = FLOAT_NODE_WORDS * node;
     const w = b + FLOAT_WORDS_OFFSET;

@@ -1,17 +1,27 @@
+import type { BinaryBVH } from '../../bvh/binaryBVH';
+import type { BVH } from '../../bvh/buildBVH';
 import { octantOf } from '../../bvh/octantOrder';
 import { RAY_DATA_LENGTH } from '../rayTriangle/rayData';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
 import { VOTE_DIRECTIONS, VOTE_NONE, VOTE_OCTANTS, type BatchItems } from '../batch/batchItems';
 import { MODE_ANY } from './rayTypes';
+import { traverseBinaryFloat, traverseBinaryQuantized } from './binaryTraverse';
+import type { StrategyWorkspace } from './strategyWorkspace';
 import { EXIT_SLACK } from './traverseQuantized';
+import { traverseWideFloat, traverseWideQuantized } from './wideTraverse';
 
-/** Per-ray box-test record, one cache line: origin xyz, inverse direction xyz, current tMax, octant. */
+/**
+ * Per-ray box-test record, one cache line: origin xyz, inverse direction xyz, current tMax, and
+ * slot·8 + octant. Records move physically (the write-up's Swap(rays[Offset], rays[Last])), so the rays
+ * at a node always sit in one contiguous run, read in order however large the batch; what only the
+ * triangle tests need stays put, indexed by slot.
+ */
 const RECORD = 8;
 /** A finished any-hit ray's tMax: every box test fails (enter ≥ 0) and leaves skip it. */
 const FINISHED = -1;
 
 /**
- * Rays as batch items: closest or any hit. Slot j of the batch holds one ray; active[] holds slots.
+ * Rays as batch items: closest or any hit.
  *
  * cull: the slab test of each surviving ray against one decoded box, passing rays moved to the front.
  * A batch holds either only rays without a zero direction component (plain min/max slab, no NaN can
@@ -22,15 +32,15 @@ const FINISHED = -1;
  */
 export class RayBatchItems implements BatchItems {
   readonly capacity: number;
-  readonly active: Int32Array;
   readonly record: Float64Array;
+  /** Per slot: direction xyz (for direction votes). */
   readonly directions: Float64Array;
-  /** The triangle kernels' per-ray constants, one view per slot into one buffer. */
+  /** Per slot: the triangle kernels' ray constants, one view each into one buffer. */
   readonly rayData: Float64Array[];
   readonly bestTriangle: Int32Array;
-  /** Hit distance of finished any-hit rays (closest-hit rays keep theirs as tMax). */
+  /** Per slot: hit distance (filled by finish()). */
   readonly hitT: Float64Array;
-  /** The caller's index of the ray in each slot. */
+  /** Per slot: the caller's index of the ray. */
   readonly rayIndex: Int32Array;
   readonly octantVotes = new Int32Array(8);
   readonly directionSum = new Float64Array(3);
@@ -47,10 +57,18 @@ export class RayBatchItems implements BatchItems {
   kernel: RayTriangleKernel | null = null;
   mode = 0;
   doubleSided = false;
+  // For rays that finish a subtree alone: the trees, the sorting code and the single-ray scratch.
+  aloneBelow = 0;
+  binary: BinaryBVH | null = null;
+  bvh: BVH | null = null;
+  quantized = true;
+  sorting = 0;
+  permutations: Uint8Array | null = null;
+  workspace: StrategyWorkspace | null = null;
+  private readonly frame = new Float64Array(6);
 
   constructor(capacity: number) {
     this.capacity = capacity;
-    this.active = new Int32Array(capacity);
     this.record = new Float64Array(RECORD * capacity);
     this.directions = new Float64Array(3 * capacity);
     const kernelData = new Float64Array(RAY_DATA_LENGTH * capacity);
@@ -79,25 +97,28 @@ export class RayBatchItems implements BatchItems {
     record[o + 4] = 1 / (dy + 0);
     record[o + 5] = 1 / (dz + 0);
     record[o + 6] = tMax;
-    record[o + 7] = octantOf(dx, dy, dz);
+    record[o + 7] = 8 * j + octantOf(dx, dy, dz);
     this.directions[3 * j] = dx;
     this.directions[3 * j + 1] = dy;
     this.directions[3 * j + 2] = dz;
     this.kernel!.prepareRay(ox, oy, oz, dx, dy, dz, this.rayData[j]!);
-    this.active[j] = j;
     this.bestTriangle[j] = -1;
     this.rayIndex[j] = rayIndex;
   }
 
-  /** Result of slot j: distance (Infinity on a miss). */
-  resultT(j: number): number {
-    if (this.bestTriangle[j]! < 0) return Infinity;
-    return this.mode === MODE_ANY ? this.hitT[j]! : this.record[RECORD * j + 6]!;
+  /** After the walk: each slot's hit distance into hitT (Infinity on a miss). */
+  finish(): void {
+    const record = this.record;
+    for (let i = 0; i < this.count; i++) {
+      const slot = record[RECORD * i + 7]! >>> 3;
+      if (this.bestTriangle[slot]! < 0) this.hitT[slot] = Infinity;
+      else if (this.mode !== MODE_ANY) this.hitT[slot] = record[RECORD * i + 6]!;
+    }
   }
 
   cull(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, count: number): number {
-    const active = this.active;
     const record = this.record;
+    const directions = this.directions;
     const voteMode = this.voteMode;
     const votes = this.octantVotes;
     let sumX = 0, sumY = 0, sumZ = 0;
@@ -106,8 +127,7 @@ export class RayBatchItems implements BatchItems {
     let last = count;
     if (this.regular) {
       while (i < last) {
-        const r = active[i]!;
-        const o = RECORD * r;
+        const o = RECORD * i;
         const ox = record[o]!, oy = record[o + 1]!, oz = record[o + 2]!;
         const ix = record[o + 3]!, iy = record[o + 4]!, iz = record[o + 5]!;
         const x0 = (minX - ox) * ix, x1 = (maxX - ox) * ix;
@@ -118,24 +138,23 @@ export class RayBatchItems implements BatchItems {
         exit += Math.abs(exit) * EXIT_SLACK;
         if (enter <= exit && enter <= record[o + 6]!) {
           if (voteMode !== VOTE_NONE) {
-            if (voteMode === VOTE_OCTANTS) votes[record[o + 7]!]!++;
+            if (voteMode === VOTE_OCTANTS) votes[record[o + 7]! & 7]!++;
             else {
-              sumX += this.directions[3 * r]!;
-              sumY += this.directions[3 * r + 1]!;
-              sumZ += this.directions[3 * r + 2]!;
+              const d = 3 * (record[o + 7]! >>> 3);
+              sumX += directions[d]!;
+              sumY += directions[d + 1]!;
+              sumZ += directions[d + 2]!;
             }
           }
           i++;
         } else {
           last--;
-          active[i] = active[last]!;
-          active[last] = r;
+          swapRecords(record, o, RECORD * last);
         }
       }
     } else {
       while (i < last) {
-        const r = active[i]!;
-        const o = RECORD * r;
+        const o = RECORD * i;
         const ox = record[o]!, oy = record[o + 1]!, oz = record[o + 2]!;
         const ix = record[o + 3]!, iy = record[o + 4]!, iz = record[o + 5]!;
         // Near and far planes by the sign of each inverse (+0 directions give +∞), NaN ignored.
@@ -156,18 +175,18 @@ export class RayBatchItems implements BatchItems {
         exit += Math.abs(exit) * EXIT_SLACK;
         if (enter <= exit && enter <= record[o + 6]!) {
           if (voteMode !== VOTE_NONE) {
-            if (voteMode === VOTE_OCTANTS) votes[record[o + 7]!]!++;
+            if (voteMode === VOTE_OCTANTS) votes[record[o + 7]! & 7]!++;
             else {
-              sumX += this.directions[3 * r]!;
-              sumY += this.directions[3 * r + 1]!;
-              sumZ += this.directions[3 * r + 2]!;
+              const d = 3 * (record[o + 7]! >>> 3);
+              sumX += directions[d]!;
+              sumY += directions[d + 1]!;
+              sumZ += directions[d + 2]!;
             }
           }
           i++;
         } else {
           last--;
-          active[i] = active[last]!;
-          active[last] = r;
+          swapRecords(record, o, RECORD * last);
         }
       }
     }
@@ -179,8 +198,55 @@ export class RayBatchItems implements BatchItems {
     return i;
   }
 
+  aloneBinary(count: number, node: number): void {
+    const binary = this.binary!;
+    const traverse = this.quantized ? traverseBinaryQuantized : traverseBinaryFloat;
+    for (let i = 0; i < count; i++) {
+      const o = RECORD * i;
+      const tMax = this.record[o + 6]!;
+      if (tMax < 0) continue;
+      const slot = this.record[o + 7]! >>> 3;
+      const d = 3 * slot;
+      const workspace = this.workspace!;
+      traverse(binary, this.kernel!, this.rayData[slot]!, this.leafTriangles, workspace, this.record[o]!, this.record[o + 1]!, this.record[o + 2]!, this.directions[d]!, this.directions[d + 1]!, this.directions[d + 2]!, tMax, this.mode, this.doubleSided, this.sorting, node);
+      this.takeAloneResult(o, slot, workspace);
+    }
+  }
+
+  aloneWide(count: number, node: number, minX: number, minY: number, minZ: number, stepX: number, stepY: number, stepZ: number): void {
+    const bvh = this.bvh!;
+    const frame = this.frame;
+    frame[0] = minX;
+    frame[1] = minY;
+    frame[2] = minZ;
+    frame[3] = stepX;
+    frame[4] = stepY;
+    frame[5] = stepZ;
+    for (let i = 0; i < count; i++) {
+      const o = RECORD * i;
+      const tMax = this.record[o + 6]!;
+      if (tMax < 0) continue;
+      const slot = this.record[o + 7]! >>> 3;
+      const d = 3 * slot;
+      const workspace = this.workspace!;
+      const ox = this.record[o]!, oy = this.record[o + 1]!, oz = this.record[o + 2]!;
+      const dx = this.directions[d]!, dy = this.directions[d + 1]!, dz = this.directions[d + 2]!;
+      if (this.quantized) traverseWideQuantized(bvh, bvh.quantized!, this.permutations, this.kernel!, this.rayData[slot]!, this.leafTriangles, workspace, ox, oy, oz, dx, dy, dz, tMax, this.mode, this.doubleSided, this.sorting, node, frame);
+      else traverseWideFloat(bvh, bvh.float!, this.permutations, this.kernel!, this.rayData[slot]!, this.leafTriangles, workspace, ox, oy, oz, dx, dy, dz, tMax, this.mode, this.doubleSided, this.sorting, node);
+      this.takeAloneResult(o, slot, workspace);
+    }
+  }
+
+  private takeAloneResult(o: number, slot: number, workspace: StrategyWorkspace): void {
+    if (workspace.bestTriangle < 0) return;
+    this.bestTriangle[slot] = workspace.bestTriangle;
+    if (this.mode === MODE_ANY) {
+      this.hitT[slot] = workspace.bestT;
+      this.record[o + 6] = FINISHED;
+    } else this.record[o + 6] = workspace.bestT;
+  }
+
   testLeaf(first: number, references: number, count: number): void {
-    const active = this.active;
     const record = this.record;
     const rayData = this.rayData;
     const best = this.bestTriangle;
@@ -209,10 +275,10 @@ export class RayBatchItems implements BatchItems {
         c = indices[i3 + 2]!;
       }
       for (let i = 0; i < count; i++) {
-        const r = active[i]!;
-        const o = RECORD * r + 6;
+        const o = RECORD * i + 6;
         const tMax = record[o]!;
         if (tMax < 0) continue; // a finished any-hit ray
+        const r = record[o + 1]! >>> 3;
         tested++;
         const t = intersect(rayData[r]!, vertices, a, b, c, tMax, doubleSided);
         if (t >= 0 && (best[r]! < 0 || t < tMax)) {
@@ -225,5 +291,13 @@ export class RayBatchItems implements BatchItems {
       }
     }
     this.trianglesTested += tested;
+  }
+}
+
+function swapRecords(record: Float64Array, a: number, b: number): void {
+  for (let k = 0; k < RECORD; k++) {
+    const value = record[a + k]!;
+    record[a + k] = record[b + k]!;
+    record[b + k] = value;
   }
 }

@@ -12,7 +12,8 @@ const FACTORED_SLACK = 2 ** -47;
 
 /**
  * One ray through the float binary layout, closest or any hit, with the chosen child order. The ray
- * must be valid and prepared in workspace.rayData; results and work go to the workspace.
+ * must be valid and prepared in `rayData`; results and work go to the workspace. `startNode` walks only
+ * that subtree (a batch hands over a ray that is alone below a node); rayTMax is then its current hit.
  *
  * Each popped node's own box is tested (the write-up's loop); an inner node's nearer child is visited
  * next without going through the stack, the other one is pushed. A ray with no zero direction
@@ -22,6 +23,7 @@ const FACTORED_SLACK = 2 ** -47;
 export function traverseBinaryFloat(
   binary: BinaryBVH,
   kernel: RayTriangleKernel,
+  rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
   ox: number, oy: number, oz: number,
@@ -30,6 +32,7 @@ export function traverseBinaryFloat(
   mode: number,
   doubleSided: boolean,
   sorting: number,
+  startNode = 0,
 ): void {
   const nodes = binary.nodes;
   const f32 = nodes.f32;
@@ -38,7 +41,6 @@ export function traverseBinaryFloat(
   const indices = binary.indices;
   const positions = binary.positions;
   const intersect = kernel.intersect;
-  const rayData = workspace.rayData;
   const stack = workspace.binaryStack;
 
   const inverseX = 1 / (dx + 0);
@@ -56,7 +58,7 @@ export function traverseBinaryFloat(
   let nodesVisited = 0;
   let trianglesTested = 0;
   let top = 0;
-  let node = 0;
+  let node = startNode;
   if (nodes.nodeCount === 0) top = -1;
 
   traversal: while (top >= 0) {
@@ -142,6 +144,7 @@ export function traverseBinaryFloat(
 export function traverseBinaryQuantized(
   binary: BinaryBVH,
   kernel: RayTriangleKernel,
+  rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
   ox: number, oy: number, oz: number,
@@ -150,6 +153,7 @@ export function traverseBinaryQuantized(
   mode: number,
   doubleSided: boolean,
   sorting: number,
+  startNode = 0,
 ): void {
   const nodes = binary.nodes;
   const u16 = nodes.u16;
@@ -159,7 +163,6 @@ export function traverseBinaryQuantized(
   const indices = binary.indices;
   const positions = binary.positions;
   const intersect = kernel.intersect;
-  const rayData = workspace.rayData;
   const stack = workspace.binaryStack;
   const frame = nodes.frame;
   const minX = frame[0]!, minY = frame[1]!, minZ = frame[2]!;
@@ -190,7 +193,7 @@ export function traverseBinaryQuantized(
   let nodesVisited = 0;
   let trianglesTested = 0;
   let top = 0;
-  let node = 0;
+  let node = startNode;
   if (nodes.nodeCount === 0) top = -1;
 
   traversal: while (top >= 0) {

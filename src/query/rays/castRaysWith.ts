@@ -33,6 +33,9 @@ export interface RayStrategy {
   /** 'packed': leaves read their triangles from a copy in leaf order (36 bytes per reference, few cache
    *  lines per leaf); 'indexed': through triangleOrder, the index buffer and the vertices. */
   triangles: 'packed' | 'indexed';
+  /** Batches only: a ray that is alone, or among fewer than this many, below a node finishes that
+   *  subtree by itself with its own child order (0 or 1: never; the whole walk stays batched). */
+  aloneBelow: number;
 }
 
 export const DEFAULT_RAY_STRATEGY: Readonly<RayStrategy> = Object.freeze({
@@ -44,6 +47,7 @@ export const DEFAULT_RAY_STRATEGY: Readonly<RayStrategy> = Object.freeze({
   triangleTest: DEFAULT_RAY_TRIANGLE_KERNEL,
   doubleSided: false,
   triangles: 'packed',
+  aloneBelow: 4,
 });
 
 export function resolveRayStrategy(input: Partial<RayStrategy>): RayStrategy {
@@ -56,6 +60,7 @@ export function resolveRayStrategy(input: Partial<RayStrategy>): RayStrategy {
   if (!sortings.includes(strategy.sorting)) throw new InvalidParameterError('sorting', `for the ${strategy.tree} tree one of ${sortings.map((s) => `'${s}'`).join(', ')}`, strategy.sorting);
   const size = strategy.batchSize;
   if (!(typeof size === 'number' && size >= 0 && (Number.isInteger(size) || size === Infinity))) throw new InvalidParameterError('batchSize', 'a whole number ≥ 0 or Infinity', size);
+  if (!(Number.isInteger(strategy.aloneBelow) && strategy.aloneBelow >= 0)) throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', strategy.aloneBelow);
   if (strategy.mode !== 'closest' && strategy.mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", strategy.mode);
   getRayTriangleKernel(strategy.triangleTest, 'triangleTest');
   if (strategy.triangles !== 'packed' && strategy.triangles !== 'indexed') throw new InvalidParameterError('triangles', "'packed' or 'indexed'", strategy.triangles);
@@ -194,10 +199,10 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
       }
       kernel.prepareRay(ox, oy, oz, dx, dy, dz, rayData);
       if (binaryTree) {
-        if (quantized) traverseBinaryQuantized(binary!, kernel, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
-        else traverseBinaryFloat(binary!, kernel, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
-      } else if (quantized) traverseWideQuantized(bvh, bvh.quantized!, permutations, kernel, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
-      else traverseWideFloat(bvh, bvh.float!, permutations, kernel, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
+        if (quantized) traverseBinaryQuantized(binary!, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
+        else traverseBinaryFloat(binary!, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
+      } else if (quantized) traverseWideQuantized(bvh, bvh.quantized!, permutations, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
+      else traverseWideFloat(bvh, bvh.float!, permutations, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
       hitT[ray] = single.bestT;
       hitTriangle[ray] = single.bestTriangle;
     }
@@ -214,6 +219,13 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
   items.indices = bvh.indices;
   items.triangleOrder = binaryTree ? state.binary!.triangleOrder : bvh.triangleOrder;
   items.leafTriangles = leafTriangles;
+  items.aloneBelow = strategy.aloneBelow;
+  items.binary = state.binary;
+  items.bvh = bvh;
+  items.quantized = strategy.layout === 'quantized';
+  items.sorting = sorting;
+  items.permutations = permutations;
+  items.workspace = single;
   items.voteMode = voteModeFor(sorting);
   items.trianglesTested = 0;
   const stack = state.stack;
@@ -226,9 +238,10 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
       else walkBinaryFloat(state.binary!.nodes, items, count, sorting, stack, counters);
     } else if (strategy.layout === 'quantized') walkWideQuantized(bvh.quantized!, permutations, items, count, sorting, stack, counters, state.scratch);
     else walkWideFloat(bvh.float!, permutations, items, count, sorting, stack, counters, state.scratch);
+    items.finish();
     for (let j = 0; j < count; j++) {
       const ray = items.rayIndex[j]!;
-      hitT[ray] = items.resultT(j);
+      hitT[ray] = items.hitT[j]!;
       hitTriangle[ray] = items.bestTriangle[j]!;
     }
   };
@@ -260,5 +273,10 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     run();
   }
   trianglesTested = items.trianglesTested;
-  return { nodesVisited: counters.nodesVisited, boxesTested: counters.boxesTested, trianglesTested, invalidRays };
+  return {
+    nodesVisited: counters.nodesVisited + single.nodesVisited,
+    boxesTested: counters.boxesTested + single.boxesTested,
+    trianglesTested: trianglesTested + single.trianglesTested,
+    invalidRays,
+  };
 }

@@ -19,12 +19,15 @@ const FACTORED_SLACK = 2 ** -47;
  * ray's octant, read from `permutations`, so the slots are tested in order and nothing is sorted).
  * The walk and the slab tests are those of castRays (factored for rays without a zero direction
  * component, NaN-aware otherwise); closest or any hit. Results and work go to the workspace.
+ * `startNode` with its frame (min xyz, step xyz) walks only that subtree: a batch hands over a ray that
+ * is alone below a node, rayTMax then being its current hit.
  */
 export function traverseWideQuantized(
   bvh: BVH,
   nodes: QuantizedNodes,
   permutations: Uint8Array | null,
   kernel: RayTriangleKernel,
+  rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
   ox: number, oy: number, oz: number,
@@ -33,6 +36,8 @@ export function traverseWideQuantized(
   mode: number,
   doubleSided: boolean,
   sorting: number,
+  startNode = 0,
+  startFrame: Float64Array | null = null,
 ): void {
   const u16 = nodes.u16;
   const u32 = nodes.u32;
@@ -43,7 +48,6 @@ export function traverseWideQuantized(
   const indices = bvh.indices;
   const positions = bvh.positions;
   const intersect = kernel.intersect;
-  const rayData = workspace.rayData;
   const stackNode = workspace.stackNode;
   const stackNear = workspace.stackNear;
   const stackFrame = workspace.stackFrame;
@@ -70,15 +74,19 @@ export function traverseWideQuantized(
 
   let top = 0;
   if (nodes.nodeCount > 0) {
-    const root = nodes.rootFrame;
-    stackNode[0] = 0;
+    stackNode[0] = startNode;
     stackNear[0] = 0;
-    stackFrame[0] = root[0]!;
-    stackFrame[1] = root[1]!;
-    stackFrame[2] = root[2]!;
-    stackFrame[3] = (root[3]! - root[0]!) * QUANT_STEP_SCALE;
-    stackFrame[4] = (root[4]! - root[1]!) * QUANT_STEP_SCALE;
-    stackFrame[5] = (root[5]! - root[2]!) * QUANT_STEP_SCALE;
+    if (startFrame !== null) {
+      for (let k = 0; k < 6; k++) stackFrame[k] = startFrame[k]!;
+    } else {
+      const root = nodes.rootFrame;
+      stackFrame[0] = root[0]!;
+      stackFrame[1] = root[1]!;
+      stackFrame[2] = root[2]!;
+      stackFrame[3] = (root[3]! - root[0]!) * QUANT_STEP_SCALE;
+      stackFrame[4] = (root[4]! - root[1]!) * QUANT_STEP_SCALE;
+      stackFrame[5] = (root[5]! - root[2]!) * QUANT_STEP_SCALE;
+    }
     top = 1;
   }
 
@@ -207,6 +215,7 @@ export function traverseWideFloat(
   nodes: FloatNodes,
   permutations: Uint8Array | null,
   kernel: RayTriangleKernel,
+  rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
   ox: number, oy: number, oz: number,
@@ -215,6 +224,7 @@ export function traverseWideFloat(
   mode: number,
   doubleSided: boolean,
   sorting: number,
+  startNode = 0,
 ): void {
   const f32 = nodes.f32;
   const u32 = nodes.u32;
@@ -223,7 +233,6 @@ export function traverseWideFloat(
   const indices = bvh.indices;
   const positions = bvh.positions;
   const intersect = kernel.intersect;
-  const rayData = workspace.rayData;
   const stackNode = workspace.stackNode;
   const stackNear = workspace.stackNear;
   const hitSlot = workspace.hitSlot;
@@ -248,7 +257,7 @@ export function traverseWideFloat(
   let trianglesTested = 0;
   let top = 0;
   if (nodes.nodeCount > 0) {
-    stackNode[0] = 0;
+    stackNode[0] = startNode;
     stackNear[0] = 0;
     top = 1;
   }

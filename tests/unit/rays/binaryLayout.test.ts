@@ -155,6 +155,8 @@ class BoxOverlapItems implements BatchItems {
   readonly octantVotes = new Int32Array(8);
   readonly directionSum = new Float64Array(3);
   voteMode = VOTE_NONE;
+  /** Overlap queries have no order to gain from going alone: they stay batched all the way. */
+  aloneBelow = 0;
   readonly found: Set<number>[];
 
   constructor(
@@ -183,6 +185,14 @@ class BoxOverlapItems implements BatchItems {
       }
     }
     return i;
+  }
+
+  aloneBinary(): void {
+    throw new Error('not used: aloneBelow is 0');
+  }
+
+  aloneWide(): void {
+    throw new Error('not used: aloneBelow is 0');
   }
 
   testLeaf(first: number, references: number, count: number): void {

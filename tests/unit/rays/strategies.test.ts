@@ -25,13 +25,15 @@ function everyStrategy(): Partial<RayStrategy>[] {
     for (const layout of ['quantized', 'float'] as const) {
       for (const sorting of tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS) {
         for (const batchSize of RAY_BATCH_SIZES) all.push({ tree, layout, sorting, batchSize });
+        // The pure batched walk, without handing lone rays over to the single-ray traversal.
+        for (const batchSize of [16, Infinity]) all.push({ tree, layout, sorting, batchSize, aloneBelow: 0 });
       }
     }
   }
   return all;
 }
 
-const describeStrategy = (s: Partial<RayStrategy>): string => `${s.tree} ${s.layout} ${s.sorting} batch ${s.batchSize} ${s.triangles ?? 'packed'}`;
+const describeStrategy = (s: Partial<RayStrategy>): string => `${s.tree} ${s.layout} ${s.sorting} batch ${s.batchSize} alone below ${s.aloneBelow ?? 'default'} ${s.triangles ?? 'packed'}`;
 
 /**
  * Same triangle, or both miss, or t within 1e-5 relative (two triangles meeting at the hit point), for
@@ -68,28 +70,28 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
   it('random rays and 6-unit segments on a terrain, packed and indexed triangles (seed 201)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const bounds = meshBounds(terrain.positions);
-    for (const triangles of ['packed', 'indexed'] as const) {
-      expect(expectEveryStrategyMatches(terrain, bvh, randomRays(201, 200, bounds), { triangles })).toBeGreaterThan(30);
-      expectEveryStrategyMatches(terrain, bvh, randomRays(202, 200, bounds, 6), { triangles });
-    }
+    expect(expectEveryStrategyMatches(terrain, bvh, randomRays(201, 200, bounds))).toBeGreaterThan(30);
+    expectEveryStrategyMatches(terrain, bvh, randomRays(202, 200, bounds, 6));
+    const some = everyStrategy().filter((s) => s.batchSize === 0 || s.batchSize === 16);
+    expectEveryStrategyMatches(terrain, bvh, randomRays(201, 200, bounds), { triangles: 'indexed' }, some);
   });
 
   it('coherent camera rays, and rays from above straight down (rain) mixed with slanted ones (seed 203)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const bounds = meshBounds(terrain.positions);
-    expect(expectEveryStrategyMatches(terrain, bvh, cameraRays(16, bounds))).toBeGreaterThan(100);
+    expect(expectEveryStrategyMatches(terrain, bvh, cameraRays(12, bounds))).toBeGreaterThan(60);
     const random = new Random(203);
     const rays = new RayBuilder();
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 120; i++) {
       const origin = [random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + 5, random.range(bounds.min[2], bounds.max[2])];
       rays.add(origin, i % 2 === 0 ? [0, -1, 0] : [random.range(-0.3, 0.3), -1, random.range(-0.3, 0.3)]);
     }
-    expect(expectEveryStrategyMatches(terrain, bvh, rays.build())).toBeGreaterThan(150);
+    expect(expectEveryStrategyMatches(terrain, bvh, rays.build())).toBeGreaterThan(90);
   });
 
   it('both sidednesses and every triangle test on random rays (seed 204)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
-    const rays = randomRays(204, 150, meshBounds(terrain.positions));
+    const rays = randomRays(204, 100, meshBounds(terrain.positions));
     const strategies = everyStrategy().filter((s) => s.batchSize === 0 || s.batchSize === 16);
     for (const triangleTest of ['watertight', 'moller-trumbore', 'edge-plane'] as const) {
       for (const doubleSided of [false, true]) expectEveryStrategyMatches(terrain, bvh, rays, { triangleTest, doubleSided }, strategies);
@@ -230,6 +232,7 @@ describe('castRaysWith: any hit, invalid rays, options', () => {
       [{ batchSize: NaN }, 'batchSize'],
       [{ mode: 'all' as never }, 'mode'],
       [{ triangles: 'soup' as never }, 'triangles'],
+      [{ aloneBelow: -1 }, 'aloneBelow'],
       [{ tree: '4-way', layout: 'float' }, 'layout'],
       [{ triangleTest: 'nope' as never }, 'triangleTest'],
     ];
