@@ -41,7 +41,8 @@ export class ActorsFeature implements AppFeature {
   private readonly wakeBox = new BoxOverlay(1);
   private readonly wakeBounds = new Float32Array(6);
   private wakeBoxTimer = 0;
-  private lastWoken = 0;
+  /** Sleepers the last wake box or explosion woke (−1: none yet). */
+  private lastWoken = -1;
   private readonly settings: ActorsSettings = { enabled: false, count: 300, spheres: 1, boxes: 1, capsules: 1, size: 0.6, density: 25, wind: true, restitution: 0.2, friction: 0.6, wakeSize: 30 };
 
   constructor(private readonly wind: () => WindAccess | null) {}
@@ -97,7 +98,7 @@ export class ActorsFeature implements AppFeature {
     const waiting = system.world.bvh === null ? ' · waiting for the BVH' : '';
     return [
       `actors: ${m.actors} · awake ${m.awake} · asleep ${m.sleeping}${(m.lost as number) > 0 ? ` · lost ${m.lost}` : ''} · contacts ${m.contacts} (terrain ${m.terrainContacts}, pairs ${m.actorContacts}) · wind samples ${m.windSamples}${waiting}`,
-      `actors ms: ${ms.toFixed(2)} = wind ${(m.windMs as number).toFixed(2)} + broad ${(m.broadPhaseMs as number).toFixed(2)} + pairs ${(m.actorContactsMs as number).toFixed(2)} + terrain ${(m.terrainContactsMs as number).toFixed(2)} + solve ${(m.solveMs as number).toFixed(2)} + move ${(m.integrateMs as number).toFixed(2)}${this.lastWoken > 0 ? ` · last wake: ${this.lastWoken}` : ''}`,
+      `actors ms: ${ms.toFixed(2)} = wind ${(m.windMs as number).toFixed(2)} + broad ${(m.broadPhaseMs as number).toFixed(2)} + pairs ${(m.actorContactsMs as number).toFixed(2)} + terrain ${(m.terrainContactsMs as number).toFixed(2)} + solve ${(m.solveMs as number).toFixed(2)} + move ${(m.integrateMs as number).toFixed(2)}${this.lastWoken >= 0 ? ` · last wake: ${this.lastWoken} woken` : ''}`,
     ];
   }
 
