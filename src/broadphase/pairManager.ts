@@ -3,6 +3,8 @@ import type { PairList } from './broadPhase';
 const FLAG_NEW = 1;
 const FLAG_TOUCHED = 2;
 const FLAG_REMOVED = 4;
+/** Marks, inside a commit, a pair already taken out of the hash. */
+const FLAG_GONE = 8;
 
 /** A growable list of id pairs (structure of arrays) that a step hands out. */
 export class PairBuffer implements PairList {
@@ -36,11 +38,13 @@ export const StaleRule = {
 export type StaleRule = (typeof StaleRule)[keyof typeof StaleRule];
 
 /**
- * The pairs shared by every strategy but the reference: a hash of (a, b) with a < b, pairs stored as
- * structure of arrays (a, b, flags, reference count, chain link) in insertion order, so the live pairs
- * are simply the first `count` entries. Removals only set a flag; `commit` compacts once per step,
- * reports what was created and deleted since the previous commit, and rebuilds the chains if anything
- * left. A pair removed and found again within one step is neither created nor deleted.
+ * The pairs shared by every strategy but the reference: pairs stored as structure of arrays (a, b, flags,
+ * reference count) in insertion order, so the live pairs are simply the first `count` entries, and an
+ * open-addressing hash (linear probing) whose slots hold the key (a, b) inline next to the pair's index,
+ * so a look-up usually reads one cache line. Removals only set a flag; `commit` compacts once per step,
+ * reports what was created and deleted since the previous commit, and takes the departed pairs out of the
+ * hash by backward shifting (no tombstones). A pair removed and found again within one step is neither
+ * created nor deleted.
  *
  * Strategies either `touch` pairs (present now) or, when several sub-structures can see the same pair
  * (multi-SAP cells), count references with `addRef`/`release`.
@@ -51,8 +55,12 @@ export class PairManager {
   b = new Uint32Array(0);
   private flags = new Uint8Array(0);
   private refs = new Int32Array(0);
-  private next = new Int32Array(0);
-  private table = new Int32Array(0);
+  /** Per pair: its hash slot. */
+  private slotOf = new Int32Array(0);
+  /** Per slot: a and b (a = −1 when empty). */
+  private slotKeys = new Int32Array(0);
+  /** Per slot: the pair's index. */
+  private slotPair = new Int32Array(0);
   private mask = 0;
   private anyRemoved = false;
   readonly created = new PairBuffer();
@@ -61,44 +69,56 @@ export class PairManager {
   lookups = 0;
 
   constructor(initialCapacity = 1024) {
-    this.resize(initialCapacity);
+    this.resize(Math.max(16, initialCapacity));
   }
 
-  private hash(a: number, b: number): number {
-    return (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
+  private home(a: number, b: number): number {
+    const h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77);
+    return (h ^ (h >>> 15)) & this.mask;
+  }
+
+  /** The slot holding (a, b), a < b, or −1. */
+  private findSlot(a: number, b: number): number {
+    this.lookups++;
+    const keys = this.slotKeys;
+    const mask = this.mask;
+    let slot = this.home(a, b);
+    for (;;) {
+      const key = keys[2 * slot]!;
+      if (key === a && keys[2 * slot + 1] === b) return slot;
+      if (key === -1) return -1;
+      slot = (slot + 1) & mask;
+    }
   }
 
   /** Index of (a, b), a < b, or −1. */
   find(a: number, b: number): number {
-    this.lookups++;
-    const pa = this.a;
-    const pb = this.b;
-    const next = this.next;
-    let index = this.table[this.hash(a, b)]!;
-    while (index >= 0 && (pa[index] !== a || pb[index] !== b)) index = next[index]!;
-    return index;
+    const slot = this.findSlot(a, b);
+    return slot < 0 ? -1 : this.slotPair[slot]!;
   }
 
   /** The pair overlaps now (recompute strategies, and incremental ones whose pairs are never shared). */
   touch(x: number, y: number): void {
     const a = x < y ? x : y;
     const b = x < y ? y : x;
-    const index = this.find(a, b);
-    if (index >= 0) {
+    const slot = this.findSlot(a, b);
+    if (slot >= 0) {
+      const index = this.slotPair[slot]!;
       const flags = this.flags[index]!;
       if (flags & FLAG_REMOVED) this.refs[index] = 1;
       this.flags[index] = (flags | FLAG_TOUCHED) & ~FLAG_REMOVED;
       return;
     }
-    this.append(a, b, 1);
+    this.append(a, b);
   }
 
   /** One more sub-structure sees the pair overlapping. */
   addRef(x: number, y: number): void {
     const a = x < y ? x : y;
     const b = x < y ? y : x;
-    const index = this.find(a, b);
-    if (index >= 0) {
+    const slot = this.findSlot(a, b);
+    if (slot >= 0) {
+      const index = this.slotPair[slot]!;
       const flags = this.flags[index]!;
       if (flags & FLAG_REMOVED) {
         this.refs[index] = 1;
@@ -108,15 +128,17 @@ export class PairManager {
       }
       return;
     }
-    this.append(a, b, 1);
+    this.append(a, b);
   }
 
   /** One sub-structure no longer sees the pair; it goes when no reference is left. */
   release(x: number, y: number): void {
     const a = x < y ? x : y;
     const b = x < y ? y : x;
-    const index = this.find(a, b);
-    if (index < 0 || this.flags[index]! & FLAG_REMOVED) return;
+    const slot = this.findSlot(a, b);
+    if (slot < 0) return;
+    const index = this.slotPair[slot]!;
+    if (this.flags[index]! & FLAG_REMOVED) return;
     if (--this.refs[index]! <= 0) {
       this.flags[index] |= FLAG_REMOVED;
       this.anyRemoved = true;
@@ -156,64 +178,118 @@ export class PairManager {
     const pb = this.b;
     const flags = this.flags;
     const refs = this.refs;
+    const slotOf = this.slotOf;
+    const slotPair = this.slotPair;
     const created = this.created;
     const deleted = this.deleted;
     created.count = 0;
     deleted.count = 0;
     const count = this.count;
-    let write = 0;
+    this.lookups = 0;
     if (rule === StaleRule.Keep && !anyDead && !this.anyRemoved) {
       // The common incremental case: nothing can leave, only new pairs to report.
       for (let i = 0; i < count; i++) {
         if (flags[i]! & FLAG_NEW) created.push(pa[i]!, pb[i]!);
         flags[i] = 0;
       }
-      this.lookups = 0;
       return;
     }
+    // First pass: decide, report, and take departing pairs out of the hash (their indices still hold).
+    let gone = 0;
     for (let i = 0; i < count; i++) {
       const a = pa[i]!;
       const b = pb[i]!;
       const f = flags[i]!;
-      let gone = (f & FLAG_REMOVED) !== 0;
-      if (!gone && anyDead) gone = dead[a]! !== 0 || dead[b]! !== 0;
-      if (!gone && (f & FLAG_TOUCHED) === 0 && rule !== StaleRule.Keep) gone = rule === StaleRule.All || dirty[a]! !== 0 || dirty[b]! !== 0;
-      if (gone) {
+      let leaves = (f & FLAG_REMOVED) !== 0;
+      if (!leaves && anyDead) leaves = dead[a]! !== 0 || dead[b]! !== 0;
+      if (!leaves && (f & FLAG_TOUCHED) === 0 && rule !== StaleRule.Keep) leaves = rule === StaleRule.All || dirty[a]! !== 0 || dirty[b]! !== 0;
+      if (leaves) {
         if ((f & FLAG_NEW) === 0) deleted.push(a, b);
-        continue;
+        this.vacate(slotOf[i]!);
+        flags[i] = FLAG_GONE;
+        gone++;
+      } else if (f & FLAG_NEW) {
+        created.push(a, b);
       }
-      if (f & FLAG_NEW) created.push(a, b);
-      pa[write] = a;
-      pb[write] = b;
-      refs[write] = refs[i]!;
-      flags[write] = 0;
-      write++;
     }
-    this.count = write;
-    if (write !== count) this.rebuildChains();
+    // Second pass: compact, pointing each moved pair's slot at its new index.
+    if (gone > 0) {
+      let write = 0;
+      for (let i = 0; i < count; i++) {
+        if (flags[i] === FLAG_GONE) continue;
+        if (write !== i) {
+          pa[write] = pa[i]!;
+          pb[write] = pb[i]!;
+          refs[write] = refs[i]!;
+          const slot = slotOf[i]!;
+          slotOf[write] = slot;
+          slotPair[slot] = write;
+        }
+        flags[write] = 0;
+        write++;
+      }
+      this.count = write;
+    } else {
+      flags.fill(0, 0, count);
+    }
     this.anyRemoved = false;
-    this.lookups = 0;
   }
 
   /** Forgets every pair without reporting anything. */
   clear(): void {
     this.count = 0;
-    this.table.fill(-1);
+    this.slotKeys.fill(-1);
     this.created.count = 0;
     this.deleted.count = 0;
     this.anyRemoved = false;
   }
 
-  private append(a: number, b: number, refs: number): void {
-    if (this.count === this.a.length) this.resize(this.a.length * 2);
+  /** Empties a slot and shifts back the entries of its probe run that may no longer be reachable. */
+  private vacate(hole: number): void {
+    const keys = this.slotKeys;
+    const slotPair = this.slotPair;
+    const slotOf = this.slotOf;
+    const mask = this.mask;
+    let next = hole;
+    for (;;) {
+      next = (next + 1) & mask;
+      const a = keys[2 * next]!;
+      if (a === -1) break;
+      const b = keys[2 * next + 1]!;
+      const home = this.home(a, b);
+      // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
+      const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
+      if (stays) continue;
+      keys[2 * hole] = a;
+      keys[2 * hole + 1] = b;
+      const index = slotPair[next]!;
+      slotPair[hole] = index;
+      slotOf[index] = hole;
+      hole = next;
+    }
+    keys[2 * hole] = -1;
+  }
+
+  private append(a: number, b: number): void {
+    // Keep the table at most half full.
+    if (2 * (this.count + 1) > this.slotPair.length || this.count === this.a.length) this.resize(2 * this.a.length);
     const index = this.count++;
     this.a[index] = a;
     this.b[index] = b;
     this.flags[index] = FLAG_NEW | FLAG_TOUCHED;
-    this.refs[index] = refs;
-    const slot = this.hash(a, b);
-    this.next[index] = this.table[slot]!;
-    this.table[slot] = index;
+    this.refs[index] = 1;
+    this.place(index, a, b);
+  }
+
+  private place(index: number, a: number, b: number): void {
+    const keys = this.slotKeys;
+    const mask = this.mask;
+    let slot = this.home(a, b);
+    while (keys[2 * slot] !== -1) slot = (slot + 1) & mask;
+    keys[2 * slot] = a;
+    keys[2 * slot + 1] = b;
+    this.slotPair[slot] = index;
+    this.slotOf[index] = slot;
   }
 
   private resize(capacity: number): void {
@@ -229,23 +305,12 @@ export class PairManager {
     this.b = b;
     this.flags = flags;
     this.refs = refs;
-    this.next = new Int32Array(capacity);
-    // Two table slots per pair keeps chains short.
-    this.table = new Int32Array(2 * capacity);
-    this.mask = 2 * capacity - 1;
-    this.rebuildChains();
-  }
-
-  private rebuildChains(): void {
-    const table = this.table;
-    const next = this.next;
-    const pa = this.a;
-    const pb = this.b;
-    table.fill(-1);
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.hash(pa[i]!, pb[i]!);
-      next[i] = table[slot]!;
-      table[slot] = i;
-    }
+    this.slotOf = new Int32Array(capacity);
+    // Two slots per pair: probe runs stay short.
+    const slots = 2 * capacity;
+    this.slotKeys = new Int32Array(2 * slots).fill(-1);
+    this.slotPair = new Int32Array(slots);
+    this.mask = slots - 1;
+    for (let i = 0; i < this.count; i++) this.place(i, a[i]!, b[i]!);
   }
 }

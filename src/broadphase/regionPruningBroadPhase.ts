@@ -100,14 +100,15 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
       for (let c1 = range[at]!; c1 <= range[at + 1]!; c1++) this.regions[c2 * this.cells1 + c1]!.evicted = true;
   }
 
+  // Clamped before truncating: huge coordinates would overflow the int32 truncation.
   private cell1(value: number): number {
-    const cell = Math.floor((value - this.origin1) * this.inverse1);
-    return cell < 0 ? 0 : cell >= this.cells1 ? this.cells1 - 1 : cell;
+    const x = (value - this.origin1) * this.inverse1;
+    return x < 0 ? 0 : x >= this.cells1 ? this.cells1 - 1 : x | 0;
   }
 
   private cell2(value: number): number {
-    const cell = Math.floor((value - this.origin2) * this.inverse2);
-    return cell < 0 ? 0 : cell >= this.cells2 ? this.cells2 - 1 : cell;
+    const x = (value - this.origin2) * this.inverse2;
+    return x < 0 ? 0 : x >= this.cells2 ? this.cells2 - 1 : x | 0;
   }
 
   /** Writes the box's region range. */
@@ -241,12 +242,17 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     const fa = found.a;
     const fb = found.b;
     const pairs = this.pairs;
+    const range = this.range;
     let reported = 0;
     for (let i = 0; i < found.count; i++) {
       const a = fa[i]!;
       const b = fb[i]!;
       if (kind[a] === KIND_STATIC && kind[b] === KIND_STATIC) continue;
-      if (!single) {
+      // Two boxes that each lie in one region can only meet in this one: no duplicate to filter.
+      const ra = 4 * a;
+      const rb = 4 * b;
+      const lone = range[ra] === range[ra + 1] && range[ra + 2] === range[ra + 3] && range[rb] === range[rb + 1] && range[rb + 2] === range[rb + 3];
+      if (!single && !lone) {
         const c1 = this.cell1(Math.max(boxes[6 * a + axis1]!, boxes[6 * b + axis1]!));
         const c2 = this.cell2(Math.max(boxes[6 * a + axis2]!, boxes[6 * b + axis2]!));
         if (c2 * cells1 + c1 !== r) continue;

@@ -151,6 +151,50 @@ describe('pair manager', () => {
   });
 });
 
+describe('pair manager hash', () => {
+  it('matches a Map model through random adds, releases, touches, commits and growth (seed 17)', () => {
+    const random = new Random(17);
+    const pm = new PairManager(16);
+    const dead = new Uint8Array(64);
+    const dirty = new Uint8Array(64);
+    const refs = new Map<number, number>();
+    let previous = new Set<number>();
+    for (let round = 0; round < 200; round++) {
+      const operations = 1 + random.int(300);
+      for (let n = 0; n < operations; n++) {
+        const x = random.int(64);
+        const y = random.int(64);
+        if (x === y) continue;
+        const key = Math.min(x, y) * 64 + Math.max(x, y);
+        if (random.next() < 0.55) {
+          pm.addRef(x, y);
+          refs.set(key, (refs.get(key) ?? 0) + 1);
+        } else if (refs.has(key)) {
+          pm.release(y, x);
+          const left = refs.get(key)! - 1;
+          if (left === 0) refs.delete(key);
+          else refs.set(key, left);
+        }
+      }
+      pm.commit(dead, false, 0, dirty);
+      const current = new Set(refs.keys());
+      const sorted = (keys: Iterable<number>): string => [...keys].sort((p, q) => p - q).join(',');
+      const listed: number[] = [];
+      for (let i = 0; i < pm.count; i++) listed.push(pm.a[i]! * 64 + pm.b[i]!);
+      expect(sorted(listed)).toBe(sorted(current));
+      const unfound = [...current].filter((key) => pm.find(Math.floor(key / 64), key % 64) < 0);
+      expect(unfound.length).toBe(0);
+      const created: number[] = [];
+      for (let i = 0; i < pm.created.count; i++) created.push(pm.created.a[i]! * 64 + pm.created.b[i]!);
+      const deleted: number[] = [];
+      for (let i = 0; i < pm.deleted.count; i++) deleted.push(pm.deleted.a[i]! * 64 + pm.deleted.b[i]!);
+      expect(sorted(created)).toBe(sorted([...current].filter((key) => !previous.has(key))));
+      expect(sorted(deleted)).toBe(sorted([...previous].filter((key) => !current.has(key))));
+      previous = current;
+    }
+  });
+});
+
 describe('dynamic AABB tree', () => {
   it('stays balanced under sorted inserts and random removals', () => {
     const tree = new DynamicAabbTree();
