@@ -8,3 +8,4 @@ export { buildBinaryBVH, binaryBVHFor, attachBinaryBVH, hasBinaryBVH, type Binar
 export { packBinary, type BinaryNodes } from '../../bvh/binaryLayout';
 export { octantOf, wideOctantPermutations } from '../../bvh/octantOrder';
 export { packLeafTriangles } from '../../bvh/leafTriangles';
+export { emitRays, RAY_EMITTER_KINDS, MAX_EMITTED_RAYS, type RayEmitter, type RayEmitterKind } from './rayEmitters';
