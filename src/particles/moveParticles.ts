@@ -1,7 +1,7 @@
 import { bit } from './bit';
 import { SURFACE_CODE, directionCode } from './cacheKey';
 import type { ParticleEffectParams } from './effectParams';
-import { PLANE_CONTACT, PLANE_NONE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
+import { PLANE_CONTACT, PLANE_NONE, PLANE_RAY, cellStamp, type ParticleBuffers } from './particleBuffers';
 
 /** What one step of motion needs beyond the particles and their effect. */
 export interface MoveStep {
@@ -26,6 +26,8 @@ export interface MoveStep {
  * laterStart.
  */
 export interface MoveLists {
+  /** The live slots of each effect, from its start: live[start .. start + alive of that effect). */
+  live: Int32Array;
   askers: Int32Array;
   askCount: number;
   needy: Int32Array;
@@ -61,10 +63,12 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   const colours = b.colours;
   const sources = b.planeSources;
   const wind = b.wind;
-  const cells = b.cells;
+  const cellStamps = b.cellStamps;
+  const codes = b.codes;
   const touchingBefore = b.touching;
   const askers = lists.askers;
   const needy = lists.needy;
+  const live = lists.live;
   const dt = step.dt;
   const gravityStep = step.gravity * dt;
   // Slower than two frames of gravity into the plane is resting contact, not a bounce.
@@ -151,6 +155,7 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     velocities[i4 + 1] = vy;
     velocities[i4 + 2] = vz;
     bounces += bounce;
+    live[start + alive] = i;
     alive++;
 
     // The cache cell of the coming arc (the direction is the raycast chord's).
@@ -159,15 +164,14 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     const iz = Math.floor(pz * inverseSide) | 0;
     // A landing or a bounce asks about the surface it arrived at: the direction it came in with is
     // kept one more frame (the change to the new one is seen, and asked about, next frame).
-    const arrived = cells[i4 + 3]!;
+    const arrived = codes[i]!;
     const heading = surfaceKeys ? SURFACE_CODE : directionCode(vx, vy - halfDrop, vz);
     const arrival = landing | bounce;
     const direction = heading + arrival * (arrived - heading);
-    const changed = bit(ix !== cells[i4]) | bit(iy !== cells[i4 + 1]) | bit(iz !== cells[i4 + 2]) | bit(direction !== cells[i4 + 3]);
-    cells[i4] = ix;
-    cells[i4 + 1] = iy;
-    cells[i4 + 2] = iz;
-    cells[i4 + 3] = direction;
+    const stamp = cellStamp(ix, iy, iz);
+    const changed = bit(stamp !== cellStamps[i]) | bit(direction !== arrived);
+    cellStamps[i] = stamp;
+    codes[i] = direction;
     // A plane from the particle's own raycast holds while the particle is on its way to it. A bounce,
     // sliding into another cell, or no longer meeting it within twice the look-ahead (the arc left the
     // chord the ray followed) makes it a guess: the plane last touched.
@@ -182,9 +186,11 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     const urgent = guess & bit(gap + vnAfter * urgentTime < 0);
     const approaching = bit(gap + vnAfter * lookahead < 0);
     const sliding = touching & bit(vx * vx + vy * vy + vz * vz > SLIDING_SPEED_SQUARED);
-    const planelessFalling = bit(source === PLANE_NONE) & bit(vy < 0);
-    const later = guess & (1 - urgent) & (approaching | sliding | planelessFalling);
-    // A guess about to be met asks the cache every frame: an entry may have appeared since it entered its cell.
+    const planeless = bit(source === PLANE_NONE);
+    const later = guess & (1 - urgent) & (approaching | sliding | (planeless & bit(vy < 0)));
+    // A guess asks the cache on entering a cell once it will meet it within the look-ahead (or when it
+    // has no plane at all), and every frame once meeting it is urgent: an entry may have appeared
+    // since it entered its cell.
     askers[askCount] = i;
     askCount += arrival | (cellLookups & guess & (changed | urgent));
     // Both ends are written every time; only the chosen one advances (urgentEnd ≤ laterStart holds

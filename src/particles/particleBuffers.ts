@@ -11,7 +11,8 @@
  *   fellThrough  Uint8: 1 once the particle was found below the true surface in this life
  *   touching     Uint8: 1 while the particle is in contact with its plane (landing = 0 → 1)
  *   wind        Float32 ×4: the field sampled at the positions (written only when wind is on)
- *   cells       Int32   ×4: ix, iy, iz, direction code of the cache cell the particle last asked about
+ *   cellStamps  Int32: a cheap mix of the cache cell the particle was last in (to notice a change)
+ *   codes       Uint8: the direction code (or SURFACE_CODE) it last asked the cache with
  */
 export class ParticleBuffers {
   readonly capacity: number;
@@ -25,7 +26,8 @@ export class ParticleBuffers {
   readonly fellThrough: Uint8Array;
   readonly touching: Uint8Array;
   readonly wind: Float32Array;
-  readonly cells: Int32Array;
+  readonly cellStamps: Int32Array;
+  readonly codes: Uint8Array;
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -39,11 +41,12 @@ export class ParticleBuffers {
     this.fellThrough = new Uint8Array(capacity);
     this.touching = new Uint8Array(capacity);
     this.wind = new Float32Array(4 * capacity);
-    this.cells = new Int32Array(4 * capacity);
+    this.cellStamps = new Int32Array(capacity);
+    this.codes = new Uint8Array(capacity);
   }
 
   /** Copies of every array, for snapshots. */
-  snapshot(): Record<'positions' | 'velocities' | 'planes' | 'colours' | 'ages' | 'lifetimes' | 'planeSources' | 'fellThrough' | 'touching' | 'cells', Float32Array | Uint8Array | Int32Array> {
+  snapshot(): Record<'positions' | 'velocities' | 'planes' | 'colours' | 'ages' | 'lifetimes' | 'planeSources' | 'fellThrough' | 'touching' | 'cellStamps' | 'codes', Float32Array | Uint8Array | Int32Array> {
     return {
       positions: this.positions.slice(),
       velocities: this.velocities.slice(),
@@ -54,7 +57,8 @@ export class ParticleBuffers {
       planeSources: this.planeSources.slice(),
       fellThrough: this.fellThrough.slice(),
       touching: this.touching.slice(),
-      cells: this.cells.slice(),
+      cellStamps: this.cellStamps.slice(),
+      codes: this.codes.slice(),
     };
   }
 
@@ -68,11 +72,20 @@ export class ParticleBuffers {
     this.planeSources.set(snapshot.planeSources);
     this.fellThrough.set(snapshot.fellThrough);
     this.touching.set(snapshot.touching);
-    this.cells.set(snapshot.cells);
+    this.cellStamps.set(snapshot.cellStamps);
+    this.codes.set(snapshot.codes);
   }
 }
 
 /** The plane a particle has before anything was found: far below everything, so it never collides. */
+/**
+ * A stamp of a cache cell, only to notice that a particle moved to another one: three multiplies and
+ * two xors instead of the cache's full hash (a collision merely skips one lookup).
+ */
+export function cellStamp(ix: number, iy: number, iz: number): number {
+  return Math.imul(ix, 0x9e3779b1) ^ Math.imul(iy, 0x85ebca77) ^ Math.imul(iz, 0xc2b2ae3d);
+}
+
 export const NO_PLANE_OFFSET = -1e9;
 
 export const PLANE_NONE = 0;

@@ -1,6 +1,6 @@
 import type { Random } from '../math/random';
 import { effectCapacity, type ParticleEffectParams } from './effectParams';
-import { NO_PLANE_OFFSET, PLANE_CACHE, PLANE_NONE, type ParticleBuffers } from './particleBuffers';
+import { NO_PLANE_OFFSET, PLANE_CACHE, PLANE_NONE, cellStamp, type ParticleBuffers } from './particleBuffers';
 import { SURFACE_CODE, cellCoordinate, directionCode } from './cacheKey';
 import { PlaneCache } from './planeCache';
 
@@ -77,7 +77,8 @@ export class ParticleEffect {
     const planes = buffers.planes;
     const colours = buffers.colours;
     const cache = this.cache;
-    const cells = buffers.cells;
+    const cellStamps = buffers.cellStamps;
+    const codes = buffers.codes;
     const inverseSide = 1 / p.cellSide;
     const inverseHeight = 1 / p.cellHeight;
     const halfDropPerSecond = 0.5 * gravity * p.lookahead;
@@ -126,10 +127,8 @@ export class ParticleEffect {
       // Trajectory keys use the direction of the coming arc (the raycast's chord), not the velocity.
       const ix = cellCoordinate(x, inverseSide), iy = cellCoordinate(y, inverseHeight), iz = cellCoordinate(z, inverseSide);
       const direction = surfaceKeys ? SURFACE_CODE : directionCode(vx, vy - halfDropPerSecond, vz);
-      cells[i4] = ix;
-      cells[i4 + 1] = iy;
-      cells[i4 + 2] = iz;
-      cells[i4 + 3] = direction;
+      cellStamps[i] = cellStamp(ix, iy, iz);
+      codes[i] = direction;
       const slot = cache.lookupCell(ix, iy, iz, direction);
       if (slot >= 0) {
         const s4 = 4 * slot;

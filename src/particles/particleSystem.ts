@@ -126,7 +126,7 @@ export class ParticleSystem implements SimSystem {
   private askersEnd = new Int32Array(0);
   private urgentEnd = new Int32Array(0);
   private laterStart = new Int32Array(0);
-  private readonly lists: MoveLists = { askers: new Int32Array(0), askCount: 0, needy: new Int32Array(0), urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
+  private readonly lists: MoveLists = { live: new Int32Array(0), askers: new Int32Array(0), askCount: 0, needy: new Int32Array(0), urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
   private readonly moveStep: MoveStep = { dt: 0, gravity: 0, withWind: false, cellLookups: true, surfaceKeys: true, half: 0, floor: 0 };
   private readonly fallThrough: FallThroughCount = { below: 0, fresh: 0 };
   /** The raycast phase's batch and bookkeeping (public for drawing the last rays). */
@@ -155,6 +155,7 @@ export class ParticleSystem implements SimSystem {
       return effect;
     });
     this.buffers = new ParticleBuffers(start);
+    this.lists.live = new Int32Array(start);
     this.lists.askers = new Int32Array(start);
     this.lists.needy = new Int32Array(start);
     this.askersEnd = new Int32Array(effects.length);
@@ -254,7 +255,7 @@ export class ParticleSystem implements SimSystem {
     const bvh = sandbox.bvh;
     if (bvh !== null) {
       const raycaster = this.raycaster;
-      frame.raycasts = raycaster.pick(this.effects, this.buffers, this.options.mode === 'reference', this.options.pick, this.lists.needy, this.urgentEnd, this.laterStart, this.random);
+      frame.raycasts = raycaster.pick(this.effects, this.options.mode === 'reference', this.options.pick, this.lists.live, this.lists.needy, this.urgentEnd, this.laterStart, this.random);
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
       raycaster.cast(bvh);
       frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying);
@@ -343,7 +344,8 @@ export class ParticleSystem implements SimSystem {
     const b = this.buffers;
     const velocities = b.velocities;
     const sources = b.planeSources;
-    const cells = b.cells;
+    const codes = b.codes;
+    const positions = b.positions;
     const askers = this.lists.askers;
     let k = 0;
     for (let e = 0; e < this.effects.length; e++) {
@@ -358,7 +360,7 @@ export class ParticleSystem implements SimSystem {
       for (; k < end; k++) {
         const i = askers[k]!;
         const i4 = 4 * i;
-        const slot = cache.lookupCell(cells[i4]!, cells[i4 + 1]!, cells[i4 + 2]!, cells[i4 + 3]!);
+        const slot = cache.lookupCell(cache.cellX(positions[i4]!), cache.cellY(positions[i4 + 1]!), cache.cellX(positions[i4 + 2]!), codes[i]!);
         if (slot < 0) continue;
         // The particle's own look-ahead gives way only to an entry higher where the particle is (it
         // asks on landing, and its ray may have found a neighbouring triangle).

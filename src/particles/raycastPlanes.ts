@@ -44,7 +44,7 @@ export class PlaneRaycaster {
   private readonly plane = new Float32Array(4);
 
   /** Rays for this frame: every live particle (reference), else each effect's budget (its carry grows by `budget`). */
-  pick(effects: readonly ParticleEffect[], b: ParticleBuffers, reference: boolean, pick: RayPick, needy: Int32Array, urgentEnd: Int32Array, laterStart: Int32Array, random: Random): number {
+  pick(effects: readonly ParticleEffect[], reference: boolean, pick: RayPick, live: Int32Array, needy: Int32Array, urgentEnd: Int32Array, laterStart: Int32Array, random: Random): number {
     if (this.end.length < effects.length) {
       this.end = new Int32Array(effects.length);
       this.granted = new Int32Array(effects.length);
@@ -65,7 +65,6 @@ export class PlaneRaycaster {
       wanted += n;
     }
     this.ensure(wanted);
-    const lifetimes = b.lifetimes;
     const particle = this.particle;
     let count = 0;
     for (let e = 0; e < effects.length; e++) {
@@ -74,18 +73,14 @@ export class PlaneRaycaster {
       const end = start + effect.capacity;
       const target = count + granted[e]!;
       if (reference) {
-        for (let i = start; i < end; i++) if (lifetimes[i]! > 0) particle[count++] = i;
+        for (let k = start; k < start + effect.alive; k++) particle[count++] = live[k]!;
       } else {
         if (pick === 'needy') {
           count = this.pickFrom(needy, start, urgentEnd[e]!, target, count, random);
           count = this.pickFrom(needy, laterStart[e]!, end, target, count, random);
         }
-        // Uniform picks for the rest; dead slots are drawn again, a bounded number of times.
-        const attempts = 8 * (target - count);
-        for (let attempt = 0; count < target && attempt < attempts; attempt++) {
-          const i = start + random.int(effect.capacity);
-          if (lifetimes[i]! > 0) particle[count++] = i;
-        }
+        // Uniform picks among the live for the rest (granted ≤ alive, so this always fills up).
+        while (count < target) particle[count++] = live[start + random.int(effect.alive)]!;
       }
       this.end[e] = count;
     }
