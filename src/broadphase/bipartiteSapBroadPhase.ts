@@ -1,7 +1,7 @@
 import { KIND_DYNAMIC, KIND_STATIC } from './broadPhase';
 import { BroadPhaseBase } from './broadPhaseBase';
 import { grown } from './boxTable';
-import { FoundPairs, SortedBoxes, pruneBipartite } from './boxPruningKernels';
+import { FoundPairs, SortedBoxes, pruneBipartite, sweepKey } from './boxPruningKernels';
 import { floatKey } from './floatKey';
 import { StaleRule } from './pairManager';
 import { RadixSorter } from './radixSort';
@@ -203,10 +203,10 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
 
   private rebuildStatics(): void {
     const table = this.table;
-    const { bits, kind, live, liveCount } = table;
+    const { ibits, kind, live, liveCount } = table;
     const count = table.staticCount;
     const endpoints = 2 * count;
-    const sortKeys = new Uint32Array(endpoints);
+    const sortKeys = new Int32Array(endpoints);
     const sortOwners = new Int32Array(endpoints);
     for (let axis = 0; axis < 3; axis++) {
       let n = 0;
@@ -214,13 +214,13 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
       for (let i = 0; i < liveCount; i++) {
         const id = live[i]!;
         if (kind[id] !== KIND_STATIC) continue;
-        sortKeys[n] = floatKey(bits[6 * id + axis]!);
+        sortKeys[n] = sweepKey(ibits[6 * id + axis]!);
         sortOwners[n++] = 2 * id;
       }
       for (let i = 0; i < liveCount; i++) {
         const id = live[i]!;
         if (kind[id] !== KIND_STATIC) continue;
-        sortKeys[n] = floatKey(bits[6 * id + 3 + axis]!);
+        sortKeys[n] = sweepKey(ibits[6 * id + 3 + axis]!);
         sortOwners[n++] = 2 * id + 1;
       }
       this.sorter.sort(sortKeys, sortOwners, endpoints);
@@ -232,7 +232,8 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
       owner[0] = -1;
       for (let e = 0; e < endpoints; e++) {
         const o = sortOwners[e]!;
-        keys[e + 1] = 2 * sortKeys[e]! + (o & 1);
+        // Back to the unsigned float key the SAP keys are made of.
+        keys[e + 1] = 2 * ((sortKeys[e]! ^ 0x80000000) >>> 0) + (o & 1);
         owner[e + 1] = o;
         if (o & 1) staticMax[3 * (o >> 1) + axis] = e + 1;
         else staticMin[3 * (o >> 1) + axis] = e + 1;
@@ -318,11 +319,11 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
   }
 
   private sortInto(set: SortedBoxes, ids: number[]): void {
+    const ibits = this.table.ibits;
     const n = ids.length;
-    const keys = new Uint32Array(n);
+    const keys = new Int32Array(n);
     const order = Int32Array.from(ids);
-    const bits = this.table.bits;
-    for (let i = 0; i < n; i++) keys[i] = floatKey(bits[6 * order[i]!]!);
+    for (let i = 0; i < n; i++) keys[i] = sweepKey(ibits[6 * order[i]!]!);
     this.sorter.sort(keys, order, n);
     set.gather(this.table, 0, order, keys, n);
   }

@@ -1,8 +1,7 @@
 import { KIND_DYNAMIC, KIND_STATIC } from './broadPhase';
 import { BroadPhaseBase } from './broadPhaseBase';
 import { grown } from './boxTable';
-import { FoundPairs, SortedBoxes, pruneBipartite, pruneComplete } from './boxPruningKernels';
-import { floatKey } from './floatKey';
+import { FoundPairs, SortedBoxes, pruneBipartite, pruneComplete, sweepKey } from './boxPruningKernels';
 import { StaleRule } from './pairManager';
 import { RadixSorter, insertionSort } from './radixSort';
 import { chooseSweepAxis } from './sweepAxis';
@@ -25,7 +24,7 @@ export class BoxPruningBroadPhase extends BroadPhaseBase {
   private readonly statics = new SortedBoxes();
   private readonly found = new FoundPairs();
   private order = new Int32Array(64);
-  private orderKeys = new Uint32Array(64);
+  private orderKeys = new Int32Array(64);
   private orderCount = 0;
   private listed = new Uint8Array(64);
   private staticsChanged = true;
@@ -82,13 +81,13 @@ export class BoxPruningBroadPhase extends BroadPhaseBase {
     this.order = grown(this.order, table.liveCount);
     this.orderKeys = grown(this.orderKeys, table.liveCount);
     const ids = new Int32Array(n);
-    const keys = new Uint32Array(n);
+    const keys = new Int32Array(n);
     let k = 0;
     for (let i = 0; i < table.liveCount; i++) {
       const id = table.live[i]!;
       if (table.kind[id] !== KIND_STATIC) continue;
       ids[k] = id;
-      keys[k++] = floatKey(table.bits[6 * id + this.axis]!);
+      keys[k++] = sweepKey(table.ibits[6 * id + this.axis]!);
     }
     this.sorter.sort(keys, ids, n);
     this.statics.gather(table, this.axis, ids, keys, n);
@@ -97,7 +96,7 @@ export class BoxPruningBroadPhase extends BroadPhaseBase {
 
   private sortDynamics(): void {
     const table = this.table;
-    const { bits, kind, live, liveCount } = table;
+    const { ibits, kind, live, liveCount } = table;
     const axis = this.axis;
     this.order = grown(this.order, liveCount);
     this.orderKeys = grown(this.orderKeys, liveCount);
@@ -113,13 +112,13 @@ export class BoxPruningBroadPhase extends BroadPhaseBase {
         if (kind[id] !== KIND_DYNAMIC || listed[id]) continue;
         listed[id] = 1;
         order[n] = id;
-        keys[n++] = floatKey(bits[6 * id + axis]!);
+        keys[n++] = sweepKey(ibits[6 * id + axis]!);
       }
       for (let i = 0; i < liveCount; i++) {
         const id = live[i]!;
         if (kind[id] !== KIND_DYNAMIC || listed[id]) continue;
         order[n] = id;
-        keys[n++] = floatKey(bits[6 * id + axis]!);
+        keys[n++] = sweepKey(ibits[6 * id + axis]!);
       }
       for (let i = 0; i < n; i++) listed[order[i]!] = 0;
       this.stats.moves = insertionSort(keys, order, 0, n);
@@ -128,7 +127,7 @@ export class BoxPruningBroadPhase extends BroadPhaseBase {
         const id = live[i]!;
         if (kind[id] !== KIND_DYNAMIC) continue;
         order[n] = id;
-        keys[n++] = floatKey(bits[6 * id + axis]!);
+        keys[n++] = sweepKey(ibits[6 * id + axis]!);
       }
       this.sorter.sort(keys, order, n);
     }

@@ -5,17 +5,17 @@ function resized<T extends Int32Array | Float32Array>(array: T, length: number):
   next.set(array.subarray(0, Math.min(array.length, length)));
   return next;
 }
-import { floatKey } from './floatKey';
 
 /** Above every signed sweep key (+Infinity's is 0x7f800000): ends every scan. */
 export const SWEEP_SENTINEL = 0x7fffffff;
 
 /**
- * The float key as a signed 32-bit integer (same order). V8 compares int32 values on its fast path, while
- * Uint32Array values at or above 2^31 leave it, so the scan loops run on these.
+ * The sweep key of a float32 given its bits read as int32 (BoxTable.ibits): a signed integer in the same
+ * order as the floats (negatives have their magnitude bits flipped). V8 keeps int32 values on its
+ * integer fast path, while uint32 values at or above 2^31 leave it, so sorts and scans run on these.
  */
-export function sweepKey(bits: number): number {
-  return (floatKey(bits) ^ 0x80000000) | 0;
+export function sweepKey(intBits: number): number {
+  return intBits ^ ((intBits >> 31) & 0x7fffffff);
 }
 
 /**
@@ -44,15 +44,15 @@ export class SortedBoxes {
     this.capacity = capacity;
   }
 
-  /** Fills from `ids[0..n)`, already in sweep order, with their (unsigned) float keys `keys[0..n)`. */
-  gather(table: BoxTable, axis: number, ids: Int32Array, keys: Uint32Array, n: number): void {
+  /** Fills from `ids[0..n)`, already in sweep order, with their sweep keys `keys[0..n)`. */
+  gather(table: BoxTable, axis: number, ids: Int32Array, keys: Int32Array, n: number): void {
     this.count = 0;
     this.reserve(n);
     for (let k = 0; k < n; k++) this.append(table, axis, ids[k]!, keys[k]!);
     this.close();
   }
 
-  /** Appends one box in sweep order, given its unsigned float key on the sweep axis; `close` ends the set. */
+  /** Appends one box in sweep order, given its sweep key on the sweep axis; `close` ends the set. */
   append(table: BoxTable, axis: number, id: number, key: number): void {
     const k = this.count++;
     if (k + 1 >= this.capacity) this.reserve(k + 1);
@@ -61,8 +61,8 @@ export class SortedBoxes {
     const axis1 = axis === 0 ? 1 : 0;
     const axis2 = axis === 2 ? 1 : 2;
     const ranges = this.ranges;
-    this.minKey[k] = (key ^ 0x80000000) | 0;
-    this.maxKey[k] = sweepKey(table.bits[base + 3 + axis]!);
+    this.minKey[k] = key;
+    this.maxKey[k] = sweepKey(table.ibits[base + 3 + axis]!);
     ranges[4 * k] = boxes[base + axis1]!;
     ranges[4 * k + 1] = boxes[base + 3 + axis1]!;
     ranges[4 * k + 2] = boxes[base + axis2]!;

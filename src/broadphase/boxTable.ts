@@ -11,6 +11,8 @@ export class BoxTable {
   capacity = 0;
   boxes = new Float32Array(0);
   bits = new Uint32Array(0);
+  /** The same bits as int32: V8 reads these on its integer fast path (the sweep keys come from here). */
+  ibits = new Int32Array(0);
   kind = new Uint8Array(0);
   /** Live ids, densely packed, and each live id's position in that list. */
   live = new Int32Array(0);
@@ -96,6 +98,7 @@ export class BoxTable {
     boxes.set(this.boxes);
     this.boxes = boxes;
     this.bits = new Uint32Array(boxes.buffer);
+    this.ibits = new Int32Array(boxes.buffer);
     const kind = new Uint8Array(capacity);
     kind.set(this.kind);
     this.kind = kind;

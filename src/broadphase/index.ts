@@ -7,7 +7,7 @@ export { BoxTable, MAX_FLOAT32 } from './boxTable';
 export { floatKey, keyOfFloat, KEY_SENTINEL } from './floatKey';
 export { BROAD_PHASE_NAMES, createBroadPhase, switchBroadPhase, type BroadPhaseName } from './createBroadPhase';
 export { BoxPruningBroadPhase, type BoxPruningSort } from './boxPruningBroadPhase';
-export { SortedBoxes, FoundPairs, pruneComplete, pruneBipartite } from './boxPruningKernels';
+export { SortedBoxes, FoundPairs, pruneComplete, pruneBipartite, sweepKey, SWEEP_SENTINEL } from './boxPruningKernels';
 export { RadixSorter, insertionSort } from './radixSort';
 export { chooseSweepAxis } from './sweepAxis';
 export { BipartiteSapBroadPhase } from './bipartiteSapBroadPhase';

@@ -1,8 +1,7 @@
 import { KIND_NONE, KIND_STATIC } from './broadPhase';
 import { BroadPhaseBase } from './broadPhaseBase';
 import { grown } from './boxTable';
-import { FoundPairs, SWEEP_SENTINEL, SortedBoxes, pruneBipartite, pruneComplete } from './boxPruningKernels';
-import { floatKey } from './floatKey';
+import { FoundPairs, SWEEP_SENTINEL, SortedBoxes, pruneBipartite, pruneComplete, sweepKey } from './boxPruningKernels';
 import { StaleRule } from './pairManager';
 import { RadixSorter } from './radixSort';
 import { chooseSweepAxis } from './sweepAxis';
@@ -62,7 +61,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
   private awakeCount = 0;
   private readonly sorter = new RadixSorter();
   private order = new Int32Array(0);
-  private keys = new Uint32Array(0);
+  private keys = new Int32Array(0);
   private readonly found = new FoundPairs();
   private readonly stats = { tests: 0, updated: 0, asleep: 0, copies: 0, reported: 0 };
 
@@ -149,7 +148,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
 
   protected onStep(): void {
     const table = this.table;
-    const { kind, bits } = table;
+    const { kind, ibits } = table;
     if (!this.grid.fitted) {
       if (this.dirtyCount === 0) return;
       this.fitGrid();
@@ -169,7 +168,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
       if (kind[id] === KIND_NONE || this.dirty[id] || this.asleep[id] || !this.ranged[id]) continue;
       this.asleep[id] = 1;
       order[sleepers] = id;
-      keys[sleepers++] = floatKey(bits[6 * id + axis]!);
+      keys[sleepers++] = sweepKey(ibits[6 * id + axis]!);
     }
     this.sorter.sort(keys, order, sleepers);
     const range = this.range;
@@ -191,7 +190,7 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
       this.placeInRegions(id);
       this.ranged[id] = 1;
       order[updated] = id;
-      keys[updated++] = floatKey(bits[6 * id + axis]!);
+      keys[updated++] = sweepKey(ibits[6 * id + axis]!);
     }
     this.sorter.sort(keys, order, updated);
     for (const region of regions) region.updated.count = 0;
@@ -265,31 +264,28 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
 
   /** Drops woken boxes from the sleeping set and merges the arrivals in, keeping sweep order. */
   private refreshSleeping(region: Region): void {
+    const ibits = this.table.ibits;
     const source = region.sleeping;
     const target = region.spare;
     const asleep = this.asleep;
     const arrivals = region.arrivals;
     const table = this.table;
     const axis = this.axis;
-    const bits = table.bits;
     target.count = 0;
     let next = 0;
-    // The set holds signed sweep keys; arrivals are merged by the same order.
-    let nextKey = arrivals.length > 0 ? floatKey(bits[6 * arrivals[0]! + axis]!) : 0;
-    let nextSigned = arrivals.length > 0 ? (nextKey ^ 0x80000000) | 0 : SWEEP_SENTINEL;
+    let nextKey = arrivals.length > 0 ? sweepKey(ibits[6 * arrivals[0]! + axis]!) : SWEEP_SENTINEL;
     for (let i = 0; i < source.count; i++) {
       const id = source.id[i]!;
       if (!asleep[id] && region.evicted) continue;
       const key = source.minKey[i]!;
-      while (nextSigned < key) {
+      while (nextKey < key) {
         target.append(table, axis, arrivals[next]!, nextKey);
         next++;
-        nextKey = next < arrivals.length ? floatKey(bits[6 * arrivals[next]! + axis]!) : 0;
-        nextSigned = next < arrivals.length ? (nextKey ^ 0x80000000) | 0 : SWEEP_SENTINEL;
+        nextKey = next < arrivals.length ? sweepKey(ibits[6 * arrivals[next]! + axis]!) : SWEEP_SENTINEL;
       }
       target.appendFrom(source, i);
     }
-    for (; next < arrivals.length; next++) target.append(table, axis, arrivals[next]!, floatKey(bits[6 * arrivals[next]! + axis]!));
+    for (; next < arrivals.length; next++) target.append(table, axis, arrivals[next]!, sweepKey(ibits[6 * arrivals[next]! + axis]!));
     target.close();
     region.sleeping = target;
     region.spare = source;
