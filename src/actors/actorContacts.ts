@@ -38,6 +38,7 @@ export function findActorContacts(
   const sphereCount = actors.sphereCount;
   const local = actors.sphereLocal;
   const world = actors.sphereWorld;
+  const box = actors.box;
   const cand = pairCandidates;
   const wakeSquared = wakeSpeed * wakeSpeed;
   for (let p = 0; p < pairCount; p++) {
@@ -54,9 +55,13 @@ export function findActorContacts(
     let shallowest = 0;
     const firstA = sphereStart[a]!, lastA = firstA + sphereCount[a]!;
     const firstB = sphereStart[b]!, lastB = firstB + sphereCount[b]!;
+    const boxB = 6 * b;
     for (let i = firstA; i < lastA; i++) {
       const ax = world[3 * i]!, ay = world[3 * i + 1]!, az = world[3 * i + 2]!;
       const ra = local[4 * i + 3]!;
+      // Spheres of a farther from b's box than they can reach meet none of b's spheres.
+      const grow = ra + reach;
+      if (ax + grow < box[boxB]! || ax - grow > box[boxB + 3]! || ay + grow < box[boxB + 1]! || ay - grow > box[boxB + 4]! || az + grow < box[boxB + 2]! || az - grow > box[boxB + 5]!) continue;
       for (let j = firstB; j < lastB; j++) {
         counters.sphereTests++;
         const dx = ax - world[3 * j]!, dy = ay - world[3 * j + 1]!, dz = az - world[3 * j + 2]!;

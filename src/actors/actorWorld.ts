@@ -5,7 +5,8 @@ import { InvalidParameterError } from '../errors';
 import { findActorContacts, wake, type ActorContactCounters } from './actorContacts';
 import { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 import { applyWindToActors, WindBatch, type WindSampler } from './actorWind';
-import { CONTACT_STRIDE, C_DEPTH, ContactBuffer } from './contactBuffer';
+import * as ContactLayout from './contactBuffer';
+import { ContactBuffer } from './contactBuffer';
 import { prepareContacts, solvePushOut, solveVelocities } from './contactSolver';
 import type { ActorShape } from './shapes';
 import { findTerrainContacts, type TerrainContactCounters, type TriangleSource } from './terrainContacts';
@@ -334,8 +335,10 @@ export class ActorWorld {
     const data = contacts.data;
     const bodies = contacts.bodies;
     const near = -this.options.contactMargin;
+    const stride = ContactLayout.CONTACT_STRIDE;
+    const depth = ContactLayout.C_DEPTH;
     for (let c = 0; c < contacts.count; c++) {
-      if (data[CONTACT_STRIDE * c + C_DEPTH]! < near) continue;
+      if (data[stride * c + depth]! < near) continue;
       touching[bodies[2 * c]!] = 1;
       const b = bodies[2 * c + 1]!;
       if (b >= 0) touching[b] = 1;

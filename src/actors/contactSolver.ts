@@ -197,9 +197,10 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
         vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
       }
       const limit = friction * data[o + C_LAMBDA_N]!;
-      if (rollingResistance > 0) {
+      const rollLimit = rollingResistance * data[o + C_LAMBDA_N]! * data[o + C_ROLL_RADIUS]!;
+      // (With no normal impulse yet and none applied before, the rows could only clamp to zero.)
+      if (rollLimit > 0 || data[o + C_LAMBDA_ROLL1] !== 0 || data[o + C_LAMBDA_ROLL2] !== 0 || data[o + C_LAMBDA_ROLL3] !== 0) {
         // Rolling and spinning resistance: angular impulses about the tangents and the normal.
-        const rollLimit = rollingResistance * data[o + C_LAMBDA_N]! * data[o + C_ROLL_RADIUS]!;
         let sx = w[a3]!, sy = w[a3 + 1]!, sz = w[a3 + 2]!;
         if (b >= 0) {
           sx -= w[b3]!;

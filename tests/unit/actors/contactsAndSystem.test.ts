@@ -13,17 +13,25 @@ const source = (name: string): string => readFileSync(new URL(`../../../scenes/f
 /** Every triangle of the mesh whose bounding box overlaps the query box, ascending: the reference. */
 class AllTriangles implements TriangleSource {
   triangles: Uint32Array;
-  constructor(private readonly positions: Float32Array, private readonly indices: Uint32Array) {
-    this.triangles = new Uint32Array(indices.length / 3);
+  private readonly bounds: Float64Array;
+  constructor(positions: Float32Array, indices: Uint32Array) {
+    const count = indices.length / 3;
+    this.triangles = new Uint32Array(count);
+    this.bounds = new Float64Array(6 * count);
+    for (let t = 0; t < count; t++) {
+      for (let a = 0; a < 3; a++) {
+        const values = [0, 1, 2].map((k) => positions[3 * indices[3 * t + k]! + a]!);
+        this.bounds[6 * t + a] = Math.min(...values);
+        this.bounds[6 * t + 3 + a] = Math.max(...values);
+      }
+    }
   }
   run(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number {
     let n = 0;
-    const p = this.positions;
-    for (let t = 0; t < this.indices.length / 3; t++) {
-      const v = [0, 1, 2].map((k) => 3 * this.indices[3 * t + k]!);
-      const lo = [0, 1, 2].map((a) => Math.min(...v.map((i) => p[i + a]!)));
-      const hi = [0, 1, 2].map((a) => Math.max(...v.map((i) => p[i + a]!)));
-      if (lo[0]! > maxX || hi[0]! < minX || lo[1]! > maxY || hi[1]! < minY || lo[2]! > maxZ || hi[2]! < minZ) continue;
+    const b = this.bounds;
+    for (let t = 0; t < b.length / 6; t++) {
+      const o = 6 * t;
+      if (b[o]! > maxX || b[o + 3]! < minX || b[o + 1]! > maxY || b[o + 4]! < minY || b[o + 2]! > maxZ || b[o + 5]! < minZ) continue;
       this.triangles[n++] = t;
     }
     return n;
