@@ -90,10 +90,10 @@ export class CapsuleCharacter {
   }
 
   /**
-   * One step: `wishX`, `wishZ` the wanted horizontal direction (length ≤ 1; scaled by speed), `jump`
-   * to leave walkable ground.
+   * One step: `wishX`, `wishZ` the wanted horizontal direction (length ≤ 1; scaled by speed and by
+   * `run`, e.g. 2 to run), `jump` to leave walkable ground.
    */
-  step(bvh: BVH, wishX: number, wishZ: number, jump: boolean, dt: number): void {
+  step(bvh: BVH, wishX: number, wishZ: number, jump: boolean, dt: number, run = 1): void {
     const s = this.settings;
     const v = this.velocity;
     this.sweeps = 0;
@@ -106,6 +106,8 @@ export class CapsuleCharacter {
       wishX /= wish;
       wishZ /= wish;
     }
+    wishX *= run;
+    wishZ *= run;
     if (this.grounded) {
       v[0] = wishX * s.speed;
       v[2] = wishZ * s.speed;

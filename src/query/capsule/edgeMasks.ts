@@ -55,9 +55,20 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
   const fill = bucketStart.slice(0, vertexCount);
   const order = new Uint32Array(edgeCount);
   for (let e = 0; e < edgeCount; e++) order[fill[low[e]!]!++] = e;
+  // Buckets are small (a vertex's edges), so insertion sort by (higher vertex, slot); slots enter in
+  // increasing order, so equal keys stay in slot order.
   for (let v = 0; v < vertexCount; v++) {
     const from = bucketStart[v]!, to = bucketStart[v + 1]!;
-    if (to - from > 1) order.subarray(from, to).sort((x, y) => high[x]! - high[y]! || x - y);
+    for (let i = from + 1; i < to; i++) {
+      const slot = order[i]!;
+      const key = high[slot]!;
+      let j = i - 1;
+      while (j >= from && high[order[j]!]! > key) {
+        order[j + 1] = order[j]!;
+        j--;
+      }
+      order[j + 1] = slot;
+    }
   }
 
   const masks = new Uint8Array(triangleCount);

@@ -1,0 +1,103 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterEach(async () => {
+  await closeAllPages(harness);
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
+const folder = (page: Page, title: string) => page.locator('.lil-gui').filter({ has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escape(title)}$`) }) });
+const control = (scope: ReturnType<typeof folder>, page: Page, label: string) => scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+/** Opens a GUI folder by its exact title (no-op when open), without waiting for animations. */
+const openFolder = (page: Page, title: string) =>
+  page.evaluate((name) => {
+    const button = [...document.querySelectorAll<HTMLButtonElement>('.lil-title')].find((b) => b.textContent === name);
+    if (button === undefined) throw new Error(`no GUI folder ${name}`);
+    if (button.getAttribute('aria-expanded') !== 'true') button.click();
+  }, title);
+const waitForHud = (page: Page, pattern: RegExp, timeout = 30_000) =>
+  page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout });
+
+describe('capsule sweeps in real Chromium', () => {
+  it('off by default; the probe sweeps and follows Alt-drag, the character walks with WASD, the stress scene throws capsules', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    expect(await hudText(page)).not.toMatch(/capsule probe|character:|stress:/);
+
+    await openFolder(page, 'Capsule sweeps');
+    const probe = folder(page, 'Probe');
+    await openFolder(page, 'Probe');
+    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await waitForHud(page, /capsule probe: contact at toi [\d.]+ on triangle \d+/);
+    expect(await hudText(page)).toMatch(/pairs: \d+ kept of \d+ possible/);
+    await control(probe, page, 'look at the probe').locator('button').evaluate((button: HTMLButtonElement) => button.click());
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-probe.png') });
+
+    // Alt-drag moves the start to the terrain under the pointer.
+    const startX = control(probe, page, 'start x').locator('input').last();
+    const before = await startX.inputValue();
+    await page.mouse.move(500, 520);
+    await page.keyboard.down('Alt');
+    await page.mouse.down();
+    await page.mouse.move(760, 430, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    await page.waitForTimeout(300);
+    expect(await startX.inputValue()).not.toBe(before);
+    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)').locator('input').evaluate((box: HTMLInputElement) => box.click());
+
+    // The character: W walks it (the fly camera and the pause key do not get the keys), Space jumps.
+    const walker = folder(page, 'Character (WASD, Space jumps)');
+    await openFolder(page, 'Character (WASD, Space jumps)');
+    await control(walker, page, 'walk a capsule').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await waitForHud(page, /character: on the ground at/);
+    const where = async (): Promise<[number, number]> => {
+      const match = /character: [a-z ]+ at \((-?[\d.]+), (-?[\d.]+)\)/.exec(await hudText(page))!;
+      return [Number(match[1]), Number(match[2])];
+    };
+    const [x0, z0] = await where();
+    await page.locator('canvas').first().focus();
+    await page.keyboard.down('KeyW');
+    await page.waitForTimeout(3000);
+    await page.keyboard.up('KeyW');
+    await page.keyboard.press('Space');
+    await waitForHud(page, /character: in the air/, 5_000).catch(() => undefined);
+    const [x1, z1] = await where();
+    // SwiftShader may draw a frame a second; the walk follows real time in steps of at most 1/4 s.
+    expect(Math.hypot(x1 - x0, z1 - z0)).toBeGreaterThan(0.5);
+    expect(await page.evaluate(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused)).toBe(false);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-character.png') });
+    await control(walker, page, 'walk a capsule').locator('input').evaluate((box: HTMLInputElement) => box.click());
+
+    // The stress scene: a few hundred capsules in one batch per frame.
+    const stress = folder(page, 'Stress: many capsules');
+    await openFolder(page, 'Stress: many capsules');
+    const count = control(stress, page, 'capsules').locator('input').last();
+    // Typed as lil-gui expects (input, then blur for its finish-change), whether or not the folder has
+    // finished its opening animation.
+    await count.evaluate((input: HTMLInputElement) => {
+      input.value = '300';
+      input.dispatchEvent(new Event('input'));
+      input.dispatchEvent(new Event('blur'));
+    });
+    await control(stress, page, 'throw capsules').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await waitForHud(page, /stress: 300 capsules · one batch [\d.]+ ms/);
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-stress.png') });
+    expect(await hudText(page)).toMatch(/\d+ contacts/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
