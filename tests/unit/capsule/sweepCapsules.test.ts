@@ -83,6 +83,16 @@ describe('sweepCapsules against the brute-force reference', () => {
     expect(all.counters.pairsKept).toBeGreaterThan(3 * culled.counters.pairsKept);
   });
 
+  it('a BVH that reordered the mesh in place (no triangle order array), and one with a swept-radius build (seed 606)', () => {
+    const indices = terrain.indices.slice();
+    const reordered = buildBVH(terrain.positions, indices, { reorderTriangles: true, spatialSplits: false });
+    expect(reordered.triangleOrder).toBeNull();
+    const batch = randomSweeps(606, 800, BENCH_LIKE, terrainCentre([0, 4]), inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20));
+    expectAgreement(compareWithReference({ positions: terrain.positions, indices }, reordered, batch));
+    const swept = buildBVH(terrain.positions, terrain.indices, { sweptRadius: 1.5 });
+    expectAgreement(compareWithReference(terrain, swept, batch));
+  });
+
   it('long capsules and spheres (zero-length axis), thin and fat (seed 604)', () => {
     const long = randomSweeps(604, 600, { halfLength: [2, 6], radius: [0.02, 0.3], motion: [0.5, 6] }, terrainCentre([0, 3]), inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20));
     expectAgreement(compareWithReference(terrain, terrainBvh, long));
