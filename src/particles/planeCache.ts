@@ -1,5 +1,5 @@
 import { InvalidParameterError } from '../errors';
-import { cellCoordinate, planeCacheKey } from './cacheKey';
+import { cellCoordinate, planeCacheCheck, planeCacheKey } from './cacheKey';
 
 /** Work a cache did since its counters were last reset. */
 export interface PlaneCacheCounters {
@@ -33,9 +33,10 @@ export const MAX_PLANE_CACHE_SIZE = 1 << 23;
  * `maxSize` entries, the oldest entry evicted first when a new one needs room.
  *
  * Layout, per slot of a power-of-two table at most half full:
- *   keys[s]            Int32  mixed 32-bit key (planeCacheKey), 0 = empty; the home slot is key & mask
- *   cells[4s .. 4s+3]  Int32  ix, iy, iz, direction code: compared on a key match, so two cells whose
- *                             keys collide never share a plane
+ *   keys[2s]           Int32  mixed 32-bit key (planeCacheKey), 0 = empty; the home slot is key & mask
+ *   keys[2s + 1]       Int32  a second, independent mix of the cell (planeCacheCheck), compared on a key
+ *                             match: two cells would have to collide in 64 bits to share a plane
+ *   cells[4s .. 4s+3]  Int32  ix, iy, iz, direction code, for drawing and inspection (never read by lookups)
  *   planes[4s .. 4s+3] Float32 nx, ny, nz, d (the plane n·p = d)
  *   orderOf[s]         Int32  the entry's place in the insertion ring (kept right when deletion shifts it)
  * and the insertion ring orderSlot[(head + i) % maxSize], i < size, names the slots oldest first.
@@ -72,7 +73,7 @@ export class PlaneCache {
     let capacity = 4;
     while (capacity < 2 * maxSize) capacity *= 2;
     this.mask = capacity - 1;
-    this.keys = new Int32Array(capacity);
+    this.keys = new Int32Array(2 * capacity);
     this.cells = new Int32Array(capacity * 4);
     this.planes = new Float32Array(capacity * 4);
     this.orderOf = new Int32Array(capacity);
@@ -130,16 +131,12 @@ export class PlaneCache {
   findCell(ix: number, iy: number, iz: number, direction: number): number {
     const key = planeCacheKey(ix, iy, iz, direction);
     const keys = this.keys;
-    const cells = this.cells;
     const mask = this.mask;
     let slot = key & mask;
     for (;;) {
-      const k = keys[slot]!;
+      const k = keys[2 * slot]!;
       if (k === 0) return -1;
-      if (k === key) {
-        const c = 4 * slot;
-        if (cells[c] === ix && cells[c + 1] === iy && cells[c + 2] === iz && cells[c + 3] === direction) return slot;
-      }
+      if (k === key && keys[2 * slot + 1] === planeCacheCheck(ix, iy, iz, direction)) return slot;
       slot = (slot + 1) & mask;
     }
   }
@@ -156,8 +153,9 @@ export class PlaneCache {
       const keys = this.keys;
       const mask = this.mask;
       slot = key & mask;
-      while (keys[slot] !== 0) slot = (slot + 1) & mask;
-      keys[slot] = key;
+      while (keys[2 * slot] !== 0) slot = (slot + 1) & mask;
+      keys[2 * slot] = key;
+      keys[2 * slot + 1] = planeCacheCheck(ix, iy, iz, direction);
       const c = 4 * slot;
       this.cells[c] = ix;
       this.cells[c + 1] = iy;
@@ -236,13 +234,14 @@ export class PlaneCache {
     let next = slot;
     for (;;) {
       next = (next + 1) & mask;
-      const key = keys[next]!;
+      const key = keys[2 * next]!;
       if (key === 0) break;
       const home = key & mask;
       // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
       const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
       if (stays) continue;
-      keys[hole] = key;
+      keys[2 * hole] = key;
+      keys[2 * hole + 1] = keys[2 * next + 1]!;
       const from = 4 * next;
       const to = 4 * hole;
       cells[to] = cells[from]!;
@@ -258,6 +257,6 @@ export class PlaneCache {
       orderSlot[place] = hole;
       hole = next;
     }
-    keys[hole] = 0;
+    keys[2 * hole] = 0;
   }
 }
