@@ -70,6 +70,20 @@ export class SortedBoxes {
     this.id[k] = id;
   }
 
+  /** Appends one box from its precomputed parts (sweep keys, cross-axis ranges). */
+  push(minKey: number, maxKey: number, lo1: number, hi1: number, lo2: number, hi2: number, id: number): void {
+    const k = this.count++;
+    if (k + 1 >= this.capacity) this.reserve(k + 1);
+    this.minKey[k] = minKey;
+    this.maxKey[k] = maxKey;
+    const ranges = this.ranges;
+    ranges[4 * k] = lo1;
+    ranges[4 * k + 1] = hi1;
+    ranges[4 * k + 2] = lo2;
+    ranges[4 * k + 3] = hi2;
+    this.id[k] = id;
+  }
+
   /** Copies entry `from` of `source` to the end of this set. */
   appendFrom(source: SortedBoxes, from: number): void {
     const k = this.count++;

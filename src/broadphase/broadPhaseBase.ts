@@ -19,6 +19,8 @@ export abstract class BroadPhaseBase implements BroadPhase {
   /** Ids inserted or updated since the last step (each once; may include ids removed since). */
   protected dirtyList = new Int32Array(64);
   protected dirtyCount = 0;
+  /** Live ids among the dirty ones (when it equals the live count, every pair is re-found). */
+  private liveDirty = 0;
   /** Pair hash look-ups of the last step. */
   protected lastLookups = 0;
   private readonly result: BroadPhaseStep;
@@ -57,7 +59,9 @@ export abstract class BroadPhaseBase implements BroadPhase {
   }
 
   update(id: number, box: BoxSource, offset = 0): void {
-    this.table.require(id);
+    const table = this.table;
+    // The common case in one test: a live id (typed arrays read undefined for fractional or outside ids).
+    if (!(table.kind[id]! > 0 && (id | 0) === id)) table.require(id);
     this.table.write(id, box, offset);
     this.markDirty(id);
     this.onUpdate(id);
@@ -65,6 +69,7 @@ export abstract class BroadPhaseBase implements BroadPhase {
 
   remove(id: number): void {
     this.table.require(id);
+    if (this.dirty[id]) this.liveDirty--;
     this.onRemove(id);
     this.table.delete(id);
     this.dead[id] = 1;
@@ -75,13 +80,17 @@ export abstract class BroadPhaseBase implements BroadPhase {
   step(): BroadPhaseStep {
     this.onStep();
     this.lastLookups = this.pairs.lookups;
-    this.pairs.commit(this.dead, this.deadCount > 0, this.staleRule, this.staleObjects());
+    const stale = this.staleObjects();
+    // Every live box updated: every stale test would say yes, so skip the per-pair look-ups.
+    const rule = this.staleRule === StaleRule.Dirty && stale === this.dirty && this.liveDirty >= this.table.liveCount ? StaleRule.All : this.staleRule;
+    this.pairs.commit(this.dead, this.deadCount > 0, rule, stale);
     this.afterCommit();
     this.clearDead();
     const dirty = this.dirty;
     const list = this.dirtyList;
     for (let i = 0; i < this.dirtyCount; i++) dirty[list[i]!] = 0;
     this.dirtyCount = 0;
+    this.liveDirty = 0;
     return this.result;
   }
 
@@ -115,6 +124,7 @@ export abstract class BroadPhaseBase implements BroadPhase {
   private markDirty(id: number): void {
     if (this.dirty[id]) return;
     this.dirty[id] = 1;
+    this.liveDirty++;
     this.dirtyList = grown(this.dirtyList, this.dirtyCount + 1);
     this.dirtyList[this.dirtyCount++] = id;
   }

@@ -110,18 +110,6 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     return x < 0 ? 0 : x >= this.cells2 ? this.cells2 - 1 : x | 0;
   }
 
-  /** Writes the box's region range. */
-  private placeInRegions(id: number): void {
-    const boxes = this.table.boxes;
-    const base = 6 * id;
-    const at = 4 * id;
-    const range = this.range;
-    range[at] = this.cell1(boxes[base + this.axis1]!);
-    range[at + 1] = this.cell1(boxes[base + 3 + this.axis1]!);
-    range[at + 2] = this.cell2(boxes[base + this.axis2]!);
-    range[at + 3] = this.cell2(boxes[base + 3 + this.axis2]!);
-  }
-
   private fitGrid(): void {
     const axis = chooseSweepAxis(this.table);
     this.axis = axis;
@@ -184,13 +172,33 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     // This step's updated boxes: new ranges, one sort, dealt to their regions in order.
     let updated = 0;
     const dirtyList = this.dirtyList;
+    const boxes = table.boxes;
+    const ranged = this.ranged;
+    const axis1 = this.axis1;
+    const axis2 = this.axis2;
+    const origin1 = this.origin1;
+    const origin2 = this.origin2;
+    const inverse1 = this.inverse1;
+    const inverse2 = this.inverse2;
+    const last1 = this.cells1 - 1;
+    const last2 = this.cells2 - 1;
     for (let i = 0; i < this.dirtyCount; i++) {
       const id = dirtyList[i]!;
       if (kind[id] === KIND_NONE) continue;
-      this.placeInRegions(id);
-      this.ranged[id] = 1;
+      // The cell functions inlined (same arithmetic as cell1/cell2, which the duplicate filter uses).
+      const base = 6 * id;
+      const at = 4 * id;
+      let x = (boxes[base + axis1]! - origin1) * inverse1;
+      range[at] = x < 0 ? 0 : x >= last1 + 1 ? last1 : x | 0;
+      x = (boxes[base + 3 + axis1]! - origin1) * inverse1;
+      range[at + 1] = x < 0 ? 0 : x >= last1 + 1 ? last1 : x | 0;
+      x = (boxes[base + axis2]! - origin2) * inverse2;
+      range[at + 2] = x < 0 ? 0 : x >= last2 + 1 ? last2 : x | 0;
+      x = (boxes[base + 3 + axis2]! - origin2) * inverse2;
+      range[at + 3] = x < 0 ? 0 : x >= last2 + 1 ? last2 : x | 0;
+      ranged[id] = 1;
       order[updated] = id;
-      keys[updated++] = sweepKey(ibits[6 * id + axis]!);
+      keys[updated++] = sweepKey(ibits[base + axis]!);
     }
     this.sorter.sort(keys, order, updated);
     for (const region of regions) region.updated.count = 0;
@@ -198,10 +206,16 @@ export class RegionPruningBroadPhase extends BroadPhaseBase {
     for (let i = 0; i < updated; i++) {
       const id = order[i]!;
       const key = keys[i]!;
+      const base = 6 * id;
+      const maxKey = sweepKey(ibits[base + 3 + axis]!);
+      const lo1 = boxes[base + axis1]!;
+      const hi1 = boxes[base + 3 + axis1]!;
+      const lo2 = boxes[base + axis2]!;
+      const hi2 = boxes[base + 3 + axis2]!;
       const at = 4 * id;
       for (let c2 = range[at + 2]!; c2 <= range[at + 3]!; c2++)
         for (let c1 = range[at]!; c1 <= range[at + 1]!; c1++) {
-          regions[c2 * cells1 + c1]!.updated.append(table, axis, id, key);
+          regions[c2 * cells1 + c1]!.updated.push(key, maxKey, lo1, hi1, lo2, hi2, id);
           copies++;
         }
     }
