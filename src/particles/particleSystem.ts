@@ -89,7 +89,7 @@ export interface ParticlePhaseMs {
 
 export const PARTICLE_PHASES: readonly (keyof ParticlePhaseMs)[] = ['spawn', 'wind', 'move', 'cache', 'rays', 'verify'];
 
-interface ParticleSystemState {
+export interface ParticleSystemState {
   buffers: ReturnType<ParticleBuffers['snapshot']>;
   cursors: EffectCursorState[];
   caches: PlaneCacheState[];
@@ -132,12 +132,13 @@ export class ParticleSystem implements SimSystem {
   /** The raycast phase's batch and bookkeeping (public for drawing the last rays). */
   readonly raycaster = new PlaneRaycaster();
 
-  constructor(effects: readonly ParticleEffectParams[], options: Partial<ParticleSystemOptions> = {}) {
+  constructor(effects: readonly ParticleEffectParams[], options: Partial<ParticleSystemOptions> = {}, rewindable = true) {
     this.options = { ...DEFAULT_PARTICLE_OPTIONS, ...options };
     validateOptions(this.options);
     this.random = new Random(this.options.seed);
     this.buffers = new ParticleBuffers(0);
     this.setEffects(effects);
+    this.rewindable = rewindable;
   }
 
   /** Total particle slots. */
@@ -405,7 +406,28 @@ export class ParticleSystem implements SimSystem {
     };
   }
 
-  saveState(): ParticleSystemState {
+  /**
+   * Snapshots for step back and restart, present while `rewindable` is on. A snapshot copies every
+   * particle and cache (tens of MB for 100k particles), so a sandbox that keeps one per frame should
+   * switch it off; the sandbox then reports that it cannot rewind.
+   */
+  saveState?: () => ParticleSystemState;
+  loadState?: (state: unknown) => void;
+
+  get rewindable(): boolean {
+    return this.saveState !== undefined;
+  }
+
+  set rewindable(on: boolean) {
+    if (!on) {
+      this.saveState = this.loadState = undefined;
+      return;
+    }
+    this.saveState = () => this.snapshot();
+    this.loadState = (state: unknown) => this.restore(state as ParticleSystemState);
+  }
+
+  snapshot(): ParticleSystemState {
     return {
       buffers: this.buffers.snapshot(),
       cursors: this.effects.map((e) => e.saveCursors()),
@@ -415,9 +437,8 @@ export class ParticleSystem implements SimSystem {
     };
   }
 
-  loadState(state: unknown): void {
-    const s = state as ParticleSystemState;
-    // Effects rebuilt since the snapshot: it no longer fits.
+  /** Puts back a snapshot; ignored when the effects were rebuilt since (it no longer fits). */
+  restore(s: ParticleSystemState): void {
     if (s.buffers.ages.length !== this.buffers.capacity || s.cursors.length !== this.effects.length) return;
     if (!this.effects.every((e, i) => e.cache.fits(s.caches[i]!))) return;
     this.effects.forEach((e, i) => e.cache.loadState(s.caches[i]!));

@@ -17,7 +17,7 @@
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
  */
 import { loadavg } from 'node:os';
-import { PARTICLE_PHASES, ParticleSystem, Sandbox, buildBVH, parseScene, showcaseEffects, type ParticlePhaseMs, type ParticleSystemOptions } from '../../src/core';
+import { PARTICLE_PHASES, ParticleSystem, Sandbox, buildBVH, parseScene, showcaseEffects, type ParticlePhaseMs, type ParticleSystemOptions, type ParticleSystemState } from '../../src/core';
 
 const quick = process.argv.includes('--quick');
 const CELLS = quick ? 128 : 512;
@@ -80,8 +80,8 @@ function calibrate(): number {
   return best;
 }
 
-function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: unknown, mode: Mode): Row {
-  system.loadState(snapshot);
+function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSystemState, mode: Mode): Row {
+  system.restore(snapshot);
   Object.assign(system.options, { mode: 'budget', keying: 'surface', cellLookups: true, pick: 'needy' }, mode.options);
   for (const effect of system.effects) effect.cache.clear();
   for (let frame = 0; frame < WARM; frame++) sandbox.step(DT);
@@ -124,12 +124,12 @@ function main(): void {
   const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
   const sandbox = new Sandbox(scene, undefined, 8);
   sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }), { seed: scene.seed });
+  const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }), { seed: scene.seed }, false);
   sandbox.addSystem(system);
   const loadBefore = loadavg()[0]!;
   const calibrationBefore = calibrate();
   for (let frame = 0; frame < SETTLE; frame++) sandbox.step(DT);
-  const snapshot = system.saveState();
+  const snapshot = system.snapshot();
 
   const rows = MODES.map((mode) => measure(sandbox, system, snapshot, mode));
   const calibrationAfter = calibrate();
