@@ -1,4 +1,4 @@
-import { QUEUE_CAPACITY, QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDER_VERTEX, QUEUE_SPHERE_EDGE, QUEUE_SPHERE_FACE, QUEUE_SPHERE_VERTEX, type SweepWorkspace } from './sweepWorkspace';
+import { CAPSULE_STRIDE, C_R, QUEUE_CAPACITY, QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDER_VERTEX, QUEUE_SPHERE_EDGE, QUEUE_SPHERE_FACE, QUEUE_SPHERE_VERTEX, type SweepWorkspace } from './sweepWorkspace';
 
 /**
  * The exact tests of the feature pairs, one loop per queue. Together they are a ray cast from the
@@ -9,6 +9,7 @@ import { QUEUE_CAPACITY, QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDE
  * at which the pair is within the radius with its closest points inside both features, or t = 0 when
  * it already is; a pair already in range but outside its features is left to the neighbouring features.
  * The only other way to start in contact, the axis through the face, is the cylinder–face pair.
+ * Each queued pair names its capsule's slot: the capsule and its best time are read per pair.
  */
 
 /** Relative slack of feature parameter ranges, so a contact on a shared boundary is not lost between two
@@ -29,34 +30,33 @@ export function drainQueues(ws: SweepWorkspace, positions: Float32Array, indices
 function drainSphereVertex(ws: SweepWorkspace, positions: Float32Array, indices: Uint32Array): void {
   const base = QUEUE_SPHERE_VERTEX * QUEUE_CAPACITY;
   const count = ws.queueCount[QUEUE_SPHERE_VERTEX]!;
-  const triangles = ws.queueTriangle, codes = ws.queueCode;
-  const dx = ws.dx, dy = ws.dy, dz = ws.dz, r = ws.r;
-  const r2 = r * r;
-  const dd = dx * dx + dy * dy + dz * dz;
+  const triangles = ws.queueTriangle, codes = ws.queueCode, slots = ws.queueSlot;
+  const capsules = ws.capsules, bestT = ws.bestT;
   for (let q = base; q < base + count; q++) {
     const triangle = triangles[q]!;
     const code = codes[q]!;
+    const slot = slots[q]!;
+    const o = CAPSULE_STRIDE * slot;
     const sphere = code >= 3 ? 1 : 0;
     const v = 3 * indices[3 * triangle + code - 3 * sphere]!;
     const vx = positions[v]!, vy = positions[v + 1]!, vz = positions[v + 2]!;
-    const wx = (sphere === 0 ? ws.p0x : ws.p1x) - vx;
-    const wy = (sphere === 0 ? ws.p0y : ws.p1y) - vy;
-    const wz = (sphere === 0 ? ws.p0z : ws.p1z) - vz;
-    const ww = wx * wx + wy * wy + wz * wz;
-    const c = ww - r2;
+    const centre = o + 3 * sphere;
+    const wx = capsules[centre]! - vx, wy = capsules[centre + 1]! - vy, wz = capsules[centre + 2]! - vz;
+    const dx = capsules[o + 6]!, dy = capsules[o + 7]!, dz = capsules[o + 8]!, r = capsules[o + C_R]!;
+    const c = wx * wx + wy * wy + wz * wz - r * r;
     if (c <= 0) {
-      if (ws.bestT > 0 || c < ws.bestKey) startContact(ws, triangle, c, vx, vy, vz, wx, wy, wz, positions, indices);
+      if (bestT[slot]! > 0 || c < ws.bestKey[slot]!) startContact(ws, slot, triangle, c, vx, vy, vz, wx, wy, wz, positions, indices);
       continue;
     }
     const b = wx * dx + wy * dy + wz * dz;
     if (b >= 0) continue;
-    const discriminant = b * b - dd * c;
+    const discriminant = b * b - (dx * dx + dy * dy + dz * dz) * c;
     if (discriminant < 0) continue;
     const t = c / (Math.sqrt(discriminant) - b);
-    if (t > ws.bestT) continue;
+    if (t > bestT[slot]!) continue;
     const ox = wx + t * dx, oy = wy + t * dy, oz = wz + t * dz;
     const inverse = 1 / Math.sqrt(ox * ox + oy * oy + oz * oz);
-    ws.consider(t, 0, triangle, vx, vy, vz, ox * inverse, oy * inverse, oz * inverse);
+    ws.consider(slot, t, 0, triangle, vx, vy, vz, ox * inverse, oy * inverse, oz * inverse);
   }
   ws.drained[QUEUE_SPHERE_VERTEX]! += count;
   ws.queueCount[QUEUE_SPHERE_VERTEX] = 0;
@@ -66,13 +66,14 @@ function drainSphereVertex(ws: SweepWorkspace, positions: Float32Array, indices:
 function drainSphereEdge(ws: SweepWorkspace, positions: Float32Array, indices: Uint32Array): void {
   const base = QUEUE_SPHERE_EDGE * QUEUE_CAPACITY;
   const count = ws.queueCount[QUEUE_SPHERE_EDGE]!;
-  const triangles = ws.queueTriangle, codes = ws.queueCode;
-  const dx = ws.dx, dy = ws.dy, dz = ws.dz, r = ws.r;
-  const r2 = r * r;
-  const dd = dx * dx + dy * dy + dz * dz;
+  const triangles = ws.queueTriangle, codes = ws.queueCode, slots = ws.queueSlot;
+  const capsules = ws.capsules, bestT = ws.bestT;
   for (let q = base; q < base + count; q++) {
     const triangle = triangles[q]!;
     const code = codes[q]!;
+    const slot = slots[q]!;
+    const o = CAPSULE_STRIDE * slot;
+    const dx = capsules[o + 6]!, dy = capsules[o + 7]!, dz = capsules[o + 8]!, r = capsules[o + C_R]!;
     const sphere = code >= 3 ? 1 : 0;
     const edge = code - 3 * sphere;
     const a = 3 * indices[3 * triangle + edge]!;
@@ -81,35 +82,34 @@ function drainSphereEdge(ws: SweepWorkspace, positions: Float32Array, indices: U
     const ex = positions[b]! - ax, ey = positions[b + 1]! - ay, ez = positions[b + 2]! - az;
     const ee = ex * ex + ey * ey + ez * ez;
     if (!(ee > 0)) continue;
-    const wx = (sphere === 0 ? ws.p0x : ws.p1x) - ax;
-    const wy = (sphere === 0 ? ws.p0y : ws.p1y) - ay;
-    const wz = (sphere === 0 ? ws.p0z : ws.p1z) - az;
+    const centre = o + 3 * sphere;
+    const wx = capsules[centre]! - ax, wy = capsules[centre + 1]! - ay, wz = capsules[centre + 2]! - az;
     const we = wx * ex + wy * ey + wz * ez;
     const de = dx * ex + dy * ey + dz * ez;
     // Squared distance to the edge's line times ee: |w|²·ee − (w·E)², and its derivatives along d.
-    const c = ee * (wx * wx + wy * wy + wz * wz - r2) - we * we;
+    const c = ee * (wx * wx + wy * wy + wz * wz - r * r) - we * we;
     if (c <= 0) {
       const u = we / ee;
-      if (u >= -RANGE_SLACK && u <= 1 + RANGE_SLACK && (ws.bestT > 0 || c / ee < ws.bestKey)) {
+      if (u >= -RANGE_SLACK && u <= 1 + RANGE_SLACK && (bestT[slot]! > 0 || c / ee < ws.bestKey[slot]!)) {
         const px = ax + u * ex, py = ay + u * ey, pz = az + u * ez;
-        startContact(ws, triangle, c / ee, px, py, pz, wx + ax - px, wy + ay - py, wz + az - pz, positions, indices);
+        startContact(ws, slot, triangle, c / ee, px, py, pz, wx + ax - px, wy + ay - py, wz + az - pz, positions, indices);
       }
       continue;
     }
     const bHalf = ee * (wx * dx + wy * dy + wz * dz) - de * we;
     if (bHalf >= 0) continue;
-    const aQuad = ee * dd - de * de;
+    const aQuad = ee * (dx * dx + dy * dy + dz * dz) - de * de;
     if (!(aQuad > 0)) continue;
     const discriminant = bHalf * bHalf - aQuad * c;
     if (discriminant < 0) continue;
     const t = c / (Math.sqrt(discriminant) - bHalf);
-    if (t > ws.bestT) continue;
+    if (t > bestT[slot]!) continue;
     const u = (we + t * de) / ee;
     if (u < -RANGE_SLACK || u > 1 + RANGE_SLACK) continue;
     const px = ax + u * ex, py = ay + u * ey, pz = az + u * ez;
     const ox = wx + ax + t * dx - px, oy = wy + ay + t * dy - py, oz = wz + az + t * dz - pz;
     const inverse = 1 / Math.sqrt(ox * ox + oy * oy + oz * oz);
-    ws.consider(t, 0, triangle, px, py, pz, ox * inverse, oy * inverse, oz * inverse);
+    ws.consider(slot, t, 0, triangle, px, py, pz, ox * inverse, oy * inverse, oz * inverse);
   }
   ws.drained[QUEUE_SPHERE_EDGE]! += count;
   ws.queueCount[QUEUE_SPHERE_EDGE] = 0;
@@ -119,11 +119,14 @@ function drainSphereEdge(ws: SweepWorkspace, positions: Float32Array, indices: U
 function drainSphereFace(ws: SweepWorkspace, positions: Float32Array, indices: Uint32Array): void {
   const base = QUEUE_SPHERE_FACE * QUEUE_CAPACITY;
   const count = ws.queueCount[QUEUE_SPHERE_FACE]!;
-  const triangles = ws.queueTriangle, codes = ws.queueCode;
-  const dx = ws.dx, dy = ws.dy, dz = ws.dz, r = ws.r;
+  const triangles = ws.queueTriangle, codes = ws.queueCode, slots = ws.queueSlot;
+  const capsules = ws.capsules, bestT = ws.bestT;
   for (let q = base; q < base + count; q++) {
     const triangle = triangles[q]!;
     const sphere = codes[q]!;
+    const slot = slots[q]!;
+    const o = CAPSULE_STRIDE * slot;
+    const dx = capsules[o + 6]!, dy = capsules[o + 7]!, dz = capsules[o + 8]!, r = capsules[o + C_R]!;
     const i3 = 3 * triangle;
     const a = 3 * indices[i3]!, b = 3 * indices[i3 + 1]!, c = 3 * indices[i3 + 2]!;
     const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
@@ -137,7 +140,8 @@ function drainSphereFace(ws: SweepWorkspace, positions: Float32Array, indices: U
     nx /= length;
     ny /= length;
     nz /= length;
-    const sx = sphere === 0 ? ws.p0x : ws.p1x, sy = sphere === 0 ? ws.p0y : ws.p1y, sz = sphere === 0 ? ws.p0z : ws.p1z;
+    const centre = o + 3 * sphere;
+    const sx = capsules[centre]!, sy = capsules[centre + 1]!, sz = capsules[centre + 2]!;
     const distance = (sx - ax) * nx + (sy - ay) * ny + (sz - az) * nz;
     const approach = dx * nx + dy * ny + dz * nz;
     let t: number;
@@ -150,15 +154,14 @@ function drainSphereFace(ws: SweepWorkspace, positions: Float32Array, indices: U
       const speed = -side * approach;
       if (!(speed > 0)) continue;
       t = (Math.abs(distance) - r) / speed;
-      if (t > ws.bestT) continue;
+      if (t > bestT[slot]!) continue;
     }
     // The foot: the sphere's point nearest the plane at t (or the centre's projection when already in range).
     const reach = t === 0 ? distance : side * r;
     const fx = sx + t * dx - reach * nx, fy = sy + t * dy - reach * ny, fz = sz + t * dz - reach * nz;
     if (!insideTriangle(fx, fy, fz, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz)) continue;
     const key = t === 0 ? distance * distance - r * r : 0;
-    if (t === 0 && ws.bestT === 0 && !(key < ws.bestKey)) continue;
-    ws.consider(t, key, triangle, fx, fy, fz, side * nx, side * ny, side * nz);
+    ws.consider(slot, t, key, triangle, fx, fy, fz, side * nx, side * ny, side * nz);
   }
   ws.drained[QUEUE_SPHERE_FACE]! += count;
   ws.queueCount[QUEUE_SPHERE_FACE] = 0;
@@ -168,15 +171,18 @@ function drainSphereFace(ws: SweepWorkspace, positions: Float32Array, indices: U
 function drainCylinderEdge(ws: SweepWorkspace, positions: Float32Array, indices: Uint32Array): void {
   const base = QUEUE_CYLINDER_EDGE * QUEUE_CAPACITY;
   const count = ws.queueCount[QUEUE_CYLINDER_EDGE]!;
-  const triangles = ws.queueTriangle, codes = ws.queueCode;
-  const dx = ws.dx, dy = ws.dy, dz = ws.dz, r = ws.r;
-  const p0x = ws.p0x, p0y = ws.p0y, p0z = ws.p0z;
-  const sx = ws.p1x - p0x, sy = ws.p1y - p0y, sz = ws.p1z - p0z;
-  const ss = sx * sx + sy * sy + sz * sz;
-  const sd = sx * dx + sy * dy + sz * dz;
+  const triangles = ws.queueTriangle, codes = ws.queueCode, slots = ws.queueSlot;
+  const capsules = ws.capsules, bestT = ws.bestT;
   for (let q = base; q < base + count; q++) {
     const triangle = triangles[q]!;
     const edge = codes[q]!;
+    const slot = slots[q]!;
+    const o = CAPSULE_STRIDE * slot;
+    const p0x = capsules[o]!, p0y = capsules[o + 1]!, p0z = capsules[o + 2]!;
+    const sx = capsules[o + 3]! - p0x, sy = capsules[o + 4]! - p0y, sz = capsules[o + 5]! - p0z;
+    const dx = capsules[o + 6]!, dy = capsules[o + 7]!, dz = capsules[o + 8]!, r = capsules[o + C_R]!;
+    const ss = sx * sx + sy * sy + sz * sz;
+    const sd = sx * dx + sy * dy + sz * dz;
     const a = 3 * indices[3 * triangle + edge]!;
     const b = 3 * indices[3 * triangle + (edge === 2 ? 0 : edge + 1)]!;
     const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
@@ -196,7 +202,7 @@ function drainCylinderEdge(ws: SweepWorkspace, positions: Float32Array, indices:
       const speed = h0 > 0 ? -hd : hd;
       if (!(speed > 0)) continue;
       t = (Math.abs(h0) - limit) / speed;
-      if (t > ws.bestT) continue;
+      if (t > bestT[slot]!) continue;
     }
     // Closest points of the two lines at t: edge A + u·E, segment P0 + t·d + v·s.
     const es = ex * sx + ey * sy + ez * sz;
@@ -208,11 +214,7 @@ function drainCylinderEdge(ws: SweepWorkspace, positions: Float32Array, indices:
     const px = ax + u * ex, py = ay + u * ey, pz = az + u * ez;
     const side = h0 > 0 || (h0 === 0 && hd <= 0) ? 1 : -1;
     const inverse = side / Math.sqrt(mm);
-    if (t === 0) {
-      const key = (h0 * h0) / mm - r * r;
-      if (ws.bestT === 0 && !(key < ws.bestKey)) continue;
-      ws.consider(0, key, triangle, px, py, pz, mx * inverse, my * inverse, mz * inverse);
-    } else ws.consider(t, 0, triangle, px, py, pz, mx * inverse, my * inverse, mz * inverse);
+    ws.consider(slot, t, t === 0 ? (h0 * h0) / mm - r * r : 0, triangle, px, py, pz, mx * inverse, my * inverse, mz * inverse);
   }
   ws.drained[QUEUE_CYLINDER_EDGE]! += count;
   ws.queueCount[QUEUE_CYLINDER_EDGE] = 0;
@@ -222,26 +224,27 @@ function drainCylinderEdge(ws: SweepWorkspace, positions: Float32Array, indices:
 function drainCylinderVertex(ws: SweepWorkspace, positions: Float32Array, indices: Uint32Array): void {
   const base = QUEUE_CYLINDER_VERTEX * QUEUE_CAPACITY;
   const count = ws.queueCount[QUEUE_CYLINDER_VERTEX]!;
-  const triangles = ws.queueTriangle, codes = ws.queueCode;
-  const dx = ws.dx, dy = ws.dy, dz = ws.dz, r = ws.r;
-  const r2 = r * r;
-  const p0x = ws.p0x, p0y = ws.p0y, p0z = ws.p0z;
-  const sx = ws.p1x - p0x, sy = ws.p1y - p0y, sz = ws.p1z - p0z;
-  const ss = sx * sx + sy * sy + sz * sz;
-  const sd = sx * dx + sy * dy + sz * dz;
-  const dd = dx * dx + dy * dy + dz * dz;
-  const aQuad = ss * dd - sd * sd;
+  const triangles = ws.queueTriangle, codes = ws.queueCode, slots = ws.queueSlot;
+  const capsules = ws.capsules, bestT = ws.bestT;
   for (let q = base; q < base + count; q++) {
     const triangle = triangles[q]!;
+    const slot = slots[q]!;
+    const o = CAPSULE_STRIDE * slot;
+    const p0x = capsules[o]!, p0y = capsules[o + 1]!, p0z = capsules[o + 2]!;
+    const sx = capsules[o + 3]! - p0x, sy = capsules[o + 4]! - p0y, sz = capsules[o + 5]! - p0z;
+    const dx = capsules[o + 6]!, dy = capsules[o + 7]!, dz = capsules[o + 8]!, r = capsules[o + C_R]!;
+    const ss = sx * sx + sy * sy + sz * sz;
+    const sd = sx * dx + sy * dy + sz * dz;
+    const aQuad = ss * (dx * dx + dy * dy + dz * dz) - sd * sd;
     const v = 3 * indices[3 * triangle + codes[q]!]!;
     const vx = positions[v]!, vy = positions[v + 1]!, vz = positions[v + 2]!;
     const wx = vx - p0x, wy = vy - p0y, wz = vz - p0z;
     const ws_ = wx * sx + wy * sy + wz * sz;
-    const c = ss * (wx * wx + wy * wy + wz * wz - r2) - ws_ * ws_;
+    const c = ss * (wx * wx + wy * wy + wz * wz - r * r) - ws_ * ws_;
     let t: number;
     if (c <= 0) {
       t = 0;
-      if (ws.bestT === 0 && !(c / ss < ws.bestKey)) continue;
+      if (bestT[slot] === 0 && !(c / ss < ws.bestKey[slot]!)) continue;
     } else {
       // Relative motion of the vertex is −d.
       const bHalf = sd * ws_ - ss * (wx * dx + wy * dy + wz * dz);
@@ -249,16 +252,16 @@ function drainCylinderVertex(ws: SweepWorkspace, positions: Float32Array, indice
       const discriminant = bHalf * bHalf - aQuad * c;
       if (discriminant < 0) continue;
       t = c / (Math.sqrt(discriminant) - bHalf);
-      if (t > ws.bestT) continue;
+      if (t > bestT[slot]!) continue;
     }
     const along = (ws_ - t * sd) / ss;
     if (along < -RANGE_SLACK || along > 1 + RANGE_SLACK) continue;
     // Normal: from the vertex to the axis point nearest it at t.
     const ox = p0x + t * dx + along * sx - vx, oy = p0y + t * dy + along * sy - vy, oz = p0z + t * dz + along * sz - vz;
-    if (t === 0) startContact(ws, triangle, c / ss, vx, vy, vz, ox, oy, oz, positions, indices);
+    if (t === 0) startContact(ws, slot, triangle, c / ss, vx, vy, vz, ox, oy, oz, positions, indices);
     else {
       const inverse = 1 / Math.sqrt(ox * ox + oy * oy + oz * oz);
-      ws.consider(t, 0, triangle, vx, vy, vz, ox * inverse, oy * inverse, oz * inverse);
+      ws.consider(slot, t, 0, triangle, vx, vy, vz, ox * inverse, oy * inverse, oz * inverse);
     }
   }
   ws.drained[QUEUE_CYLINDER_VERTEX]! += count;
@@ -269,12 +272,15 @@ function drainCylinderVertex(ws: SweepWorkspace, positions: Float32Array, indice
 function drainCylinderFace(ws: SweepWorkspace, positions: Float32Array, indices: Uint32Array): void {
   const base = QUEUE_CYLINDER_FACE * QUEUE_CAPACITY;
   const count = ws.queueCount[QUEUE_CYLINDER_FACE]!;
-  const triangles = ws.queueTriangle;
-  const r = ws.r;
-  const p0x = ws.p0x, p0y = ws.p0y, p0z = ws.p0z;
-  const sx = ws.p1x - p0x, sy = ws.p1y - p0y, sz = ws.p1z - p0z;
+  const triangles = ws.queueTriangle, slots = ws.queueSlot;
+  const capsules = ws.capsules;
   for (let q = base; q < base + count; q++) {
     const triangle = triangles[q]!;
+    const slot = slots[q]!;
+    const o = CAPSULE_STRIDE * slot;
+    const p0x = capsules[o]!, p0y = capsules[o + 1]!, p0z = capsules[o + 2]!;
+    const sx = capsules[o + 3]! - p0x, sy = capsules[o + 4]! - p0y, sz = capsules[o + 5]! - p0z;
+    const r = capsules[o + C_R]!;
     const i3 = 3 * triangle;
     const a = 3 * indices[i3]!, b = 3 * indices[i3 + 1]!, c = 3 * indices[i3 + 2]!;
     const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
@@ -296,10 +302,9 @@ function drainCylinderFace(ws: SweepWorkspace, positions: Float32Array, indices:
     if (!insideTriangle(fx, fy, fz, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz)) continue;
     const depth = Math.min(Math.abs(s0), Math.abs(s1));
     const key = -r * r - depth * depth;
-    if (ws.bestT === 0 && !(key < ws.bestKey)) continue;
     // Push out through the face on the side the shallower end is on.
     const side = Math.abs(s0) <= Math.abs(s1) ? (s0 >= 0 ? 1 : -1) : s1 >= 0 ? 1 : -1;
-    ws.consider(0, key, triangle, fx, fy, fz, side * nx, side * ny, side * nz);
+    ws.consider(slot, 0, key, triangle, fx, fy, fz, side * nx, side * ny, side * nz);
   }
   ws.drained[QUEUE_CYLINDER_FACE]! += count;
   ws.queueCount[QUEUE_CYLINDER_FACE] = 0;
@@ -325,12 +330,14 @@ function edgeSide(px: number, py: number, pz: number, ax: number, ay: number, az
  * axis). The normal is the offset; when the axis touches the triangle (offset 0) it is the face normal
  * turned against the motion.
  */
-function startContact(ws: SweepWorkspace, triangle: number, key: number, px: number, py: number, pz: number, ox: number, oy: number, oz: number, positions: Float32Array, indices: Uint32Array): void {
+function startContact(ws: SweepWorkspace, slot: number, triangle: number, key: number, px: number, py: number, pz: number, ox: number, oy: number, oz: number, positions: Float32Array, indices: Uint32Array): void {
   const length = Math.sqrt(ox * ox + oy * oy + oz * oz);
   if (length > 0) {
-    ws.consider(0, key, triangle, px, py, pz, ox / length, oy / length, oz / length);
+    ws.consider(slot, 0, key, triangle, px, py, pz, ox / length, oy / length, oz / length);
     return;
   }
+  const o = CAPSULE_STRIDE * slot;
+  const dx = ws.capsules[o + 6]!, dy = ws.capsules[o + 7]!, dz = ws.capsules[o + 8]!;
   const i3 = 3 * triangle;
   const a = 3 * indices[i3]!, b = 3 * indices[i3 + 1]!, c = 3 * indices[i3 + 2]!;
   const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
@@ -338,9 +345,9 @@ function startContact(ws: SweepWorkspace, triangle: number, key: number, px: num
   let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
   let n = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(n > 0)) {
-    nx = -ws.dx;
-    ny = -ws.dy;
-    nz = -ws.dz;
+    nx = -dx;
+    ny = -dy;
+    nz = -dz;
     n = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(n > 0)) {
       nx = 0;
@@ -348,6 +355,6 @@ function startContact(ws: SweepWorkspace, triangle: number, key: number, px: num
       nz = 0;
       n = 1;
     }
-  } else if (nx * ws.dx + ny * ws.dy + nz * ws.dz > 0) n = -n;
-  ws.consider(0, key, triangle, px, py, pz, nx / n, ny / n, nz / n);
+  } else if (nx * dx + ny * dy + nz * dz > 0) n = -n;
+  ws.consider(slot, 0, key, triangle, px, py, pz, nx / n, ny / n, nz / n);
 }

@@ -4,7 +4,7 @@ import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCou
 import { computeEdgeMasks } from './edgeMasks';
 import { PAIRS_PER_TRIANGLE } from './featureBits';
 import { SweepTally, sweepQuantized } from './sweepQuantized';
-import { QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDER_VERTEX, QUEUE_SPHERE_EDGE, QUEUE_SPHERE_FACE, QUEUE_SPHERE_VERTEX, sweepWorkspaceFor } from './sweepWorkspace';
+import { QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDER_VERTEX, QUEUE_SPHERE_EDGE, QUEUE_SPHERE_FACE, QUEUE_SPHERE_VERTEX, sweepWorkspaceFor, type SweepWorkspace } from './sweepWorkspace';
 
 export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true });
 
@@ -44,6 +44,26 @@ function checkBatch(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits): void {
 
 const finite = (x: number): boolean => Math.abs(x) < Infinity;
 
+/** Copies a slot's best contact into the caller's results for capsule i. */
+function writeResult(ws: SweepWorkspace, slot: number, hits: CapsuleHits, i: number, counters: SweepCounters): void {
+  const triangle = ws.bestTriangle[slot]!;
+  hits.triangle[i] = triangle;
+  if (triangle < 0) {
+    hits.toi[i] = 1;
+    return;
+  }
+  counters.hits++;
+  hits.toi[i] = ws.bestT[slot]!;
+  const o = 6 * slot, i3 = 3 * i;
+  const contact = ws.contact;
+  hits.point[i3] = contact[o]!;
+  hits.point[i3 + 1] = contact[o + 1]!;
+  hits.point[i3 + 2] = contact[o + 2]!;
+  hits.normal[i3] = contact[o + 3]!;
+  hits.normal[i3 + 1] = contact[o + 4]!;
+  hits.normal[i3 + 2] = contact[o + 5]!;
+}
+
 /**
  * Sweeps a batch of capsules against the BVH's mesh: for each, the first time of contact along its
  * motion, the triangle, the contact point and the normal (see CapsuleHits). Triangles count from both
@@ -78,27 +98,9 @@ export function sweepCapsules(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHit
       counters.invalidCapsules++;
       continue;
     }
-    ws.p0x = p0x; ws.p0y = p0y; ws.p0z = p0z;
-    ws.p1x = p1x; ws.p1y = p1y; ws.p1z = p1z;
-    ws.dx = dx; ws.dy = dy; ws.dz = dz;
-    ws.r = r;
-    ws.bestT = 1;
-    ws.bestKey = 0;
-    ws.bestTriangle = -1;
-    sweepQuantized(bvh, nodes, ws, masks, resolved.quickCull, trace !== null && i === traceCapsule ? trace : null, tally);
-    triangle[i] = ws.bestTriangle;
-    if (ws.bestTriangle < 0) {
-      toi[i] = 1;
-      continue;
-    }
-    counters.hits++;
-    toi[i] = ws.bestT;
-    point[i3] = ws.px;
-    point[i3 + 1] = ws.py;
-    point[i3 + 2] = ws.pz;
-    normal[i3] = ws.nx;
-    normal[i3 + 1] = ws.ny;
-    normal[i3 + 2] = ws.nz;
+    ws.load(0, p0x, p0y, p0z, p1x, p1y, p1z, dx, dy, dz, r);
+    sweepQuantized(bvh, nodes, ws, 0, masks, resolved.quickCull, trace !== null && i === traceCapsule ? trace : null, tally);
+    writeResult(ws, 0, hits, i, counters);
   }
   counters.nodesVisited = tally.nodesVisited;
   counters.trianglesTested = tally.trianglesTested;
