@@ -73,7 +73,7 @@ export abstract class BroadPhaseBase implements BroadPhase {
     this.onRemove(id);
     this.table.delete(id);
     this.dead[id] = 1;
-    this.deadList = grown(this.deadList, this.deadCount + 1);
+    if (this.deadCount === this.deadList.length) this.deadList = grown(this.deadList, this.deadCount + 1);
     this.deadList[this.deadCount++] = id;
   }
 
@@ -125,7 +125,8 @@ export abstract class BroadPhaseBase implements BroadPhase {
     if (this.dirty[id]) return;
     this.dirty[id] = 1;
     this.liveDirty++;
-    this.dirtyList = grown(this.dirtyList, this.dirtyCount + 1);
+    // Inline check: `grown` serves every typed-array type, so calling it per update is a megamorphic call.
+    if (this.dirtyCount === this.dirtyList.length) this.dirtyList = grown(this.dirtyList, this.dirtyCount + 1);
     this.dirtyList[this.dirtyCount++] = id;
   }
 
