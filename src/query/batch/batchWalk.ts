@@ -14,15 +14,19 @@ import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type Quant
 import { IDENTITY_PERMUTATION, SORT_DISTANCE, SORT_NONE, SORT_PRECOMPUTED, SORT_SPLIT_AXIS, SORT_TMAX } from '../rays/sorting';
 import { VOTE_DIRECTIONS, VOTE_NONE, VOTE_OCTANTS, type BatchCounters, type BatchItems, type BatchStack } from './batchItems';
 
-/**
- * Batched walks: the first `count` items go down the tree together (see batchItems.ts). Each
- * popped entry is culled against its box, the survivors go on to the leaf or the children. One child
- * order serves the whole batch, chosen by the survivors' votes:
+/*
+ * Batched walks: the first `count` items go down the tree together (see batchItems.ts). Each popped
+ * entry is culled against its box, the survivors go on to the leaf, to the children, or (fewer than
+ * items.aloneBelow of them) down the subtree one by one. One child order serves the whole batch,
+ * chosen by the survivors' votes:
  *   binary 'precomputed' / 'split-axis': the survivors' octants vote with the node's 8-bit code;
  *   binary 'distance', 4-way 'tmax': child centres projected on the sum of the survivors' directions;
  *   4-way 'precomputed': the permutation of the survivors' most common octant.
- * The vote each sorting needs (set it on the items before walking).
+ * Every entry on the stack carries the number of items that reached it; the walk itself never reads
+ * an item.
  */
+
+/** The vote a sorting needs from cull() (set it on the items before walking). */
 export function voteModeFor(sorting: number): number {
   if (sorting === SORT_PRECOMPUTED || sorting === SORT_SPLIT_AXIS) return VOTE_OCTANTS;
   if (sorting === SORT_DISTANCE || sorting === SORT_TMAX) return VOTE_DIRECTIONS;
