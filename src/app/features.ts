@@ -7,9 +7,10 @@ import { ActorsFeature } from './features/actorsFeature';
 import { BoxProbeFeature } from './features/boxProbeFeature';
 import { CapsuleFeature } from './features/capsuleFeature';
 import { RayEmittersFeature } from './features/rayEmittersFeature';
+import { ParticlesFeature } from './features/particlesFeature';
 
 /** The wind feature owns the wind field; the actors feature is blown by it (made at boot, read lazily). */
 let wind: WindFeature | null = null;
 
 /** Every feature of the page, in install order (GUI folders appear in this order). */
-export const FEATURES: ReadonlyArray<() => AppFeature> = [() => new BvhFeature(), () => new CrackFeature(), () => (wind = new WindFeature()), () => new BroadPhaseFeature(), () => new ActorsFeature(() => wind), () => new BoxProbeFeature(), () => new CapsuleFeature(), () => new RayEmittersFeature()];
+export const FEATURES: ReadonlyArray<() => AppFeature> = [() => new BvhFeature(), () => new CrackFeature(), () => (wind = new WindFeature()), () => new BroadPhaseFeature(), () => new ActorsFeature(() => wind), () => new BoxProbeFeature(), () => new CapsuleFeature(), () => new RayEmittersFeature(), () => new ParticlesFeature()];
