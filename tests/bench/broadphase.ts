@@ -7,9 +7,12 @@
  *
  * Same work for everyone: each frame the scene moves its boxes (not timed), then the contender takes the
  * moved boxes and produces the overlapping pairs (timed: our update calls + step; box-intersect's input
- * refresh + sweep; Rapier's setNextKinematicTranslation + step). First frames are discarded (JIT warm-up
- * and initial insertion, reported separately as "first step"). Pair sets are checked against brute force
- * at checkpoint frames (count and an order-free checksum); Rapier's exact cuboid intersections are counted.
+ * refresh + sweep; Rapier's setNextKinematicTranslation + world.step, whose broad-phase share its own
+ * profiler reports). Each contender has its own copy of the scene. Contenders take turns in blocks of
+ * frames, so load from other processes hits them alike; the first block is a discarded warm-up, the
+ * initial insertion is reported as "1st step". Pair sets are checked against brute force at checkpoint
+ * frames (count and an order-free checksum); Rapier tests exact cuboids with its own rounding, so only its
+ * pair count is compared.
  *
  *   npx tsx tests/bench/broadphase.ts            full run (8,192 boxes, 300 timed frames per contender)
  *   npx tsx tests/bench/broadphase.ts --quick    smoke run (1,024 boxes, 30 frames)
@@ -17,7 +20,7 @@
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import boxIntersect from 'box-intersect';
-import { BROAD_PHASE_NAMES, OrbitScene, applySceneMoves, createBroadPhase, populateBroadPhase, type BroadPhaseName, type PairList } from '../../src/broadphase/index';
+import { BROAD_PHASE_NAMES, OrbitScene, applySceneMoves, createBroadPhase, populateBroadPhase, type BroadPhase, type BroadPhaseName, type PairList } from '../../src/broadphase/index';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -27,24 +30,13 @@ const option = (name: string, fallback: number): number => {
 };
 const COUNT = option('--count', quick ? 1024 : 8192);
 const FRAMES = option('--frames', quick ? 30 : 300);
-const WARMUP = quick ? 5 : 30;
+const BLOCK = quick ? 5 : 10;
+const BLOCKS = Math.max(1, Math.ceil(FRAMES / BLOCK));
+const TOTAL_FRAMES = (BLOCKS + 1) * BLOCK;
+const BRUTE_FRAMES = quick ? 3 : 5;
 const CHECK_EVERY = quick ? 10 : 50;
 const PERCENTS = [10, 100];
 const SEED = 2011;
-
-interface Row {
-  percent: number;
-  name: string;
-  /** Milliseconds per frame (median, mean) over the timed frames. */
-  median: number;
-  mean: number;
-  firstStep: number;
-  pairs: number;
-  agrees: string;
-  extra?: string;
-  /** For Rapier: the whole step. */
-  stepMedian?: number;
-}
 
 const pairHash = (a: number, b: number): number => (Math.imul(a + 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35)) >>> 0;
 
@@ -57,16 +49,31 @@ function checksum(list: PairList): number {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const mean = (values: number[]): number => values.reduce((s, v) => s + v, 0) / values.length;
-const totalFrames = WARMUP + FRAMES;
-const isCheckpoint = (frame: number): boolean => frame % CHECK_EVERY === 0 || frame === totalFrames - 1;
+const isCheckpoint = (frame: number): boolean => frame % CHECK_EVERY === 0 || frame === TOTAL_FRAMES - 1;
+
+type Expected = Map<number, [number, number]>;
+
+/** One contender: runs frame `frame` of its own scene copy and says how long the timed part took. */
+interface Contender {
+  name: string;
+  frame(frame: number): number;
+  pairs: number;
+  mismatches: number;
+  firstStep: number;
+  times: number[];
+  /** Extra series (Rapier's profiler figures). */
+  series?: Record<string, number[]>;
+  notes(): string;
+  compareCountOnly?: boolean;
+}
 
 /** Brute-force pair counts and checksums at the checkpoint frames (the boxes are updated every frame). */
-function reference(percent: number): Map<number, [number, number]> {
+function reference(percent: number): Expected {
   const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
   const bp = createBroadPhase('brute-force');
   populateBroadPhase(bp, scene);
-  const expected = new Map<number, [number, number]>();
-  for (let frame = 0; frame < totalFrames; frame++) {
+  const expected: Expected = new Map();
+  for (let frame = 0; frame < TOTAL_FRAMES; frame++) {
     if (frame > 0) {
       scene.advance();
       applySceneMoves(bp, scene);
@@ -79,96 +86,93 @@ function reference(percent: number): Map<number, [number, number]> {
   return expected;
 }
 
-function runStrategy(name: BroadPhaseName, percent: number, expected: Map<number, [number, number]>): Row {
+function strategy(name: BroadPhaseName, percent: number, expected: Expected): Contender {
   const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
-  const bp = createBroadPhase(name);
-  const frames = name === 'brute-force' ? Math.min(FRAMES, quick ? 5 : 10) : FRAMES;
-  const times: number[] = [];
-  let firstStep = 0;
-  let pairs = 0;
-  let mismatches = 0;
-  let last = 0;
-  for (let frame = 0; frame < WARMUP + frames; frame++) {
-    if (frame > 0) scene.advance();
-    const t0 = performance.now();
-    if (frame === 0) populateBroadPhase(bp, scene);
-    else applySceneMoves(bp, scene);
-    const step = bp.step();
-    const t1 = performance.now();
-    if (frame === 0) firstStep = t1 - t0;
-    if (frame >= WARMUP) times.push(t1 - t0);
-    pairs = step.pairs.count;
-    const want = expected.get(frame);
-    if (want !== undefined && (want[0] !== step.pairs.count || want[1] !== checksum(step.pairs))) mismatches++;
-    last = frame;
-  }
-  const counters = bp.counters();
-  const extra = Object.entries(counters)
-    .slice(0, 3)
-    .map(([key, value]) => `${key} ${Math.round(value)}`)
-    .join(', ');
-  void last;
-  return { percent, name, median: median(times), mean: mean(times), firstStep, pairs, agrees: mismatches === 0 ? 'yes' : `NO (${mismatches})`, extra };
-}
-
-function runBoxIntersect(percent: number, expected: Map<number, [number, number]>): Row {
-  const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
-  const boxes: number[][] = [];
-  const times: number[] = [];
-  let firstStep = 0;
-  let pairs = 0;
-  let mismatches = 0;
-  for (let frame = 0; frame < totalFrames; frame++) {
-    if (frame > 0) scene.advance();
-    const b = scene.boxes;
-    const t0 = performance.now();
-    if (frame === 0) {
-      // Same float32 boxes as ours, rounded outward, so the pair sets can be compared exactly.
-      for (let i = 0; i < COUNT; i++) boxes.push(Array.from({ length: 6 }, (_, k) => outward(b[6 * i + k]!, k >= 3)));
-    } else {
-      for (let k = 0; k < scene.movedCount; k++) {
-        const i = scene.moved[k]!;
-        const box = boxes[i]!;
-        for (let c = 0; c < 6; c++) box[c] = outward(b[6 * i + c]!, c >= 3);
-      }
-    }
-    let count = 0;
-    let sum = 0;
-    const check = expected.has(frame);
-    boxIntersect(boxes, (i: number, j: number) => {
-      count++;
-      if (check) {
-        const a = Math.min(i, j);
-        const c = Math.max(i, j);
-        sum = (sum + pairHash(a, c)) >>> 0;
-      }
-    });
-    const t1 = performance.now();
-    if (frame === 0) firstStep = t1 - t0;
-    if (frame >= WARMUP) times.push(t1 - t0);
-    pairs = count;
-    const want = expected.get(frame);
-    if (want !== undefined && (want[0] !== count || want[1] !== sum)) mismatches++;
-  }
-  return { percent, name: 'box-intersect (npm)', median: median(times), mean: mean(times), firstStep, pairs, agrees: mismatches === 0 ? 'yes' : `NO (${mismatches})` };
+  let bp: BroadPhase = createBroadPhase(name);
+  const contender: Contender = {
+    name,
+    pairs: 0,
+    mismatches: 0,
+    firstStep: 0,
+    times: [],
+    frame(frame) {
+      if (frame > 0) scene.advance();
+      const t0 = performance.now();
+      if (frame === 0) populateBroadPhase(bp, scene);
+      else applySceneMoves(bp, scene);
+      const step = bp.step();
+      const elapsed = performance.now() - t0;
+      if (frame === 0) contender.firstStep = elapsed;
+      contender.pairs = step.pairs.count;
+      const want = expected.get(frame);
+      if (want !== undefined && (want[0] !== step.pairs.count || want[1] !== checksum(step.pairs))) contender.mismatches++;
+      return elapsed;
+    },
+    notes() {
+      return Object.entries(bp.counters())
+        .slice(0, 4)
+        .map(([key, value]) => `${key} ${Math.round(value)}`)
+        .join(', ');
+    },
+  };
+  void bp;
+  return contender;
 }
 
 const f32 = new Float32Array(1);
-/** The float32 our table stores for a coordinate (rounded outward). */
+const f32Bits = new Uint32Array(f32.buffer);
+/** The float32 our table stores for a coordinate (rounded outward), so box-intersect sees the same boxes. */
 function outward(value: number, up: boolean): number {
   f32[0] = value;
-  let stored = f32[0]!;
-  if (up ? stored < value : stored > value) {
-    const bits = new Uint32Array(f32.buffer);
-    const towardsZero = up ? stored < 0 : stored > 0;
-    if (stored === 0) f32[0] = up ? 1.401298464324817e-45 : -1.401298464324817e-45;
-    else bits[0] = towardsZero ? bits[0]! - 1 : bits[0]! + 1;
-    stored = f32[0]!;
-  }
-  return stored === 0 ? 0 : stored;
+  const nearest = f32[0]!;
+  if (up ? nearest >= value : nearest <= value) return nearest === 0 ? 0 : nearest;
+  if (nearest === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
+  f32Bits[0] = (nearest > 0) === up ? f32Bits[0]! + 1 : f32Bits[0]! - 1;
+  return f32[0]!;
 }
 
-function runRapier(percent: number, expected: Map<number, [number, number]>): Row[] {
+function boxIntersectPeer(percent: number, expected: Expected): Contender {
+  const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
+  const boxes: number[][] = [];
+  const contender: Contender = {
+    name: 'box-intersect (npm)',
+    pairs: 0,
+    mismatches: 0,
+    firstStep: 0,
+    times: [],
+    frame(frame) {
+      if (frame > 0) scene.advance();
+      const b = scene.boxes;
+      const t0 = performance.now();
+      if (frame === 0) {
+        for (let i = 0; i < COUNT; i++) boxes.push(Array.from({ length: 6 }, (_, k) => outward(b[6 * i + k]!, k >= 3)));
+      } else {
+        for (let k = 0; k < scene.movedCount; k++) {
+          const i = scene.moved[k]!;
+          const box = boxes[i]!;
+          for (let c = 0; c < 6; c++) box[c] = outward(b[6 * i + c]!, c >= 3);
+        }
+      }
+      let count = 0;
+      let sum = 0;
+      const check = expected.has(frame);
+      boxIntersect(boxes, (i: number, j: number) => {
+        count++;
+        if (check) sum = (sum + pairHash(Math.min(i, j), Math.max(i, j))) >>> 0;
+      });
+      const elapsed = performance.now() - t0;
+      if (frame === 0) contender.firstStep = elapsed;
+      contender.pairs = count;
+      const want = expected.get(frame);
+      if (want !== undefined && (want[0] !== count || want[1] !== sum)) contender.mismatches++;
+      return elapsed;
+    },
+    notes: () => '',
+  };
+  return contender;
+}
+
+function rapierPeer(percent: number, expected: Expected): Contender {
   const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
   const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
   world.profilerEnabled = true;
@@ -183,87 +187,132 @@ function runRapier(percent: number, expected: Map<number, [number, number]>): Ro
   };
   const broad: number[] = [];
   const steps: number[] = [];
-  const walls: number[] = [];
-  let firstStep = 0;
-  let pairs = 0;
-  let mismatches = 0;
-  for (let frame = 0; frame < totalFrames; frame++) {
-    if (frame > 0) scene.advance();
-    const t0 = performance.now();
-    if (frame === 0) {
-      for (let i = 0; i < COUNT; i++) {
-        setCentre(i);
-        const body = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased().setTranslation(centre.x, centre.y, centre.z));
-        const desc = RAPIER.ColliderDesc.cuboid((b[6 * i + 3]! - b[6 * i]!) / 2, (b[6 * i + 4]! - b[6 * i + 1]!) / 2, (b[6 * i + 5]! - b[6 * i + 2]!) / 2)
-          .setSensor(true)
-          .setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL);
-        bodies.push(body);
-        colliders.push(world.createCollider(desc, body));
+  const contender: Contender = {
+    name: 'Rapier',
+    pairs: 0,
+    mismatches: 0,
+    firstStep: 0,
+    times: [],
+    series: { broad, steps },
+    compareCountOnly: true,
+    frame(frame) {
+      if (frame > 0) scene.advance();
+      const t0 = performance.now();
+      if (frame === 0) {
+        for (let i = 0; i < COUNT; i++) {
+          setCentre(i);
+          const body = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased().setTranslation(centre.x, centre.y, centre.z));
+          const desc = RAPIER.ColliderDesc.cuboid((b[6 * i + 3]! - b[6 * i]!) / 2, (b[6 * i + 4]! - b[6 * i + 1]!) / 2, (b[6 * i + 5]! - b[6 * i + 2]!) / 2)
+            .setSensor(true)
+            .setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL);
+          bodies.push(body);
+          colliders.push(world.createCollider(desc, body));
+        }
+      } else {
+        for (let k = 0; k < scene.movedCount; k++) {
+          const i = scene.moved[k]!;
+          setCentre(i);
+          bodies[i]!.setNextKinematicTranslation(centre);
+        }
       }
-    } else {
-      for (let k = 0; k < scene.movedCount; k++) {
-        const i = scene.moved[k]!;
-        setCentre(i);
-        bodies[i]!.setNextKinematicTranslation(centre);
-      }
-    }
-    world.step();
-    const t1 = performance.now();
-    if (frame === 0) firstStep = t1 - t0;
-    if (frame >= WARMUP) {
+      world.step();
+      const elapsed = performance.now() - t0;
+      if (frame === 0) contender.firstStep = elapsed;
       broad.push(world.timingBroadPhase());
       steps.push(world.timingStep());
-      walls.push(t1 - t0);
+      const want = expected.get(frame);
+      if (want !== undefined) {
+        let count = 0;
+        for (const collider of colliders) world.intersectionPairsWith(collider, () => void count++);
+        contender.pairs = count / 2;
+        if (contender.pairs !== want[0]) contender.mismatches++;
+      }
+      return elapsed;
+    },
+    notes: () => '',
+  };
+  return contender;
+}
+
+interface Row {
+  name: string;
+  median: number;
+  mean: number;
+  firstStep: number;
+  pairs: number;
+  agrees: string;
+  notes: string;
+}
+
+function run(percent: number): Row[] {
+  const expected = reference(percent);
+  const names = BROAD_PHASE_NAMES.filter((name) => name !== 'brute-force');
+  const contenders = [...names.map((name) => strategy(name, percent, expected)), boxIntersectPeer(percent, expected), rapierPeer(percent, expected)];
+  // Blocks of frames in turn; block 0 (frames 0..BLOCK−1) is the warm-up.
+  for (let block = 0; block <= BLOCKS; block++) {
+    for (let c = 0; c < contenders.length; c++) {
+      const contender = contenders[(c + block) % contenders.length]!;
+      for (let k = 0; k < BLOCK; k++) {
+        const frame = block * BLOCK + k;
+        const elapsed = contender.frame(frame);
+        if (block === 0) {
+          if (contender.series !== undefined) for (const values of Object.values(contender.series)) values.length = 0;
+          continue;
+        }
+        contender.times.push(elapsed);
+      }
     }
-    const want = expected.get(frame);
-    if (want !== undefined) {
-      let count = 0;
-      for (const collider of colliders) world.intersectionPairsWith(collider, () => void count++);
-      pairs = count / 2;
-      // Rapier tests the exact cuboids (its own rounding), so only the count is compared.
-      if (pairs !== want[0]) mismatches++;
+    process.stdout.write('.');
+  }
+  process.stdout.write('\n');
+  // The reference itself, on a few frames of its own.
+  const brute = strategy('brute-force', percent, expected);
+  for (let frame = 0; frame < 1 + BRUTE_FRAMES; frame++) {
+    const elapsed = brute.frame(frame);
+    if (frame > 0) brute.times.push(elapsed);
+  }
+  const rows: Row[] = [];
+  for (const contender of [brute, ...contenders]) {
+    const agrees = contender.mismatches === 0 ? (contender.compareCountOnly ? 'yes (count)' : 'yes') : contender.compareCountOnly ? `count ≠ ×${contender.mismatches}` : `NO ×${contender.mismatches}`;
+    const base = { firstStep: contender.firstStep, pairs: contender.pairs, agrees };
+    if (contender.series !== undefined) {
+      const { broad, steps } = contender.series as { broad: number[]; steps: number[] };
+      rows.push({ name: 'Rapier broad-phase (profiler)', median: median(broad), mean: mean(broad), ...base, notes: '' });
+      rows.push({ name: 'Rapier world.step (profiler)', median: median(steps), mean: mean(steps), ...base, notes: `wall incl. body updates ${median(contender.times).toFixed(2)} ms` });
+    } else {
+      rows.push({ name: contender.name, median: median(contender.times), mean: mean(contender.times), ...base, notes: contender.notes() });
     }
   }
-  world.free();
-  const agrees = mismatches === 0 ? 'yes (count)' : `count off at ${mismatches} checks`;
-  return [
-    { percent, name: 'Rapier broad-phase (profiler)', median: median(broad), mean: mean(broad), firstStep, pairs, agrees },
-    { percent, name: 'Rapier world.step (profiler)', median: median(steps), mean: mean(steps), firstStep, pairs, agrees, extra: `wall incl. body updates ${median(walls).toFixed(2)} ms` },
-  ];
+  return rows;
 }
 
 await RAPIER.init();
-const rows: Row[] = [];
-console.log(`Broad-phase benchmark: CDTestFramework orbits, ${COUNT} boxes, ${FRAMES} timed frames after ${WARMUP} warm-up frames, brute-force checks every ${CHECK_EVERY} frames${quick ? ' (quick)' : ''}`);
-for (const percent of PERCENTS) {
-  const expected = reference(percent);
-  for (const name of BROAD_PHASE_NAMES) {
-    rows.push(runStrategy(name, percent, expected));
-    process.stdout.write('.');
-  }
-  rows.push(runBoxIntersect(percent, expected));
-  rows.push(...runRapier(percent, expected));
-  process.stdout.write('\n');
-}
-
+console.log(
+  `Broad-phase benchmark: CDTestFramework orbits, ${COUNT} boxes, ${BLOCKS * BLOCK} timed frames per contender in blocks of ${BLOCK} taken in turn, ` +
+    `brute-force checks every ${CHECK_EVERY} frames${quick ? ' (quick)' : ''}`,
+);
 const pad = (text: string, width: number): string => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const lpad = (text: string, width: number): string => (text.length >= width ? text : ' '.repeat(width - text.length) + text);
+const verdicts: string[] = [];
 for (const percent of PERCENTS) {
-  const group = rows.filter((row) => row.percent === percent);
-  const rapier = group.find((row) => row.name.startsWith('Rapier broad'))!;
-  const peer = group.find((row) => row.name.startsWith('box-intersect'))!;
-  const ours = group.filter((row) => BROAD_PHASE_NAMES.includes(row.name as BroadPhaseName) && row.name !== 'brute-force');
+  const rows = run(percent);
+  const rapier = rows.find((row) => row.name.startsWith('Rapier broad'))!;
+  const peer = rows.find((row) => row.name.startsWith('box-intersect'))!;
+  const ours = rows.filter((row) => BROAD_PHASE_NAMES.includes(row.name as BroadPhaseName) && row.name !== 'brute-force');
   const best = ours.reduce((a, b) => (b.median < a.median ? b : a));
-  console.log(`\n${COUNT} boxes, ${percent}% moving — ms per frame (median of ${FRAMES}; mean), pairs at the last frame`);
-  console.log(`${pad('contender', 31)} ${lpad('median', 8)} ${lpad('mean', 8)} ${lpad('1st step', 9)} ${lpad('pairs', 7)} ${pad('= brute', 12)} ${lpad('÷ Rapier bp', 11)} ${lpad('box-int. ÷', 10)}  counters`);
-  for (const row of group) {
+  console.log(`\n${COUNT} boxes, ${percent}% moving — ms per frame (median; mean), pairs at the last frame`);
+  console.log(`${pad('contender', 31)} ${lpad('median', 8)} ${lpad('mean', 8)} ${lpad('1st step', 9)} ${lpad('pairs', 6)} ${pad('= brute', 12)} ${lpad('÷ Rapier bp', 11)} ${lpad('box-int. ÷', 10)}  counters`);
+  for (const row of rows) {
     const vsRapier = (row.median / rapier.median).toFixed(2) + '×';
     const vsPeer = (peer.median / row.median).toFixed(2) + '×';
     console.log(
-      `${pad(row.name + (row === best ? ' *' : ''), 31)} ${lpad(row.median.toFixed(3), 8)} ${lpad(row.mean.toFixed(3), 8)} ${lpad(row.firstStep.toFixed(1), 9)} ${lpad(String(row.pairs), 7)} ${pad(row.agrees, 12)} ${lpad(vsRapier, 11)} ${lpad(vsPeer, 10)}  ${row.extra ?? ''}`,
+      `${pad(row.name + (row === best ? ' *' : ''), 31)} ${lpad(row.median.toFixed(3), 8)} ${lpad(row.mean.toFixed(3), 8)} ${lpad(row.firstStep.toFixed(1), 9)} ${lpad(String(row.pairs), 6)} ${pad(row.agrees, 12)} ${lpad(vsRapier, 11)} ${lpad(vsPeer, 10)}  ${row.notes}`,
     );
   }
   const okRapier = best.median <= 0.5 * rapier.median;
   const okPeer = peer.median >= 2 * best.median;
-  console.log(`best: ${best.name} — ${(best.median / rapier.median).toFixed(2)}× Rapier's broad-phase (target ≤ 0.5×: ${okRapier ? 'met' : 'NOT met'}), ${(peer.median / best.median).toFixed(2)}× faster than box-intersect (target ≥ 2×: ${okPeer ? 'met' : 'NOT met'})`);
+  const verdict = `${percent}% moving: best is ${best.name} at ${(best.median / rapier.median).toFixed(2)}× Rapier's broad-phase (target ≤ 0.5×: ${okRapier ? 'met' : 'NOT met'}) and ${(peer.median / best.median).toFixed(2)}× faster than box-intersect (target ≥ 2×: ${okPeer ? 'met' : 'NOT met'})`;
+  console.log(verdict);
+  verdicts.push(verdict);
 }
+console.log('\n' + verdicts.join('\n'));

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const control = (page: Page, label: string) => page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
+/** A GUI folder by its exact title (other features have controls of the same names, e.g. 'rays'). */
+const folder = (page: Page, title: string) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escape(title)}$`) }) });
+const control = (page: Page, label: string, within = folder(page, 'Crack explorer')) =>
+  within.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
 
 async function waitForBvh(page: Page, builds = 1): Promise<void> {
   await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n, builds, { timeout: 90_000 });
@@ -28,8 +31,8 @@ describe('the BVH in real Chromium', () => {
     await waitForBuilds(page, 1);
     await waitForBvh(page);
     await page.locator('.lil-title', { hasText: 'BVH' }).click();
-    await control(page, 'show boxes').locator('input').check();
-    await expect(control(page, 'nodes').locator('input').inputValue()).resolves.toMatch(/^[\d,]+ \(\d+ shared\)$/);
+    await control(page, 'show boxes', folder(page, 'BVH')).locator('input').check();
+    await expect(control(page, 'nodes', folder(page, 'BVH')).locator('input').inputValue()).resolves.toMatch(/^[\d,]+ \(\d+ shared\)$/);
 
     await page.mouse.click(520, 460);
     const hud = page.locator('[data-testid="timing-hud"]');
@@ -40,13 +43,13 @@ describe('the BVH in real Chromium', () => {
     expect(text).toMatch(new RegExp(`step ${visited}/${visited}`));
 
     // Step the replay back to the first visited node.
-    const replay = control(page, 'replay step').locator('input').last();
+    const replay = control(page, 'replay step', folder(page, 'BVH')).locator('input').last();
     await replay.fill('1');
     await replay.press('Enter');
     await page.waitForFunction(() => / step 1\/\d+/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'bvh-ray-replay.png') });
 
-    await control(page, 'heat map (nodes/ray)').locator('input').check();
+    await control(page, 'heat map (nodes/ray)', folder(page, 'BVH')).locator('input').check();
     await page.waitForFunction(() => /nodes visited per ray · mean [\d.]+/.test(document.querySelector('.cs-heatmap-legend')?.textContent ?? ''), null, { timeout: 20_000 });
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'bvh-heatmap.png') });
     expect(errors).toEqual([]);
