@@ -1,0 +1,128 @@
+/**
+ * WebAssembly instruction encodings the emitter speaks: the core (one-byte) opcodes and the 128-bit
+ * SIMD ones, which follow the 0xFD prefix as an unsigned LEB128 number. Only what the kernels use is
+ * listed; add an entry when a kernel needs one (the numbers are the spec's, checked by the emitter's
+ * tests through WebAssembly.validate and by running small modules).
+ */
+
+/** Value types, as they appear in type and local declarations. */
+export const ValueType = {
+  i32: 0x7f,
+  i64: 0x7e,
+  f32: 0x7d,
+  f64: 0x7c,
+  v128: 0x7b,
+} as const;
+export type ValueType = (typeof ValueType)[keyof typeof ValueType];
+
+/** Block type of a block, loop or if that takes and leaves nothing on the stack. */
+export const EMPTY_BLOCK = 0x40;
+
+export const Op = {
+  unreachable: 0x00,
+  nop: 0x01,
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  else: 0x05,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  brTable: 0x0e,
+  return: 0x0f,
+  call: 0x10,
+  drop: 0x1a,
+  select: 0x1b,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  i32Load: 0x28,
+  f32Load: 0x2a,
+  i32Load8U: 0x2d,
+  i32Store: 0x36,
+  f32Store: 0x38,
+  memorySize: 0x3f,
+  memoryGrow: 0x40,
+  i32Const: 0x41,
+  f32Const: 0x43,
+  i32Eqz: 0x45,
+  i32Eq: 0x46,
+  i32Ne: 0x47,
+  i32LtS: 0x48,
+  i32LtU: 0x49,
+  i32GtS: 0x4a,
+  i32GtU: 0x4b,
+  i32LeS: 0x4c,
+  i32LeU: 0x4d,
+  i32GeS: 0x4e,
+  i32GeU: 0x4f,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32Mul: 0x6c,
+  i32And: 0x71,
+  i32Or: 0x72,
+  i32Shl: 0x74,
+  i32ShrU: 0x76,
+  f32Add: 0x92,
+  f32Mul: 0x94,
+} as const;
+
+/** Prefix byte of every SIMD instruction. */
+export const SIMD_PREFIX = 0xfd;
+
+export const SimdOp = {
+  v128Load: 0x00,
+  v128Load32Splat: 0x09,
+  v128Store: 0x0b,
+  v128Const: 0x0c,
+  i8x16Shuffle: 0x0d,
+  i32x4Splat: 0x11,
+  f32x4Splat: 0x13,
+  i32x4ExtractLane: 0x1b,
+  i32x4ReplaceLane: 0x1c,
+  f32x4ExtractLane: 0x1f,
+  f32x4ReplaceLane: 0x20,
+  i32x4Eq: 0x37,
+  i32x4Ne: 0x38,
+  i32x4LtS: 0x39,
+  i32x4GtS: 0x3b,
+  f32x4Eq: 0x41,
+  f32x4Ne: 0x42,
+  f32x4Lt: 0x43,
+  f32x4Gt: 0x44,
+  f32x4Le: 0x45,
+  f32x4Ge: 0x46,
+  v128Not: 0x4d,
+  v128And: 0x4e,
+  v128AndNot: 0x4f,
+  v128Or: 0x50,
+  v128Xor: 0x51,
+  v128Bitselect: 0x52,
+  v128AnyTrue: 0x53,
+  v128Load8Lane: 0x54,
+  v128Load32Lane: 0x56,
+  f32x4Ceil: 0x67,
+  f32x4Floor: 0x68,
+  f32x4Trunc: 0x69,
+  f32x4Nearest: 0x6a,
+  i32x4Shl: 0xab,
+  i32x4ShrS: 0xac,
+  i32x4ShrU: 0xad,
+  i32x4Add: 0xae,
+  i32x4Sub: 0xb1,
+  i32x4Mul: 0xb5,
+  f32x4Abs: 0xe0,
+  f32x4Neg: 0xe1,
+  f32x4Sqrt: 0xe3,
+  f32x4Add: 0xe4,
+  f32x4Sub: 0xe5,
+  f32x4Mul: 0xe6,
+  f32x4Div: 0xe7,
+  f32x4Min: 0xe8,
+  f32x4Max: 0xe9,
+  f32x4Pmin: 0xea,
+  f32x4Pmax: 0xeb,
+  i32x4TruncSatF32x4S: 0xf8,
+  f32x4ConvertI32x4S: 0xfa,
+} as const;
+export type SimdOp = (typeof SimdOp)[keyof typeof SimdOp];
