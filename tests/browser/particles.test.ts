@@ -1,0 +1,75 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterEach(async () => {
+  await closeAllPages(harness);
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Rows of the Particles folder only: other folders have an "enabled" and a "mode" too. */
+const folder = (page: Page) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Particles$/ }) });
+const row = (page: Page, label: string) => folder(page).locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+
+const hudText = (page: Page): Promise<string> => page.locator('[data-testid="timing-hud"]').textContent().then((t) => t ?? '');
+
+/** The numbers of the HUD's particle line: live particles, rays this frame, cache lookups. */
+async function particleLine(page: Page): Promise<{ live: number; rays: number; lookups: number }> {
+  const match = /particles: ([\d,]+) live · ([\d,]+) rays · cache ([\d,]+) lookups/.exec(await hudText(page));
+  const number = (text: string | undefined): number => Number((text ?? 'NaN').replace(/,/g, ''));
+  return { live: number(match?.[1]), rays: number(match?.[2]), lookups: number(match?.[3]) };
+}
+
+describe('particles in real Chromium', () => {
+  it('are off at start; once on they fly, collide on a ray budget with a plane cache, and switch mode live', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    await expect(hudText(page)).resolves.not.toMatch(/particles:/);
+    await page.locator('.lil-title', { hasText: /^Particles$/ }).click();
+
+    // A small showcase keeps software rendering quick; the budget scales with it.
+    const count = row(page, 'particles (showcase)').locator('input').last();
+    await count.fill('20000');
+    await count.press('Enter');
+    await row(page, 'enabled').locator('input').check();
+    await page.waitForFunction(() => /particles: [1-9][\d,]* live/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    // Let the effects fill up, then the cache must be answering and rays stay within the budget.
+    await page.waitForFunction(() => /cache [1-9][\d,]* lookups/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    const budget = Number(await row(page, 'rays/frame (showcase)').locator('input').last().inputValue());
+    const onBudget = await particleLine(page);
+    expect(onBudget.live).toBeGreaterThan(500);
+    expect(onBudget.rays).toBeLessThanOrEqual(budget + 4);
+    await expect(hudText(page)).resolves.toMatch(/particles ms: spawn [\d.]+ · .*rays [\d.]+/);
+
+    await folder(page).locator('.lil-title', { hasText: /^Display$/ }).click();
+    await row(page, 'planes (sample)').locator('input').check();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'particles.png') });
+
+    // The reference mode casts one ray per live particle: far more than the budget.
+    await row(page, 'mode').locator('select').selectOption('reference');
+    await page.waitForFunction(
+      (limit) => {
+        const match = /particles: [\d,]+ live · ([\d,]+) rays/.exec(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '');
+        return match !== null && Number(match[1]!.replace(/,/g, '')) > limit;
+      },
+      budget * 2,
+      { timeout: 30_000 },
+    );
+    const reference = await particleLine(page);
+    expect(reference.rays).toBeGreaterThan(budget * 2);
+
+    await row(page, 'enabled').locator('input').uncheck();
+    await page.waitForFunction(() => !/particles:/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
