@@ -1,0 +1,165 @@
+import type { BVH } from '../bvh/buildBVH';
+import { InvalidParameterError } from '../errors';
+import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
+
+/** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
+interface RayKernelExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  countersNodes(): number;
+  countersTriangles(): number;
+  castRays(
+    nodes: number, nodeCount: number, firstShared: number, sharedFrames: number, rootFrame: number,
+    triangles: number, order: number,
+    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
+    stack: number, flags: number,
+  ): number;
+}
+
+export interface SimdCastOptions {
+  mode: 'closest' | 'any';
+  doubleSided: boolean;
+}
+
+const PAGE = 65536;
+const STACK_ENTRY_BYTES = 64;
+/** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
+const RAY_BYTES = 36;
+const align = (value: number, to: number): number => Math.ceil(value / to) * to;
+
+/** Addresses inside the module's memory of the resident BVH and the ray staging area. */
+interface Layout {
+  stack: number;
+  rootFrame: number;
+  sharedFrames: number;
+  nodes: number;
+  triangles: number;
+  order: number;
+  rays: number;
+  rayCapacity: number;
+}
+
+/**
+ * The WebAssembly SIMD ray caster over the quantized 4-way BVH: one module instance, its memory laid
+ * out as
+ *
+ *   heapBase → traversal stack (64 B per entry) | root frame (6 × f64) | shared frames (6 × f64 each)
+ *            | nodes (the quantized layout's 64-byte nodes, copied verbatim) | triangles in leaf order
+ *            (9 × f32 each) | triangleOrder (u32 each, absent when the mesh was reordered)
+ *            | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
+ *
+ * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
+ * BVH is cast against. Rays are staged per cast (a memcpy of 24 B in and 8 B out per ray, next to a
+ * walk of tens of nodes); the walk itself touches only module memory. The memory only grows; every
+ * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
+ */
+export class SimdRayKernel {
+  private readonly exports: RayKernelExports;
+  private layout: Layout | null = null;
+  private resident: BVH | null = null;
+
+  constructor(instance: WebAssembly.Instance) {
+    this.exports = instance.exports as unknown as RayKernelExports;
+  }
+
+  /** Bytes of module memory in use (for the HUD and the benchmark). */
+  get memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /** Copies a BVH into the module's memory now rather than on its first cast. */
+  upload(bvh: BVH): void {
+    const nodes = bvh.quantized;
+    if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
+    const references = bvh.triangleOrder === null ? bvh.triangleCount : bvh.triangleOrder.length;
+    const stack = align(this.exports.heapBase(), 64);
+    const rootFrame = stack + STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
+    const sharedFrames = rootFrame + 48;
+    const nodeStart = align(sharedFrames + 8 * nodes.sharedFrames.length, 64);
+    const triangles = nodeStart + nodes.buffer.byteLength;
+    const order = align(triangles + 36 * references, 16);
+    const rays = align(order + (bvh.triangleOrder === null ? 0 : 4 * references), 64);
+    const rayCapacity = this.layout?.rayCapacity ?? 1024;
+    this.ensureMemory(rays + RAY_BYTES * rayCapacity);
+    const buffer = this.exports.memory.buffer;
+    new Float64Array(buffer, rootFrame, 6).set(nodes.rootFrame);
+    new Float64Array(buffer, sharedFrames, nodes.sharedFrames.length).set(nodes.sharedFrames);
+    new Uint8Array(buffer, nodeStart, nodes.buffer.byteLength).set(new Uint8Array(nodes.buffer));
+    const packed = new Float32Array(buffer, triangles, 9 * references);
+    const positions = bvh.positions;
+    const indices = bvh.indices;
+    const triangleOrder = bvh.triangleOrder;
+    for (let k = 0; k < references; k++) {
+      const triangle = triangleOrder === null ? k : triangleOrder[k]!;
+      for (let corner = 0; corner < 3; corner++) {
+        const v = 3 * indices[3 * triangle + corner]!;
+        const o = 9 * k + 3 * corner;
+        packed[o] = positions[v]!;
+        packed[o + 1] = positions[v + 1]!;
+        packed[o + 2] = positions[v + 2]!;
+      }
+    }
+    if (triangleOrder !== null) new Uint32Array(buffer, order, references).set(triangleOrder);
+    this.layout = { stack, rootFrame, sharedFrames, nodes: nodeStart, triangles, order: triangleOrder === null ? 0 : order, rays, rayCapacity };
+    this.resident = bvh;
+  }
+
+  /**
+   * Casts a batch of rays against the BVH's quantized layout: closest or any hit, the conventions of
+   * castRays (t and the caller's triangle id per ray; a miss: +∞ and −1; an invalid ray: NaN and −1,
+   * counted). Hits, distances and the triangle chosen at ties agree with castRays'.
+   */
+  cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): RayCounters {
+    const mode = options.mode ?? 'closest';
+    const doubleSided = options.doubleSided ?? false;
+    if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
+    if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
+    checkBuffers(rays, hits);
+    if (this.resident !== bvh) this.upload(bvh);
+    const count = rays.count;
+    let layout = this.layout!;
+    if (count > layout.rayCapacity) {
+      const rayCapacity = Math.max(count, 2 * layout.rayCapacity);
+      this.ensureMemory(layout.rays + RAY_BYTES * rayCapacity);
+      layout = this.layout = { ...layout, rayCapacity };
+    }
+    const capacity = layout.rayCapacity;
+    const origins = layout.rays;
+    const directions = origins + 12 * capacity;
+    const tMaxs = directions + 12 * capacity;
+    const hitT = tMaxs + 4 * capacity;
+    const hitTriangle = hitT + 4 * capacity;
+    const buffer = this.exports.memory.buffer;
+    new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
+    new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
+    new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
+    const nodes = bvh.quantized!;
+    const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
+    const invalidRays = this.exports.castRays(
+      layout.nodes, nodes.nodeCount, nodes.firstShared, layout.sharedFrames, layout.rootFrame,
+      layout.triangles, layout.order,
+      origins, directions, tMaxs, hitT, hitTriangle, count,
+      layout.stack, flags,
+    );
+    hits.t.set(new Float32Array(buffer, hitT, count));
+    hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
+    const nodesVisited = this.exports.countersNodes();
+    return { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles(), invalidRays };
+  }
+
+  private ensureMemory(bytes: number): void {
+    const memory = this.exports.memory;
+    const missing = bytes - memory.buffer.byteLength;
+    if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+  }
+}
+
+function checkBuffers(rays: RayBatch, hits: RayHits): void {
+  const n = rays.count;
+  if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
+  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n) throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
+  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n) throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
+  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n) throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
+  if (!(hits.t instanceof Float32Array) || hits.t.length < n) throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
+  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n) throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
+}

@@ -1,0 +1,218 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildBVH, forEachNodeBox, type BVH } from '../../../src/bvh/index';
+import { InvalidParameterError } from '../../../src/errors';
+import { Random } from '../../../src/math/random';
+import { castRays, castRaysBruteForce, type RayBatch, type RayHits } from '../../../src/query/rays/index';
+import type { SimdRayKernel } from '../../../src/simd/rayKernel';
+import { castRaysSimd, loadSimdRays } from '../../../src/simd/simdRays';
+import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
+import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
+import { RayBuilder, cameraRays, meshBounds, randomRays } from '../rays/raySets';
+
+let terrain: TerrainMesh;
+let kernel: SimdRayKernel;
+beforeAll(async () => {
+  terrain = generateTerrain({ cells: 40, seed: 17 });
+  const loaded = await loadSimdRays();
+  // Node 20+ has WebAssembly SIMD; a null here means the module was not built (npm run build:wasm).
+  expect(loaded).not.toBeNull();
+  kernel = loaded!;
+});
+
+const emptyHits = (n: number): RayHits => ({ t: new Float32Array(n), triangle: new Int32Array(n) });
+
+/**
+ * The SIMD kernel against its TypeScript twin (castRays, quantized layout): the same triangle and the
+ * same float32 t for every ray, bit for bit (the triangle tests are the same float64 operations and the
+ * child order the same front-to-back rule). Returns the number of hits.
+ */
+function expectSameAsTypeScript(bvh: BVH, rays: RayBatch, options: { doubleSided?: boolean; mode?: 'closest' | 'any' } = {}): number {
+  const expected = emptyHits(rays.count);
+  const expectedCounters = castRays(bvh, rays, expected, { layout: 'quantized', ...options });
+  const actual = emptyHits(rays.count);
+  const counters = kernel.cast(bvh, rays, actual, options);
+  expect(counters.invalidRays).toBe(expectedCounters.invalidRays);
+  let hits = 0;
+  const mismatches: string[] = [];
+  for (let i = 0; i < rays.count; i++) {
+    if (expected.triangle[i]! >= 0) hits++;
+    const sameHit = (expected.triangle[i]! >= 0) === (actual.triangle[i]! >= 0);
+    // Any hit: any triangle within tMax will do, so only hit-or-miss must agree.
+    const same = options.mode === 'any' ? sameHit : expected.triangle[i] === actual.triangle[i] && Object.is(expected.t[i], actual.t[i]);
+    if (!same && mismatches.length < 5) mismatches.push(`ray ${i}: TypeScript ${expected.triangle[i]} at ${expected.t[i]}, SIMD ${actual.triangle[i]} at ${actual.t[i]}`);
+  }
+  expect(mismatches).toEqual([]);
+  return hits;
+}
+
+/** Every `stride`-th ray of a batch (brute force is slow; the TypeScript comparison takes them all). */
+function sample(rays: RayBatch, stride: number): RayBatch {
+  const count = Math.ceil(rays.count / stride);
+  const out: RayBatch = { count, origins: new Float32Array(3 * count), directions: new Float32Array(3 * count), tMax: new Float32Array(count) };
+  for (let i = 0; i < count; i++) {
+    out.origins.set(rays.origins.subarray(3 * i * stride, 3 * i * stride + 3), 3 * i);
+    out.directions.set(rays.directions.subarray(3 * i * stride, 3 * i * stride + 3), 3 * i);
+    out.tMax[i] = rays.tMax[i * stride]!;
+  }
+  return out;
+}
+
+/** Against brute force: hit or miss and the float32 t agree for every ray. */
+function expectSameAsBruteForce(mesh: { positions: Float32Array; indices: Uint32Array }, bvh: BVH, rays: RayBatch, doubleSided: boolean): void {
+  const expected = emptyHits(rays.count);
+  castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, { doubleSided });
+  const actual = emptyHits(rays.count);
+  kernel.cast(bvh, rays, actual, { doubleSided });
+  let mismatches = 0;
+  for (let i = 0; i < rays.count; i++) {
+    if ((expected.triangle[i]! >= 0) !== (actual.triangle[i]! >= 0) || !Object.is(expected.t[i], actual.t[i])) mismatches++;
+  }
+  expect(mismatches).toBe(0);
+}
+
+describe('WebAssembly SIMD rays against the TypeScript walk and brute force', () => {
+  it('random rays and segments on a terrain, both sidednesses (seed 201)', () => {
+    const bvh = buildBVH(terrain.positions, terrain.indices, { layouts: ['quantized'] });
+    const bounds = meshBounds(terrain.positions);
+    for (const doubleSided of [false, true]) {
+      const rays = randomRays(201, 3000, bounds);
+      expect(expectSameAsTypeScript(bvh, rays, { doubleSided })).toBeGreaterThan(300);
+      expectSameAsBruteForce(terrain, bvh, sample(rays, 10), doubleSided);
+      expectSameAsTypeScript(bvh, randomRays(202, 2000, bounds, 8), { doubleSided });
+    }
+    expectSameAsTypeScript(bvh, cameraRays(40, bounds));
+  });
+
+  it('random rays on adversarial meshes and builds (seed 203)', () => {
+    const meshes: TestMesh[] = [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), flatGrid(10), withDegenerates(12)];
+    for (const options of [{}, { spatialOverlapThreshold: 0 }, { maxLeafSize: 1 }, { shareHalfFullLeaves: false, wastedSlotPenalty: 0 }]) {
+      for (const mesh of meshes) {
+        const bvh = buildBVH(mesh.positions, mesh.indices, options);
+        const rays = randomRays(203, 500, meshBounds(mesh.positions));
+        expectSameAsTypeScript(bvh, rays, { doubleSided: true });
+        expectSameAsBruteForce(mesh, bvh, sample(rays, 4), true);
+      }
+    }
+  });
+
+  it('axis-parallel rays through the vertices, edges and faces of a flat integer grid, ±0 directions', () => {
+    const mesh = flatGrid(8);
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    const rays = new RayBuilder();
+    for (let i = 0; i <= 16; i++) {
+      for (let j = 0; j <= 16; j++) {
+        const x = i / 2, z = j / 2;
+        rays.add([x, 5, z], [0, -1, 0]); // straight down through vertices, edge midpoints, cell centres
+        rays.add([x, 5, z], [-0, -1, -0]); // the same with negative zeros: the slab planes follow 1/d
+        rays.add([x, 5, z], [0, -1e-30, 0]); // tiny direction
+        rays.add([x, 0, -3], [0, 0, 1]); // lying in the grid plane, along z
+        rays.add([-3, 0, z], [1, -0, 0]); // lying in the grid plane, along x
+        rays.add([x, -2, z], [0, 1, 0]); // from below: back faces
+      }
+    }
+    const batch = rays.build();
+    for (const doubleSided of [false, true]) {
+      const hits = expectSameAsTypeScript(bvh, batch, { doubleSided });
+      expect(hits).toBe(doubleSided ? 4 * 289 : 3 * 289); // crack-free: every vertical ray hits
+      expectSameAsBruteForce(mesh, bvh, batch, doubleSided);
+    }
+  });
+
+  it('rays at the corners and edges of node boxes, axis-parallel along box edges, grazing rays (seed 204)', () => {
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const random = new Random(204);
+    const rays = new RayBuilder();
+    const bounds = meshBounds(terrain.positions);
+    forEachNodeBox(bvh, (x0, y0, z0, x1, y1, z1) => {
+      if (random.next() > 0.3) return;
+      const corner = [random.next() < 0.5 ? x0 : x1, random.next() < 0.5 ? y0 : y1, random.next() < 0.5 ? z0 : z1];
+      const edgePoint = [x0 + random.next() * (x1 - x0), y1, z0];
+      for (const target of [corner, edgePoint]) {
+        rays.through([random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])], target);
+        rays.add([target[0]!, target[1]!, bounds.min[2] - 1], [0, 0, 1]);
+        rays.add([target[0]!, bounds.max[1] + 1, target[2]!], [0, -1, 0]);
+        rays.add([bounds.max[0] + 1, target[1]!, target[2]!], [-1, 0, -0]);
+      }
+    });
+    for (let i = 0; i < 400; i++) {
+      rays.add([bounds.min[0] - 1, bounds.max[1] + random.range(-0.5, 0.01), random.range(bounds.min[2], bounds.max[2])], [1, random.range(-0.01, 0.0), random.range(-0.2, 0.2)]);
+    }
+    const batch = rays.build();
+    expect(batch.count).toBeGreaterThan(500);
+    for (const doubleSided of [false, true]) {
+      expectSameAsTypeScript(bvh, batch, { doubleSided });
+      expectSameAsBruteForce(terrain, bvh, sample(batch, 8), doubleSided);
+    }
+  });
+
+  it('a reordered mesh (no triangle order) and any-hit rays (seed 205)', () => {
+    const mesh = { positions: terrain.positions, indices: terrain.indices.slice() };
+    const bvh = buildBVH(mesh.positions, mesh.indices, { reorderTriangles: true, spatialSplits: false });
+    expect(bvh.triangleOrder).toBeNull();
+    const rays = randomRays(205, 1500, meshBounds(mesh.positions));
+    expectSameAsTypeScript(bvh, rays);
+    expectSameAsTypeScript(bvh, randomRays(206, 1500, meshBounds(mesh.positions), 30), { mode: 'any', doubleSided: true });
+  });
+
+  it('invalid rays (NaN, ∞, zero-length, tMax ≤ 0 or NaN) are flagged exactly as castRays flags them', () => {
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const good = [0, 100, 0];
+    const down = [0.1, -1, 0.2];
+    const rays = new RayBuilder()
+      .add(good, down)
+      .add([NaN, 100, 0], down)
+      .add([Infinity, 100, 0], down)
+      .add(good, [0, NaN, 0])
+      .add(good, [0, -Infinity, 0])
+      .add(good, [0, 0, 0])
+      .add(good, [-0, -0, -0])
+      .add(good, down, 0)
+      .add(good, down, -1)
+      .add(good, down, NaN)
+      .add(good, down)
+      .build();
+    const hits = emptyHits(rays.count);
+    expect(kernel.cast(bvh, rays, hits).invalidRays).toBe(9);
+    for (let i = 1; i <= 9; i++) {
+      expect(hits.triangle[i]).toBe(-1);
+      expect(hits.t[i]).toBeNaN();
+    }
+    expect(hits.triangle[0]).toBeGreaterThanOrEqual(0);
+    expect(hits.triangle[10]).toBe(hits.triangle[0]);
+    expectSameAsTypeScript(bvh, rays);
+  });
+
+  it('switches between BVHs, grows its memory for big batches, and misses everything on an empty BVH', () => {
+    const small = buildBVH(terrain.positions, terrain.indices);
+    const other = generateTerrain({ cells: 24, seed: 3 });
+    const second = buildBVH(other.positions, other.indices);
+    const big = randomRays(207, 20_000, meshBounds(terrain.positions));
+    for (let round = 0; round < 2; round++) {
+      expectSameAsTypeScript(small, randomRays(208, 300, meshBounds(terrain.positions)));
+      expectSameAsTypeScript(second, randomRays(209, 300, meshBounds(other.positions)));
+    }
+    const before = kernel.memoryBytes;
+    expectSameAsTypeScript(small, big);
+    expect(kernel.memoryBytes).toBeGreaterThanOrEqual(before);
+    const empty = buildBVH(new Float32Array(0), new Uint32Array(0));
+    const hits = emptyHits(10);
+    const counters = kernel.cast(empty, randomRays(1, 10, { min: [0, 0, 0], max: [1, 1, 1] }), hits);
+    expect(Array.from(hits.triangle)).toEqual(new Array(10).fill(-1));
+    expect(counters.nodesVisited).toBe(0);
+  });
+
+  it('castRaysSimd uses the loaded kernel; bad options and buffers throw InvalidParameterError', () => {
+    const bvh = buildBVH(terrain.positions, terrain.indices, { layouts: ['float'] });
+    const rays = randomRays(2, 4, meshBounds(terrain.positions));
+    expect(() => castRaysSimd(bvh, rays, emptyHits(4))).toThrow(InvalidParameterError);
+    const quantized = buildBVH(terrain.positions, terrain.indices);
+    expect(() => castRaysSimd(quantized, rays, emptyHits(4), { mode: 'all' as 'any' })).toThrow(/mode/);
+    expect(() => castRaysSimd(quantized, rays, emptyHits(3))).toThrow(/hits.t/);
+    expect(() => castRaysSimd(quantized, { ...rays, count: 5 }, emptyHits(5))).toThrow(/rays.origins/);
+    const hits = emptyHits(4);
+    castRaysSimd(quantized, rays, hits);
+    const expected = emptyHits(4);
+    castRays(quantized, rays, expected);
+    expect(Array.from(hits.triangle)).toEqual(Array.from(expected.triangle));
+  });
+});
