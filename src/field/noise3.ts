@@ -8,7 +8,8 @@ import { Random } from '../math/random';
  */
 const FIELD_NOISE_SEED = 0x5eed_f1e1;
 
-const PERMUTATION = (() => {
+/** The lattice hash: a shuffled 0…255, repeated once so `perm[i + 1]` never wraps. Read by the SIMD noise too. */
+export const PERMUTATION = (() => {
   const random = new Random(FIELD_NOISE_SEED);
   const table = new Uint8Array(512);
   for (let i = 0; i < 256; i++) table[i] = i;

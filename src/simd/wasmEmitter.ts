@@ -292,7 +292,7 @@ export class ModuleBuilder {
     return builder;
   }
 
-  build(): Uint8Array {
+  build(): Uint8Array<ArrayBuffer> {
     const out = new ByteWriter().append([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
     const types = new ByteWriter().unsigned(this.types.length);
@@ -332,6 +332,6 @@ export class ModuleBuilder {
       }
       out.section(11, data);
     }
-    return Uint8Array.from(out.bytes);
+    return new Uint8Array(out.bytes);
   }
 }

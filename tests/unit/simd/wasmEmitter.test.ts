@@ -3,7 +3,7 @@ import { ByteWriter, ModuleBuilder } from '../../../src/simd/wasmEmitter';
 import { isWasmSimdSupported } from '../../../src/simd/simdSupport';
 import { Op, SimdOp, ValueType } from '../../../src/simd/wasmOpcodes';
 
-function instantiate(bytes: Uint8Array, imports: WebAssembly.Imports = {}): WebAssembly.Exports {
+function instantiate(bytes: Uint8Array<ArrayBuffer>, imports: WebAssembly.Imports = {}): WebAssembly.Exports {
   expect(WebAssembly.validate(bytes)).toBe(true);
   return new WebAssembly.Instance(new WebAssembly.Module(bytes), imports).exports;
 }

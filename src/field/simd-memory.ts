@@ -1,0 +1,128 @@
+import { PERMUTATION } from './noise3';
+
+/**
+ * The memory the SIMD field back ends share (one WebAssembly.Memory imported by the interpreter module
+ * and by every JIT module, and read and written by TypeScript through typed-array views).
+ *
+ * Byte layout:
+ *
+ *   0        512 B   noise permutation table (uint8, noise3.ts)
+ *   1024     64 B    positions of a ragged last group (fewer than 4 points), padded with zeros
+ *   1088     64 B    wind of that group
+ *   2048     256 KiB interpreter registers: register r, component k at 2048 + (r·4 + k)·stride,
+ *                    stride = 4 bytes × points per chunk (structure of arrays)
+ *   then     regions allocated on demand, 16-byte aligned: the bytecode copy, staging copies of
+ *            positions and wind for callers whose arrays live elsewhere, and caller point buffers.
+ *
+ * A region that must grow is moved to the top (the old bytes are abandoned: regions grow rarely and
+ * only up to the largest program or point count seen). Growing the memory detaches every view of the
+ * old buffer; `floats()` / `words()` re-make theirs, and SimdPointBuffers hands out fresh ones.
+ */
+export const PAGE_BYTES = 65536;
+export const PERMUTATION_AT = 0;
+export const TAIL_POSITIONS_AT = 1024;
+export const TAIL_WIND_AT = 1088;
+export const SCRATCH_AT = 2048;
+export const SCRATCH_BYTES = 256 * 1024;
+const FIRST_REGION_AT = SCRATCH_AT + SCRATCH_BYTES;
+
+interface Region {
+  at: number;
+  bytes: number;
+}
+
+export class SimdFieldMemory {
+  readonly memory = new WebAssembly.Memory({ initial: Math.ceil((FIRST_REGION_AT + 64 * 1024) / PAGE_BYTES) });
+  private top = FIRST_REGION_AT;
+  private readonly regions = new Map<string, Region>();
+  private viewedBuffer: ArrayBuffer | undefined;
+  private floatView = new Float32Array(0);
+  private wordView = new Uint32Array(0);
+
+  constructor() {
+    new Uint8Array(this.memory.buffer).set(PERMUTATION, PERMUTATION_AT);
+  }
+
+  /** Byte offset of a named region of at least `bytes`, grown (moved to the top) when too small. */
+  region(name: string, bytes: number): number {
+    const known = this.regions.get(name);
+    if (known !== undefined && known.bytes >= bytes) return known.at;
+    // Grow by half again so a slowly rising point count does not move the region every time.
+    const size = Math.ceil(Math.max(bytes, (known?.bytes ?? 0) * 1.5, 64) / 16) * 16;
+    const region = { at: this.reserve(size), bytes: size };
+    this.regions.set(name, region);
+    return region.at;
+  }
+
+  /** A fresh block of `bytes` at the top, never moved or reused: for buffers callers keep views of. */
+  reserve(bytes: number): number {
+    const at = this.top;
+    this.top += Math.ceil(bytes / 16) * 16;
+    const missing = this.top - this.memory.buffer.byteLength;
+    if (missing > 0) this.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    return at;
+  }
+
+  /** The whole memory as floats; valid until the next growth. */
+  floats(): Float32Array {
+    this.refreshViews();
+    return this.floatView;
+  }
+
+  words(): Uint32Array {
+    this.refreshViews();
+    return this.wordView;
+  }
+
+  /** Whether `array` is a view of this memory (so its bytes need no copying in or out). */
+  holds(array: Float32Array): boolean {
+    return array.buffer === this.memory.buffer;
+  }
+
+  private refreshViews(): void {
+    if (this.viewedBuffer === this.memory.buffer) return;
+    this.viewedBuffer = this.memory.buffer;
+    this.floatView = new Float32Array(this.memory.buffer);
+    this.wordView = new Uint32Array(this.memory.buffer);
+  }
+}
+
+/**
+ * Positions and wind for up to `capacity` points, living in the SIMD module memory: pass
+ * `buffers.positions` and `buffers.wind` to evaluateField and nothing is copied. Read the views again
+ * after anything that may grow the memory (allocating buffers, a larger program); a stale view is
+ * detached (length 0), never silently wrong.
+ */
+export class SimdPointBuffers {
+  private viewedBuffer: ArrayBuffer | undefined;
+  private positionView = new Float32Array(0);
+  private windView = new Float32Array(0);
+  private readonly positionsAt: number;
+  private readonly windAt: number;
+
+  constructor(
+    private readonly memory: SimdFieldMemory,
+    readonly capacity: number,
+  ) {
+    this.positionsAt = memory.reserve(capacity * 16);
+    this.windAt = memory.reserve(capacity * 16);
+  }
+
+  get positions(): Float32Array {
+    this.refresh();
+    return this.positionView;
+  }
+
+  get wind(): Float32Array {
+    this.refresh();
+    return this.windView;
+  }
+
+  private refresh(): void {
+    const buffer = this.memory.memory.buffer;
+    if (this.viewedBuffer === buffer) return;
+    this.viewedBuffer = buffer;
+    this.positionView = new Float32Array(buffer, this.positionsAt, this.capacity * 4);
+    this.windView = new Float32Array(buffer, this.windAt, this.capacity * 4);
+  }
+}

@@ -1,0 +1,149 @@
+import { isWasmSimdSupported } from '../simd/simdSupport';
+import type { FieldProgram } from './program';
+import { buildInterpreterModule } from './simd-interpreter';
+import { buildJitModule } from './simd-jit';
+import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POSITIONS_AT, TAIL_WIND_AT } from './simd-memory';
+
+/**
+ * Runs field programs on the WebAssembly SIMD back ends: owns the shared memory, compiles the
+ * interpreter module once and one JIT module per program (cached), and moves data in and out.
+ *
+ * Positions and wind that already live in the module memory (SimdPointBuffers) are used in place;
+ * others are copied into staging regions and the wind copied back, which is all the API requires.
+ * The kernels work on whole groups of four points; a ragged last group (1–3 points) runs on a padded
+ * copy in the tail slots.
+ *
+ * Modules compile synchronously when the engine allows it. A browser's main thread may refuse a
+ * synchronous compile of a larger module; then it compiles in the background and `evaluate` answers
+ * false until it is ready, so the caller runs the TypeScript back end meanwhile.
+ */
+export type SimdFieldMode = 'interpreter' | 'jit';
+
+type InterpreterRun = (codeAt: number, codeEnd: number, positionsAt: number, windAt: number, points: number, scratchAt: number, stride: number) => void;
+type JitKernel = (codeAt: number, positionsAt: number, windAt: number, count: number) => void;
+
+const PENDING = 'pending';
+/** Distinct compiled programs kept; beyond this the cache starts over. */
+const MAX_CACHED_KERNELS = 128;
+
+export class SimdFieldRuntime {
+  readonly memory = new SimdFieldMemory();
+  private interpreter: InterpreterRun | typeof PENDING | undefined;
+  private readonly kernelsByProgram = new WeakMap<FieldProgram, JitKernel | typeof PENDING>();
+  /** By bytecode shape, so a superposition re-selecting the same effects reuses its module. */
+  private readonly kernelsByShape = new Map<string, JitKernel>();
+
+  /** Buffers for `capacity` points in the module memory: evaluations on them copy nothing. */
+  pointBuffers(capacity: number): SimdPointBuffers {
+    return new SimdPointBuffers(this.memory, capacity);
+  }
+
+  /**
+   * Adds the program's field into `wind` at `count` points (validated program, checked arguments).
+   * Returns the interpreter scratch bytes used (0 for the JIT), or undefined when the module is still
+   * compiling in the background (nothing was written).
+   */
+  evaluate(program: FieldProgram, positions: Float32Array, wind: Float32Array, count: number, mode: SimdFieldMode): number | undefined {
+    const runInterpreter = mode === 'interpreter' ? this.interpreterRun() : undefined;
+    const kernel = mode === 'jit' ? this.jitKernel(program) : undefined;
+    if (runInterpreter === undefined && kernel === undefined) return undefined;
+
+    // Offsets of caller arrays inside the memory are read before anything can grow it.
+    const positionsInPlace = this.memory.holds(positions);
+    const windInPlace = this.memory.holds(wind);
+    let positionsAt = positions.byteOffset;
+    let windAt = wind.byteOffset;
+    const codeAt = this.memory.region('bytecode', program.words.length * 4);
+    if (!positionsInPlace) positionsAt = this.memory.region('positions', count * 16);
+    if (!windInPlace) windAt = this.memory.region('wind', count * 16);
+    const floats = this.memory.floats();
+    this.memory.words().set(program.words, codeAt >> 2);
+    if (!positionsInPlace) floats.set(positions.subarray(0, count * 4), positionsAt >> 2);
+    if (!windInPlace) floats.set(wind.subarray(0, count * 4), windAt >> 2);
+
+    const codeEnd = codeAt + program.words.length * 4;
+    const bytesPerPoint = program.registerCount * 16;
+    const chunk = Math.floor(SCRATCH_BYTES / bytesPerPoint) & ~3;
+    const run = (fromAt: number, toAt: number, points: number): void => {
+      if (kernel !== undefined) {
+        kernel(codeAt, fromAt, toAt, points);
+        return;
+      }
+      for (let start = 0; start < points; start += chunk) {
+        runInterpreter!(codeAt, codeEnd, fromAt + start * 16, toAt + start * 16, Math.min(chunk, points - start), SCRATCH_AT, chunk * 4);
+      }
+    };
+    const whole = count & ~3;
+    run(positionsAt, windAt, whole);
+    const rest = count - whole;
+    if (rest > 0) {
+      const tail = TAIL_POSITIONS_AT >> 2;
+      const tailWind = TAIL_WIND_AT >> 2;
+      floats.fill(0, tail, tail + 16);
+      floats.fill(0, tailWind, tailWind + 16);
+      floats.copyWithin(tail, (positionsAt >> 2) + whole * 4, (positionsAt >> 2) + count * 4);
+      floats.copyWithin(tailWind, (windAt >> 2) + whole * 4, (windAt >> 2) + count * 4);
+      run(TAIL_POSITIONS_AT, TAIL_WIND_AT, 4);
+      floats.copyWithin((windAt >> 2) + whole * 4, tailWind, tailWind + rest * 4);
+    }
+    if (!windInPlace) wind.set(floats.subarray(windAt >> 2, (windAt >> 2) + count * 4));
+    return kernel !== undefined ? 0 : chunk * bytesPerPoint;
+  }
+
+  private interpreterRun(): InterpreterRun | undefined {
+    if (this.interpreter === undefined) {
+      this.interpreter = PENDING;
+      this.instantiate(buildInterpreterModule(), (exports) => (this.interpreter = exports.run as InterpreterRun));
+    }
+    return this.interpreter === PENDING ? undefined : this.interpreter;
+  }
+
+  private jitKernel(program: FieldProgram): JitKernel | undefined {
+    const known = this.kernelsByProgram.get(program);
+    if (known !== undefined) return known === PENDING ? undefined : known;
+    const shape = shapeKey(program);
+    const shared = this.kernelsByShape.get(shape);
+    if (shared !== undefined) {
+      this.kernelsByProgram.set(program, shared);
+      return shared;
+    }
+    this.kernelsByProgram.set(program, PENDING);
+    this.instantiate(buildJitModule(program), (exports) => {
+      const kernel = exports.kernel as JitKernel;
+      if (this.kernelsByShape.size >= MAX_CACHED_KERNELS) this.kernelsByShape.clear();
+      this.kernelsByShape.set(shape, kernel);
+      this.kernelsByProgram.set(program, kernel);
+    });
+    const ready = this.kernelsByProgram.get(program);
+    return ready === PENDING ? undefined : ready;
+  }
+
+  /** Instantiates at once where allowed, else in the background; `ready` runs when it is done. */
+  private instantiate(bytes: Uint8Array<ArrayBuffer>, ready: (exports: WebAssembly.Exports) => void): void {
+    const imports = { env: { memory: this.memory.memory } };
+    try {
+      ready(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports).exports);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      void WebAssembly.instantiate(bytes, imports).then((result) => ready(result.instance.exports));
+    }
+  }
+}
+
+/** The bytecode with patchable constants blanked (the kernel reads those from memory) and the patch offsets. */
+function shapeKey(program: FieldProgram): string {
+  const words = Array.from(program.words);
+  for (let i = 1; i < program.patches.length; i += 2) {
+    const at = program.patches[i]!;
+    for (let k = 0; k < 4; k++) words[at + k] = 0;
+  }
+  return `${words.join(',')}|${Array.from(program.patches).filter((_, i) => i % 2 === 1).join(',')}`;
+}
+
+let shared: SimdFieldRuntime | undefined;
+
+/** The runtime every SIMD evaluation shares, or undefined where WebAssembly SIMD is unavailable. */
+export function sharedSimdFieldRuntime(): SimdFieldRuntime | undefined {
+  if (shared === undefined && isWasmSimdSupported()) shared = new SimdFieldRuntime();
+  return shared;
+}
