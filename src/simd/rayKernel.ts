@@ -1,4 +1,5 @@
 import type { BVH } from '../bvh/buildBVH';
+import type { QuantizedNodes } from '../bvh/quantizedLayout';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
 
@@ -43,7 +44,8 @@ interface Layout {
  * The WebAssembly SIMD ray caster over the quantized 4-way BVH: one module instance, its memory laid
  * out as
  *
- *   heapBase → traversal stack (64 B per entry) | root frame (6 × f64) | shared frames (6 × f64 each)
+ *   heapBase → traversal stack (64 B per entry) | root frame (6 × f64) and the frames' magnitude bound
+ *            per axis (3 × f64) | shared frames (6 × f64 each)
  *            | nodes (the quantized layout's 64-byte nodes, copied verbatim) | triangles in leaf order
  *            (9 × f32 each) | triangleOrder (u32 each, absent when the mesh was reordered)
  *            | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
@@ -74,7 +76,7 @@ export class SimdRayKernel {
     const references = bvh.triangleOrder === null ? bvh.triangleCount : bvh.triangleOrder.length;
     const stack = align(this.exports.heapBase(), 64);
     const rootFrame = stack + STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
-    const sharedFrames = rootFrame + 48;
+    const sharedFrames = rootFrame + 72;
     const nodeStart = align(sharedFrames + 8 * nodes.sharedFrames.length, 64);
     const triangles = nodeStart + nodes.buffer.byteLength;
     const order = align(triangles + 36 * references, 16);
@@ -83,6 +85,7 @@ export class SimdRayKernel {
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
     new Float64Array(buffer, rootFrame, 6).set(nodes.rootFrame);
+    new Float64Array(buffer, rootFrame + 48, 3).set(frameMagnitudes(nodes));
     new Float64Array(buffer, sharedFrames, nodes.sharedFrames.length).set(nodes.sharedFrames);
     new Uint8Array(buffer, nodeStart, nodes.buffer.byteLength).set(new Uint8Array(nodes.buffer));
     const packed = new Float32Array(buffer, triangles, 9 * references);
@@ -152,6 +155,24 @@ export class SimdRayKernel {
     const missing = bytes - memory.buffer.byteLength;
     if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
   }
+}
+
+/**
+ * Per axis, a bound on |min| + |max| + (max − min) over the root frame and the shared frames: every
+ * other frame lies inside one of them, so this bounds the numbers in any plane distance the kernel
+ * computes, and with the ray origin it sizes the kernel's float32 rounding slack.
+ */
+function frameMagnitudes(nodes: QuantizedNodes): Float64Array {
+  const magnitude = new Float64Array(3);
+  const frames = [nodes.rootFrame];
+  for (let i = 0; i < nodes.sharedFrames.length; i += 6) frames.push(nodes.sharedFrames.subarray(i, i + 6));
+  for (const frame of frames) {
+    for (let axis = 0; axis < 3; axis++) {
+      const min = frame[axis]!, max = frame[axis + 3]!;
+      magnitude[axis] = Math.max(magnitude[axis]!, Math.abs(min) + Math.abs(max) + (max - min));
+    }
+  }
+  return magnitude;
 }
 
 function checkBuffers(rays: RayBatch, hits: RayHits): void {
