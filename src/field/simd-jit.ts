@@ -10,63 +10,100 @@ import { emitNoiseFunction } from './simd-noise';
 
 /**
  * The SIMD JIT: turns validated bytecode into one WebAssembly function with a single fused loop over
- * the points, four per iteration, every register component in a v128 local (structure of arrays, see
- * simd-lanes.ts):
+ * the points, four per iteration, every value in v128 locals (structure of arrays, see simd-lanes.ts):
  *
  *   kernel(codeAt, positionsAt, windAt, count)     count a multiple of 4
  *
  * Each iteration loads four positions and four winds (float4 each), transposes them into component
- * vectors, runs the program, transposes the wind back and stores it. Before the loop: instructions
- * whose result is never used by the final wind are dropped, and instructions that read only constants
- * (such as `radius * radius`) run once. Patchable constants are read from the bytecode copy in memory
- * at each call (setConstant needs no recompilation); the others are baked in as v128 constants. Noise,
- * sin and cos are functions of the module, emitted only when the program uses them.
+ * vectors, runs the program, transposes the wind back and stores it. The bytecode is first put in
+ * single-assignment form (each argument names the instruction that computed it), then:
+ * - instructions the final wind does not depend on are dropped;
+ * - instructions that read only constants (such as `radius * radius`) run once, before the loop;
+ * - work only a select's "where non-zero" side needs runs under `if (any lane of the mask)`, so an
+ *   explosion costs its normalisation only for groups with a point inside the blast (the hand-written
+ *   version's `if`). Lanes where the mask is zero take the other side either way, so results are the
+ *   same bits as computing everything.
+ * Patchable constants are read from the bytecode copy in memory at each call (setConstant needs no
+ * recompilation); the others are baked in as v128 constants. Noise, sin and cos are functions of the
+ * module, emitted only when the program uses them.
  */
 interface Instruction {
   readonly operation: OperationName;
-  readonly result: number;
-  /** A register number, or the word offset of an inline constant (marked by `constant`). */
-  readonly args: readonly { readonly register: number; readonly constantAt: number }[];
+  /** Where each argument comes from. */
+  readonly sources: readonly Source[];
   readonly immediate: number;
 }
 
-function decode(program: FieldProgram): Instruction[] {
+/** An argument: an instruction's result, an input channel, a register never written (zero) or an inline constant. */
+type Source =
+  | { readonly kind: 'instruction'; readonly index: number }
+  | { readonly kind: 'position' | 'wind' | 'zero' }
+  | { readonly kind: 'constant'; readonly at: number };
+
+/** The program in single-assignment form, and where the final wind comes from. */
+function decode(program: FieldProgram): { instructions: Instruction[]; output: Source } {
   const { words } = program;
-  const list: Instruction[] = [];
+  const instructions: Instruction[] = [];
+  const writer = new Map<number, Source>([
+    [POSITION_REGISTER, { kind: 'position' }],
+    [WIND_REGISTER, { kind: 'wind' }],
+  ]);
+  const zero: Source = { kind: 'zero' };
   for (let pc = 0; pc < words.length; pc += instructionWords(words[pc]!)) {
     const opcode = words[pc]!;
-    const args: { register: number; constantAt: number }[] = [];
+    const sources: Source[] = [];
     let immediate = 0;
     let at = pc + 2;
     for (const kind of ARGUMENTS_OF_OPCODE[opcode]!) {
-      if (kind === 'r') args.push({ register: words[at]!, constantAt: -1 });
-      else if (kind === 'c') args.push({ register: -1, constantAt: at });
+      if (kind === 'r') sources.push(writer.get(words[at]!) ?? zero);
+      else if (kind === 'c') sources.push({ kind: 'constant', at });
       else immediate = words[at]!;
       at += kind === 'c' ? 4 : 1;
     }
-    list.push({ operation: OPERATION_OF_OPCODE[opcode]!.name, result: words[pc + 1]!, args, immediate });
+    writer.set(words[pc + 1]!, { kind: 'instruction', index: instructions.length });
+    instructions.push({ operation: OPERATION_OF_OPCODE[opcode]!.name, sources, immediate });
   }
-  return list;
-}
-
-/** Which instructions the final wind depends on (register granularity, walking backwards). */
-function liveInstructions(instructions: readonly Instruction[]): boolean[] {
-  const live = new Set<number>([WIND_REGISTER]);
-  const keep = new Array<boolean>(instructions.length).fill(false);
-  for (let i = instructions.length - 1; i >= 0; i--) {
-    const instruction = instructions[i]!;
-    if (!live.has(instruction.result)) continue;
-    keep[i] = true;
-    live.delete(instruction.result);
-    for (const arg of instruction.args) if (arg.register >= 0) live.add(arg.register);
-  }
-  return keep;
+  return { instructions, output: writer.get(WIND_REGISTER)! };
 }
 
 export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
-  const instructions = decode(program);
-  const keep = liveInstructions(instructions);
-  const used = new Set(instructions.filter((_, i) => keep[i]).map((instruction) => instruction.operation));
+  const { instructions, output } = decode(program);
+  const count = instructions.length;
+
+  // Liveness, invariance and uses, on the single-assignment form.
+  const live = new Array<boolean>(count).fill(false);
+  const mark = (source: Source): void => {
+    if (source.kind === 'instruction') live[source.index] = true;
+  };
+  mark(output);
+  for (let i = count - 1; i >= 0; i--) if (live[i]) instructions[i]!.sources.forEach(mark);
+  const invariant = new Array<boolean>(count).fill(false);
+  const uses: { user: number; argument: number }[][] = instructions.map(() => []);
+  instructions.forEach((instruction, i) => {
+    if (!live[i]) return;
+    invariant[i] = instruction.sources.every((source) => source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]));
+    instruction.sources.forEach((source, argument) => {
+      if (source.kind === 'instruction') uses[source.index]!.push({ user: i, argument });
+    });
+  });
+  const outputUse = output.kind === 'instruction' ? output.index : -1;
+
+  // Work only a select's second argument needs: deferred into that select (the innermost one).
+  const deferredTo = new Array<number>(count).fill(-1);
+  const deferring = new Array<boolean>(count).fill(false);
+  for (let s = count - 1; s >= 0; s--) {
+    const select = instructions[s]!;
+    if (!live[s] || invariant[s] || select.operation !== 'select') continue;
+    const members = new Set<number>();
+    for (let i = s - 1; i >= 0; i--) {
+      if (!live[i] || invariant[i] || i === outputUse || uses[i]!.length === 0) continue;
+      if (uses[i]!.every(({ user, argument }) => members.has(user) || (user === s && argument === 1))) members.add(i);
+    }
+    for (const member of members) deferredTo[member] = s;
+    deferring[s] = members.size > 0;
+  }
+
+  const used = new Set(instructions.filter((_, i) => live[i]).map((instruction) => instruction.operation));
   const module = new ModuleBuilder().importMemory('env', 'memory', 1);
   const functions: LaneFunctions = {
     trig: used.has('sin') || used.has('cos') ? emitTrigFunction(module) : -1,
@@ -74,11 +111,12 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   };
   const i32 = ValueType.i32;
   const f = module.function([i32, i32, i32, i32], [], 'kernel');
-  const [codeAt, positionsAt, windAt, count] = [0, 1, 2, 3];
+  const [codeAt, positionsAt, windAt, pointCount] = [0, 1, 2, 3];
   const position = f.local(i32);
   const wind = f.local(i32);
   const end = f.local(i32);
   const pool = new LanePool(f);
+  const take4 = (): number[] => [pool.take(), pool.take(), pool.take(), pool.take()];
 
   const patched = new Set<number>();
   for (let i = 1; i < program.patches.length; i += 2) patched.add(program.patches[i]!);
@@ -86,55 +124,85 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const constant = (at: number): number[] => {
     let locals = constantLocals.get(at);
     if (locals === undefined) {
-      locals = [0, 1, 2, 3].map((k) => {
-        const local = pool.take();
+      locals = take4();
+      locals.forEach((local, k) => {
+        const value = program.floats[at + k]!;
         if (patched.has(at)) f.localGet(codeAt).simdMemory(SimdOp.v128Load32Splat, 2, (at + k) * 4);
-        else f.f32x4Const(program.floats[at + k]!, program.floats[at + k]!, program.floats[at + k]!, program.floats[at + k]!);
+        else f.f32x4Const(value, value, value, value);
         f.localSet(local);
-        return local;
       });
       constantLocals.set(at, locals);
     }
     return locals;
   };
-  const zero = [0, 1, 2, 3].map(() => pool.take());
+  const zero = take4();
   f.f32x4Const(0, 0, 0, 0);
   zero.forEach((local, k) => (k === 0 ? f.localSet(local) : f.localGet(zero[0]!).localSet(local)));
-
-  // Pass 1, before the loop: constant-only instructions. A register never written reads as zero.
-  const resultOf: (number[] | undefined)[] = [];
-  const invariantRegisters = new Map<number, number[]>();
-  const argumentsFrom = (instruction: Instruction, registers: (register: number) => number[] | undefined): number[][] | undefined => {
-    const args: number[][] = [];
-    for (const arg of instruction.args) {
-      const value = arg.register >= 0 ? registers(arg.register) : constant(arg.constantAt);
-      if (value === undefined) return undefined;
-      args.push(value);
-    }
-    return args;
-  };
-  const varying = new Set<number>([POSITION_REGISTER, WIND_REGISTER]);
+  // Every constant before the loop, so none is materialised inside a branch.
   instructions.forEach((instruction, i) => {
-    if (!keep[i]) return;
-    const args = argumentsFrom(instruction, (register) => (varying.has(register) ? undefined : (invariantRegisters.get(register) ?? zero)));
-    if (args === undefined) {
-      varying.add(instruction.result);
-      invariantRegisters.delete(instruction.result);
-      return;
-    }
-    const result = emitLaneOperation(f, pool, functions, instruction.operation, args, instruction.immediate);
-    resultOf[i] = result;
-    varying.delete(instruction.result);
-    invariantRegisters.set(instruction.result, result);
+    if (live[i]) for (const source of instruction.sources) if (source.kind === 'constant') constant(source.at);
   });
 
-  // Pass 2: the loop over groups of four points.
-  f.localGet(count).op(Op.i32Eqz).op(Op.i32Eqz).if();
+  const valueOf: number[][] = [];
+  let positionColumns: number[] = zero;
+  let windColumns: number[] = zero;
+  const value = (source: Source): number[] => {
+    switch (source.kind) {
+      case 'instruction': return valueOf[source.index]!;
+      case 'position': return positionColumns;
+      case 'wind': return windColumns;
+      case 'zero': return zero;
+      case 'constant': return constant(source.at);
+    }
+  };
+  const emitInstruction = (i: number): void => {
+    const instruction = instructions[i]!;
+    if (deferring[i]) {
+      emitDeferringSelect(i);
+      return;
+    }
+    valueOf[i] = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map(value), instruction.immediate);
+  };
+  /** select(m, b, c) with b's exclusive work under `if (any lane of m is non-zero)`. */
+  const emitDeferringSelect = (s: number): void => {
+    const [maskSource, whereNonZero, whereZero] = instructions[s]!.sources as [Source, Source, Source];
+    const masks = value(maskSource).map((component) => {
+      const known = pool.maskOf.get(component);
+      if (known !== undefined) return known;
+      const mask = pool.take();
+      f.localGet(component).f32x4Const(0, 0, 0, 0).simd(SimdOp.f32x4Ne).localSet(mask);
+      return mask;
+    });
+    const distinct = [...new Set(masks)];
+    distinct.forEach((mask, k) => {
+      f.localGet(mask);
+      if (k > 0) f.simd(SimdOp.v128Or);
+    });
+    const result = take4();
+    const otherwise = value(whereZero);
+    f.simd(SimdOp.v128AnyTrue).if();
+    const forget = pool.remember();
+    for (let i = 0; i < s; i++) if (deferredTo[i] === s) emitInstruction(i);
+    const chosen = value(whereNonZero);
+    result.forEach((local, k) => f.localGet(chosen[k]!).localGet(otherwise[k]!).localGet(masks[k]!).simd(SimdOp.v128Bitselect).localSet(local));
+    forget();
+    f.else();
+    result.forEach((local, k) => f.localGet(otherwise[k]!).localSet(local));
+    f.end();
+    valueOf[s] = result;
+  };
+
+  // Before the loop: constant-only instructions.
+  instructions.forEach((_, i) => {
+    if (live[i] && invariant[i]) emitInstruction(i);
+  });
+
+  // The loop over groups of four points.
+  f.localGet(pointCount).op(Op.i32Eqz).op(Op.i32Eqz).if();
   f.localGet(positionsAt).localSet(position);
   f.localGet(windAt).localSet(wind);
-  f.localGet(positionsAt).localGet(count).i32Const(16).op(Op.i32Mul).op(Op.i32Add).localSet(end);
+  f.localGet(positionsAt).localGet(pointCount).i32Const(16).op(Op.i32Mul).op(Op.i32Add).localSet(end);
   f.loop();
-  const take4 = (): number[] => [pool.take(), pool.take(), pool.take(), pool.take()];
   const transposeTemporaries = take4();
   const loadColumns = (address: number): number[] => {
     const rows = take4();
@@ -143,22 +211,13 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     emitTranspose4(f, rows, columns, transposeTemporaries);
     return columns;
   };
-  const registers = new Map<number, number[]>([
-    [POSITION_REGISTER, loadColumns(position)],
-    [WIND_REGISTER, loadColumns(wind)],
-  ]);
-  instructions.forEach((instruction, i) => {
-    if (!keep[i]) return;
-    const hoisted = resultOf[i];
-    if (hoisted !== undefined) {
-      registers.set(instruction.result, hoisted);
-      return;
-    }
-    const args = argumentsFrom(instruction, (register) => registers.get(register) ?? zero)!;
-    registers.set(instruction.result, emitLaneOperation(f, pool, functions, instruction.operation, args, instruction.immediate));
+  positionColumns = loadColumns(position);
+  windColumns = loadColumns(wind);
+  instructions.forEach((_, i) => {
+    if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i);
   });
   const rows = take4();
-  emitTranspose4(f, registers.get(WIND_REGISTER)!, rows, transposeTemporaries);
+  emitTranspose4(f, value(output), rows, transposeTemporaries);
   emitStore4(f, wind, 0, rows);
   f.localGet(position).i32Const(64).op(Op.i32Add).localSet(position);
   f.localGet(wind).i32Const(64).op(Op.i32Add).localSet(wind);

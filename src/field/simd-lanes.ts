@@ -24,7 +24,9 @@ export class LanePool {
   private readonly free: number[] = [];
   private readonly taken: number[] = [];
   /** Comparison result local → the mask local it came from. */
-  readonly maskOf = new Map<number, number>();
+  maskOf = new Map<number, number>();
+  /** Dot products already computed, by their argument locals (normalize after dot shares it). */
+  dots = new Map<string, number>();
 
   constructor(private readonly f: FunctionBuilder) {}
 
@@ -39,6 +41,20 @@ export class LanePool {
     this.free.push(...this.taken);
     this.taken.length = 0;
     this.maskOf.clear();
+    this.dots.clear();
+  }
+
+  /**
+   * What is known about computed values, to restore after a branch: values computed inside an `if`
+   * are not there on the other path.
+   */
+  remember(): () => void {
+    const maskOf = new Map(this.maskOf);
+    const dots = new Map(this.dots);
+    return () => {
+      this.maskOf = maskOf;
+      this.dots = dots;
+    };
   }
 }
 
@@ -89,11 +105,16 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
     });
   /** ((x0·y0 + x1·y1) + x2·y2) + x3·y3, the order of semantics.ts */
   const dot = (x: Vector, y: Vector): number => {
+    const key = `${x.join(',')}|${y.join(',')}`;
+    const known = pool.dots.get(key);
+    if (known !== undefined) return known;
     for (let k = 0; k < 4; k++) {
       f.localGet(x[k]!).localGet(y[k]!).simd(SimdOp.f32x4Mul);
       if (k > 0) f.simd(SimdOp.f32x4Add);
     }
-    return set(result());
+    const value = set(result());
+    pool.dots.set(key, value);
+    return value;
   };
 
   const binary = BINARY[operation];

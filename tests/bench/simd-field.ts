@@ -1,0 +1,127 @@
+/**
+ * Field evaluation on WebAssembly SIMD: whirl + explosion at 20,000 points, in one run, for the
+ * hand-written TypeScript version, the JS JIT, the SIMD interpreter and the SIMD JIT (points in the
+ * module memory, nothing copied; and from ordinary arrays, copied in and out). Same positions, same
+ * program for all. Warm-up passes discarded; rounds alternate the contenders and the table reports
+ * each one's minimum round (the least disturbed by the other processes of a shared machine).
+ *
+ *   npx tsx tests/bench/simd-field.ts           full run
+ *   npx tsx tests/bench/simd-field.ts --quick   a few-second smoke run
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Random } from '../../src/math/random';
+import {
+  compileField,
+  concatenatePrograms,
+  evaluateField,
+  handWrittenWhirlExplosion,
+  isWasmSimdSupported,
+  simdFieldPointBuffers,
+  type ExplosionParameters,
+  type WhirlParameters,
+} from '../../src/field/index';
+
+const quick = process.argv.includes('--quick');
+const POINTS = quick ? 2_000 : 20_000;
+const WARMUP_PASSES = quick ? 20 : 400;
+const ROUNDS = quick ? 5 : 31;
+const PASSES_PER_ROUND = quick ? 10 : 40;
+const SEED = 20121017;
+
+if (!isWasmSimdSupported()) throw new Error('this engine has no WebAssembly SIMD');
+
+const fieldsFolder = fileURLToPath(new URL('../../scenes/fields/', import.meta.url));
+const whirl = compileField(readFileSync(fieldsFolder + 'whirl.vf', 'utf8'), { file: 'whirl.vf' });
+const explosion = compileField(readFileSync(fieldsFolder + 'explosion.vf', 'utf8'), { file: 'explosion.vf' });
+const program = concatenatePrograms([whirl, explosion]);
+// The same parameters the .vf files declare.
+const whirlParameters: WhirlParameters = { center: [0, 10, 0], axis: [0, 0, 1], speed: 10, radius: 5 };
+const explosionParameters: ExplosionParameters = { center: [2, 4, 0], strength: 50, radius: 5 };
+
+const random = new Random(SEED);
+const positions = new Float32Array(POINTS * 4);
+for (let i = 0; i < POINTS; i++) {
+  positions[i * 4] = random.range(-12, 14);
+  positions[i * 4 + 1] = random.range(-6, 20);
+  positions[i * 4 + 2] = random.range(-8, 8);
+}
+const initialWind = new Float32Array(POINTS * 4);
+for (let i = 0; i < POINTS * 4; i++) initialWind[i] = random.range(-1, 1);
+
+// Points in the SIMD module memory: read and written in place. Allocated before anything else can
+// grow the memory, and re-read per pass anyway (a view is cheap to fetch).
+const inPlace = simdFieldPointBuffers(POINTS)!;
+inPlace.positions.set(positions);
+
+interface Contender {
+  readonly name: string;
+  readonly wind: () => Float32Array;
+  readonly run: (wind: Float32Array) => void;
+  readonly samples: number[];
+}
+
+const ownWind = (): (() => Float32Array) => {
+  const wind = initialWind.slice();
+  return () => wind;
+};
+const contenders: Contender[] = [
+  { name: 'hand-written TS', wind: ownWind(), run: (wind) => handWrittenWhirlExplosion(positions, wind, POINTS, whirlParameters, explosionParameters), samples: [] },
+  { name: 'JS JIT', wind: ownWind(), run: (wind) => void evaluateField(program, positions, wind, { backend: 'jit' }), samples: [] },
+  { name: 'SIMD interpreter (in place)', wind: () => inPlace.wind, run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-interpreter' }), samples: [] },
+  { name: 'SIMD JIT (in place)', wind: () => inPlace.wind, run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-jit' }), samples: [] },
+  { name: 'SIMD JIT (arrays copied in and out)', wind: ownWind(), run: (wind) => void evaluateField(program, positions, wind, { backend: 'simd-jit' }), samples: [] },
+];
+
+checkAgreement();
+
+for (const contender of contenders) for (let i = 0; i < WARMUP_PASSES; i++) contender.run(contender.wind());
+for (let round = 0; round < ROUNDS; round++) {
+  // Alternate the order too, so no contender always runs right after the same one.
+  const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+  for (const contender of order) {
+    const wind = contender.wind();
+    wind.set(initialWind);
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < PASSES_PER_ROUND; i++) contender.run(wind);
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e3;
+    contender.samples.push(elapsed / PASSES_PER_ROUND);
+  }
+}
+
+const minimum = (values: readonly number[]): number => Math.min(...values);
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const baseline = minimum(contenders[0]!.samples);
+console.log(`field evaluation on WebAssembly SIMD: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, min (and median) of ${ROUNDS} alternating rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`);
+console.log('');
+console.log('| contender | µs / evaluation (min) | median | ns / point | × hand-written TS |');
+console.log('|---|---:|---:|---:|---:|');
+for (const contender of contenders) {
+  const us = minimum(contender.samples);
+  console.log(`| ${contender.name} | ${us.toFixed(1)} | ${median(contender.samples).toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(3)} |`);
+}
+const simdJit = minimum(contenders[3]!.samples) / baseline;
+console.log('');
+console.log(`target: SIMD JIT ≤ 0.3 × hand-written TS — ${simdJit <= 0.3 ? 'met' : 'NOT met'} (${simdJit.toFixed(3)} ×)`);
+
+/** Refuses to time contenders that disagree: float32 SIMD within 1e-5 × (1 + |value|) of the float64 ones. */
+function checkAgreement(): void {
+  const handWritten = initialWind.slice();
+  handWrittenWhirlExplosion(positions, handWritten, POINTS, whirlParameters, explosionParameters);
+  const jit = initialWind.slice();
+  evaluateField(program, positions, jit, { backend: 'jit' });
+  const outputs: [string, Float32Array][] = [['JS JIT', jit]];
+  for (const backend of ['simd-interpreter', 'simd-jit'] as const) {
+    inPlace.wind.set(initialWind);
+    evaluateField(program, inPlace.positions, inPlace.wind, { backend });
+    outputs.push([backend, inPlace.wind.slice()]);
+    const copied = initialWind.slice();
+    evaluateField(program, positions, copied, { backend });
+    outputs.push([`${backend} copied`, copied]);
+  }
+  for (const [name, output] of outputs) {
+    let worst = 0;
+    for (let i = 0; i < POINTS * 4; i++) worst = Math.max(worst, Math.abs(output[i]! - handWritten[i]!) / (1 + Math.abs(handWritten[i]!)));
+    if (worst > 1e-4) throw new Error(`${name} and the hand-written version disagree by ${worst}`);
+  }
+}
