@@ -17,3 +17,5 @@ export * from './query/capsule/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';
 export * from './actors/index';
+export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './simd/simdRays';
+export { SimdRayKernel, type SimdCastOptions } from './simd/rayKernel';

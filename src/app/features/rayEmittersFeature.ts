@@ -10,7 +10,10 @@ import {
   castRaysWith,
   emitRays,
   hasBinaryBVH,
+  loadSimdRays,
   prepareRayStrategies,
+  simdRayKernel,
+  simdRaysUnavailableReason,
   sampleTerrainHeight,
   type BVH,
   type BVHLayoutName,
@@ -31,6 +34,9 @@ const EMITTER_NAMES: Record<string, RayEmitterKind> = { 'coherent fan': 'fan', '
 const BATCH_SIZES = ['1', '4', '16', '64', '256', 'all'] as const;
 type BatchSizeName = (typeof BATCH_SIZES)[number];
 const TREES: Record<string, RayTree> = { 'binary': 'binary', '4-way': '4-way' };
+/** Which code walks the 4-way quantized tree: our TypeScript or the WebAssembly SIMD kernel. */
+const RAY_KERNELS = ['TypeScript', 'WebAssembly SIMD'] as const;
+type RayKernelChoice = (typeof RAY_KERNELS)[number];
 
 /** One strategy set as the GUI edits it. */
 interface StrategySettings {
@@ -41,6 +47,7 @@ interface StrategySettings {
   batchSize: BatchSizeName;
   triangleTest: RayTriangleKernelName;
   triangles: 'packed' | 'indexed';
+  kernel: RayKernelChoice;
 }
 
 interface EmitterSettings {
@@ -66,10 +73,24 @@ interface TraceResult {
   counters: RayCounters;
   ms: number;
   hits: number;
+  /** Which kernel ran, and why not SIMD when it was asked for and could not be used. */
+  kernel: string;
+}
+
+/**
+ * Why the SIMD kernel cannot run a strategy set ('' when it can): it walks the 4-way quantized tree one
+ * ray at a time with the watertight test, so batching and leaf-triangle choices do not apply to it.
+ */
+function simdRefusal(s: StrategySettings, bvh: BVH): string {
+  if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD still loading';
+  if (s.tree !== '4-way' || s.layout !== 'quantized' || bvh.quantized === null) return 'SIMD walks the 4-way quantized tree only';
+  if (s.triangleTest !== 'watertight') return 'SIMD uses the watertight test only';
+  return '';
 }
 
 /** What a strategy set is called on screen. */
 function describe(s: StrategySettings): string {
+  if (s.kernel === 'WebAssembly SIMD' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight') return '4-way quantized · WebAssembly SIMD · watertight';
   const batching = s.batching ? `batch ${s.batchSize}` : 'one at a time';
   return `${s.tree} ${s.layout} · ${s.sorting} · ${batching} · ${s.triangleTest}${s.triangles === 'indexed' ? ' · indexed' : ''}`;
 }
@@ -112,8 +133,9 @@ export class RayEmittersFeature implements AppFeature {
     ab: false,
     drawLimit: 100_000,
   };
-  private readonly a: StrategySettings = { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batching: false, batchSize: '256', triangleTest: 'watertight', triangles: 'packed' };
-  private readonly b: StrategySettings = { tree: '4-way', layout: 'quantized', sorting: 'tmax', batching: true, batchSize: '256', triangleTest: 'watertight', triangles: 'packed' };
+  private readonly a: StrategySettings = { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batching: false, batchSize: '256', triangleTest: 'watertight', triangles: 'packed', kernel: 'TypeScript' };
+  private readonly b: StrategySettings = { tree: '4-way', layout: 'quantized', sorting: 'tmax', batching: true, batchSize: '256', triangleTest: 'watertight', triangles: 'packed', kernel: 'TypeScript' };
+  private readonly kernelControllers: Controller[] = [];
   private readonly view = new RayEmitterView();
   private rays: RayBatch = { count: 0, origins: new Float32Array(0), directions: new Float32Array(0), tMax: new Float32Array(0) };
   private hitsA: RayHits = { t: new Float32Array(0), triangle: new Int32Array(0) };
@@ -167,6 +189,14 @@ export class RayEmittersFeature implements AppFeature {
     readouts.add(this.readouts, 'status').name('status').disable().listen();
     folder.close();
     this.listenToPointer(context);
+    void loadSimdRays().then((kernel) => {
+      if (kernel === null) {
+        // No SIMD here: the choice stays visible but fixed on TypeScript, its label saying why.
+        for (const controller of this.kernelControllers) controller.setValue('TypeScript').name('ray kernel (WebAssembly SIMD unavailable)').disable();
+        this.readouts.status = `WebAssembly SIMD unavailable: ${simdRaysUnavailableReason()}`;
+      }
+      this.dirty = true;
+    });
   }
 
   /** A folder with one strategy set's controls; sorting choices follow the tree. */
@@ -186,6 +216,7 @@ export class RayEmittersFeature implements AppFeature {
     folder.add(s, 'batchSize', [...BATCH_SIZES]).name('batch size').onChange(changed);
     folder.add(s, 'triangleTest', [...RAY_TRIANGLE_KERNEL_NAMES]).name('triangle test').onChange(changed);
     folder.add(s, 'triangles', ['packed', 'indexed']).name('leaf triangles').onChange(changed);
+    this.kernelControllers.push(folder.add(s, 'kernel', [...RAY_KERNELS]).name('ray kernel').onChange(changed));
     return folder;
   }
 
@@ -290,19 +321,22 @@ export class RayEmittersFeature implements AppFeature {
   }
 
   private run(bvh: BVH, settings: StrategySettings, hits: RayHits): TraceResult {
+    const refusal = settings.kernel === 'WebAssembly SIMD' ? simdRefusal(settings, bvh) : '';
+    const simd = settings.kernel === 'WebAssembly SIMD' && refusal === '' ? simdRayKernel() : null;
     const start = performance.now();
-    const counters = castRaysWith(bvh, this.rays, hits, toStrategy(settings));
+    const counters = simd !== null ? simd.cast(bvh, this.rays, hits) : castRaysWith(bvh, this.rays, hits, toStrategy(settings));
     const ms = performance.now() - start;
     let hitCount = 0;
     for (let i = 0; i < this.rays.count; i++) if (hits.triangle[i]! >= 0) hitCount++;
-    return { counters, ms, hits: hitCount };
+    const kernel = simd !== null ? 'WebAssembly SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`;
+    return { counters, ms, hits: hitCount, kernel };
   }
 
   private line(result: TraceResult): string {
     const n = Math.max(this.rays.count, 1);
     const c = result.counters;
     const rate = result.ms > 0 ? `${(this.rays.count / result.ms / 1000).toFixed(2)} M rays/s` : '';
-    return `${result.ms.toFixed(2)} ms ${rate} · ${(c.nodesVisited / n).toFixed(1)} nodes/ray · ${(c.boxesTested / n).toFixed(1)} boxes/ray · ${(c.trianglesTested / n).toFixed(1)} triangles/ray · ${result.hits.toLocaleString('en')} hits`;
+    return `${result.kernel} · ${result.ms.toFixed(2)} ms ${rate} · ${(c.nodesVisited / n).toFixed(1)} nodes/ray · ${(c.boxesTested / n).toFixed(1)} boxes/ray · ${(c.trianglesTested / n).toFixed(1)} triangles/ray · ${result.hits.toLocaleString('en')} hits`;
   }
 
   /** Ctrl+click or Alt+click on the terrain moves the emitter there. */
