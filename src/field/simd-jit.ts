@@ -12,10 +12,11 @@ import { emitNoiseFunction } from './simd-noise';
  * The SIMD JIT: turns validated bytecode into one WebAssembly function with a single fused loop over
  * the points, four per iteration, every value in v128 locals (structure of arrays, see simd-lanes.ts):
  *
- *   kernel(codeAt, positionsAt, windAt, count)     count a multiple of 4
+ *   kernel(codeAt, positionsAt, windAt, count)     count a multiple of JIT_POINTS_PER_ITERATION
  *
- * Each iteration loads four positions and four winds (float4 each), transposes them into component
- * vectors, runs the program, transposes the wind back and stores it. The bytecode is first put in
+ * Each iteration handles two groups of four points: loads their positions and winds (float4 each),
+ * transposes them into component vectors, runs the program (the two groups' instructions
+ * interleaved), transposes the winds back and stores them. The bytecode is first put in
  * single-assignment form (each argument names the instruction that computed it), then:
  * - instructions the final wind does not depend on are dropped;
  * - instructions that read only constants (such as `radius * radius`) run once, before the loop;
@@ -65,6 +66,15 @@ function decode(program: FieldProgram): { instructions: Instruction[]; output: S
   }
   return { instructions, output: writer.get(WIND_REGISTER)! };
 }
+
+/**
+ * Groups of four points per loop iteration, their instructions interleaved: the two groups' work is
+ * independent, which gives the processor more to overlap within one iteration (the kernel is latency
+ * bound otherwise: load, transpose, dot, divide, transpose, store).
+ */
+const GROUPS_PER_ITERATION = 1;
+/** The kernel's count must be a multiple of this. */
+export const JIT_POINTS_PER_ITERATION = 4 * GROUPS_PER_ITERATION;
 
 export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const { instructions, output } = decode(program);
@@ -143,53 +153,59 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     if (live[i]) for (const source of instruction.sources) if (source.kind === 'constant') constant(source.at);
   });
 
-  const valueOf: number[][] = [];
-  let positionColumns: number[] = zero;
-  let windColumns: number[] = zero;
-  const value = (source: Source): number[] => {
+  const groups = Array.from({ length: GROUPS_PER_ITERATION }, (_, g) => g);
+  /** valueOf[group][instruction]: the result's component locals (shared by the groups when invariant). */
+  const valueOf: number[][][] = groups.map(() => []);
+  const positionColumns: number[][] = groups.map(() => zero);
+  const windColumns: number[][] = groups.map(() => zero);
+  const value = (source: Source, g: number): number[] => {
     switch (source.kind) {
-      case 'instruction': return valueOf[source.index]!;
-      case 'position': return positionColumns;
-      case 'wind': return windColumns;
+      case 'instruction': return valueOf[g]![source.index]!;
+      case 'position': return positionColumns[g]!;
+      case 'wind': return windColumns[g]!;
       case 'zero': return zero;
       case 'constant': return constant(source.at);
     }
   };
-  const emitInstruction = (i: number): void => {
+  /** Emits instruction i for the given groups (all of them outside a select's branch). */
+  const emitInstruction = (i: number, forGroups: readonly number[] = groups): void => {
     const instruction = instructions[i]!;
-    if (deferring[i]) {
-      emitDeferringSelect(i);
+    if (invariant[i]) {
+      const result = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map((source) => value(source, 0)), instruction.immediate);
+      for (const g of groups) valueOf[g]![i] = result;
       return;
     }
-    valueOf[i] = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map(value), instruction.immediate);
+    for (const g of forGroups) {
+      if (deferring[i]) emitDeferringSelect(i, g);
+      else valueOf[g]![i] = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map((source) => value(source, g)), instruction.immediate);
+    }
   };
-  /** select(m, b, c) with b's exclusive work under `if (any lane of m is non-zero)`. */
-  const emitDeferringSelect = (s: number): void => {
+  /** select(m, b, c) for one group, b's exclusive work under `if (any lane of m is non-zero)`. */
+  const emitDeferringSelect = (s: number, g: number): void => {
     const [maskSource, whereNonZero, whereZero] = instructions[s]!.sources as [Source, Source, Source];
-    const masks = value(maskSource).map((component) => {
+    const masks = value(maskSource, g).map((component) => {
       const known = pool.maskOf.get(component);
       if (known !== undefined) return known;
       const mask = pool.take();
       f.localGet(component).f32x4Const(0, 0, 0, 0).simd(SimdOp.f32x4Ne).localSet(mask);
       return mask;
     });
-    const distinct = [...new Set(masks)];
-    distinct.forEach((mask, k) => {
+    [...new Set(masks)].forEach((mask, k) => {
       f.localGet(mask);
       if (k > 0) f.simd(SimdOp.v128Or);
     });
     const result = take4();
-    const otherwise = value(whereZero);
+    const otherwise = value(whereZero, g);
     f.simd(SimdOp.v128AnyTrue).if();
     const forget = pool.remember();
-    for (let i = 0; i < s; i++) if (deferredTo[i] === s) emitInstruction(i);
-    const chosen = value(whereNonZero);
+    for (let i = 0; i < s; i++) if (deferredTo[i] === s) emitInstruction(i, [g]);
+    const chosen = value(whereNonZero, g);
     result.forEach((local, k) => f.localGet(chosen[k]!).localGet(otherwise[k]!).localGet(masks[k]!).simd(SimdOp.v128Bitselect).localSet(local));
     forget();
     f.else();
     result.forEach((local, k) => f.localGet(otherwise[k]!).localSet(local));
     f.end();
-    valueOf[s] = result;
+    valueOf[g]![s] = result;
   };
 
   // Before the loop: constant-only instructions.
@@ -203,24 +219,27 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   f.localGet(windAt).localSet(wind);
   f.localGet(positionsAt).localGet(pointCount).i32Const(16).op(Op.i32Mul).op(Op.i32Add).localSet(end);
   f.loop();
-  const transposeTemporaries = take4();
-  const loadColumns = (address: number): number[] => {
+  const loadColumns = (address: number, g: number): number[] => {
     const rows = take4();
     const columns = take4();
-    emitLoad4(f, address, 0, rows);
-    emitTranspose4(f, rows, columns, transposeTemporaries);
+    emitLoad4(f, address, 64 * g, rows);
+    emitTranspose4(f, rows, columns, take4());
     return columns;
   };
-  positionColumns = loadColumns(position);
-  windColumns = loadColumns(wind);
+  for (const g of groups) {
+    positionColumns[g] = loadColumns(position, g);
+    windColumns[g] = loadColumns(wind, g);
+  }
   instructions.forEach((_, i) => {
     if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i);
   });
-  const rows = take4();
-  emitTranspose4(f, value(output), rows, transposeTemporaries);
-  emitStore4(f, wind, 0, rows);
-  f.localGet(position).i32Const(64).op(Op.i32Add).localSet(position);
-  f.localGet(wind).i32Const(64).op(Op.i32Add).localSet(wind);
+  for (const g of groups) {
+    const rows = take4();
+    emitTranspose4(f, value(output, g), rows, take4());
+    emitStore4(f, wind, 64 * g, rows);
+  }
+  f.localGet(position).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(position);
+  f.localGet(wind).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(wind);
   f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
   f.end().end();
   return module.build();

@@ -7,8 +7,9 @@ import { PERMUTATION } from './noise3';
  * Byte layout:
  *
  *   0        512 B   noise permutation table (uint8, noise3.ts)
- *   1024     64 B    positions of a ragged last group (fewer than 4 points), padded with zeros
- *   1088     64 B    wind of that group
+ *   1024     128 B   positions of a ragged last iteration (fewer than the kernel's 4 or 8 points),
+ *                    padded with zeros
+ *   1152     128 B   wind of those points
  *   2048     256 KiB interpreter registers: register r, component k at 2048 + (r·4 + k)·stride,
  *                    stride = 4 bytes × points per chunk (structure of arrays)
  *   then     regions allocated on demand, 16-byte aligned: the bytecode copy, staging copies of
@@ -21,7 +22,9 @@ import { PERMUTATION } from './noise3';
 export const PAGE_BYTES = 65536;
 export const PERMUTATION_AT = 0;
 export const TAIL_POSITIONS_AT = 1024;
-export const TAIL_WIND_AT = 1088;
+export const TAIL_WIND_AT = 1152;
+/** Points the tail slots hold. */
+export const TAIL_POINTS = 8;
 export const SCRATCH_AT = 2048;
 export const SCRATCH_BYTES = 256 * 1024;
 const FIRST_REGION_AT = SCRATCH_AT + SCRATCH_BYTES;

@@ -1,8 +1,8 @@
 import { isWasmSimdSupported } from '../simd/simdSupport';
 import type { FieldProgram } from './program';
 import { buildInterpreterModule } from './simd-interpreter';
-import { buildJitModule } from './simd-jit';
-import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POSITIONS_AT, TAIL_WIND_AT } from './simd-memory';
+import { JIT_POINTS_PER_ITERATION, buildJitModule } from './simd-jit';
+import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POINTS, TAIL_POSITIONS_AT, TAIL_WIND_AT } from './simd-memory';
 
 /**
  * Runs field programs on the WebAssembly SIMD back ends: owns the shared memory, compiles the
@@ -10,8 +10,8 @@ import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POSI
  *
  * Positions and wind that already live in the module memory (SimdPointBuffers) are used in place;
  * others are copied into staging regions and the wind copied back, which is all the API requires.
- * The kernels work on whole groups of four points; a ragged last group (1–3 points) runs on a padded
- * copy in the tail slots.
+ * The kernels work on whole groups of points (4 for the interpreter, JIT_POINTS_PER_ITERATION for the
+ * JIT); a ragged rest runs on a padded copy in the tail slots.
  *
  * Modules compile synchronously when the engine allows it. A browser's main thread may refuse a
  * synchronous compile of a larger module; then it compiles in the background and `evaluate` answers
@@ -73,17 +73,18 @@ export class SimdFieldRuntime {
         runInterpreter!(codeAt, codeEnd, fromAt + start * 16, toAt + start * 16, Math.min(chunk, points - start), SCRATCH_AT, chunk * 4);
       }
     };
-    const whole = count & ~3;
+    const granularity = kernel !== undefined ? JIT_POINTS_PER_ITERATION : 4;
+    const whole = count - (count % granularity);
     run(positionsAt, windAt, whole);
     const rest = count - whole;
     if (rest > 0) {
       const tail = TAIL_POSITIONS_AT >> 2;
       const tailWind = TAIL_WIND_AT >> 2;
-      floats.fill(0, tail, tail + 16);
-      floats.fill(0, tailWind, tailWind + 16);
+      floats.fill(0, tail, tail + TAIL_POINTS * 4);
+      floats.fill(0, tailWind, tailWind + TAIL_POINTS * 4);
       floats.copyWithin(tail, (positionsAt >> 2) + whole * 4, (positionsAt >> 2) + count * 4);
       floats.copyWithin(tailWind, (windAt >> 2) + whole * 4, (windAt >> 2) + count * 4);
-      run(TAIL_POSITIONS_AT, TAIL_WIND_AT, 4);
+      run(TAIL_POSITIONS_AT, TAIL_WIND_AT, granularity);
       floats.copyWithin((windAt >> 2) + whole * 4, tailWind, tailWind + rest * 4);
     }
     if (!windInPlace) wind.set(floats.subarray(windAt >> 2, (windAt >> 2) + count * 4));

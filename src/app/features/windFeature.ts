@@ -1,5 +1,5 @@
 import type GUI from 'lil-gui';
-import { FIELD_BACKENDS, WindField, WindTracers, disassemble, getConstant, sampleTerrainHeight, type FieldBackend, type PlacedEffect, type Sandbox } from '../../core';
+import { FIELD_BACKENDS, FIELD_BACKEND_LABELS, WindField, isWasmSimdSupported, WindTracers, disassemble, getConstant, sampleTerrainHeight, type FieldBackend, type PlacedEffect, type Sandbox } from '../../core';
 import { FieldEditor } from '../../ui/fieldEditor';
 import { EffectGizmos, TracerPoints, WindArrows } from '../../view/windView';
 import type { AppContext, AppFeature } from '../feature';
@@ -61,7 +61,9 @@ export class WindFeature implements AppFeature {
     folder.add(this.settings, 'arrowGrid', 4, 64, 1).name('arrow grid').onFinishChange(() => this.layoutGrid());
     folder.add(this.settings, 'showTracers').name('tracers');
     folder.add(this.settings, 'tracers', 0, 100000, 1000).name('tracer count').onFinishChange(() => this.resizeTracers());
-    folder.add(this.settings, 'backend', [...FIELD_BACKENDS]).name('field back end').onChange((backend: FieldBackend) => (this.field.backend = backend));
+    // The kernel switches live: effects, tracers and actors keep their state; only the next evaluation changes hands.
+    const kernels = Object.fromEntries(FIELD_BACKENDS.map((backend) => [FIELD_BACKEND_LABELS[backend], backend]));
+    folder.add(this.settings, 'backend', kernels).name('field back end').onChange((backend: FieldBackend) => (this.field.backend = backend));
     folder.add({ detonate: () => this.detonate() }, 'detonate').name('detonate explosion');
     folder.close();
     // Effect gizmos are editing aids: shown while the Wind folder is open.
@@ -109,7 +111,7 @@ export class WindFeature implements AppFeature {
     const tracers = this.tracers;
     if (tracers === null) return [];
     const m = tracers.metrics();
-    return [`wind: ${m.effects} effects · ${m.tracers.toLocaleString('en')} tracers · field ${m.fieldMs.toFixed(2)} ms (${this.field.backend})`];
+    return [`wind: ${m.effects} effects · ${m.tracers.toLocaleString('en')} tracers · field ${m.fieldMs.toFixed(2)} ms (${FIELD_BACKEND_LABELS[this.field.backend]}${this.field.backend.startsWith('simd') && !isWasmSimdSupported() ? ': no WebAssembly SIMD here, TypeScript runs' : ''})`];
   }
 
   private placeDefaults(sandbox: Sandbox): void {

@@ -9,7 +9,7 @@ import { buildInterpreterModule } from '../../../src/field/simd-interpreter';
 import { buildJitModule } from '../../../src/field/simd-jit';
 import { SimdFieldRuntime } from '../../../src/field/simd-runtime';
 import { noiseFloat32, referenceEvaluateFloat32, trigFloat32 } from './float32-twin';
-import { firstMismatch, randomProgram, referenceEvaluate } from './reference';
+import { firstMismatch, randomProgram } from './reference';
 
 /**
  * The WebAssembly SIMD back ends against their TypeScript twins.
@@ -84,10 +84,10 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
   const PROGRAM_SEED = 9001;
   it(`random programs (seed ${PROGRAM_SEED}) at random and adversarial points: same bits as the float32 twin; patched constants seen without recompiling`, () => {
     const random = new Random(PROGRAM_SEED);
-    for (let trial = 0; trial < 150; trial++) {
+    for (let trial = 0; trial < 100; trial++) {
       const generated = randomProgram(random);
       const program = compileField(generated.source);
-      const count = 1 + random.int(trial % 10 === 0 ? 3000 : 90);
+      const count = 1 + random.int(trial % 10 === 0 ? 1500 : 90);
       const positions = randomValues(random, count * 4, 6, trial % 3 === 0 ? 0.2 : 0);
       const wind = randomValues(random, count * 4, 2, trial % 3 === 0 ? 0.2 : 0);
       for (const backend of BACKENDS) expectSameBits(twin(program, positions, wind), run(program, positions, wind, backend), `${backend}, trial ${trial}\n${generated.source}`);
@@ -138,12 +138,14 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
     for (const backend of BACKENDS) {
       const out = run(program, positions, new Float32Array(count * 4), backend);
       let worst = 0;
+      let unlikeTwin = 0;
       for (let i = 0; i < count; i++) {
         const x = positions[i * 4]!;
         worst = Math.max(worst, Math.abs(out[i * 4]! - Math.sin(x)), Math.abs(out[i * 4 + 1]! - Math.cos(x)));
-        expect(out[i * 4]).toBe(Math.fround(trigFloat32(x, 0)));
+        if (out[i * 4] !== trigFloat32(x, 0) || out[i * 4 + 1] !== trigFloat32(x, 1)) unlikeTwin++;
       }
       expect(worst, backend).toBeLessThan(3e-7);
+      expect(unlikeTwin, backend).toBe(0);
       const extremes = Float32Array.from([Number.NaN, Infinity, -Infinity, 3e38, -1e30, 1e10].flatMap((x) => [x, 0, 0, 0]));
       const edge = run(program, extremes, new Float32Array(extremes.length), backend);
       expect([edge[0], edge[1], edge[4], edge[5], edge[8], edge[9]].every(Number.isNaN)).toBe(true);
@@ -153,10 +155,12 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
 
   it('noise: the float32 twin is within 2e-6 of fieldNoise for |coordinates| < 1000, NaN where fieldNoise says NaN', () => {
     const random = new Random(6);
+    let worst = 0;
     for (let i = 0; i < 20000; i++) {
       const x = Math.fround(random.range(-1000, 1000)), y = Math.fround(random.range(-1000, 1000)), z = Math.fround(random.range(-1000, 1000));
-      expect(Math.abs(noiseFloat32(x, y, z) - fieldNoise(x, y, z))).toBeLessThan(2e-6);
+      worst = Math.max(worst, Math.abs(noiseFloat32(x, y, z) - fieldNoise(x, y, z)));
     }
+    expect(worst).toBeLessThan(2e-6);
     for (const x of SPECIALS.map(Math.fround)) expect(Number.isNaN(noiseFloat32(x, 0.5, 0.5))).toBe(Number.isNaN(fieldNoise(x, 0.5, 0.5)));
   });
 
@@ -193,7 +197,7 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
     expect(runtime.evaluate(a!, positions, wind, 4, 'interpreter')).toBeGreaterThan(0);
   });
 
-  it('agrees with the float64 reference walk to float32 rounding on the adversarial grid of the TypeScript tests', () => {
+  it('the adversarial grid of the TypeScript back-end tests (NaN, ±Infinity, ±0, ±3e38, denormals): same bits as the twin', () => {
     const specials = [Number.NaN, Infinity, -Infinity, 0, -0, 3e38, -3e38, 1e-40, 1, -1];
     const count = specials.length * specials.length;
     const positions = new Float32Array(count * 4);
@@ -209,10 +213,6 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
       const program = compileField(randomProgram(random).source);
       const expected = twin(program, positions, wind);
       for (const backend of BACKENDS) expectSameBits(expected, run(program, positions, wind, backend), `${backend}, trial ${trial}`);
-      // Sanity of the twin itself: NaN wherever the float64 walk gives NaN, apart from float32 overflow.
-      const walked = wind.slice();
-      referenceEvaluate(program, positions, walked, count);
-      expect(walked.length).toBe(expected.length);
     }
   });
 });
