@@ -62,3 +62,34 @@ describe.runIf(isWasmSimdSupported())('the wind switches kernels live', () => {
     }
   });
 });
+
+describe.runIf(isWasmSimdSupported())('where synchronous compilation is refused (a browser main thread)', () => {
+  it('the runtime compiles in the background, the TypeScript back end answers meanwhile, then SIMD takes over', async () => {
+    const { SimdFieldRuntime } = await import('../../../src/field/simd-runtime');
+    const { compileField: compile } = await import('../../../src/field/index');
+    const program = compile(source('turbulence'));
+    const runtime = new SimdFieldRuntime();
+    const OriginalModule = WebAssembly.Module;
+    // Chrome refuses `new WebAssembly.Module` on the main thread above a size limit with a RangeError.
+    const refusing = function (bytes: BufferSource) {
+      if (bytes.byteLength > 4096) throw new RangeError('WebAssembly.Module is disallowed on the main thread, if the buffer size is larger than 4KB');
+      return new OriginalModule(bytes);
+    } as unknown as typeof WebAssembly.Module;
+    WebAssembly.Module = refusing;
+    try {
+      const positions = Float32Array.of(1, 2, 3, 0, 4, 5, 6, 0);
+      const wind = new Float32Array(8);
+      expect(runtime.evaluate(program, positions, wind, 2, 'interpreter')).toBeUndefined();
+      expect([...wind]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      let used: number | undefined;
+      for (let wait = 0; wait < 100 && used === undefined; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        used = runtime.evaluate(program, positions, wind, 2, 'interpreter');
+      }
+      expect(used).toBeGreaterThan(0);
+      expect(wind.some((value) => value !== 0)).toBe(true);
+    } finally {
+      WebAssembly.Module = OriginalModule;
+    }
+  });
+});
