@@ -14,9 +14,8 @@ import { emitNoiseFunction } from './simd-noise';
  *
  *   kernel(codeAt, positionsAt, windAt, count)     count a multiple of JIT_POINTS_PER_ITERATION
  *
- * Each iteration handles two groups of four points: loads their positions and winds (float4 each),
- * transposes them into component vectors, runs the program (the two groups' instructions
- * interleaved), transposes the winds back and stores them. The bytecode is first put in
+ * Each iteration loads a group of four positions and four winds (float4 each), transposes them into
+ * component vectors, runs the program, transposes the wind back and stores it. The bytecode is first put in
  * single-assignment form (each argument names the instruction that computed it), then:
  * - instructions the final wind does not depend on are dropped;
  * - instructions that read only constants (such as `radius * radius`) run once, before the loop;
@@ -68,9 +67,9 @@ function decode(program: FieldProgram): { instructions: Instruction[]; output: S
 }
 
 /**
- * Groups of four points per loop iteration, their instructions interleaved: the two groups' work is
- * independent, which gives the processor more to overlap within one iteration (the kernel is latency
- * bound otherwise: load, transpose, dot, divide, transpose, store).
+ * Groups of four points per loop iteration, their instructions interleaved when more than one (more
+ * independent work to overlap within an iteration). Two measured no faster than one on whirl +
+ * explosion: the divider is the bottleneck, and a deferring select's branch is taken more often.
  */
 const GROUPS_PER_ITERATION = 1;
 /** The kernel's count must be a multiple of this. */
