@@ -7,13 +7,14 @@ import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
 interface RayKernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
+  raysInFlight(): number;
   countersNodes(): number;
   countersTriangles(): number;
   castRays(
     nodes: number, nodeCount: number, firstShared: number, sharedFrames: number, rootFrame: number,
     triangles: number, order: number,
     origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
-    stack: number, flags: number,
+    stacks: number, stackBytes: number, flags: number,
   ): number;
 }
 
@@ -30,7 +31,8 @@ const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
 /** Addresses inside the module's memory of the resident BVH and the ray staging area. */
 interface Layout {
-  stack: number;
+  stacks: number;
+  stackBytes: number;
   rootFrame: number;
   sharedFrames: number;
   nodes: number;
@@ -44,7 +46,7 @@ interface Layout {
  * The WebAssembly SIMD ray caster over the quantized 4-way BVH: one module instance, its memory laid
  * out as
  *
- *   heapBase → traversal stack (64 B per entry) | root frame (6 × f64) and the frames' magnitude bound
+ *   heapBase → traversal stacks (64 B per entry, one stack per ray in flight) | root frame (6 × f64) and the frames' magnitude bound
  *            per axis (3 × f64) | shared frames (6 × f64 each)
  *            | nodes (the quantized layout's 64-byte nodes, copied verbatim) | triangles in leaf order
  *            (9 × f32 each) | triangleOrder (u32 each, absent when the mesh was reordered)
@@ -74,8 +76,10 @@ export class SimdRayKernel {
     const nodes = bvh.quantized;
     if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
     const references = bvh.triangleOrder === null ? bvh.triangleCount : bvh.triangleOrder.length;
-    const stack = align(this.exports.heapBase(), 64);
-    const rootFrame = stack + STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
+    const stacks = align(this.exports.heapBase(), 64);
+    // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
+    const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
+    const rootFrame = stacks + stackBytes * this.exports.raysInFlight();
     const sharedFrames = rootFrame + 72;
     const nodeStart = align(sharedFrames + 8 * nodes.sharedFrames.length, 64);
     const triangles = nodeStart + nodes.buffer.byteLength;
@@ -103,7 +107,7 @@ export class SimdRayKernel {
       }
     }
     if (triangleOrder !== null) new Uint32Array(buffer, order, references).set(triangleOrder);
-    this.layout = { stack, rootFrame, sharedFrames, nodes: nodeStart, triangles, order: triangleOrder === null ? 0 : order, rays, rayCapacity };
+    this.layout = { stacks, stackBytes, rootFrame, sharedFrames, nodes: nodeStart, triangles, order: triangleOrder === null ? 0 : order, rays, rayCapacity };
     this.resident = bvh;
   }
 
@@ -142,7 +146,7 @@ export class SimdRayKernel {
       layout.nodes, nodes.nodeCount, nodes.firstShared, layout.sharedFrames, layout.rootFrame,
       layout.triangles, layout.order,
       origins, directions, tMaxs, hitT, hitTriangle, count,
-      layout.stack, flags,
+      layout.stacks, layout.stackBytes, flags,
     );
     hits.t.set(new Float32Array(buffer, hitT, count));
     hits.triangle.set(new Int32Array(buffer, hitTriangle, count));

@@ -6,50 +6,15 @@
 // to zero to trust its sign is redone by the scalar test, which takes the exact fallback.
 
 import { differenceOfProducts } from './exactSign';
+import { OFFSET_KX, OFFSET_KY, OFFSET_KZ, ORIGIN_KX, ORIGIN_KY, ORIGIN_KZ, SHEAR_X, SHEAR_Y, SHEAR_Z } from './rayState';
 
 const MISS: f64 = -1;
 const DIFFERENCE_ERROR_BOUND: f64 = (3.0 + 16.0 * 1.1102230246251565e-16) * 1.1102230246251565e-16;
 
-// The current ray's constants (see prepareRay in src/query/rayTriangle/rayData.ts).
-let originKx: f64 = 0;
-let originKy: f64 = 0;
-let originKz: f64 = 0;
-let shearX: f64 = 0;
-let shearY: f64 = 0;
-let shearZ: f64 = 0;
-/** Byte offsets of the permuted axes inside a packed corner (4·k). */
-let offsetKx: usize = 0;
-let offsetKy: usize = 0;
-let offsetKz: usize = 0;
 let doubleSided: bool = false;
 
-/** Sets the ray for the triangle tests to come; the direction must be finite and non-zero. */
-export function setTriangleRay(ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, twoSided: bool): void {
-  const absX = Math.abs(dx);
-  const absY = Math.abs(dy);
-  const absZ = Math.abs(dz);
-  let kz = 2;
-  if (absX >= absY && absX >= absZ) kz = 0;
-  else if (absY >= absZ) kz = 1;
-  let kx = kz == 2 ? 0 : kz + 1;
-  let ky = kx == 2 ? 0 : kx + 1;
-  const along = kz == 0 ? dx : kz == 1 ? dy : dz;
-  if (along < 0) {
-    const swap = kx;
-    kx = ky;
-    ky = swap;
-  }
-  const directionKx = kx == 0 ? dx : kx == 1 ? dy : dz;
-  const directionKy = ky == 0 ? dx : ky == 1 ? dy : dz;
-  originKx = kx == 0 ? ox : kx == 1 ? oy : oz;
-  originKy = ky == 0 ? ox : ky == 1 ? oy : oz;
-  originKz = kz == 0 ? ox : kz == 1 ? oy : oz;
-  shearX = directionKx / along;
-  shearY = directionKy / along;
-  shearZ = 1 / along;
-  offsetKx = <usize>(4 * kx);
-  offsetKy = <usize>(4 * ky);
-  offsetKz = <usize>(4 * kz);
+/** Whether back faces count (per batch). */
+export function setDoubleSided(twoSided: bool): void {
   doubleSided = twoSided;
 }
 
@@ -66,7 +31,7 @@ function zeroArea(p: usize): bool {
 }
 
 /** The distance along the ray once the edge functions say "inside": t in [0, tMax] or MISS. */
-function finish(p: usize, u: f64, v: f64, w: f64, aZ: f64, bZ: f64, cZ: f64, tMax: f64): f64 {
+function finish(ray: usize, p: usize, u: f64, v: f64, w: f64, aZ: f64, bZ: f64, cZ: f64, tMax: f64): f64 {
   const anyNegative = u < 0 || v < 0 || w < 0;
   const anyPositive = u > 0 || v > 0 || w > 0;
   if (doubleSided ? anyNegative && anyPositive : anyNegative) return MISS;
@@ -74,13 +39,16 @@ function finish(p: usize, u: f64, v: f64, w: f64, aZ: f64, bZ: f64, cZ: f64, tMa
   const determinant = u + v + w;
   if (!(determinant != 0 && determinant == determinant)) return MISS;
   const inverse = 1 / determinant;
-  const t = shearZ * (u * aZ + v * bZ + w * cZ) * inverse;
+  const t = load<f64>(ray, SHEAR_Z) * (u * aZ + v * bZ + w * cZ) * inverse;
   if (!(t >= 0 && t <= tMax)) return MISS;
   return t + 0;
 }
 
-/** One packed triangle at byte address p: t in [0, tMax] or MISS. */
-export function intersectTriangle(p: usize, tMax: f64): f64 {
+/** One packed triangle at byte address p against the ray whose record is at `ray`: t in [0, tMax] or MISS. */
+export function intersectTriangle(ray: usize, p: usize, tMax: f64): f64 {
+  const offsetKx = <usize>load<i32>(ray, OFFSET_KX), offsetKy = <usize>load<i32>(ray, OFFSET_KY), offsetKz = <usize>load<i32>(ray, OFFSET_KZ);
+  const originKx = load<f64>(ray, ORIGIN_KX), originKy = load<f64>(ray, ORIGIN_KY), originKz = load<f64>(ray, ORIGIN_KZ);
+  const shearX = load<f64>(ray, SHEAR_X), shearY = load<f64>(ray, SHEAR_Y);
   const aZ = <f64>load<f32>(p + offsetKz) - originKz;
   const bZ = <f64>load<f32>(p + offsetKz, 12) - originKz;
   const cZ = <f64>load<f32>(p + offsetKz, 24) - originKz;
@@ -93,7 +61,7 @@ export function intersectTriangle(p: usize, tMax: f64): f64 {
   const u = differenceOfProducts(cX, bY, cY, bX);
   const v = differenceOfProducts(aX, cY, aY, cX);
   const w = differenceOfProducts(bX, aY, bY, aX);
-  return finish(p, u, v, w, aZ, bZ, cZ, tMax);
+  return finish(ray, p, u, v, w, aZ, bZ, cZ, tMax);
 }
 
 /** Loads one coordinate of a corner of two triangles (at p and q) into the lanes of an f64x2. */
@@ -123,15 +91,16 @@ function doubtPair(a: v128, b: v128, c: v128, d: v128, difference: v128): v128 {
  * Two packed triangles at p and q, tested together. Writes the two distances (t or MISS) to `out` as
  * float64 and returns nothing; lanes in doubt are recomputed by intersectTriangle.
  */
-export function intersectTrianglePair(p: usize, q: usize, tMax: f64, out: usize): void {
-  const originZ = f64x2.splat(originKz);
+export function intersectTrianglePair(ray: usize, p: usize, q: usize, tMax: f64, out: usize): void {
+  const offsetKx = <usize>load<i32>(ray, OFFSET_KX), offsetKy = <usize>load<i32>(ray, OFFSET_KY), offsetKz = <usize>load<i32>(ray, OFFSET_KZ);
+  const originZ = f64x2.splat(load<f64>(ray, ORIGIN_KZ));
   const aZ = f64x2.sub(pair(p, q, offsetKz), originZ);
   const bZ = f64x2.sub(pair(p, q, offsetKz + 12), originZ);
   const cZ = f64x2.sub(pair(p, q, offsetKz + 24), originZ);
-  const originX = f64x2.splat(originKx);
-  const originY = f64x2.splat(originKy);
-  const sx = f64x2.splat(shearX);
-  const sy = f64x2.splat(shearY);
+  const originX = f64x2.splat(load<f64>(ray, ORIGIN_KX));
+  const originY = f64x2.splat(load<f64>(ray, ORIGIN_KY));
+  const sx = f64x2.splat(load<f64>(ray, SHEAR_X));
+  const sy = f64x2.splat(load<f64>(ray, SHEAR_Y));
   const aX = f64x2.sub(f64x2.sub(pair(p, q, offsetKx), originX), f64x2.mul(sx, aZ));
   const aY = f64x2.sub(f64x2.sub(pair(p, q, offsetKy), originY), f64x2.mul(sy, aZ));
   const bX = f64x2.sub(f64x2.sub(pair(p, q, offsetKx + 12), originX), f64x2.mul(sx, bZ));
@@ -154,9 +123,9 @@ export function intersectTrianglePair(p: usize, q: usize, tMax: f64, out: usize)
   const outsideMask = i64x2.bitmask(outside);
   const doubtMask = i64x2.bitmask(doubt);
   if (outsideMask & 1) store<f64>(out, MISS);
-  else if (doubtMask & 1) store<f64>(out, intersectTriangle(p, tMax));
-  else store<f64>(out, finish(p, f64x2.extract_lane(u, 0), f64x2.extract_lane(v, 0), f64x2.extract_lane(w, 0), f64x2.extract_lane(aZ, 0), f64x2.extract_lane(bZ, 0), f64x2.extract_lane(cZ, 0), tMax));
+  else if (doubtMask & 1) store<f64>(out, intersectTriangle(ray, p, tMax));
+  else store<f64>(out, finish(ray, p, f64x2.extract_lane(u, 0), f64x2.extract_lane(v, 0), f64x2.extract_lane(w, 0), f64x2.extract_lane(aZ, 0), f64x2.extract_lane(bZ, 0), f64x2.extract_lane(cZ, 0), tMax));
   if (outsideMask & 2) store<f64>(out, MISS, 8);
-  else if (doubtMask & 2) store<f64>(out, intersectTriangle(q, tMax), 8);
-  else store<f64>(out, finish(q, f64x2.extract_lane(u, 1), f64x2.extract_lane(v, 1), f64x2.extract_lane(w, 1), f64x2.extract_lane(aZ, 1), f64x2.extract_lane(bZ, 1), f64x2.extract_lane(cZ, 1), tMax), 8);
+  else if (doubtMask & 2) store<f64>(out, intersectTriangle(ray, q, tMax), 8);
+  else store<f64>(out, finish(ray, q, f64x2.extract_lane(u, 1), f64x2.extract_lane(v, 1), f64x2.extract_lane(w, 1), f64x2.extract_lane(aZ, 1), f64x2.extract_lane(bZ, 1), f64x2.extract_lane(cZ, 1), tMax), 8);
 }

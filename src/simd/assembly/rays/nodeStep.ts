@@ -1,0 +1,198 @@
+// One step of one ray's walk: pop a node, test its four child boxes at once, test the hit leaves'
+// triangles front to back, push the hit inner nodes farthest first. The twin of one iteration of the
+// TypeScript walks (src/query/rays/traverseQuantized.ts); the ray's record (rayState.ts) carries
+// everything between steps, so rays can take turns.
+
+import { EXIT_SLACK, PLANE_SLACK } from './slack';
+import {
+  BEST, FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X, FAR_SHIFT_Y, FAR_SHIFT_Z, INVERSE_X, INVERSE_Y, INVERSE_Z,
+  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X, NEAR_SHIFT_Y, NEAR_SHIFT_Z, STACK, TMAX, TMAX_BOX, TOP,
+} from './rayState';
+import { intersectTriangle, intersectTrianglePair } from './watertight';
+
+export const QUANT_STEP_SCALE: f64 = (1.0 + 1.0 / 16777216.0) / 65535.0;
+const STACK_ENTRY: usize = 64;
+const INDEX_MASK: u32 = 0xffffff;
+
+// The batch's tree and triangles (set once per cast).
+let nodes: usize = 0;
+let firstShared: i32 = 0;
+let sharedFrames: usize = 0;
+let triangles: usize = 0;
+let order: usize = 0;
+let anyHit: bool = false;
+
+export let nodesVisited: i32 = 0;
+export let trianglesTested: i32 = 0;
+/** Where words read only to start cache-line fetches early end up, so no optimizer drops the reads. */
+let touchSink: u32 = 0;
+
+// Scratch for one node's hit children, ordered by exit: slot, near and far; then the pair test's output.
+const HIT_SLOT: usize = memory.data(16, 16);
+const HIT_NEAR: usize = memory.data(16, 16);
+const HIT_FAR: usize = memory.data(16, 16);
+const LANES: usize = memory.data(32, 16);
+const PAIR_T: usize = memory.data(16, 16);
+
+export function setScene(nodesAt: usize, firstSharedNode: i32, sharedFramesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
+  nodes = nodesAt;
+  firstShared = firstSharedNode;
+  sharedFrames = sharedFramesAt;
+  triangles = trianglesAt;
+  order = orderAt;
+  anyHit = stopAtAnyHit;
+  nodesVisited = 0;
+  trianglesTested = 0;
+}
+
+/** The closest hit so far becomes the ray's tMax (boxes beyond it are culled). */
+function shrink(ray: usize, t: f64, k: u32): void {
+  store<f64>(ray, t, TMAX);
+  store<i32>(ray, order != 0 ? load<i32>(order + <usize>k * 4) : <i32>k, BEST);
+  v128.store(ray, f32x4.splat(<f32>(t * (1 + PLANE_SLACK))), TMAX_BOX);
+}
+
+/** Pops and handles one node of the ray's stack (the caller checks the stack is not empty). */
+export function stepNode(ray: usize): void {
+  const stack = <usize>load<i32>(ray, STACK);
+  let top = <usize>load<i32>(ray, TOP) - 1;
+  const entry = stack + top * STACK_ENTRY;
+  store<i32>(ray, <i32>top, TOP);
+  let tMax = load<f64>(ray, TMAX);
+  if (load<f64>(entry, 48) > tMax) return;
+  const node = load<i32>(entry, 56);
+  const minX = load<f64>(entry), minY = load<f64>(entry, 8), minZ = load<f64>(entry, 16);
+  const stepX = load<f64>(entry, 24), stepY = load<f64>(entry, 32), stepZ = load<f64>(entry, 40);
+  nodesVisited++;
+
+  // Four child boxes at once: plane distance q·step + (frameMin − shift), times 1/d.
+  const p = nodes + <usize>node * 64;
+  const sX = f32x4.splat(<f32>stepX), sY = f32x4.splat(<f32>stepY), sZ = f32x4.splat(<f32>stepZ);
+  const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
+  const qNearX = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_X)));
+  const qNearY = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_Y)));
+  const qNearZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_Z)));
+  const qFarX = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_X)));
+  const qFarY = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_Y)));
+  const qFarZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_Z)));
+  let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.add(f32x4.mul(qNearX, sX), f32x4.splat(<f32>(minX - load<f64>(ray, NEAR_SHIFT_X)))), invX));
+  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearY, sY), f32x4.splat(<f32>(minY - load<f64>(ray, NEAR_SHIFT_Y)))), invY));
+  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearZ, sZ), f32x4.splat(<f32>(minZ - load<f64>(ray, NEAR_SHIFT_Z)))), invZ));
+  let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.add(f32x4.mul(qFarX, sX), f32x4.splat(<f32>(minX - load<f64>(ray, FAR_SHIFT_X)))), invX));
+  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarY, sY), f32x4.splat(<f32>(minY - load<f64>(ray, FAR_SHIFT_Y)))), invY));
+  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarZ, sZ), f32x4.splat(<f32>(minZ - load<f64>(ray, FAR_SHIFT_Z)))), invZ));
+  exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
+  const words = v128.load(p, 48);
+  const notEmpty = v128.not(i32x4.eq(v128.and(words, i32x4.splat(15 << 24)), i32x4.splat(1 << 24)));
+  const hitMask = v128.and(v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX))), notEmpty);
+  let bits = i32x4.bitmask(hitMask);
+  if (bits == 0) return;
+
+  // Hit children in slot order, then ordered by exit (ties: lower slot first), as orderByExit.
+  v128.store(LANES, enter);
+  v128.store(LANES, exit, 16);
+  let hits: usize = 0;
+  let touched: u32 = 0;
+  do {
+    const slot = <usize>ctz(bits);
+    bits &= bits - 1;
+    const far = load<f32>(LANES + 16 + 4 * slot);
+    // Touch the child's first cache line now, so the misses of all hit children overlap.
+    const word = load<u32>(p + 48 + 4 * slot);
+    touched ^= ((word >>> 24) & 15) == 0 ? load<u32>(nodes + <usize>(word & INDEX_MASK) * 64) : load<u32>(triangles + <usize>(word & INDEX_MASK) * 36);
+    // Insertion: move later-exiting entries up (strictly later, so equal exits keep slot order).
+    let at = hits;
+    while (at > 0 && load<f32>(HIT_FAR + 4 * (at - 1)) > far) {
+      store<i32>(HIT_SLOT + 4 * at, load<i32>(HIT_SLOT + 4 * (at - 1)));
+      store<f32>(HIT_NEAR + 4 * at, load<f32>(HIT_NEAR + 4 * (at - 1)));
+      store<f32>(HIT_FAR + 4 * at, load<f32>(HIT_FAR + 4 * (at - 1)));
+      at--;
+    }
+    store<i32>(HIT_SLOT + 4 * at, <i32>slot);
+    store<f32>(HIT_NEAR + 4 * at, load<f32>(LANES + 4 * slot));
+    store<f32>(HIT_FAR + 4 * at, far);
+    hits++;
+  } while (bits != 0);
+  touchSink ^= touched;
+
+  // Leaves first, front to back, so the ray shrinks before any node is pushed.
+  let i: usize = 0;
+  do {
+    const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
+    const type = (word >>> 24) & 15;
+    if (type == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
+    let k = word & INDEX_MASK;
+    const end = k + type - 1;
+    // Pairs of triangles in f64x2 lanes, then the odd one alone. A closest-so-far hit (t < tMax, or any
+    // t for the first) shrinks the ray, exactly as testing them one by one would.
+    while (k + 1 < end) {
+      trianglesTested += 2;
+      intersectTrianglePair(ray, triangles + <usize>k * 36, triangles + <usize>(k + 1) * 36, tMax, PAIR_T);
+      let t = load<f64>(PAIR_T);
+      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+        tMax = t;
+        shrink(ray, t, k);
+        if (anyHit) break;
+      }
+      t = load<f64>(PAIR_T, 8);
+      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+        tMax = t;
+        shrink(ray, t, k + 1);
+        if (anyHit) break;
+      }
+      k += 2;
+    }
+    if (anyHit && load<i32>(ray, BEST) >= 0) break;
+    if (k < end) {
+      trianglesTested++;
+      const t = intersectTriangle(ray, triangles + <usize>k * 36, tMax);
+      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+        tMax = t;
+        shrink(ray, t, k);
+        if (anyHit) break;
+      }
+    }
+  } while (++i < hits);
+  if (anyHit && load<i32>(ray, BEST) >= 0) {
+    store<i32>(ray, 0, TOP);
+    return;
+  }
+
+  // Then inner nodes, farthest first, so the nearest is popped next.
+  i = hits;
+  do {
+    i--;
+    const slot = <usize>load<i32>(HIT_SLOT + 4 * i);
+    const word = load<u32>(p + 48 + 4 * slot);
+    const near = <f64>load<f32>(HIT_NEAR + 4 * i);
+    if (((word >>> 24) & 15) != 0 || near > tMax) continue;
+    const child = <i32>(word & INDEX_MASK);
+    const out = stack + top * STACK_ENTRY;
+    store<f64>(out, near, 48);
+    store<i32>(out, child, 56);
+    if (child >= firstShared) {
+      const g = sharedFrames + <usize>(child - firstShared) * 48;
+      const gx = load<f64>(g), gy = load<f64>(g, 8), gz = load<f64>(g, 16);
+      store<f64>(out, gx);
+      store<f64>(out, gy, 8);
+      store<f64>(out, gz, 16);
+      store<f64>(out, (load<f64>(g, 24) - gx) * QUANT_STEP_SCALE, 24);
+      store<f64>(out, (load<f64>(g, 32) - gy) * QUANT_STEP_SCALE, 32);
+      store<f64>(out, (load<f64>(g, 40) - gz) * QUANT_STEP_SCALE, 40);
+    } else {
+      // The child's frame: its decoded box, in float64 as the packer computed it.
+      const q = p + 2 * slot;
+      const loX = minX + <f64>load<u16>(q) * stepX;
+      const loY = minY + <f64>load<u16>(q, 8) * stepY;
+      const loZ = minZ + <f64>load<u16>(q, 16) * stepZ;
+      store<f64>(out, loX);
+      store<f64>(out, loY, 8);
+      store<f64>(out, loZ, 16);
+      store<f64>(out, (minX + <f64>load<u16>(q, 24) * stepX - loX) * QUANT_STEP_SCALE, 24);
+      store<f64>(out, (minY + <f64>load<u16>(q, 32) * stepY - loY) * QUANT_STEP_SCALE, 32);
+      store<f64>(out, (minZ + <f64>load<u16>(q, 40) * stepZ - loZ) * QUANT_STEP_SCALE, 40);
+    }
+    top++;
+  } while (i > 0);
+  store<i32>(ray, <i32>top, TOP);
+}

@@ -1,0 +1,118 @@
+// One ray in flight, as a 256-byte record in memory: the kernel keeps a few rays in flight and
+// alternates between them node by node, so one ray's cache misses overlap another's work (WebAssembly
+// has no prefetch, and a single ray's walk is a chain of dependent loads).
+
+import { PLANE_SLACK } from './slack';
+
+export const RAY_STATE_BYTES: usize = 256;
+
+// Walk state.
+export const TMAX = 0; // f64: current closest hit (or the ray's tMax)
+export const INVERSE_X = 16; // v128: f32x4 splat of 1/(dx + 0)
+export const INVERSE_Y = 32;
+export const INVERSE_Z = 48;
+export const TMAX_BOX = 64; // v128: f32x4 splat of tMax widened for the box test
+export const NEAR_SHIFT_X = 80; // f64 × 3: origin moved by the slack, for near planes
+export const NEAR_SHIFT_Y = 88;
+export const NEAR_SHIFT_Z = 96;
+export const FAR_SHIFT_X = 104; // f64 × 3: the same for far planes
+export const FAR_SHIFT_Y = 112;
+export const FAR_SHIFT_Z = 120;
+export const NEAR_ROW_X = 128; // i32 × 6: byte offsets of the near and far bound rows in a node
+export const FAR_ROW_X = 132;
+export const NEAR_ROW_Y = 136;
+export const FAR_ROW_Y = 140;
+export const NEAR_ROW_Z = 144;
+export const FAR_ROW_Z = 148;
+export const TOP = 152; // i32: stack entries in use (0: the ray is done)
+export const BEST = 156; // i32: caller's triangle id of the closest hit so far, or −1
+export const RAY_INDEX = 160; // i32: the ray's index in the batch
+export const STACK = 164; // i32: address of this ray's stack
+// Triangle-test constants (see setTriangleRay in src/query/rayTriangle/rayData.ts: prepareRay).
+export const ORIGIN_KX = 168; // f64 × 3: origin on the permuted axes
+export const ORIGIN_KY = 176;
+export const ORIGIN_KZ = 184;
+export const SHEAR_X = 192; // f64 × 3
+export const SHEAR_Y = 200;
+export const SHEAR_Z = 208;
+export const OFFSET_KX = 216; // i32 × 3: byte offsets of the permuted axes inside a packed corner
+export const OFFSET_KY = 220;
+export const OFFSET_KZ = 224;
+
+/**
+ * Fills the record for a valid ray (finite, non-zero direction, tMax > 0) and pushes the root with its
+ * frame onto the ray's stack. `magnitude`: three f64 bounding every frame's |min| + |max| + extent.
+ */
+export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, tMax: f64, rootFrame: usize, stepScale: f64): void {
+  const inverseX: f64 = 1 / (dx + 0);
+  const inverseY: f64 = 1 / (dy + 0);
+  const inverseZ: f64 = 1 / (dz + 0);
+  v128.store(state, f32x4.splat(<f32>inverseX), INVERSE_X);
+  v128.store(state, f32x4.splat(<f32>inverseY), INVERSE_Y);
+  v128.store(state, f32x4.splat(<f32>inverseZ), INVERSE_Z);
+  store<f64>(state, tMax, TMAX);
+  v128.store(state, f32x4.splat(<f32>(tMax * (1 + PLANE_SLACK))), TMAX_BOX);
+  // Rows (8 bytes each): minX 0, minY 8, minZ 16, maxX 24, maxY 32, maxZ 40; picked by the sign of 1/d.
+  const nearX = inverseX >= 0 ? 0 : 24;
+  const nearY = inverseY >= 0 ? 8 : 32;
+  const nearZ = inverseZ >= 0 ? 16 : 40;
+  store<i32>(state, nearX, NEAR_ROW_X);
+  store<i32>(state, 24 - nearX, FAR_ROW_X);
+  store<i32>(state, nearY, NEAR_ROW_Y);
+  store<i32>(state, 40 - nearY, FAR_ROW_Y);
+  store<i32>(state, nearZ, NEAR_ROW_Z);
+  store<i32>(state, 56 - nearZ, FAR_ROW_Z);
+  const signX: f64 = inverseX >= 0 ? 1 : -1;
+  const signY: f64 = inverseY >= 0 ? 1 : -1;
+  const signZ: f64 = inverseZ >= 0 ? 1 : -1;
+  const slackX = PLANE_SLACK * (load<f64>(rootFrame, 48) + Math.abs(ox));
+  const slackY = PLANE_SLACK * (load<f64>(rootFrame, 56) + Math.abs(oy));
+  const slackZ = PLANE_SLACK * (load<f64>(rootFrame, 64) + Math.abs(oz));
+  store<f64>(state, ox + signX * slackX, NEAR_SHIFT_X);
+  store<f64>(state, oy + signY * slackY, NEAR_SHIFT_Y);
+  store<f64>(state, oz + signZ * slackZ, NEAR_SHIFT_Z);
+  store<f64>(state, ox - signX * slackX, FAR_SHIFT_X);
+  store<f64>(state, oy - signY * slackY, FAR_SHIFT_Y);
+  store<f64>(state, oz - signZ * slackZ, FAR_SHIFT_Z);
+  store<i32>(state, -1, BEST);
+
+  // The watertight test's axis permutation and shear, exactly as prepareRay computes them.
+  const absX = Math.abs(dx);
+  const absY = Math.abs(dy);
+  const absZ = Math.abs(dz);
+  let kz = 2;
+  if (absX >= absY && absX >= absZ) kz = 0;
+  else if (absY >= absZ) kz = 1;
+  let kx = kz == 2 ? 0 : kz + 1;
+  let ky = kx == 2 ? 0 : kx + 1;
+  const along = kz == 0 ? dx : kz == 1 ? dy : dz;
+  if (along < 0) {
+    const swap = kx;
+    kx = ky;
+    ky = swap;
+  }
+  const directionKx = kx == 0 ? dx : kx == 1 ? dy : dz;
+  const directionKy = ky == 0 ? dx : ky == 1 ? dy : dz;
+  store<f64>(state, kx == 0 ? ox : kx == 1 ? oy : oz, ORIGIN_KX);
+  store<f64>(state, ky == 0 ? ox : ky == 1 ? oy : oz, ORIGIN_KY);
+  store<f64>(state, kz == 0 ? ox : kz == 1 ? oy : oz, ORIGIN_KZ);
+  store<f64>(state, directionKx / along, SHEAR_X);
+  store<f64>(state, directionKy / along, SHEAR_Y);
+  store<f64>(state, 1 / along, SHEAR_Z);
+  store<i32>(state, 4 * kx, OFFSET_KX);
+  store<i32>(state, 4 * ky, OFFSET_KY);
+  store<i32>(state, 4 * kz, OFFSET_KZ);
+
+  // The root and its frame (min xyz, step xyz) as the first stack entry.
+  const stack = <usize>load<i32>(state, STACK);
+  const minX = load<f64>(rootFrame), minY = load<f64>(rootFrame, 8), minZ = load<f64>(rootFrame, 16);
+  store<f64>(stack, minX);
+  store<f64>(stack, minY, 8);
+  store<f64>(stack, minZ, 16);
+  store<f64>(stack, (load<f64>(rootFrame, 24) - minX) * stepScale, 24);
+  store<f64>(stack, (load<f64>(rootFrame, 32) - minY) * stepScale, 32);
+  store<f64>(stack, (load<f64>(rootFrame, 40) - minZ) * stepScale, 40);
+  store<f64>(stack, 0, 48);
+  store<i32>(stack, 0, 56);
+  store<i32>(state, 1, TOP);
+}

@@ -1,0 +1,6 @@
+// Rounding slacks of the float32 box test (see castRays.ts for why they keep it conservative).
+
+/** Distance slack relative to the magnitudes that enter a plane distance (≥ 16 float32 ulps). */
+export const PLANE_SLACK: f64 = 1.0 / 524288.0; // 2^-19
+/** Relative slack on box exits (rounding of 1/d and of the products). */
+export const EXIT_SLACK: f32 = 1.0 / 1048576.0; // 2^-20
