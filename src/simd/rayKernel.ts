@@ -2,6 +2,7 @@ import type { BVH } from '../bvh/buildBVH';
 import type { QuantizedNodes } from '../bvh/quantizedLayout';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
+import { RayOrder } from './rayOrder';
 
 /** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
 interface RayKernelExports {
@@ -21,7 +22,12 @@ interface RayKernelExports {
 export interface SimdCastOptions {
   mode: 'closest' | 'any';
   doubleSided: boolean;
+  /** Cast big batches in the Morton order of their origins (rayOrder.ts); results are the same. */
+  reorder: boolean;
 }
+
+/** Below this many rays the Morton sort costs more than it saves. */
+const REORDER_MIN_RAYS = 1024;
 
 const PAGE = 65536;
 const STACK_ENTRY_BYTES = 64;
@@ -53,14 +59,15 @@ interface Layout {
  *            | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
- * BVH is cast against. Rays are staged per cast (a memcpy of 24 B in and 8 B out per ray, next to a
- * walk of tens of nodes); the walk itself touches only module memory. The memory only grows; every
+ * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
+ * of nodes; big batches in Morton order of their origins); the walk itself touches only module memory. The memory only grows; every
  * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
  */
 export class SimdRayKernel {
   private readonly exports: RayKernelExports;
   private layout: Layout | null = null;
   private resident: BVH | null = null;
+  private readonly rayOrder = new RayOrder();
 
   constructor(instance: WebAssembly.Instance) {
     this.exports = instance.exports as unknown as RayKernelExports;
@@ -137,10 +144,30 @@ export class SimdRayKernel {
     const hitT = tMaxs + 4 * capacity;
     const hitTriangle = hitT + 4 * capacity;
     const buffer = this.exports.memory.buffer;
-    new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
-    new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
-    new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
     const nodes = bvh.quantized!;
+    const frame = nodes.rootFrame;
+    const order = (options.reorder ?? true) && count >= REORDER_MIN_RAYS ? this.rayOrder.sort(rays.origins, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!) : null;
+    if (order === null) {
+      new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
+      new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
+      new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
+    } else {
+      const stagedOrigins = new Float32Array(buffer, origins, 3 * count);
+      const stagedDirections = new Float32Array(buffer, directions, 3 * count);
+      const stagedTMax = new Float32Array(buffer, tMaxs, count);
+      const o = rays.origins, d = rays.directions, m = rays.tMax;
+      for (let i = 0; i < count; i++) {
+        const ray = order[i]!;
+        const i3 = 3 * i, r3 = 3 * ray;
+        stagedOrigins[i3] = o[r3]!;
+        stagedOrigins[i3 + 1] = o[r3 + 1]!;
+        stagedOrigins[i3 + 2] = o[r3 + 2]!;
+        stagedDirections[i3] = d[r3]!;
+        stagedDirections[i3 + 1] = d[r3 + 1]!;
+        stagedDirections[i3 + 2] = d[r3 + 2]!;
+        stagedTMax[i] = m[ray]!;
+      }
+    }
     const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
     const invalidRays = this.exports.castRays(
       layout.nodes, nodes.nodeCount, nodes.firstShared, layout.sharedFrames, layout.rootFrame,
@@ -148,8 +175,18 @@ export class SimdRayKernel {
       origins, directions, tMaxs, hitT, hitTriangle, count,
       layout.stacks, layout.stackBytes, flags,
     );
-    hits.t.set(new Float32Array(buffer, hitT, count));
-    hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
+    if (order === null) {
+      hits.t.set(new Float32Array(buffer, hitT, count));
+      hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
+    } else {
+      const stagedT = new Float32Array(buffer, hitT, count);
+      const stagedTriangle = new Int32Array(buffer, hitTriangle, count);
+      for (let i = 0; i < count; i++) {
+        const ray = order[i]!;
+        hits.t[ray] = stagedT[i]!;
+        hits.triangle[ray] = stagedTriangle[i]!;
+      }
+    }
     const nodesVisited = this.exports.countersNodes();
     return { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles(), invalidRays };
   }

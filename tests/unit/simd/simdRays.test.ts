@@ -201,6 +201,18 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     expect(counters.nodesVisited).toBe(0);
   });
 
+  it('casting a big batch in Morton order of its origins changes nothing but speed (seed 210)', () => {
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const rays = randomRays(210, 5000, meshBounds(terrain.positions));
+    const sorted = emptyHits(rays.count);
+    const plain = emptyHits(rays.count);
+    const a = kernel.cast(bvh, rays, sorted, { reorder: true });
+    const b = kernel.cast(bvh, rays, plain, { reorder: false });
+    expect(Array.from(sorted.triangle)).toEqual(Array.from(plain.triangle));
+    expect(Array.from(sorted.t)).toEqual(Array.from(plain.t));
+    expect(a).toEqual(b);
+  });
+
   it('castRaysSimd uses the loaded kernel; bad options and buffers throw InvalidParameterError', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices, { layouts: ['float'] });
     const rays = randomRays(2, 4, meshBounds(terrain.positions));
