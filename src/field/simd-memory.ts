@@ -15,8 +15,8 @@ import { PERMUTATION } from './noise3';
  *   then     regions allocated on demand, 16-byte aligned: the bytecode copy, staging copies of
  *            positions and wind for callers whose arrays live elsewhere, and caller point buffers.
  *
- * A region that must grow is moved to the top (the old bytes are abandoned: regions grow rarely and
- * only up to the largest program or point count seen). Growing the memory detaches every view of the
+ * A region that must grow moves to a new block and its old block is released; released blocks are
+ * reused first-fit before the memory grows (WebAssembly memory never shrinks). Growing the memory detaches every view of the
  * old buffer; `floats()` / `words()` re-make theirs, and SimdPointBuffers hands out fresh ones.
  */
 export const PAGE_BYTES = 65536;
@@ -38,6 +38,8 @@ export class SimdFieldMemory {
   readonly memory = new WebAssembly.Memory({ initial: Math.ceil((FIRST_REGION_AT + 64 * 1024) / PAGE_BYTES) });
   private top = FIRST_REGION_AT;
   private readonly regions = new Map<string, Region>();
+  /** Released blocks, reused before the top moves. */
+  private readonly released: Region[] = [];
   private viewedBuffer: ArrayBuffer | undefined;
   private floatView = new Float32Array(0);
   private wordView = new Uint32Array(0);
@@ -52,18 +54,36 @@ export class SimdFieldMemory {
     if (known !== undefined && known.bytes >= bytes) return known.at;
     // Grow by half again so a slowly rising point count does not move the region every time.
     const size = Math.ceil(Math.max(bytes, (known?.bytes ?? 0) * 1.5, 64) / 16) * 16;
+    if (known !== undefined) this.release(known.at, known.bytes);
     const region = { at: this.reserve(size), bytes: size };
     this.regions.set(name, region);
     return region.at;
   }
 
-  /** A fresh block of `bytes` at the top, never moved or reused: for buffers callers keep views of. */
+  /** A block of at least `bytes`, 16-byte aligned, never moved: a released one that fits, else a new one at the top. */
   reserve(bytes: number): number {
+    const size = Math.ceil(bytes / 16) * 16;
+    const fit = this.released.findIndex((block) => block.bytes >= size);
+    if (fit >= 0) {
+      const block = this.released[fit]!;
+      const at = block.at;
+      if (block.bytes === size) this.released.splice(fit, 1);
+      else {
+        block.at += size;
+        block.bytes -= size;
+      }
+      return at;
+    }
     const at = this.top;
-    this.top += Math.ceil(bytes / 16) * 16;
+    this.top += size;
     const missing = this.top - this.memory.buffer.byteLength;
     if (missing > 0) this.memory.grow(Math.ceil(missing / PAGE_BYTES));
     return at;
+  }
+
+  /** Gives a block back for reuse; its bytes become anyone's. */
+  release(at: number, bytes: number): void {
+    this.released.push({ at, bytes: Math.ceil(bytes / 16) * 16 });
   }
 
   /** The whole memory as floats; valid until the next growth. */
@@ -102,6 +122,7 @@ export class SimdPointBuffers {
   private windView = new Float32Array(0);
   private readonly positionsAt: number;
   private readonly windAt: number;
+  private disposed = false;
 
   constructor(
     private readonly memory: SimdFieldMemory,
@@ -109,6 +130,19 @@ export class SimdPointBuffers {
   ) {
     this.positionsAt = memory.reserve(capacity * 16);
     this.windAt = memory.reserve(capacity * 16);
+    // A reused block holds someone's old bytes; start from zeros like a new Float32Array.
+    this.positions.fill(0);
+    this.wind.fill(0);
+  }
+
+  /** Returns the memory for reuse; from then on the views are empty. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.memory.release(this.positionsAt, this.capacity * 16);
+    this.memory.release(this.windAt, this.capacity * 16);
+    this.positionView = new Float32Array(0);
+    this.windView = new Float32Array(0);
   }
 
   get positions(): Float32Array {
@@ -123,7 +157,7 @@ export class SimdPointBuffers {
 
   private refresh(): void {
     const buffer = this.memory.memory.buffer;
-    if (this.viewedBuffer === buffer) return;
+    if (this.viewedBuffer === buffer || this.disposed) return;
     this.viewedBuffer = buffer;
     this.positionView = new Float32Array(buffer, this.positionsAt, this.capacity * 4);
     this.windView = new Float32Array(buffer, this.windAt, this.capacity * 4);

@@ -1,3 +1,5 @@
+import { simdFieldPointBuffers } from '../field/evaluate';
+import type { SimdPointBuffers } from '../field/simd-memory';
 import { Random } from '../math/random';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { Sandbox, SimSystem } from './sandbox';
@@ -6,7 +8,10 @@ import type { WindField } from './windField';
 /**
  * Light tracer particles (dust, leaves) carried by the wind: each relaxes towards the local wind
  * velocity, falls slowly, and is respawned above the terrain when it lands, leaves the world or ages
- * out. Positions are float4 so the field VM reads them as they are.
+ * out. Positions are float4 so the field VM reads them as they are. Where WebAssembly SIMD runs,
+ * positions and wind live in its module memory, so the SIMD back ends read and write them in place
+ * (the TypeScript ones read any Float32Array); the getters hand out views that stay valid after the
+ * memory grows.
  */
 interface WindTracerState {
   count: number;
@@ -20,9 +25,7 @@ interface WindTracerState {
 export class WindTracers implements SimSystem {
   readonly name = 'wind';
   count: number;
-  positions: Float32Array;
   velocities: Float32Array;
-  wind: Float32Array;
   ages: Float32Array;
   /** 1/s: how fast a tracer takes on the wind's velocity. */
   responsiveness = 2.5;
@@ -32,6 +35,7 @@ export class WindTracers implements SimSystem {
   private random: Random;
   private respawned = 0;
   private lastSampleMs = 0;
+  private points: SimdPointBuffers | { readonly positions: Float32Array; readonly wind: Float32Array; dispose(): void };
 
   constructor(
     readonly field: WindField,
@@ -40,17 +44,26 @@ export class WindTracers implements SimSystem {
   ) {
     this.count = count;
     this.random = new Random(seed);
-    this.positions = new Float32Array(count * 4);
+    this.points = allocatePoints(count);
     this.velocities = new Float32Array(count * 3);
-    this.wind = new Float32Array(count * 4);
     this.ages = new Float32Array(count);
+  }
+
+  /** float4 per tracer (w = 0). */
+  get positions(): Float32Array {
+    return this.points.positions;
+  }
+
+  /** The wind at each tracer from the last step, float4. */
+  get wind(): Float32Array {
+    return this.points.wind;
   }
 
   resize(count: number, sandbox: Sandbox): void {
     this.count = count;
-    this.positions = new Float32Array(count * 4);
+    this.points.dispose();
+    this.points = allocatePoints(count);
     this.velocities = new Float32Array(count * 3);
-    this.wind = new Float32Array(count * 4);
     this.ages = new Float32Array(count);
     this.terrainChanged(sandbox);
   }
@@ -127,4 +140,8 @@ export class WindTracers implements SimSystem {
     this.ages[i] = initial ? r.range(0, this.lifetime) : 0;
     if (!initial) this.respawned++;
   }
+}
+
+function allocatePoints(count: number): SimdPointBuffers | { readonly positions: Float32Array; readonly wind: Float32Array; dispose(): void } {
+  return simdFieldPointBuffers(count) ?? { positions: new Float32Array(count * 4), wind: new Float32Array(count * 4), dispose: () => undefined };
 }

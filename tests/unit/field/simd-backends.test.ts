@@ -7,6 +7,7 @@ import { ARGUMENTS_OF_OPCODE, OPCODE_COUNT, OPERATION_OF_OPCODE } from '../../..
 import { createProgram } from '../../../src/field/program';
 import { buildInterpreterModule } from '../../../src/field/simd-interpreter';
 import { buildJitModule } from '../../../src/field/simd-jit';
+import { SimdFieldMemory } from '../../../src/field/simd-memory';
 import { SimdFieldRuntime } from '../../../src/field/simd-runtime';
 import { noiseFloat32, referenceEvaluateFloat32, trigFloat32 } from './float32-twin';
 import { firstMismatch, randomProgram } from './reference';
@@ -185,6 +186,24 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
     simdFieldPointBuffers(1 << 20); // 32 MiB more: the memory grows
     expect(stale.length).toBe(0);
     expectSameBits(before, buffers.wind, 'after growth');
+  });
+
+  it('memory blocks: released ones are reused first-fit before the memory grows', () => {
+    const memory = new SimdFieldMemory();
+    const a = memory.reserve(1000);
+    const b = memory.reserve(64);
+    expect(a % 16).toBe(0);
+    expect(b).toBeGreaterThanOrEqual(a + 1000);
+    memory.release(a, 1000);
+    const size = memory.memory.buffer.byteLength;
+    expect(memory.reserve(500)).toBe(a);
+    expect(memory.reserve(400)).toBe(a + 512);
+    expect(memory.reserve(200)).toBeGreaterThan(b);
+    expect(memory.memory.buffer.byteLength).toBe(size);
+    const region = memory.region('test', 100);
+    expect(memory.region('test', 50)).toBe(region);
+    expect(memory.region('test', 10_000_000)).not.toBe(region);
+    expect(memory.memory.buffer.byteLength).toBeGreaterThan(size);
   });
 
   it('a fresh runtime compiles each program once and reuses the module for an identical program', () => {
