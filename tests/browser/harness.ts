@@ -35,7 +35,8 @@ export async function startHarness(): Promise<Harness> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
   }
-  const server = await createServer({ root: PROJECT_ROOT, logLevel: 'error', server: { port: 0, host: '127.0.0.1', open: false } });
+  // No file watching and no HMR: an edit made while the tests run must not reload the pages under test.
+  const server = await createServer({ root: PROJECT_ROOT, logLevel: 'error', server: { port: 0, host: '127.0.0.1', open: false, hmr: false, watch: null } });
   await server.listen();
   const address = server.httpServer?.address();
   if (address === null || address === undefined || typeof address === 'string') throw new Error('dev server has no port');

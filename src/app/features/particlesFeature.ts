@@ -214,7 +214,9 @@ export class ParticlesFeature implements AppFeature {
 
   private loadShowcase(sandbox: Sandbox): void {
     this.effects = showcaseEffects(sandbox.terrain, { particles: this.settings.particles, budget: this.settings.budget });
-    this.placements = this.effects.map((e) => ({ x: e.position[0], z: e.position[2], above: e.position[1] - sampleTerrainHeight(sandbox.terrain, e.position[0], e.position[2]) }));
+    // Millimetres are plenty, and a rounded height reads cleanly in the panel and survives a link's round trip.
+    const mm = (metres: number): number => Math.round(metres * 1000) / 1000;
+    this.placements = this.effects.map((e) => ({ x: mm(e.position[0]), z: mm(e.position[2]), above: mm(e.position[1] - sampleTerrainHeight(sandbox.terrain, e.position[0], e.position[2])) }));
     this.buildEffectsFolder();
   }
 
