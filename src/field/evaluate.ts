@@ -5,6 +5,7 @@ import { fieldNoise } from './noise3';
 import type { FieldProgram } from './program';
 import { createFieldScratch, type FieldScratch } from './scratch';
 import type { SimdPointBuffers } from './simd-memory';
+import { isWasmSimdSupported } from '../simd/simdSupport';
 import { sharedSimdFieldRuntime } from './simd-runtime';
 import { validateBytecode } from './validate';
 
@@ -77,4 +78,11 @@ export function evaluateField(program: FieldProgram, positions: Float32Array, wi
 export function simdFieldPointBuffers(capacity: number): SimdPointBuffers | undefined {
   if (!Number.isInteger(capacity) || capacity < 0) throw new InvalidParameterError('capacity', 'a whole number of points ≥ 0', capacity);
   return sharedSimdFieldRuntime()?.pointBuffers(capacity);
+}
+
+/** Why the SIMD back ends hand over to TypeScript here, or undefined while they run. */
+export function simdFieldUnavailableReason(): string | undefined {
+  if (!isWasmSimdSupported()) return 'this engine has no WebAssembly SIMD';
+  const failure = sharedSimdFieldRuntime()?.failure;
+  return failure === undefined ? undefined : `WebAssembly could not be compiled here (${failure})`;
 }

@@ -28,6 +28,8 @@ const MAX_CACHED_KERNELS = 128;
 
 export class SimdFieldRuntime {
   readonly memory = new SimdFieldMemory();
+  /** Why a module could not be compiled, if one could not (the TypeScript back ends answer instead). */
+  failure: string | undefined;
   private interpreter: InterpreterRun | typeof PENDING | undefined;
   private readonly kernelsByProgram = new WeakMap<FieldProgram, JitKernel | typeof PENDING>();
   /** By bytecode shape, so a superposition re-selecting the same effects reuses its module. */
@@ -119,14 +121,24 @@ export class SimdFieldRuntime {
     return ready === PENDING ? undefined : ready;
   }
 
-  /** Instantiates at once where allowed, else in the background; `ready` runs when it is done. */
+  /**
+   * Instantiates at once where allowed, else in the background; `ready` runs when it is done. Where
+   * compiling fails (a Content-Security-Policy without 'wasm-unsafe-eval'), `ready` never runs, the
+   * module stays pending and the TypeScript back end keeps answering; `failure` says why.
+   */
   private instantiate(bytes: Uint8Array<ArrayBuffer>, ready: (exports: WebAssembly.Exports) => void): void {
     const imports = { env: { memory: this.memory.memory } };
+    const fail = (error: unknown): void => {
+      this.failure = error instanceof Error ? error.message : String(error);
+    };
     try {
       ready(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports).exports);
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      void WebAssembly.instantiate(bytes, imports).then((result) => ready(result.instance.exports));
+      if (!(error instanceof RangeError)) {
+        fail(error);
+        return;
+      }
+      WebAssembly.instantiate(bytes, imports).then((result) => ready(result.instance.exports), fail);
     }
   }
 }

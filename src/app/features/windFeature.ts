@@ -1,5 +1,5 @@
 import type GUI from 'lil-gui';
-import { FIELD_BACKENDS, FIELD_BACKEND_LABELS, WindField, isWasmSimdSupported, WindTracers, disassemble, getConstant, sampleTerrainHeight, type FieldBackend, type PlacedEffect, type Sandbox } from '../../core';
+import { FIELD_BACKENDS, FIELD_BACKEND_LABELS, WindField, simdFieldUnavailableReason, WindTracers, disassemble, getConstant, sampleTerrainHeight, type FieldBackend, type PlacedEffect, type Sandbox } from '../../core';
 import { FieldEditor } from '../../ui/fieldEditor';
 import { EffectGizmos, TracerPoints, WindArrows } from '../../view/windView';
 import type { AppContext, AppFeature } from '../feature';
@@ -111,7 +111,7 @@ export class WindFeature implements AppFeature {
     const tracers = this.tracers;
     if (tracers === null) return [];
     const m = tracers.metrics();
-    return [`wind: ${m.effects} effects · ${m.tracers.toLocaleString('en')} tracers · field ${m.fieldMs.toFixed(2)} ms (${FIELD_BACKEND_LABELS[this.field.backend]}${this.field.backend.startsWith('simd') && !isWasmSimdSupported() ? ': no WebAssembly SIMD here, TypeScript runs' : ''})`];
+    return [`wind: ${m.effects} effects · ${m.tracers.toLocaleString('en')} tracers · field ${m.fieldMs.toFixed(2)} ms (${this.kernelLabel()})`];
   }
 
   private placeDefaults(sandbox: Sandbox): void {
@@ -190,6 +190,13 @@ export class WindFeature implements AppFeature {
     if (explosion === undefined) return;
     this.field.setEnabled(explosion, true);
     this.explosionTimer = 0.6;
+  }
+
+  /** The chosen kernel, and why TypeScript answers instead when a SIMD one cannot run here. */
+  private kernelLabel(): string {
+    const backend = this.field.backend;
+    const reason = backend.startsWith('simd') ? simdFieldUnavailableReason() : undefined;
+    return reason === undefined ? FIELD_BACKEND_LABELS[backend] : `${FIELD_BACKEND_LABELS[backend]}: ${reason}, TypeScript runs`;
   }
 
   private resizeTracers(): void {
