@@ -1,5 +1,7 @@
 import type { BVH } from '../bvh/buildBVH';
-import type { QuantizedNodes } from '../bvh/quantizedLayout';
+import { CHILD_INDEX_MASK, CHILD_TYPE_NODE } from '../bvh/childWord';
+import { QUANT_STEP_SCALE } from '../bvh/quantize';
+import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
 import { RayOrder } from './rayOrder';
@@ -12,8 +14,7 @@ interface RayKernelExports {
   countersNodes(): number;
   countersTriangles(): number;
   castRays(
-    nodes: number, nodeCount: number, firstShared: number, sharedFrames: number, rootFrame: number,
-    triangles: number, order: number,
+    nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
     origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
     stacks: number, stackBytes: number, flags: number,
   ): number;
@@ -30,7 +31,8 @@ export interface SimdCastOptions {
 const REORDER_MIN_RAYS = 1024;
 
 const PAGE = 65536;
-const STACK_ENTRY_BYTES = 64;
+const STACK_ENTRY_BYTES = 8;
+const NODE_RECORD_BYTES = 128;
 /** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
 const RAY_BYTES = 36;
 const align = (value: number, to: number): number => Math.ceil(value / to) * to;
@@ -39,8 +41,7 @@ const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 interface Layout {
   stacks: number;
   stackBytes: number;
-  rootFrame: number;
-  sharedFrames: number;
+  magnitude: number;
   nodes: number;
   triangles: number;
   order: number;
@@ -52,10 +53,10 @@ interface Layout {
  * The WebAssembly SIMD ray caster over the quantized 4-way BVH: one module instance, its memory laid
  * out as
  *
- *   heapBase → traversal stacks (64 B per entry, one stack per ray in flight) | root frame (6 × f64) and the frames' magnitude bound
- *            per axis (3 × f64) | shared frames (6 × f64 each)
- *            | nodes (the quantized layout's 64-byte nodes, copied verbatim) | triangles in leaf order
- *            (9 × f32 each) | triangleOrder (u32 each, absent when the mesh was reordered)
+ *   heapBase → traversal stacks (8 B per entry, one stack per ray in flight) | the frames' magnitude
+ *            bound per axis (3 × f64) | node records (128 B each: the quantized layout's 64-byte node
+ *            verbatim, then its frame as f32 min xyz and step xyz, decoded here once in float64 as the
+ *            TypeScript walk decodes it) | triangles in leaf order (9 × f32 each) | triangleOrder (u32 each, absent when the mesh was reordered)
  *            | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
@@ -86,19 +87,16 @@ export class SimdRayKernel {
     const stacks = align(this.exports.heapBase(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
-    const rootFrame = stacks + stackBytes * this.exports.raysInFlight();
-    const sharedFrames = rootFrame + 72;
-    const nodeStart = align(sharedFrames + 8 * nodes.sharedFrames.length, 64);
-    const triangles = nodeStart + nodes.buffer.byteLength;
+    const magnitude = stacks + stackBytes * this.exports.raysInFlight();
+    const nodeStart = align(magnitude + 24, 128);
+    const triangles = nodeStart + NODE_RECORD_BYTES * nodes.nodeCount;
     const order = align(triangles + 36 * references, 16);
     const rays = align(order + (bvh.triangleOrder === null ? 0 : 4 * references), 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
-    new Float64Array(buffer, rootFrame, 6).set(nodes.rootFrame);
-    new Float64Array(buffer, rootFrame + 48, 3).set(frameMagnitudes(nodes));
-    new Float64Array(buffer, sharedFrames, nodes.sharedFrames.length).set(nodes.sharedFrames);
-    new Uint8Array(buffer, nodeStart, nodes.buffer.byteLength).set(new Uint8Array(nodes.buffer));
+    new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
+    writeNodeRecords(nodes, buffer, nodeStart);
     const packed = new Float32Array(buffer, triangles, 9 * references);
     const positions = bvh.positions;
     const indices = bvh.indices;
@@ -114,7 +112,7 @@ export class SimdRayKernel {
       }
     }
     if (triangleOrder !== null) new Uint32Array(buffer, order, references).set(triangleOrder);
-    this.layout = { stacks, stackBytes, rootFrame, sharedFrames, nodes: nodeStart, triangles, order: triangleOrder === null ? 0 : order, rays, rayCapacity };
+    this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order: triangleOrder === null ? 0 : order, rays, rayCapacity };
     this.resident = bvh;
   }
 
@@ -170,8 +168,7 @@ export class SimdRayKernel {
     }
     const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
     const invalidRays = this.exports.castRays(
-      layout.nodes, nodes.nodeCount, nodes.firstShared, layout.sharedFrames, layout.rootFrame,
-      layout.triangles, layout.order,
+      layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
       origins, directions, tMaxs, hitT, hitTriangle, count,
       layout.stacks, layout.stackBytes, flags,
     );
@@ -195,6 +192,64 @@ export class SimdRayKernel {
     const memory = this.exports.memory;
     const missing = bytes - memory.buffer.byteLength;
     if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+  }
+}
+
+/**
+ * Copies each node into its 128-byte record and adds its frame (min xyz, step xyz), derived top-down in
+ * float64 exactly as the TypeScript walk derives it on its way down (root: rootFrame; a shared node:
+ * its sharedFrames entry; any other node: its decoded slot box in its parent), stored as float32.
+ */
+function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
+  const count = nodes.nodeCount;
+  const bytes = new Uint8Array(buffer, start, NODE_RECORD_BYTES * count);
+  const records = new Float32Array(buffer, start, (NODE_RECORD_BYTES / 4) * count);
+  const source = new Uint8Array(nodes.buffer);
+  const frames = new Float64Array(6 * count);
+  const setFrame = (node: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void => {
+    const f = 6 * node;
+    frames[f] = minX;
+    frames[f + 1] = minY;
+    frames[f + 2] = minZ;
+    frames[f + 3] = (maxX - minX) * QUANT_STEP_SCALE;
+    frames[f + 4] = (maxY - minY) * QUANT_STEP_SCALE;
+    frames[f + 5] = (maxZ - minZ) * QUANT_STEP_SCALE;
+  };
+  if (count > 0) {
+    const r = nodes.rootFrame;
+    setFrame(0, r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!);
+  }
+  const shared = nodes.sharedFrames;
+  for (let node = nodes.firstShared; node < count; node++) {
+    const g = 6 * (node - nodes.firstShared);
+    setFrame(node, shared[g]!, shared[g + 1]!, shared[g + 2]!, shared[g + 3]!, shared[g + 4]!, shared[g + 5]!);
+  }
+  const u16 = nodes.u16;
+  const u32 = nodes.u32;
+  // Parents come before their children (shared nodes, last, have their own frames).
+  for (let node = 0; node < count; node++) {
+    const f = 6 * node;
+    const minX = frames[f]!, minY = frames[f + 1]!, minZ = frames[f + 2]!;
+    const stepX = frames[f + 3]!, stepY = frames[f + 4]!, stepZ = frames[f + 5]!;
+    const b = QUANTIZED_NODE_U16 * node;
+    for (let slot = 0; slot < 4; slot++) {
+      const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
+      const child = word & CHILD_INDEX_MASK;
+      if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= nodes.firstShared) continue;
+      setFrame(
+        child,
+        minX + u16[b + slot]! * stepX, minY + u16[b + 4 + slot]! * stepY, minZ + u16[b + 8 + slot]! * stepZ,
+        minX + u16[b + 12 + slot]! * stepX, minY + u16[b + 16 + slot]! * stepY, minZ + u16[b + 20 + slot]! * stepZ,
+      );
+    }
+    bytes.set(source.subarray(QUANTIZED_NODE_BYTES * node, QUANTIZED_NODE_BYTES * (node + 1)), NODE_RECORD_BYTES * node);
+    const o = (NODE_RECORD_BYTES / 4) * node;
+    records[o + 16] = minX;
+    records[o + 17] = minY;
+    records[o + 18] = minZ;
+    records[o + 20] = stepX;
+    records[o + 21] = stepY;
+    records[o + 22] = stepZ;
   }
 }
 

@@ -2,10 +2,10 @@
 // The twin of src/query/rays/traverseQuantized.ts / traverseQuantizedFactored.ts; the memory layout
 // is written by src/simd/rayKernel.ts, which owns every address passed in here.
 //
-// Node: 64 bytes (see src/bvh/quantizedLayout.ts): 6 rows of 4 × u16 child bounds (minX, minY, minZ,
-// maxX, maxY, maxZ; one row is one bound of all four slots), then 4 × u32 child words.
-// Stack entry: 64 bytes: frame min xyz and step xyz (6 × f64, as the TypeScript walk keeps them),
-// the distance at which the ray enters the node (f64) and the node index (i32).
+// Node record: 128 bytes: the quantized node (see src/bvh/quantizedLayout.ts: 6 rows of 4 × u16 child
+// bounds, minX, minY, minZ, maxX, maxY, maxZ, one row being one bound of all four slots, then 4 × u32
+// child words), then the node's frame as f32 min xyz and step xyz (see nodeStep.ts).
+// Stack entry: 8 bytes: the distance at which the ray enters the node (f32) and the node index (i32).
 //
 // The 4-box slab test (nodeStep.ts) is f32x4, one lane per child. It must never cull a box the ray
 // touches, since the triangle tests decide the hits and those agree with TypeScript bit for bit:
@@ -26,7 +26,7 @@
 // chain of dependent loads (pop, node, children); interleaving lets the CPU overlap one ray's cache
 // misses with another's arithmetic. Each ray's walk, and so its result, is exactly the single-ray one.
 
-import { QUANT_STEP_SCALE, nodesVisited, setScene, stepNode, trianglesTested } from './nodeStep';
+import { nodesVisited, setScene, stepNode, trianglesTested } from './nodeStep';
 import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
 import { setDoubleSided } from './watertight';
 
@@ -61,7 +61,7 @@ let tMaxs: usize = 0;
 let hitT: usize = 0;
 let hitTriangle: usize = 0;
 let count: i32 = 0;
-let rootFrame: usize = 0;
+let magnitude: usize = 0;
 let hasNodes: bool = false;
 let next: i32 = 0;
 let invalid: i32 = 0;
@@ -89,7 +89,7 @@ function startNext(state: usize): bool {
       continue;
     }
     store<i32>(state, ray, RAY_INDEX);
-    startRay(state, ox, oy, oz, dx, dy, dz, tMax, rootFrame, QUANT_STEP_SCALE);
+    startRay(state, ox, oy, oz, dx, dy, dz, tMax, magnitude);
     return true;
   }
   store<i32>(state, 0, TOP);
@@ -107,25 +107,23 @@ function finishRay(state: usize): void {
  * Casts `rayCount` rays (origins, directions: 3 × f32 each; tMax: f32) and writes hit t (f32: t, +∞ on a
  * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
  * number of invalid rays. `order`: u32 per leaf reference, or 0 when leaves name triangles directly.
- * rootFrameAt: the root's frame (min xyz, max xyz) then, per axis, the bound on |min| + |max| + extent
- * of every frame (f64 each). stacks: raysInFlight() stacks of stackBytes each. flags: bit 0
- * double-sided, bit 1 any hit.
+ * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
+ * stacks: raysInFlight() stacks of stackBytes each. flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(
-  nodesAt: usize, nodeCount: i32, firstSharedNode: i32, sharedFramesAt: usize, rootFrameAt: usize,
-  trianglesAt: usize, orderAt: usize,
+  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
   originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32,
   stacks: usize, stackBytes: usize, flags: i32,
 ): i32 {
   setDoubleSided((flags & 1) != 0);
-  setScene(nodesAt, firstSharedNode, sharedFramesAt, trianglesAt, orderAt, (flags & 2) != 0);
+  setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
   origins = originsAt;
   directions = directionsAt;
   tMaxs = tMaxsAt;
   hitT = hitTAt;
   hitTriangle = hitTriangleAt;
   count = rayCount;
-  rootFrame = rootFrameAt;
+  magnitude = magnitudeAt;
   hasNodes = nodeCount > 0;
   next = 0;
   invalid = 0;

@@ -2,22 +2,25 @@
 // triangles front to back, push the hit inner nodes farthest first. The twin of one iteration of the
 // TypeScript walks (src/query/rays/traverseQuantized.ts); the ray's record (rayState.ts) carries
 // everything between steps, so rays can take turns.
+//
+// Node record: 128 bytes, two cache lines that the hardware fetches as a pair: the quantized node's 64
+// bytes verbatim, then its frame as float32 min xyz (at 64) and step xyz (at 80), decoded once at
+// upload from the float64 frames the TypeScript walk derives on its way down (so the stack holds
+// only node and entry distance). Float32 frames are within the rounding slack (see castRays.ts).
 
 import { EXIT_SLACK, PLANE_SLACK } from './slack';
 import {
-  BEST, FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X, FAR_SHIFT_Y, FAR_SHIFT_Z, INVERSE_X, INVERSE_Y, INVERSE_Z,
-  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X, NEAR_SHIFT_Y, NEAR_SHIFT_Z, STACK, TMAX, TMAX_BOX, TOP,
+  BEST, FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT, INVERSE_X, INVERSE_Y, INVERSE_Z,
+  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT, STACK, TMAX, TMAX_BOX, TOP,
 } from './rayState';
 import { intersectTriangle, intersectTrianglePair } from './watertight';
 
-export const QUANT_STEP_SCALE: f64 = (1.0 + 1.0 / 16777216.0) / 65535.0;
-const STACK_ENTRY: usize = 64;
+const NODE_RECORD: usize = 128;
+const STACK_ENTRY: usize = 8;
 const INDEX_MASK: u32 = 0xffffff;
 
 // The batch's tree and triangles (set once per cast).
 let nodes: usize = 0;
-let firstShared: i32 = 0;
-let sharedFrames: usize = 0;
 let triangles: usize = 0;
 let order: usize = 0;
 let anyHit: bool = false;
@@ -34,10 +37,8 @@ const HIT_FAR: usize = memory.data(16, 16);
 const LANES: usize = memory.data(32, 16);
 const PAIR_T: usize = memory.data(16, 16);
 
-export function setScene(nodesAt: usize, firstSharedNode: i32, sharedFramesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
+export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
   nodes = nodesAt;
-  firstShared = firstSharedNode;
-  sharedFrames = sharedFramesAt;
   triangles = trianglesAt;
   order = orderAt;
   anyHit = stopAtAnyHit;
@@ -59,15 +60,16 @@ export function stepNode(ray: usize): void {
   const entry = stack + top * STACK_ENTRY;
   store<i32>(ray, <i32>top, TOP);
   let tMax = load<f64>(ray, TMAX);
-  if (load<f64>(entry, 48) > tMax) return;
-  const node = load<i32>(entry, 56);
-  const minX = load<f64>(entry), minY = load<f64>(entry, 8), minZ = load<f64>(entry, 16);
-  const stepX = load<f64>(entry, 24), stepY = load<f64>(entry, 32), stepZ = load<f64>(entry, 40);
+  if (<f64>load<f32>(entry) > tMax) return;
+  const p = nodes + <usize>load<i32>(entry, 4) * NODE_RECORD;
   nodesVisited++;
 
   // Four child boxes at once: plane distance q·step + (frameMin − shift), times 1/d.
-  const p = nodes + <usize>node * 64;
-  const sX = f32x4.splat(<f32>stepX), sY = f32x4.splat(<f32>stepY), sZ = f32x4.splat(<f32>stepZ);
+  const frameMin = v128.load(p, 64);
+  const step = v128.load(p, 80);
+  const nearOffset = f32x4.sub(frameMin, v128.load(ray, NEAR_SHIFT));
+  const farOffset = f32x4.sub(frameMin, v128.load(ray, FAR_SHIFT));
+  const sX = v128.shuffle<f32>(step, step, 0, 0, 0, 0), sY = v128.shuffle<f32>(step, step, 1, 1, 1, 1), sZ = v128.shuffle<f32>(step, step, 2, 2, 2, 2);
   const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
   const qNearX = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_X)));
   const qNearY = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_Y)));
@@ -75,12 +77,12 @@ export function stepNode(ray: usize): void {
   const qFarX = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_X)));
   const qFarY = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_Y)));
   const qFarZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_Z)));
-  let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.add(f32x4.mul(qNearX, sX), f32x4.splat(<f32>(minX - load<f64>(ray, NEAR_SHIFT_X)))), invX));
-  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearY, sY), f32x4.splat(<f32>(minY - load<f64>(ray, NEAR_SHIFT_Y)))), invY));
-  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearZ, sZ), f32x4.splat(<f32>(minZ - load<f64>(ray, NEAR_SHIFT_Z)))), invZ));
-  let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.add(f32x4.mul(qFarX, sX), f32x4.splat(<f32>(minX - load<f64>(ray, FAR_SHIFT_X)))), invX));
-  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarY, sY), f32x4.splat(<f32>(minY - load<f64>(ray, FAR_SHIFT_Y)))), invY));
-  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarZ, sZ), f32x4.splat(<f32>(minZ - load<f64>(ray, FAR_SHIFT_Z)))), invZ));
+  let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.add(f32x4.mul(qNearX, sX), v128.shuffle<f32>(nearOffset, nearOffset, 0, 0, 0, 0)), invX));
+  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearY, sY), v128.shuffle<f32>(nearOffset, nearOffset, 1, 1, 1, 1)), invY));
+  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearZ, sZ), v128.shuffle<f32>(nearOffset, nearOffset, 2, 2, 2, 2)), invZ));
+  let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.add(f32x4.mul(qFarX, sX), v128.shuffle<f32>(farOffset, farOffset, 0, 0, 0, 0)), invX));
+  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarY, sY), v128.shuffle<f32>(farOffset, farOffset, 1, 1, 1, 1)), invY));
+  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarZ, sZ), v128.shuffle<f32>(farOffset, farOffset, 2, 2, 2, 2)), invZ));
   exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
   const words = v128.load(p, 48);
   const notEmpty = v128.not(i32x4.eq(v128.and(words, i32x4.splat(15 << 24)), i32x4.splat(1 << 24)));
@@ -99,7 +101,7 @@ export function stepNode(ray: usize): void {
     const far = load<f32>(LANES + 16 + 4 * slot);
     // Touch the child's first cache line now, so the misses of all hit children overlap.
     const word = load<u32>(p + 48 + 4 * slot);
-    touched ^= ((word >>> 24) & 15) == 0 ? load<u32>(nodes + <usize>(word & INDEX_MASK) * 64) : load<u32>(triangles + <usize>(word & INDEX_MASK) * 36);
+    touched ^= ((word >>> 24) & 15) == 0 ? load<u32>(nodes + <usize>(word & INDEX_MASK) * NODE_RECORD) : load<u32>(triangles + <usize>(word & INDEX_MASK) * 36);
     // Insertion: move later-exiting entries up (strictly later, so equal exits keep slot order).
     let at = hits;
     while (at > 0 && load<f32>(HIT_FAR + 4 * (at - 1)) > far) {
@@ -166,32 +168,9 @@ export function stepNode(ray: usize): void {
     const word = load<u32>(p + 48 + 4 * slot);
     const near = <f64>load<f32>(HIT_NEAR + 4 * i);
     if (((word >>> 24) & 15) != 0 || near > tMax) continue;
-    const child = <i32>(word & INDEX_MASK);
     const out = stack + top * STACK_ENTRY;
-    store<f64>(out, near, 48);
-    store<i32>(out, child, 56);
-    if (child >= firstShared) {
-      const g = sharedFrames + <usize>(child - firstShared) * 48;
-      const gx = load<f64>(g), gy = load<f64>(g, 8), gz = load<f64>(g, 16);
-      store<f64>(out, gx);
-      store<f64>(out, gy, 8);
-      store<f64>(out, gz, 16);
-      store<f64>(out, (load<f64>(g, 24) - gx) * QUANT_STEP_SCALE, 24);
-      store<f64>(out, (load<f64>(g, 32) - gy) * QUANT_STEP_SCALE, 32);
-      store<f64>(out, (load<f64>(g, 40) - gz) * QUANT_STEP_SCALE, 40);
-    } else {
-      // The child's frame: its decoded box, in float64 as the packer computed it.
-      const q = p + 2 * slot;
-      const loX = minX + <f64>load<u16>(q) * stepX;
-      const loY = minY + <f64>load<u16>(q, 8) * stepY;
-      const loZ = minZ + <f64>load<u16>(q, 16) * stepZ;
-      store<f64>(out, loX);
-      store<f64>(out, loY, 8);
-      store<f64>(out, loZ, 16);
-      store<f64>(out, (minX + <f64>load<u16>(q, 24) * stepX - loX) * QUANT_STEP_SCALE, 24);
-      store<f64>(out, (minY + <f64>load<u16>(q, 32) * stepY - loY) * QUANT_STEP_SCALE, 32);
-      store<f64>(out, (minZ + <f64>load<u16>(q, 40) * stepZ - loZ) * QUANT_STEP_SCALE, 40);
-    }
+    store<f32>(out, <f32>near);
+    store<i32>(out, <i32>(word & INDEX_MASK), 4);
     top++;
   } while (i > 0);
   store<i32>(ray, <i32>top, TOP);

@@ -12,12 +12,8 @@ export const INVERSE_X = 16; // v128: f32x4 splat of 1/(dx + 0)
 export const INVERSE_Y = 32;
 export const INVERSE_Z = 48;
 export const TMAX_BOX = 64; // v128: f32x4 splat of tMax widened for the box test
-export const NEAR_SHIFT_X = 80; // f64 × 3: origin moved by the slack, for near planes
-export const NEAR_SHIFT_Y = 88;
-export const NEAR_SHIFT_Z = 96;
-export const FAR_SHIFT_X = 104; // f64 × 3: the same for far planes
-export const FAR_SHIFT_Y = 112;
-export const FAR_SHIFT_Z = 120;
+export const NEAR_SHIFT = 80; // v128: f32 x, y, z, 0: the origin moved by the slack, for near planes
+export const FAR_SHIFT = 96; // v128: the same for far planes
 export const NEAR_ROW_X = 128; // i32 × 6: byte offsets of the near and far bound rows in a node
 export const FAR_ROW_X = 132;
 export const NEAR_ROW_Y = 136;
@@ -40,10 +36,10 @@ export const OFFSET_KY = 220;
 export const OFFSET_KZ = 224;
 
 /**
- * Fills the record for a valid ray (finite, non-zero direction, tMax > 0) and pushes the root with its
- * frame onto the ray's stack. `magnitude`: three f64 bounding every frame's |min| + |max| + extent.
+ * Fills the record for a valid ray (finite, non-zero direction, tMax > 0) and pushes the root onto the
+ * ray's stack. `magnitude`: three f64 bounding every frame's |min| + |max| + extent.
  */
-export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, tMax: f64, rootFrame: usize, stepScale: f64): void {
+export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, tMax: f64, magnitude: usize): void {
   const inverseX: f64 = 1 / (dx + 0);
   const inverseY: f64 = 1 / (dy + 0);
   const inverseZ: f64 = 1 / (dz + 0);
@@ -65,15 +61,11 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   const signX: f64 = inverseX >= 0 ? 1 : -1;
   const signY: f64 = inverseY >= 0 ? 1 : -1;
   const signZ: f64 = inverseZ >= 0 ? 1 : -1;
-  const slackX = PLANE_SLACK * (load<f64>(rootFrame, 48) + Math.abs(ox));
-  const slackY = PLANE_SLACK * (load<f64>(rootFrame, 56) + Math.abs(oy));
-  const slackZ = PLANE_SLACK * (load<f64>(rootFrame, 64) + Math.abs(oz));
-  store<f64>(state, ox + signX * slackX, NEAR_SHIFT_X);
-  store<f64>(state, oy + signY * slackY, NEAR_SHIFT_Y);
-  store<f64>(state, oz + signZ * slackZ, NEAR_SHIFT_Z);
-  store<f64>(state, ox - signX * slackX, FAR_SHIFT_X);
-  store<f64>(state, oy - signY * slackY, FAR_SHIFT_Y);
-  store<f64>(state, oz - signZ * slackZ, FAR_SHIFT_Z);
+  const slackX = PLANE_SLACK * (load<f64>(magnitude) + Math.abs(ox));
+  const slackY = PLANE_SLACK * (load<f64>(magnitude, 8) + Math.abs(oy));
+  const slackZ = PLANE_SLACK * (load<f64>(magnitude, 16) + Math.abs(oz));
+  v128.store(state, f32x4(<f32>(ox + signX * slackX), <f32>(oy + signY * slackY), <f32>(oz + signZ * slackZ), 0), NEAR_SHIFT);
+  v128.store(state, f32x4(<f32>(ox - signX * slackX), <f32>(oy - signY * slackY), <f32>(oz - signZ * slackZ), 0), FAR_SHIFT);
   store<i32>(state, -1, BEST);
 
   // The watertight test's axis permutation and shear, exactly as prepareRay computes them.
@@ -103,16 +95,9 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   store<i32>(state, 4 * ky, OFFSET_KY);
   store<i32>(state, 4 * kz, OFFSET_KZ);
 
-  // The root and its frame (min xyz, step xyz) as the first stack entry.
+  // The root as the first stack entry: entered at 0.
   const stack = <usize>load<i32>(state, STACK);
-  const minX = load<f64>(rootFrame), minY = load<f64>(rootFrame, 8), minZ = load<f64>(rootFrame, 16);
-  store<f64>(stack, minX);
-  store<f64>(stack, minY, 8);
-  store<f64>(stack, minZ, 16);
-  store<f64>(stack, (load<f64>(rootFrame, 24) - minX) * stepScale, 24);
-  store<f64>(stack, (load<f64>(rootFrame, 32) - minY) * stepScale, 32);
-  store<f64>(stack, (load<f64>(rootFrame, 40) - minZ) * stepScale, 40);
-  store<f64>(stack, 0, 48);
-  store<i32>(stack, 0, 56);
+  store<f32>(stack, 0);
+  store<i32>(stack, 0, 4);
   store<i32>(state, 1, TOP);
 }
