@@ -15,10 +15,26 @@ beforeAll(() => {
 
 const emptyHits = (n: number): RayHits => ({ t: new Float32Array(n), triangle: new Int32Array(n) });
 
+/**
+ * Brute force is most of this file's run time and does not depend on the BVH or its layout, so each
+ * (mesh, rays, triangle test, sidedness) is computed once and shared by the tests that ask again.
+ */
+const bruteForceMemo = new WeakMap<RayBatch, Map<string, { indices: Uint32Array; hits: RayHits }>>();
+function bruteForceHits(mesh: { positions: Float32Array; indices: Uint32Array }, rays: RayBatch, options: { triangleTest?: RayTriangleKernelName; doubleSided?: boolean }): RayHits {
+  let byOptions = bruteForceMemo.get(rays);
+  if (byOptions === undefined) bruteForceMemo.set(rays, (byOptions = new Map()));
+  const key = `${options.triangleTest ?? 'default'}/${options.doubleSided ?? false}`;
+  const known = byOptions.get(key);
+  if (known !== undefined && known.indices === mesh.indices) return known.hits;
+  const hits = emptyHits(rays.count);
+  castRaysBruteForce(mesh.positions, mesh.indices, rays, hits, options);
+  byOptions.set(key, { indices: mesh.indices, hits });
+  return hits;
+}
+
 /** Same triangle, or both miss, or t within 1e-5 relative (two triangles meeting at the hit point). */
 function expectSameAsBruteForce(mesh: { positions: Float32Array; indices: Uint32Array }, bvh: BVH, rays: RayBatch, options: { layout?: 'quantized' | 'float'; triangleTest?: RayTriangleKernelName; doubleSided?: boolean } = {}): number {
-  const expected = emptyHits(rays.count);
-  castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, options);
+  const expected = bruteForceHits(mesh, rays, options);
   const actual = emptyHits(rays.count);
   castRays(bvh, rays, actual, options);
   let mismatches = 0;
@@ -36,11 +52,12 @@ function expectSameAsBruteForce(mesh: { positions: Float32Array; indices: Uint32
 }
 
 describe('castRays against brute force', () => {
+  let terrainRays: RayBatch | null = null;
   for (const layout of ['quantized', 'float'] as const) {
     for (const triangleTest of RAY_TRIANGLE_KERNEL_NAMES) {
       it(`random rays on a terrain, ${layout}, ${triangleTest}, both sidednesses (seed 101)`, () => {
         const bvh = buildBVH(terrain.positions, terrain.indices);
-        const rays = randomRays(101, 1500, meshBounds(terrain.positions));
+        const rays = (terrainRays ??= randomRays(101, 1500, meshBounds(terrain.positions)));
         for (const doubleSided of [false, true]) {
           const hits = expectSameAsBruteForce(terrain, bvh, rays, { layout, triangleTest, doubleSided });
           expect(hits).toBeGreaterThan(100);
@@ -56,12 +73,14 @@ describe('castRays against brute force', () => {
     expectSameAsBruteForce(terrain, bvh, randomRays(102, 1500, bounds, 8));
   });
 
-  const meshes = (): TestMesh[] => [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), flatGrid(10), withDegenerates(12)];
+  // Made once: every build option below is checked on the same meshes and rays (and brute-force answers).
+  let adversarial: { mesh: TestMesh; rays: RayBatch }[] | null = null;
+  const meshes = (): { mesh: TestMesh; rays: RayBatch }[] =>
+    (adversarial ??= [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), flatGrid(10), withDegenerates(12)].map((mesh) => ({ mesh, rays: randomRays(103, 700, meshBounds(mesh.positions)) })));
   for (const options of [{}, { spatialOverlapThreshold: 0 }, { shareHalfFullLeaves: false, wastedSlotPenalty: 0 }, { maxLeafSize: 1 }, { sweptRadius: 3 }, { exactSweepLimit: 4, bins: 4 }]) {
     it(`random rays on adversarial meshes, build ${JSON.stringify(options)} (seed 103)`, () => {
-      for (const mesh of meshes()) {
+      for (const { mesh, rays } of meshes()) {
         const bvh = buildBVH(mesh.positions, mesh.indices, options);
-        const rays = randomRays(103, 700, meshBounds(mesh.positions));
         for (const layout of ['quantized', 'float'] as const) expectSameAsBruteForce(mesh, bvh, rays, { layout, doubleSided: true });
       }
     });
