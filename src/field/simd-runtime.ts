@@ -66,18 +66,9 @@ export class SimdFieldRuntime {
     const codeEnd = codeAt + program.words.length * 4;
     const bytesPerPoint = program.registerCount * 16;
     const chunk = Math.floor(SCRATCH_BYTES / bytesPerPoint) & ~3;
-    const run = (fromAt: number, toAt: number, points: number): void => {
-      if (kernel !== undefined) {
-        kernel(codeAt, fromAt, toAt, points);
-        return;
-      }
-      for (let start = 0; start < points; start += chunk) {
-        runInterpreter!(codeAt, codeEnd, fromAt + start * 16, toAt + start * 16, Math.min(chunk, points - start), SCRATCH_AT, chunk * 4);
-      }
-    };
     const granularity = kernel !== undefined ? JIT_POINTS_PER_ITERATION : 4;
     const whole = count - (count % granularity);
-    run(positionsAt, windAt, whole);
+    runWholeGroups(kernel, runInterpreter, codeAt, codeEnd, chunk, positionsAt, windAt, whole);
     const rest = count - whole;
     if (rest > 0) {
       const tail = TAIL_POSITIONS_AT >> 2;
@@ -86,7 +77,7 @@ export class SimdFieldRuntime {
       floats.fill(0, tailWind, tailWind + TAIL_POINTS * 4);
       floats.copyWithin(tail, (positionsAt >> 2) + whole * 4, (positionsAt >> 2) + count * 4);
       floats.copyWithin(tailWind, (windAt >> 2) + whole * 4, (windAt >> 2) + count * 4);
-      run(TAIL_POSITIONS_AT, TAIL_WIND_AT, granularity);
+      runWholeGroups(kernel, runInterpreter, codeAt, codeEnd, chunk, TAIL_POSITIONS_AT, TAIL_WIND_AT, granularity);
       floats.copyWithin((windAt >> 2) + whole * 4, tailWind, tailWind + rest * 4);
     }
     if (!windInPlace) wind.set(floats.subarray(windAt >> 2, (windAt >> 2) + count * 4));
@@ -140,6 +131,17 @@ export class SimdFieldRuntime {
       }
       WebAssembly.instantiate(bytes, imports).then((result) => ready(result.instance.exports), fail);
     }
+  }
+}
+
+/** Runs the JIT kernel, or the interpreter chunk by chunk, on `points` (a whole number of groups). */
+function runWholeGroups(kernel: JitKernel | undefined, interpreter: InterpreterRun | undefined, codeAt: number, codeEnd: number, chunk: number, positionsAt: number, windAt: number, points: number): void {
+  if (kernel !== undefined) {
+    kernel(codeAt, positionsAt, windAt, points);
+    return;
+  }
+  for (let start = 0; start < points; start += chunk) {
+    interpreter!(codeAt, codeEnd, positionsAt + start * 16, windAt + start * 16, Math.min(chunk, points - start), SCRATCH_AT, chunk * 4);
   }
 }
 
