@@ -1,0 +1,33 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterEach(async () => {
+  await closeAllPages(harness);
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe('WebAssembly SIMD wind kernels in real Chromium', () => {
+  it('switches the field back end live through every kernel; the SIMD ones compile in the page (in the background where the main thread refuses) and run', async () => {
+    const { page, errors } = await openPage(harness);
+    await waitForBuilds(page, 1);
+    await page.locator('.lil-title', { hasText: /^Wind$/ }).click();
+    const backend = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^field back end$/ }) }).locator('select');
+    const hudMatches = (pattern: RegExp): Promise<unknown> =>
+      page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
+    for (const label of ['WASM SIMD JIT', 'TypeScript JIT', 'WASM SIMD interpreter', 'TypeScript interpreter', 'WASM SIMD JIT']) {
+      await backend.selectOption({ label });
+      // The HUD names the kernel, without a "TypeScript runs" fallback note, and the frames go on.
+      await hudMatches(new RegExp(`wind: \\d+ effects · [\\d,]+ tracers · field [\\d.]+ ms \\(${label}\\)`));
+    }
+    const status = await page.evaluate(() => document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '');
+    expect(status).not.toMatch(/TypeScript runs/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
