@@ -56,8 +56,9 @@ interface Layout {
  *   heapBase → traversal stacks (8 B per entry, one stack per ray in flight) | the frames' magnitude
  *            bound per axis (3 × f64) | node records (128 B each: the quantized layout's 64-byte node
  *            verbatim, then its frame as f32 min xyz and step xyz, decoded here once in float64 as the
- *            TypeScript walk decodes it) | triangles in leaf order (9 × f32 each) | triangleOrder (u32 each, absent when the mesh was reordered)
- *            | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
+ *            TypeScript walk decodes it) | triangles in leaf order, four at a time as
+ *            structure of arrays (144 B per group: nine f32x4 rows ax … cz) | triangleOrder (u32
+ *            each, absent when the mesh was reordered) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
  * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
@@ -90,25 +91,27 @@ export class SimdRayKernel {
     const magnitude = stacks + stackBytes * this.exports.raysInFlight();
     const nodeStart = align(magnitude + 24, 128);
     const triangles = nodeStart + NODE_RECORD_BYTES * nodes.nodeCount;
-    const order = align(triangles + 36 * references, 16);
+    const order = align(triangles + 144 * Math.ceil(references / 4), 16);
     const rays = align(order + (bvh.triangleOrder === null ? 0 : 4 * references), 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
     new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
     writeNodeRecords(nodes, buffer, nodeStart);
-    const packed = new Float32Array(buffer, triangles, 9 * references);
+    // Groups of four references, structure of arrays: coordinate r (ax, ay, az, bx, …, cz) of reference
+    // k at float 36·(k >> 2) + 4·r + (k & 3).
+    const grouped = new Float32Array(buffer, triangles, 36 * Math.ceil(references / 4));
     const positions = bvh.positions;
     const indices = bvh.indices;
     const triangleOrder = bvh.triangleOrder;
     for (let k = 0; k < references; k++) {
       const triangle = triangleOrder === null ? k : triangleOrder[k]!;
+      const o = 36 * (k >> 2) + (k & 3);
       for (let corner = 0; corner < 3; corner++) {
         const v = 3 * indices[3 * triangle + corner]!;
-        const o = 9 * k + 3 * corner;
-        packed[o] = positions[v]!;
-        packed[o + 1] = positions[v + 1]!;
-        packed[o + 2] = positions[v + 2]!;
+        grouped[o + 12 * corner] = positions[v]!;
+        grouped[o + 12 * corner + 4] = positions[v + 1]!;
+        grouped[o + 12 * corner + 8] = positions[v + 2]!;
       }
     }
     if (triangleOrder !== null) new Uint32Array(buffer, order, references).set(triangleOrder);

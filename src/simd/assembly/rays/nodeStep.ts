@@ -13,11 +13,13 @@ import {
   BEST, FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT, INVERSE_X, INVERSE_Y, INVERSE_Z,
   NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT, STACK, TMAX, TMAX_BOX, TOP,
 } from './rayState';
-import { intersectTriangle, intersectTrianglePair } from './watertight';
+import { candidates, intersectTriangle } from './watertight';
 
 const NODE_RECORD: usize = 128;
 const STACK_ENTRY: usize = 8;
 const INDEX_MASK: u32 = 0xffffff;
+/** Bytes per group of four triangles (watertight.ts). */
+const TRIANGLE_GROUP: usize = 144;
 
 // The batch's tree and triangles (set once per cast).
 let nodes: usize = 0;
@@ -35,7 +37,6 @@ const HIT_SLOT: usize = memory.data(16, 16);
 const HIT_NEAR: usize = memory.data(16, 16);
 const HIT_FAR: usize = memory.data(16, 16);
 const LANES: usize = memory.data(32, 16);
-const PAIR_T: usize = memory.data(16, 16);
 
 export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
   nodes = nodesAt;
@@ -101,7 +102,7 @@ export function stepNode(ray: usize): void {
     const far = load<f32>(LANES + 16 + 4 * slot);
     // Touch the child's first cache line now, so the misses of all hit children overlap.
     const word = load<u32>(p + 48 + 4 * slot);
-    touched ^= ((word >>> 24) & 15) == 0 ? load<u32>(nodes + <usize>(word & INDEX_MASK) * NODE_RECORD) : load<u32>(triangles + <usize>(word & INDEX_MASK) * 36);
+    touched ^= ((word >>> 24) & 15) == 0 ? load<u32>(nodes + <usize>(word & INDEX_MASK) * NODE_RECORD) : load<u32>(triangles + <usize>((word & INDEX_MASK) >>> 2) * TRIANGLE_GROUP);
     // Insertion: move later-exiting entries up (strictly later, so equal exits keep slot order).
     let at = hits;
     while (at > 0 && load<f32>(HIT_FAR + 4 * (at - 1)) > far) {
@@ -123,37 +124,35 @@ export function stepNode(ray: usize): void {
     const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
     const type = (word >>> 24) & 15;
     if (type == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
-    let k = word & INDEX_MASK;
-    const end = k + type - 1;
-    // Pairs of triangles in f64x2 lanes, then the odd one alone. A closest-so-far hit (t < tMax, or any
-    // t for the first) shrinks the ray, exactly as testing them one by one would.
-    while (k + 1 < end) {
-      trianglesTested += 2;
-      intersectTrianglePair(ray, triangles + <usize>k * 36, triangles + <usize>(k + 1) * 36, tMax, PAIR_T);
-      let t = load<f64>(PAIR_T);
-      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
-        tMax = t;
-        shrink(ray, t, k);
-        if (anyHit) break;
+    // The leaf's references [first, end) lie in groups of four; each group is screened four-wide and
+    // its surviving lanes tested exactly, in reference order, so the ray shrinks exactly as it would
+    // testing them one by one (closest so far: t < tMax, or any t for the first hit).
+    const first = word & INDEX_MASK;
+    const end = first + type - 1;
+    trianglesTested += <i32>(type - 1);
+    let group = first >>> 2;
+    const lastGroup = (end - 1) >>> 2;
+    do {
+      const base = group << 2;
+      // Lanes of this group inside the leaf's range.
+      let lanes: i32 = 15;
+      if (base < first) lanes &= 15 << (first - base);
+      if (base + 4 > end) lanes &= 15 >>> (base + 4 - end);
+      const g = triangles + <usize>group * TRIANGLE_GROUP;
+      let survivors = candidates(ray, g) & lanes;
+      while (survivors != 0) {
+        const lane = <u32>ctz(survivors);
+        survivors &= survivors - 1;
+        const t = intersectTriangle(ray, g + 4 * <usize>lane, tMax);
+        if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+          tMax = t;
+          shrink(ray, t, base + lane);
+          if (anyHit) break;
+        }
       }
-      t = load<f64>(PAIR_T, 8);
-      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
-        tMax = t;
-        shrink(ray, t, k + 1);
-        if (anyHit) break;
-      }
-      k += 2;
-    }
+      if (anyHit && load<i32>(ray, BEST) >= 0) break;
+    } while (++group <= lastGroup);
     if (anyHit && load<i32>(ray, BEST) >= 0) break;
-    if (k < end) {
-      trianglesTested++;
-      const t = intersectTriangle(ray, triangles + <usize>k * 36, tMax);
-      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
-        tMax = t;
-        shrink(ray, t, k);
-        if (anyHit) break;
-      }
-    }
   } while (++i < hits);
   if (anyHit && load<i32>(ray, BEST) >= 0) {
     store<i32>(ray, 0, TOP);

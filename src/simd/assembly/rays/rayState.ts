@@ -4,7 +4,7 @@
 
 import { PLANE_SLACK } from './slack';
 
-export const RAY_STATE_BYTES: usize = 256;
+export const RAY_STATE_BYTES: usize = 384;
 
 // Walk state.
 export const TMAX = 0; // f64: current closest hit (or the ray's tMax)
@@ -31,9 +31,16 @@ export const ORIGIN_KZ = 184;
 export const SHEAR_X = 192; // f64 × 3
 export const SHEAR_Y = 200;
 export const SHEAR_Z = 208;
-export const OFFSET_KX = 216; // i32 × 3: byte offsets of the permuted axes inside a packed corner
+export const OFFSET_KX = 216; // i32 × 3: byte offsets of the permuted axes' rows in a triangle group
 export const OFFSET_KY = 220;
 export const OFFSET_KZ = 224;
+// The same constants as float32 splats for the four-wide screening (watertight.ts: candidates).
+export const ORIGIN_KX4 = 240; // v128 × 3
+export const ORIGIN_KY4 = 256;
+export const ORIGIN_KZ4 = 272;
+export const SHEAR_X4 = 288; // v128 × 2
+export const SHEAR_Y4 = 304;
+export const PROJECTION_ERROR4 = 320; // v128: bound on the float32 error of a projected coordinate
 
 /**
  * Fills the record for a valid ray (finite, non-zero direction, tMax > 0) and pushes the root onto the
@@ -91,9 +98,20 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   store<f64>(state, directionKx / along, SHEAR_X);
   store<f64>(state, directionKy / along, SHEAR_Y);
   store<f64>(state, 1 / along, SHEAR_Z);
-  store<i32>(state, 4 * kx, OFFSET_KX);
-  store<i32>(state, 4 * ky, OFFSET_KY);
-  store<i32>(state, 4 * kz, OFFSET_KZ);
+  store<i32>(state, 16 * kx, OFFSET_KX);
+  store<i32>(state, 16 * ky, OFFSET_KY);
+  store<i32>(state, 16 * kz, OFFSET_KZ);
+  v128.store(state, f32x4.splat(<f32>load<f64>(state, ORIGIN_KX)), ORIGIN_KX4);
+  v128.store(state, f32x4.splat(<f32>load<f64>(state, ORIGIN_KY)), ORIGIN_KY4);
+  v128.store(state, f32x4.splat(<f32>load<f64>(state, ORIGIN_KZ)), ORIGIN_KZ4);
+  v128.store(state, f32x4.splat(<f32>load<f64>(state, SHEAR_X)), SHEAR_X4);
+  v128.store(state, f32x4.splat(<f32>load<f64>(state, SHEAR_Y)), SHEAR_Y4);
+  // Every vertex coordinate is within the frames' magnitude bound M, the shears within [−1, 1] (kz is
+  // the dominant axis), so a projected coordinate (p − o) − s·(pz − oz) is below 4(M + |o|) in size and
+  // its float32 evaluation (origin and shear rounded to float32 too) off by < 16 ulps of that: 2^-19.
+  const largest = Math.max(Math.max(load<f64>(magnitude), load<f64>(magnitude, 8)), load<f64>(magnitude, 16));
+  const origin = Math.max(Math.max(Math.abs(ox), Math.abs(oy)), Math.abs(oz));
+  v128.store(state, f32x4.splat(<f32>((largest + origin) * (4.0 / 524288.0))), PROJECTION_ERROR4);
 
   // The root as the first stack entry: entered at 0.
   const stack = <usize>load<i32>(state, STACK);
