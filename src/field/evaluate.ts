@@ -32,6 +32,8 @@ export interface EvaluateFieldOptions {
   scratch?: FieldScratch;
   /** Points to evaluate; all of `positions` (length / 4) when omitted. */
   count?: number;
+  /** Filled with the back end that actually ran (a SIMD one hands over to TypeScript while it compiles). */
+  ran?: { backend: FieldBackend };
 }
 
 let sharedScratch: FieldScratch | undefined;
@@ -57,16 +59,21 @@ export function evaluateField(program: FieldProgram, positions: Float32Array, wi
   let backend = options.backend ?? 'auto';
   if (backend === 'simd-interpreter' || backend === 'simd-jit') {
     const used = sharedSimdFieldRuntime()?.evaluate(program, positions, wind, count, backend === 'simd-jit' ? 'jit' : 'interpreter');
-    if (used !== undefined) return used;
+    if (used !== undefined) {
+      if (options.ran !== undefined) options.ran.backend = backend;
+      return used;
+    }
     backend = 'auto';
   }
   if (backend === 'jit' || (backend === 'auto' && isJitAvailable())) {
     if (!isJitAvailable()) throw new InvalidParameterError('backend', "'interpreter' (this environment forbids generating code at run time)", backend);
     jitKernel(program)(program.floats, positions, wind, count, fieldNoise);
+    if (options.ran !== undefined) options.ran.backend = 'jit';
     return 0;
   }
   if (backend !== 'interpreter' && backend !== 'auto') throw new InvalidParameterError('backend', `one of ${FIELD_BACKENDS.join(', ')}`, backend);
   const scratch = options.scratch ?? (sharedScratch ??= createFieldScratch());
+  if (options.ran !== undefined) options.ran.backend = 'interpreter';
   return interpretField(program, positions, wind, count, scratch);
 }
 

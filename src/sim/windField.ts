@@ -30,6 +30,8 @@ const ORIGIN_CONSTANTS = ['center', 'base'];
 export class WindField {
   readonly effects: PlacedEffect[] = [];
   backend: FieldBackend = 'auto';
+  /** The back end that ran the last evaluation (a SIMD one hands over to TypeScript while it compiles). */
+  readonly ran: { backend: FieldBackend } = { backend: 'auto' };
   private superposition = new FieldSuperposition();
   private nextId = 1;
   private dirty = true;
@@ -111,7 +113,7 @@ export class WindField {
     if (this.dirty) this.rebuild();
     wind.fill(0, 0, count * 4);
     if (this.superposition.size === 0 || count === 0) return;
-    this.superposition.evaluate(positions, wind, { count, backend: this.backend });
+    this.superposition.evaluate(positions, wind, { count, backend: this.backend, ran: this.ran });
   }
 
   private rebuild(): void {

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe('WebAssembly SIMD wind kernels in real Chromium', () => {
-  it('switches the field back end live through every kernel; the SIMD ones compile in the page (in the background where the main thread refuses) and run', async () => {
+  it('switches the field back end live through every kernel; the SIMD ones compile in the page (in the background where the main thread refuses) and then run the wind', async () => {
     const { page, errors } = await openPage(harness);
     await waitForBuilds(page, 1);
     await page.locator('.lil-title', { hasText: /^Wind$/ }).click();
@@ -22,7 +22,7 @@ describe('WebAssembly SIMD wind kernels in real Chromium', () => {
       page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
     for (const label of ['WASM SIMD JIT', 'TypeScript JIT', 'WASM SIMD interpreter', 'TypeScript interpreter', 'WASM SIMD JIT']) {
       await backend.selectOption({ label });
-      // The HUD names the kernel, without a "TypeScript runs" fallback note, and the frames go on.
+      // The HUD names the kernel that ran the last evaluation: the chosen one, once it has compiled.
       await hudMatches(new RegExp(`wind: \\d+ effects · [\\d,]+ tracers · field [\\d.]+ ms \\(${label}\\)`));
     }
     const status = await page.evaluate(() => document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '');

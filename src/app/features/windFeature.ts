@@ -192,11 +192,15 @@ export class WindFeature implements AppFeature {
     this.explosionTimer = 0.6;
   }
 
-  /** The chosen kernel, and why TypeScript answers instead when a SIMD one cannot run here. */
+  /** The chosen kernel, and the one that ran when they differ (why, when a SIMD one cannot run here). */
   private kernelLabel(): string {
-    const backend = this.field.backend;
-    const reason = backend.startsWith('simd') ? simdFieldUnavailableReason() : undefined;
-    return reason === undefined ? FIELD_BACKEND_LABELS[backend] : `${FIELD_BACKEND_LABELS[backend]}: ${reason}, TypeScript runs`;
+    const chosen = this.field.backend;
+    const ran = this.field.ran.backend;
+    const reason = chosen.startsWith('simd') ? simdFieldUnavailableReason() : undefined;
+    if (reason !== undefined) return `${FIELD_BACKEND_LABELS[chosen]}: ${reason}, TypeScript runs`;
+    if (chosen === 'auto') return ran === 'auto' ? FIELD_BACKEND_LABELS.auto : `${FIELD_BACKEND_LABELS.auto}: ${FIELD_BACKEND_LABELS[ran]}`;
+    if (chosen === ran || ran === 'auto') return FIELD_BACKEND_LABELS[chosen];
+    return `${FIELD_BACKEND_LABELS[chosen]}, compiling: ${FIELD_BACKEND_LABELS[ran]} runs`;
   }
 
   private resizeTracers(): void {

@@ -35,6 +35,7 @@ describe.runIf(isWasmSimdSupported())('the wind switches kernels live', () => {
     for (const backend of [...FIELD_BACKENDS, 'simd-jit', 'interpreter', 'simd-interpreter'] as const) {
       field.backend = backend;
       expect(worstDifference(wind(), reference), backend).toBeLessThanOrEqual(1e-5);
+      expect(field.ran.backend).toBe(backend === 'auto' ? 'jit' : backend);
     }
     // A constant tuned while on a SIMD back end reaches it without recompiling anything by hand.
     field.backend = 'simd-jit';
