@@ -15,7 +15,7 @@ interface RayKernelExports {
   countersTriangles(): number;
   castRays(
     nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
-    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
+    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number, castOrder: number,
     stacks: number, stackBytes: number, flags: number,
   ): number;
 }
@@ -33,8 +33,9 @@ const REORDER_MIN_RAYS = 1024;
 const PAGE = 65536;
 const STACK_ENTRY_BYTES = 8;
 const NODE_RECORD_BYTES = 128;
-/** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
-const RAY_BYTES = 36;
+/** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle,
+ *  cast order. */
+const RAY_BYTES = 40;
 const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
 /** Addresses inside the module's memory of the resident BVH and the ray staging area. */
@@ -61,8 +62,9 @@ interface Layout {
  *            each, absent when the mesh was reordered) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
- * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
- * of nodes; big batches in Morton order of their origins); the walk itself touches only module memory. The memory only grows; every
+ * BVH is cast against. Rays are staged per cast (memcpy of 28 B in and 8 B out per ray, next to a walk
+ * of tens of nodes; big batches also get a cast order, the Morton order of their origins, which the
+ * kernel follows); the walk itself touches only module memory. The memory only grows; every
  * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
  */
 export class SimdRayKernel {
@@ -146,47 +148,23 @@ export class SimdRayKernel {
     const hitTriangle = hitT + 4 * capacity;
     const buffer = this.exports.memory.buffer;
     const nodes = bvh.quantized!;
-    const frame = nodes.rootFrame;
-    const order = (options.reorder ?? true) && count >= REORDER_MIN_RAYS ? this.rayOrder.sort(rays.origins, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!) : null;
-    if (order === null) {
-      new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
-      new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
-      new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
-    } else {
-      const stagedOrigins = new Float32Array(buffer, origins, 3 * count);
-      const stagedDirections = new Float32Array(buffer, directions, 3 * count);
-      const stagedTMax = new Float32Array(buffer, tMaxs, count);
-      const o = rays.origins, d = rays.directions, m = rays.tMax;
-      for (let i = 0; i < count; i++) {
-        const ray = order[i]!;
-        const i3 = 3 * i, r3 = 3 * ray;
-        stagedOrigins[i3] = o[r3]!;
-        stagedOrigins[i3 + 1] = o[r3 + 1]!;
-        stagedOrigins[i3 + 2] = o[r3 + 2]!;
-        stagedDirections[i3] = d[r3]!;
-        stagedDirections[i3 + 1] = d[r3 + 1]!;
-        stagedDirections[i3 + 2] = d[r3 + 2]!;
-        stagedTMax[i] = m[ray]!;
-      }
+    new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
+    new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
+    new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
+    const reorder = (options.reorder ?? true) && count >= REORDER_MIN_RAYS;
+    const castOrder = hitTriangle + 4 * capacity;
+    if (reorder) {
+      const frame = nodes.rootFrame;
+      new Int32Array(buffer, castOrder, count).set(this.rayOrder.sort(rays.origins, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!).subarray(0, count));
     }
     const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
     const invalidRays = this.exports.castRays(
       layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-      origins, directions, tMaxs, hitT, hitTriangle, count,
+      origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
       layout.stacks, layout.stackBytes, flags,
     );
-    if (order === null) {
-      hits.t.set(new Float32Array(buffer, hitT, count));
-      hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
-    } else {
-      const stagedT = new Float32Array(buffer, hitT, count);
-      const stagedTriangle = new Int32Array(buffer, hitTriangle, count);
-      for (let i = 0; i < count; i++) {
-        const ray = order[i]!;
-        hits.t[ray] = stagedT[i]!;
-        hits.triangle[ray] = stagedTriangle[i]!;
-      }
-    }
+    hits.t.set(new Float32Array(buffer, hitT, count));
+    hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
     const nodesVisited = this.exports.countersNodes();
     return { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles(), invalidRays };
   }

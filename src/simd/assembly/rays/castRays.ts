@@ -61,6 +61,8 @@ let tMaxs: usize = 0;
 let hitT: usize = 0;
 let hitTriangle: usize = 0;
 let count: i32 = 0;
+/** i32 per ray: the batch index of the i-th ray to cast, or 0 for batch order. */
+let castOrder: usize = 0;
 let magnitude: usize = 0;
 let hasNodes: bool = false;
 let next: i32 = 0;
@@ -72,7 +74,8 @@ let invalid: i32 = 0;
  */
 function startNext(state: usize): bool {
   while (next < count) {
-    const ray = next++;
+    const ray = castOrder != 0 ? load<i32>(castOrder + <usize>(4 * next)) : next;
+    next++;
     const r3 = <usize>(12 * ray);
     const ox = <f64>load<f32>(origins + r3), oy = <f64>load<f32>(origins + r3, 4), oz = <f64>load<f32>(origins + r3, 8);
     const dx = <f64>load<f32>(directions + r3), dy = <f64>load<f32>(directions + r3, 4), dz = <f64>load<f32>(directions + r3, 8);
@@ -108,11 +111,12 @@ function finishRay(state: usize): void {
  * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
  * number of invalid rays. `order`: u32 per leaf reference, or 0 when leaves name triangles directly.
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
+ * orderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
  * stacks: raysInFlight() stacks of stackBytes each. flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32,
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
   stacks: usize, stackBytes: usize, flags: i32,
 ): i32 {
   setDoubleSided((flags & 1) != 0);
@@ -123,6 +127,7 @@ export function castRays(
   hitT = hitTAt;
   hitTriangle = hitTriangleAt;
   count = rayCount;
+  castOrder = castOrderAt;
   magnitude = magnitudeAt;
   hasNodes = nodeCount > 0;
   next = 0;
