@@ -22,9 +22,12 @@
 // - exits get a relative slack for the rounding of 1/d, and tMax a hair more for the same reason.
 //
 // Rays in flight: RAYS_IN_FLIGHT rays walk at once, taking turns node by node, each with its own
-// record and stack; a finished ray hands its place to the next one of the batch. One ray's walk is a
-// chain of dependent loads (pop, node, children); interleaving lets the CPU overlap one ray's cache
-// misses with another's arithmetic. Each ray's walk, and so its result, is exactly the single-ray one.
+// record and stack; a finished ray hands its place to the next one of the batch. Each ray's walk, and
+// so its result, is exactly the single-ray one. The idea: one ray's walk is a chain of dependent loads
+// (pop, node, children), and interleaving could let the CPU overlap one ray's cache misses with
+// another's arithmetic. Measured on the 512 terrain (28k nodes in 3.5 MB, 19 MB of triangles): 1, 2, 3
+// and 4 rays in flight within noise of each other, as are the early child touches in nodeStep.ts, so
+// the walk is bound by its instructions, not by memory, on this machine. Kept at 2 (no cost).
 
 import { nodesVisited, setScene, stepNode, trianglesTested } from './nodeStep';
 import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
