@@ -26,8 +26,9 @@
 // so its result, is exactly the single-ray one. The idea: one ray's walk is a chain of dependent loads
 // (pop, node, children), and interleaving could let the CPU overlap one ray's cache misses with
 // another's arithmetic. Measured on the 512 terrain (28k nodes in 3.5 MB, 19 MB of triangles): 1, 2, 3
-// and 4 rays in flight within noise of each other, as are the early child touches in nodeStep.ts, so
-// the walk is bound by its instructions, not by memory, on this machine. Kept at 2 (no cost).
+// and 4 rays in flight within noise of each other, as were early loads of each hit child's cache line
+// (since removed), so the walk is bound by its instructions, not by memory, on this machine. Kept at 2
+// (no cost).
 
 import { nodesVisited, setScene, stepNode, trianglesTested } from './nodeStep';
 import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';

@@ -29,14 +29,10 @@ let anyHit: bool = false;
 
 export let nodesVisited: i32 = 0;
 export let trianglesTested: i32 = 0;
-/** Where words read only to start cache-line fetches early end up, so no optimizer drops the reads. */
-let touchSink: u32 = 0;
 
-// Scratch for one node's hit children, ordered by exit: slot, near and far; then the pair test's output.
+// Scratch for one node's hit children, ordered by exit: slot and entry distance.
 const HIT_SLOT: usize = memory.data(16, 16);
 const HIT_NEAR: usize = memory.data(16, 16);
-const HIT_FAR: usize = memory.data(16, 16);
-const LANES: usize = memory.data(32, 16);
 
 export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
   nodes = nodesAt;
@@ -88,35 +84,30 @@ export function stepNode(ray: usize): void {
   const words = v128.load(p, 48);
   const notEmpty = v128.not(i32x4.eq(v128.and(words, i32x4.splat(15 << 24)), i32x4.splat(1 << 24)));
   const hitMask = v128.and(v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX))), notEmpty);
-  let bits = i32x4.bitmask(hitMask);
+  const bits = i32x4.bitmask(hitMask);
   if (bits == 0) return;
 
-  // Hit children in slot order, then ordered by exit (ties: lower slot first), as orderByExit.
-  v128.store(LANES, enter);
-  v128.store(LANES, exit, 16);
-  let hits: usize = 0;
-  let touched: u32 = 0;
-  do {
-    const slot = <usize>ctz(bits);
-    bits &= bits - 1;
-    const far = load<f32>(LANES + 16 + 4 * slot);
-    // Touch the child's first cache line now, so the misses of all hit children overlap.
-    const word = load<u32>(p + 48 + 4 * slot);
-    touched ^= ((word >>> 24) & 15) == 0 ? load<u32>(nodes + <usize>(word & INDEX_MASK) * NODE_RECORD) : load<u32>(triangles + <usize>((word & INDEX_MASK) >>> 2) * TRIANGLE_GROUP);
-    // Insertion: move later-exiting entries up (strictly later, so equal exits keep slot order).
-    let at = hits;
-    while (at > 0 && load<f32>(HIT_FAR + 4 * (at - 1)) > far) {
-      store<i32>(HIT_SLOT + 4 * at, load<i32>(HIT_SLOT + 4 * (at - 1)));
-      store<f32>(HIT_NEAR + 4 * at, load<f32>(HIT_NEAR + 4 * (at - 1)));
-      store<f32>(HIT_FAR + 4 * at, load<f32>(HIT_FAR + 4 * (at - 1)));
-      at--;
-    }
-    store<i32>(HIT_SLOT + 4 * at, <i32>slot);
-    store<f32>(HIT_NEAR + 4 * at, load<f32>(LANES + 4 * slot));
-    store<f32>(HIT_FAR + 4 * at, far);
-    hits++;
-  } while (bits != 0);
-  touchSink ^= touched;
+  // Hit children ordered by exit, as orderByExit, without branches: each lane's key is its exit's
+  // bits (exits are ≥ 0, so their bits order as integers) with the slot in the two lowest bits (ties go
+  // to the lower slot; exits within 4 ulps may swap, which the float32 exits could do anyway), missed
+  // lanes last; a lane's rank is the number of smaller keys, and the slots land at their ranks.
+  const hits = <usize>popcnt(bits);
+  const key = v128.or(v128.bitselect(v128.and(f32x4.abs(exit), i32x4.splat(~3)), i32x4.splat(0x7ffffffc), hitMask), i32x4(0, 1, 2, 3));
+  const below = i32x4.add(
+    i32x4.add(i32x4.lt_s(v128.shuffle<i32>(key, key, 1, 2, 3, 0), key), i32x4.lt_s(v128.shuffle<i32>(key, key, 2, 3, 0, 1), key)),
+    i32x4.lt_s(v128.shuffle<i32>(key, key, 3, 0, 1, 2), key),
+  );
+  const rank = i32x4.shl(i32x4.neg(below), 2);
+  const r0 = <usize>i32x4.extract_lane(rank, 0), r1 = <usize>i32x4.extract_lane(rank, 1);
+  const r2 = <usize>i32x4.extract_lane(rank, 2), r3 = <usize>i32x4.extract_lane(rank, 3);
+  store<i32>(HIT_SLOT + r0, 0);
+  store<i32>(HIT_SLOT + r1, 1);
+  store<i32>(HIT_SLOT + r2, 2);
+  store<i32>(HIT_SLOT + r3, 3);
+  store<f32>(HIT_NEAR + r0, f32x4.extract_lane(enter, 0));
+  store<f32>(HIT_NEAR + r1, f32x4.extract_lane(enter, 1));
+  store<f32>(HIT_NEAR + r2, f32x4.extract_lane(enter, 2));
+  store<f32>(HIT_NEAR + r3, f32x4.extract_lane(enter, 3));
 
   // Leaves first, front to back, so the ray shrinks before any node is pushed.
   let i: usize = 0;
