@@ -5,7 +5,7 @@
  *   npm run scene -- scenes/default.json --frames 120 [--dt 0.016666] [--json]
  */
 import { readFileSync } from 'node:fs';
-import { ColliderscopeError, Sandbox, buildBVH, parseSceneText, summarize } from '../src/core';
+import { ColliderscopeError, Sandbox, buildBVH, createSceneSystems, parseSceneText, summarize } from '../src/core';
 
 interface RunnerOptions {
   scenePath: string;
@@ -61,6 +61,7 @@ function run(options: RunnerOptions): void {
   const scene = parseSceneText(text, options.scenePath);
   const sandbox = new Sandbox(scene, undefined, options.frames);
   sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+  for (const system of createSceneSystems(scene, sandbox)) sandbox.addSystem(system);
   for (let frame = 0; frame < options.frames; frame++) sandbox.step(options.dt);
 
   const phases: Record<string, { median: number; min: number; max: number; mean: number; samples: number }> = {};

@@ -1,5 +1,5 @@
 import type GUI from 'lil-gui';
-import type { Sandbox } from '../core';
+import type { Sandbox, SceneDefinition } from '../core';
 import type { AppSettings } from '../ui/settings';
 import type { Stage } from '../view/stage';
 
@@ -26,6 +26,12 @@ export interface AppContext {
 export interface AppFeature {
   readonly name: string;
   install(context: AppContext): void;
+  /**
+   * A scene was chosen (before its terrain is built). A scene whose `systems` section names any system
+   * describes them all: the feature takes its section's settings and turns on, or turns off when the
+   * scene leaves it out. A scene without the section leaves the feature as it is.
+   */
+  sceneLoaded?(scene: SceneDefinition): void;
   /** The terrain was (re)built; rebuild whatever depends on it. */
   terrainChanged?(sandbox: Sandbox): void;
   /** The terrain's BVH arrived (built in the worker after the terrain). */

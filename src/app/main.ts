@@ -164,6 +164,8 @@ class App {
       feature.install(context);
       this.features.push(feature);
     }
+    for (const feature of this.features) feature.sceneLoaded?.(this.scene);
+    this.panel.refresh();
 
     this.builder.onBvh = (bvh, mesh) => {
       this.status.bvhBuilding = false;
@@ -500,6 +502,7 @@ class App {
       url.searchParams.set('scene', presetName);
       history.replaceState(null, '', url);
     }
+    for (const feature of this.features) feature.sceneLoaded?.(scene);
     this.panel.refresh();
     if (sceneCamera || scene.terrain.worldSize !== this.stage.worldSizeShown) this.applyCamera(scene);
     if (this.sandbox !== null) this.sandbox.scene = scene;

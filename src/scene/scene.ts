@@ -1,5 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
+import { parseSceneSystems, type SceneSystems } from './sceneSystems';
 import { child, expectKnownKeys, expectNumber, expectObject, expectString, expectVec3, parseJsonText, type Where } from './validate';
 
 /**
@@ -20,9 +21,11 @@ export interface SceneDefinition {
   seed: number;
   terrain: TerrainParams;
   camera: SceneCamera;
+  /** The systems the scene runs beside its terrain (broad-phase, particles, actors); none when empty. */
+  systems: SceneSystems;
 }
 
-export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera'] as const;
+export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera', 'systems'] as const;
 const CAMERA_FIELDS = ['position', 'target', 'fov'] as const;
 
 export function defaultCamera(terrain: TerrainParams): SceneCamera {
@@ -58,6 +61,7 @@ export function parseScene(value: unknown, file = 'scene'): SceneDefinition {
     seed: object.seed === undefined ? 1 : expectNumber(object.seed, child(top, 'seed'), 0, 4294967295, true),
     terrain,
     camera,
+    systems: object.systems === undefined ? {} : parseSceneSystems(object.systems, child(top, 'systems')),
   };
 }
 
@@ -74,5 +78,6 @@ export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
     seed: scene.seed,
     terrain: { ...scene.terrain },
     camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
+    ...(Object.keys(scene.systems).length > 0 ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
   };
 }

@@ -41,6 +41,11 @@ export function expectNumber(value: unknown, where: Where, min = -Infinity, max 
   return value;
 }
 
+export function expectBoolean(value: unknown, where: Where): boolean {
+  if (typeof value !== 'boolean') throw new InvalidParameterError(where.field, 'true or false', value, where.file);
+  return value;
+}
+
 export function expectString(value: unknown, where: Where, maxLength = 2000): string {
   if (typeof value !== 'string' || value.length > maxLength) {
     throw new InvalidParameterError(where.field, `a string of at most ${maxLength} characters`, value, where.file);

@@ -38,3 +38,28 @@ describe('broad-phase in real Chromium', () => {
     await page.close();
   });
 });
+
+describe('scene files with systems in real Chromium', () => {
+  it('turn on the systems they name with their settings, and off the ones another such scene leaves out', async () => {
+    const { page, errors } = await openPage(harness, '?scene=box-crowd', { width: 960, height: 600 });
+    await waitForBuilds(page, 1);
+    const hudMatches = (pattern: RegExp) =>
+      page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
+    await hudMatches(/broad-phase: regions · orbits 8,192 boxes/);
+    await hudMatches(/actors: 300 /);
+    const enabled = (folder: string) =>
+      page.locator('xpath=//*[contains(@class,"lil-gui")][./*[contains(@class,"lil-title")][normalize-space(.)="' + folder + '"]]').locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^enabled$/ }) }).first().locator('input');
+    await expect(enabled('Broad-phase').isChecked()).resolves.toBe(true);
+    await expect(enabled('Particles').isChecked()).resolves.toBe(false);
+
+    await page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^preset$/ }) }).locator('select').selectOption('particle-storm');
+    await waitForBuilds(page, 2);
+    await hudMatches(/particles: [1-9][\d,]* live/);
+    await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.not.toMatch(/broad-phase:|actors:/);
+    await expect(enabled('Broad-phase').isChecked()).resolves.toBe(false);
+    await expect(enabled('Particles').isChecked()).resolves.toBe(true);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'scene-particle-storm.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

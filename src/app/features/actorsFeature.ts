@@ -1,6 +1,6 @@
 import type GUI from 'lil-gui';
 import * as THREE from 'three';
-import { ActorSystem, sampleTerrainHeight, type PileSpec, type Sandbox, type WindField } from '../../core';
+import { ActorSystem, sampleTerrainHeight, type PileSpec, type Sandbox, type SceneDefinition, type WindField } from '../../core';
 import { ActorsView } from '../../view/actorsView';
 import { BoxOverlay } from '../../view/boxOverlay';
 import type { AppContext, AppFeature } from '../feature';
@@ -43,6 +43,8 @@ export class ActorsFeature implements AppFeature {
   private wakeBoxTimer = 0;
   /** Sleepers the last wake box or explosion woke (−1: none yet). */
   private lastWoken = -1;
+  /** The pile's centre from the scene file, when it gives one. */
+  private sceneCenter: [number, number] | null = null;
   private readonly settings: ActorsSettings = { enabled: false, count: 300, spheres: 1, boxes: 1, capsules: 1, size: 0.6, density: 25, wind: true, restitution: 0.2, friction: 0.6, wakeSize: 30 };
 
   constructor(private readonly wind: () => WindAccess | null) {}
@@ -72,6 +74,24 @@ export class ActorsFeature implements AppFeature {
     folder.add({ wake: () => this.wakeAroundPile() }, 'wake').name('wake box');
     folder.add({ explode: () => this.explode() }, 'explode').name('explosion (wakes first)');
     folder.close();
+  }
+
+  sceneLoaded(scene: SceneDefinition): void {
+    if (Object.keys(scene.systems).length === 0) return;
+    const wanted = scene.systems.actors;
+    const sandbox = this.context?.sandbox() ?? null;
+    // A new pile from the scene's settings: it is spawned once the scene's terrain is built.
+    if (this.system !== null) sandbox?.removeSystem(this.system);
+    this.system = null;
+    this.sceneCenter = wanted?.center ?? null;
+    if (wanted !== undefined) {
+      const s = this.settings;
+      if (wanted.count !== undefined) s.count = wanted.count;
+      if (wanted.size !== undefined) s.size = wanted.size;
+      if (wanted.density !== undefined) s.density = wanted.density;
+      if (wanted.mix !== undefined) [s.spheres, s.boxes, s.capsules] = [wanted.mix.sphere, wanted.mix.box, wanted.mix.capsule];
+    }
+    this.settings.enabled = wanted !== undefined;
   }
 
   terrainChanged(sandbox: Sandbox): void {
@@ -148,8 +168,9 @@ export class ActorsFeature implements AppFeature {
     };
   }
 
-  /** Under the wind's explosion when there is one, so "explosion" has something to blow away. */
+  /** Where the scene put the pile, else under the wind's explosion when there is one, so "explosion" has something to blow away. */
   private pileCenter(): [number, number] {
+    if (this.sceneCenter !== null) return this.sceneCenter;
     const explosion = this.wind()?.field.effects.find((e) => e.label === 'explosion');
     if (explosion !== undefined) return [explosion.position[0], explosion.position[2]];
     return [0, 0];

@@ -1,6 +1,6 @@
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import { BROAD_PHASE_NAMES, BROAD_PHASE_SCENES, BroadPhaseSystem, DEFAULT_BROAD_PHASE_SETTINGS, type BroadPhaseName, type BroadPhaseSceneName, type Sandbox } from '../../core';
+import { BROAD_PHASE_NAMES, BROAD_PHASE_SCENES, BroadPhaseSystem, DEFAULT_BROAD_PHASE_SETTINGS, type BroadPhaseName, type BroadPhaseSceneName, type Sandbox, type SceneDefinition } from '../../core';
 import { BroadPhaseBoxes } from '../../view/broadPhaseView';
 import type { AppContext, AppFeature } from '../feature';
 
@@ -76,8 +76,18 @@ export class BroadPhaseFeature implements AppFeature {
     folder.close();
   }
 
+  sceneLoaded(scene: SceneDefinition): void {
+    if (Object.keys(scene.systems).length === 0) return;
+    const wanted = scene.systems.broadphase;
+    // A new system from the scene's settings: it joins the sandbox once the scene's terrain is built.
+    if (this.system !== null) this.setEnabled(false);
+    if (wanted !== undefined) Object.assign(this.settings, wanted);
+    this.settings.enabled = wanted !== undefined;
+  }
+
   terrainChanged(sandbox: Sandbox): void {
     this.placeAboveTerrain();
+    if (this.settings.enabled && this.system === null) this.setEnabled(true);
     if (this.system !== null && !sandbox.systems.includes(this.system)) sandbox.addSystem(this.system);
   }
 

@@ -13,6 +13,7 @@ import {
   type ParticleSystemOptions,
   type RayPick,
   type Sandbox,
+  type SceneDefinition,
 } from '../../core';
 import { CacheCells, ParticlePoints, PlaneQuads } from '../../view/particlesView';
 import type { AppContext, AppFeature } from '../feature';
@@ -129,6 +130,24 @@ export class ParticlesFeature implements AppFeature {
     stats.add(this.stats, 'below').name('below now').disable().listen();
     stats.add(this.stats, 'phases').name('ms spawn/wind/move/cache/rays/check').disable().listen();
     folder.close();
+  }
+
+  sceneLoaded(scene: SceneDefinition): void {
+    if (Object.keys(scene.systems).length === 0) return;
+    const wanted = scene.systems.particles;
+    const sandbox = this.context?.sandbox() ?? null;
+    if (this.system !== null) sandbox?.removeSystem(this.system);
+    // The showcase is made afresh on the scene's terrain, with a system of the scene's options.
+    this.system = null;
+    this.effects = [];
+    if (wanted !== undefined) {
+      const { particles, budget, ...options } = wanted;
+      if (particles !== undefined) this.settings.particles = particles;
+      if (budget !== undefined) this.settings.budget = budget;
+      Object.assign(this.settings, options);
+    }
+    this.settings.enabled = wanted !== undefined;
+    this.setVisible(this.settings.enabled);
   }
 
   terrainChanged(sandbox: Sandbox): void {

@@ -30,6 +30,20 @@ describe('headless runner (npm run scene)', () => {
     expect(report.metrics.terrain.triangles).toBe(2 * 256 * 256);
   });
 
+  it('runs and reports the systems a scene file asks for', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'colliderscope-'));
+    const file = join(dir, 'systems.json');
+    writeFileSync(file, JSON.stringify({ seed: 3, terrain: { cells: 32 }, systems: { broadphase: { strategy: 'sap', count: 256 }, particles: { particles: 2000, budget: 20 }, actors: { count: 12 } } }));
+    const output = execFileSync(TSX, ['tools/run-scene.ts', file, '--frames', '20', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const report = JSON.parse(output) as { phases: Record<string, unknown>; metrics: Record<string, Record<string, number | string>> };
+    expect(report.metrics.broadphase!.strategy).toBe('sap');
+    expect(report.metrics.broadphase!.boxes).toBe(256);
+    expect(report.metrics.particles!.alive).toBeGreaterThan(0);
+    expect(report.metrics.particles!.raycasts).toBeLessThanOrEqual(21);
+    expect(report.metrics.actors!.actors).toBe(12);
+    for (const phase of ['step.broadphase', 'particles.rays', 'step.actors']) expect(Object.keys(report.phases)).toContain(phase);
+  });
+
   it('prints a readable table without --json', () => {
     const { status, stdout } = runScene('scenes/default.json', '--frames', '3');
     expect(status).toBe(0);
