@@ -77,6 +77,8 @@ export class Sandbox {
     const index = this.systems.indexOf(system);
     if (index < 0) return;
     this.systems.splice(index, 1);
+    const name = system.name;
+    this.timings.forgetPhases((phase) => phase !== `step.${name}` && !phase.startsWith(`${name}.`));
     this.forgetHistory();
   }
 

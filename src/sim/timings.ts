@@ -116,6 +116,16 @@ export class TimingRing {
     return result;
   }
 
+  /** Drops the phases `keep` refuses (a system that left the sandbox should leave no stale rows behind). */
+  forgetPhases(keep: (phase: string) => boolean): void {
+    for (let i = this.phases.length - 1; i >= 0; i--) {
+      const phase = this.phases[i]!;
+      if (keep(phase)) continue;
+      this.series.delete(phase);
+      this.phases.splice(i, 1);
+    }
+  }
+
   clear(): void {
     for (const entry of this.series.values()) {
       entry.head = 0;

@@ -62,6 +62,13 @@ describe('Sandbox', () => {
     expect(sandbox.timings.phases).toEqual(['terrain.generate', 'step.counter', 'step']);
     expect(sandbox.report().metrics).toMatchObject({ terrain: { cells: 16, triangles: 512 }, counter: { steps: 5 } });
     expect(terrainChanges).toBe(1);
+
+    // A system that leaves takes its own rows with it; the others keep theirs.
+    sandbox.timings.record('counter.inner', 1);
+    sandbox.timings.record('counterfeit.inner', 1);
+    sandbox.removeSystem(counter);
+    expect(sandbox.timings.phases).toEqual(['terrain.generate', 'step', 'counterfeit.inner']);
+    expect(sandbox.timings.window('step').length).toBe(5);
   });
 
   it('refuses a NaN or negative time step and keeps its state', () => {
