@@ -72,10 +72,14 @@ interface Contender {
   run(rays: RayBatch, hits: RayHits): void;
 }
 
+/** The strongest TypeScript strategies of sorting-batching.ts on incoherent rays, one at a time and batched. */
 const BATCHING_CANDIDATES: Partial<RayStrategy>[] = [
   { tree: '4-way', layout: 'quantized', sorting: 'tmax', batchSize: 0 },
+  { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 0 },
+  { tree: '4-way', layout: 'quantized', sorting: 'tmax', batchSize: 64 },
   { tree: '4-way', layout: 'quantized', sorting: 'precomputed', batchSize: 256 },
   { tree: '4-way', layout: 'float', sorting: 'precomputed', batchSize: 256 },
+  { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 64 },
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 256 },
 ];
 const strategyName = (s: Partial<RayStrategy>): string => `castRaysWith ${s.tree} ${s.layout} ${s.sorting} ${s.batchSize === 0 ? 'one at a time, packed' : `batch ${s.batchSize}`}`;
