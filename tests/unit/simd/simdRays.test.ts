@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildBVH, forEachNodeBox, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
@@ -226,5 +226,27 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     const expected = emptyHits(4);
     castRays(quantized, rays, expected);
     expect(Array.from(hits.triangle)).toEqual(Array.from(expected.triangle));
+  });
+
+  it('without WebAssembly SIMD the loader resolves to null with a reason, and castRaysSimd answers through TypeScript', async () => {
+    vi.resetModules();
+    vi.doMock('../../../src/simd/simdSupport', () => ({ isWasmSimdSupported: () => false }));
+    try {
+      const fresh = await import('../../../src/simd/simdRays');
+      expect(fresh.simdRayKernel()).toBeNull();
+      expect(await fresh.loadSimdRays()).toBeNull();
+      expect(fresh.simdRaysUnavailableReason()).toMatch(/no WebAssembly SIMD/);
+      const bvh = buildBVH(terrain.positions, terrain.indices);
+      const rays = randomRays(211, 300, meshBounds(terrain.positions));
+      const actual = emptyHits(rays.count);
+      const expected = emptyHits(rays.count);
+      fresh.castRaysSimd(bvh, rays, actual);
+      castRays(bvh, rays, expected);
+      expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
+      expect(Array.from(actual.t)).toEqual(Array.from(expected.t));
+    } finally {
+      vi.doUnmock('../../../src/simd/simdSupport');
+      vi.resetModules();
+    }
   });
 });
