@@ -38,10 +38,18 @@ export interface ParticleSystemOptions {
   keying: CacheKeying;
   /** Which particles budget rays go to. */
   pick: RayPick;
+  /**
+   * Which kernel casts the rays: the WebAssembly SIMD one once loaded (loadSimdRays; the same hits bit
+   * for bit), else the TypeScript walk.
+   */
+  rayKernel: ParticleRayKernel;
   seed: number;
 }
 
-export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', pick: 'needy', seed: 1 });
+export const PARTICLE_RAY_KERNELS = ['wasm-simd', 'typescript'] as const;
+export type ParticleRayKernel = (typeof PARTICLE_RAY_KERNELS)[number];
+
+export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', pick: 'needy', rayKernel: 'wasm-simd', seed: 1 });
 
 /** Work done in the last step. */
 export interface ParticleFrameCounters {
@@ -258,7 +266,7 @@ export class ParticleSystem implements SimSystem {
       const raycaster = this.raycaster;
       frame.raycasts = raycaster.pick(this.effects, this.options.mode === 'reference', this.options.pick, this.lists.live, this.lists.needy, this.urgentEnd, this.laterStart, this.random);
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
-      raycaster.cast(bvh);
+      raycaster.cast(bvh, this.options.rayKernel === 'wasm-simd');
       frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying);
     }
     now = performance.now();
@@ -467,5 +475,6 @@ function validateOptions(options: ParticleSystemOptions): void {
   if (!(options.gravity >= 0 && options.gravity <= 1000)) throw new InvalidParameterError('gravity', 'a number in [0, 1000]', options.gravity);
   if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying)) throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
   if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
+  if (!(PARTICLE_RAY_KERNELS as readonly string[]).includes(options.rayKernel)) throw new InvalidParameterError('rayKernel', "'wasm-simd' or 'typescript'", options.rayKernel);
   if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);
 }

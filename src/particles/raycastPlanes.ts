@@ -1,6 +1,7 @@
 import type { BVH } from '../bvh/buildBVH';
 import type { Random } from '../math/random';
 import { castRays } from '../query/rays/castRays';
+import { castRaysSimd } from '../simd/simdRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { ParticleEffect } from './particleEffect';
@@ -138,8 +139,11 @@ export class PlaneRaycaster {
     }
   }
 
-  cast(bvh: BVH): void {
-    if (this.rays.count > 0) castRays(bvh, this.rays, this.hits);
+  /** Casts the picked rays; `simd` takes the WebAssembly kernel when it is loaded (same hits). */
+  cast(bvh: BVH, simd: boolean): void {
+    if (this.rays.count === 0) return;
+    if (simd) castRaysSimd(bvh, this.rays, this.hits);
+    else castRays(bvh, this.rays, this.hits);
   }
 
   /** Planes from the hits into their particles and their effects' caches; returns the hits used. */

@@ -3,6 +3,10 @@ import {
   CACHE_KEYINGS,
   PARTICLE_MODES,
   PARTICLE_PHASES,
+  PARTICLE_RAY_KERNELS,
+  loadSimdRays,
+  simdRayKernel,
+  simdRaysUnavailableReason,
   ParticleSystem,
   RAY_PICKS,
   sampleTerrainHeight,
@@ -10,6 +14,7 @@ import {
   type CacheKeying,
   type ParticleEffectParams,
   type ParticleMode,
+  type ParticleRayKernel,
   type ParticleSystemOptions,
   type RayPick,
   type Sandbox,
@@ -27,6 +32,7 @@ interface ParticlesSettings {
   keying: CacheKeying;
   cellLookups: boolean;
   pick: RayPick;
+  rayKernel: ParticleRayKernel;
   wind: boolean;
   gravity: number;
   checkFallThrough: boolean;
@@ -75,6 +81,7 @@ export class ParticlesFeature implements AppFeature {
     keying: 'surface',
     cellLookups: true,
     pick: 'needy',
+    rayKernel: 'wasm-simd',
     wind: false,
     gravity: 9.81,
     checkFallThrough: true,
@@ -103,6 +110,12 @@ export class ParticlesFeature implements AppFeature {
     folder.add(s, 'keying', [...CACHE_KEYINGS]).name('cache keys').onChange(() => this.applyOptions(true));
     folder.add(s, 'cellLookups').name('ask cache on new cell').onChange(() => this.applyOptions());
     folder.add(s, 'pick', [...RAY_PICKS]).name('rays go to').onChange(() => this.applyOptions());
+    const kernel = folder.add(s, 'rayKernel', [...PARTICLE_RAY_KERNELS]).name('particle ray kernel').onChange(() => this.applyOptions());
+    // The SIMD kernel loads in the background; until then (or where WebAssembly SIMD is missing) TypeScript casts.
+    void loadSimdRays().then((loaded) => {
+      if (loaded !== null) return;
+      kernel.name(`particle ray kernel (TypeScript only: ${simdRaysUnavailableReason()})`);
+    });
     folder.add(s, 'wind').name('wind (from Wind)').onChange(() => this.applyOptions());
     folder.add(s, 'gravity', 0, 30, 0.01).name('gravity (m/s²)').onChange(() => this.applyOptions());
     folder.add(s, 'checkFallThrough').name('count fall-through').onChange(() => this.applyOptions());
@@ -182,7 +195,7 @@ export class ParticlesFeature implements AppFeature {
     const fell = t.lives > 0 ? ((100 * t.fellThroughLives) / t.lives).toFixed(2) : '0';
     return [
       `particles: ${f.alive.toLocaleString('en')} live · ${f.raycasts.toLocaleString('en')} rays · cache ${f.cacheLookups.toLocaleString('en')} lookups ${hitRate}% hits, ${f.cacheEvictions} evicted · ${f.bounces.toLocaleString('en')} bounces · fell through ${f.fellThrough} (${fell}% of lives)`,
-      `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')}`,
+      `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')} · rays on ${this.settings.rayKernel === 'wasm-simd' && simdRayKernel() !== null ? 'WASM SIMD' : 'TypeScript'}`,
     ];
   }
 
@@ -211,7 +224,7 @@ export class ParticlesFeature implements AppFeature {
 
   private systemOptions(sandbox: Sandbox): Partial<ParticleSystemOptions> {
     const s = this.settings;
-    return { mode: s.mode, keying: s.keying, cellLookups: s.cellLookups, pick: s.pick, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
+    return { mode: s.mode, keying: s.keying, cellLookups: s.cellLookups, pick: s.pick, rayKernel: s.rayKernel, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
   }
 
   /** Options take effect from the next step; a new keying makes the cached entries meaningless, so the caches start afresh. */
