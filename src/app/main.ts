@@ -147,7 +147,7 @@ class App {
       presenter: () => this.setPresenting(!this.presenting),
       help: () => this.help.toggle(),
     });
-    this.presenterOverlay = new PresenterOverlay(root);
+    this.presenterOverlay = new PresenterOverlay(root, { previous: () => this.changeScene(-1), next: () => this.changeScene(1), leave: () => this.setPresenting(false) });
     this.resultDialog = new ResultDialog(root);
     this.help = new HelpOverlay(root, SHORTCUTS);
 

@@ -251,6 +251,15 @@ describe('talk-ready controls in real Chromium', () => {
     await page.keyboard.press('PageDown');
     await waitFor(page, `s.slide === ${first} && s.scene === 'rolling-hills'`);
     await waitForBuilds(page, 3);
+    // The on-screen buttons do the same for a touch screen.
+    await page.locator('[data-testid="presenter-next"]').click();
+    await waitFor(page, `s.slide === ${first + 1}`);
+    await page.locator('[data-testid="presenter-previous"]').click();
+    await waitFor(page, `s.slide === ${first} && s.scene === 'rolling-hills'`);
+    await page.locator('[data-testid="presenter-leave"]').click();
+    await waitFor(page, '!s.presenting');
+    await page.keyboard.press('p');
+    await waitFor(page, 's.presenting');
     await page.keyboard.press('Escape');
     await waitFor(page, '!s.presenting');
     await expect(page.locator('[data-testid="gui"]').isVisible()).resolves.toBe(true);
