@@ -6,7 +6,9 @@
  * The effects are first run to steady state once (on the budget); every mode then starts from that
  * snapshot with empty caches, runs WARM frames in its own mode (discarded) and is measured over FRAMES
  * frames of 1/60 s. Rows:
- *   budget      this system's defaults: surface-keyed cache, lookups on cell change, rays to the needy first
+ *   budget      this system's defaults: surface-keyed cache, lookups on cell change, rays to the needy first,
+ *               rays cast by the WebAssembly SIMD kernel
+ *   TS rays     the same with the rays cast by the TypeScript walk (same hits, so the same particles)
  *   original    the scheme as first described: trajectory keys, lookups at spawn and bounce, uniform picks
  *   reference   one raycast per live particle per frame (no cache needed)
  * "step" is the simulation (spawn, wind, move, cache, rays); "check" is the fall-through check against
@@ -17,7 +19,7 @@
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
  */
 import { loadavg } from 'node:os';
-import { PARTICLE_PHASES, ParticleSystem, Sandbox, buildBVH, parseScene, showcaseEffects, type ParticlePhaseMs, type ParticleSystemOptions, type ParticleSystemState } from '../../src/core';
+import { PARTICLE_PHASES, ParticleSystem, Sandbox, buildBVH, parseScene, showcaseEffects, loadSimdRays, simdRaysUnavailableReason, type ParticlePhaseMs, type ParticleSystemOptions, type ParticleSystemState } from '../../src/core';
 
 const quick = process.argv.includes('--quick');
 const CELLS = quick ? 128 : 512;
@@ -37,6 +39,7 @@ interface Mode {
 
 const MODES: Mode[] = [
   { name: `budget ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget' } },
+  { name: `budget, TS rays`, options: { mode: 'budget', rayKernel: 'typescript' } },
   { name: `original ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget', keying: 'trajectory', cellLookups: false, pick: 'uniform' } },
   { name: 'reference', options: { mode: 'reference' } },
 ];
@@ -82,7 +85,7 @@ function calibrate(): number {
 
 function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSystemState, mode: Mode): Row {
   system.restore(snapshot);
-  Object.assign(system.options, { mode: 'budget', keying: 'surface', cellLookups: true, pick: 'needy' }, mode.options);
+  Object.assign(system.options, { mode: 'budget', keying: 'surface', cellLookups: true, pick: 'needy', rayKernel: 'wasm-simd' }, mode.options);
   for (const effect of system.effects) effect.cache.clear();
   for (let frame = 0; frame < WARM; frame++) sandbox.step(DT);
   system.resetTotals();
@@ -120,7 +123,9 @@ function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSys
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
+  // Rays go through the WebAssembly SIMD kernel (same hits as the TypeScript walk) except in the 'TS rays' row.
+  if ((await loadSimdRays()) === null) console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
   const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
   const sandbox = new Sandbox(scene, undefined, 8);
   sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
@@ -171,4 +176,4 @@ function main(): void {
   console.log(`reference costs ${(reference.stepMedian / ours.stepMedian).toFixed(1)}× the budget's step for ${pct(reference.fell)} fall-through.`);
 }
 
-main();
+void main();
