@@ -19,3 +19,4 @@ export * from './query/boxes/index';
 export * from './actors/index';
 export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './simd/simdRays';
 export { SimdRayKernel, type SimdCastOptions } from './simd/rayKernel';
+export { SimdBoxTriangleKernel, loadSimdBoxTriangles, simdBoxTriangleKernel, simdBoxTrianglesUnavailableReason } from './simd/boxTriangleKernel';

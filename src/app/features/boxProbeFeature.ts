@@ -1,6 +1,6 @@
 import * as THREE from 'three';
 import {
-  BOX_TRIANGLE_VARIANTS,
+  BOX_QUERY_TESTS,
   EXIT_COUNT,
   castRays,
   createBoxOverlapList,
@@ -9,9 +9,12 @@ import {
   sampleTerrainHeight,
   type BoxBatch,
   type BoxQueryCounters,
-  type BoxTriangleVariant,
+  type BoxQueryTest,
   type ExitKind,
   type Sandbox,
+  loadSimdBoxTriangles,
+  simdBoxTriangleKernel,
+  simdBoxTrianglesUnavailableReason,
 } from '../../core';
 import { BoxProbeView } from '../../view/boxProbeView';
 import type { AppContext, AppFeature } from '../feature';
@@ -29,7 +32,7 @@ interface BoxProbeSettings {
   yaw: number;
   /** Tilt about the box's own x axis, degrees. */
   tilt: number;
-  test: BoxTriangleVariant;
+  test: BoxQueryTest;
   showRejected: boolean;
 }
 
@@ -41,6 +44,8 @@ const KIND_COLOURS: Readonly<Record<ExitKind, THREE.Color>> = {
   plane: new THREE.Color(0xaf52de),
   edge: new THREE.Color(0xff3b30),
   invalid: new THREE.Color(0x808080),
+  // The SIMD test keeps no axis: everything it rejects is one colour.
+  separated: new THREE.Color(0x7f8fa6),
 };
 
 /**
@@ -85,9 +90,14 @@ export class BoxProbeFeature implements AppFeature {
     folder.add(this.settings, 'halfZ', 0, 120, 0.1).name('half-size z').onChange(changed).listen();
     folder.add(this.settings, 'yaw', -90, 90, 1).name('yaw °').onChange(changed);
     folder.add(this.settings, 'tilt', -90, 90, 1).name('tilt °').onChange(changed);
-    folder.add(this.settings, 'test', [...BOX_TRIANGLE_VARIANTS]).name('box-triangle test').onChange(changed);
+    const testControl = folder.add(this.settings, 'test', [...BOX_QUERY_TESTS]).name('box-triangle test').onChange(changed);
+    // The SIMD twin loads in the background; until then, or without WebAssembly SIMD, the optimized test answers.
+    void loadSimdBoxTriangles().then((loaded) => {
+      if (loaded === null) testControl.name(`box-triangle test (wasm-simd unavailable: ${simdBoxTrianglesUnavailableReason()})`);
+      else changed();
+    });
     folder.add(this.settings, 'showRejected').name('show rejected candidates').onChange(changed);
-    folder.add({ compare: () => this.compare() }, 'compare').name('time v1 · v2 · optimized here');
+    folder.add({ compare: () => this.compare() }, 'compare').name('time every test here');
     const readouts = folder.addFolder('Query');
     readouts.add(this.readouts, 'triangles').disable().listen();
     readouts.add(this.readouts, 'exits').disable().listen();
@@ -166,7 +176,8 @@ export class BoxProbeFeature implements AppFeature {
     this.readouts.triangles = `${counters.overlaps} overlapped${counters.invalidBoxes > 0 ? ' (invalid box)' : ''}`;
     this.readouts.exits = [...byKind.entries()].map(([kind, count]) => `${kind} ${count}`).join(' · ') || '—';
     this.readouts.work = `${counters.nodesVisited} nodes · ${counters.boxNodeTests} box tests · ${counters.triangleTests} triangle tests`;
-    this.readouts.time = `${this.queryMs.toFixed(3)} ms (${this.settings.test})`;
+    const ran = this.settings.test === 'wasm-simd' && simdBoxTriangleKernel() === null ? 'optimized: wasm-simd not loaded' : this.settings.test;
+    this.readouts.time = `${this.queryMs.toFixed(3)} ms (${ran})`;
   }
 
   /** The listed triangles into the overlay, coloured by exit kind. */
@@ -196,7 +207,7 @@ export class BoxProbeFeature implements AppFeature {
     const sandbox = this.context?.sandbox() ?? null;
     if (sandbox === null || sandbox.bvh === null || !this.settings.enabled) return;
     const parts: string[] = [];
-    for (const test of BOX_TRIANGLE_VARIANTS) {
+    for (const test of BOX_QUERY_TESTS) {
       let repeats = 0;
       let counters: BoxQueryCounters | null = null;
       const start = performance.now();

@@ -9,6 +9,7 @@ export {
   EXIT_NAMES,
   EXIT_OVERLAP,
   EXIT_PLANE,
+  EXIT_SEPARATED,
   exitKind,
   isOverlapExit,
   type ExitKind,

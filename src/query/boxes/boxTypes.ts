@@ -42,9 +42,16 @@ export function createBoxOverlapList(capacity: number): BoxOverlapList {
   };
 }
 
+/** The leaf tests of a box query: the TypeScript variants, and the WebAssembly SIMD twin of v1. */
+export const BOX_QUERY_TESTS = ['v1', 'v2', 'optimized', 'wasm-simd'] as const;
+export type BoxQueryTest = BoxTriangleVariant | 'wasm-simd';
+
 export interface BoxQueryOptions {
-  /** Which box-triangle test runs at the leaves. */
-  test: BoxTriangleVariant;
+  /**
+   * Which box-triangle test runs at the leaves. 'wasm-simd' (v1's answers, exits kept only as overlap
+   * or separated) once loadSimdBoxTriangles() has resolved; the optimized test until then or without it.
+   */
+  test: BoxQueryTest;
   /** One traversal for the whole batch (boxes surviving a node moved to the front, each node decoded
    *  once per batch), or one traversal per box. Same results either way. */
   batched: boolean;

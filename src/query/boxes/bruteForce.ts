@@ -1,7 +1,7 @@
 import { MAX_LEAF_SIZE } from '../../bvh/options';
 import type { BoxBatch, BoxOverlapList, BoxQueryOptions } from './boxTypes';
 import { BoxWorkspace } from './boxWorkspace';
-import { TEST_OPTIMIZED, TEST_V1, TEST_V2, testLeaf, type QueryTally } from './leafTests';
+import { leafTestCode, testLeaf, type QueryTally } from './leafTests';
 import { checkBoxBatch, resolveBoxQueryOptions } from './overlapBoxes';
 import { prepareBoxes } from './prepareBoxes';
 
@@ -22,7 +22,7 @@ export function overlapBoxesBruteForce(positions: Float32Array, indices: Uint32A
   out.count = 0;
   out.dropped = 0;
   out.exitCounts.fill(0);
-  const test = resolved.test === 'v1' ? TEST_V1 : resolved.test === 'v2' ? TEST_V2 : TEST_OPTIMIZED;
+  const test = leafTestCode(resolved.test);
   const tally: QueryTally = { nodesVisited: 0, childBoxesDecoded: 0, boxNodeTests: 0, triangleTests: 0, overlaps: 0 };
   for (let i = 0; i < valid; i++) {
     const box = workspace.active[i]!;

@@ -1,15 +1,21 @@
 import type { BVH } from '../../bvh/buildBVH';
-import { EXIT_CONTAINED, EXIT_OVERLAP } from '../boxTriangle/exits';
+import { EXIT_CONTAINED, EXIT_OVERLAP, EXIT_SEPARATED } from '../boxTriangle/exits';
+import { simdBoxTriangleKernel } from '../../simd/boxTriangleKernel';
 import { mollerV1 } from '../boxTriangle/mollerV1';
 import { mollerV2 } from '../boxTriangle/mollerV2';
 import { overlapBoxWithTriangles } from '../boxTriangle/optimized';
-import type { BoxOverlapList } from './boxTypes';
+import type { BoxOverlapList, BoxQueryTest } from './boxTypes';
 import type { BoxWorkspace } from './boxWorkspace';
 
 /** The box-triangle test as a small integer, so the leaf loop stays monomorphic. */
 export const TEST_V1 = 0;
 export const TEST_V2 = 1;
 export const TEST_OPTIMIZED = 2;
+export const TEST_SIMD = 3;
+
+export function leafTestCode(test: BoxQueryTest): number {
+  return test === 'v1' ? TEST_V1 : test === 'v2' ? TEST_V2 : test === 'wasm-simd' ? TEST_SIMD : TEST_OPTIMIZED;
+}
 
 /** The triangles a leaf range names: a BVH, or a plain mesh for the brute-force reference. */
 export type LeafSource = Pick<BVH, 'positions' | 'indices' | 'triangleOrder'>;
@@ -44,7 +50,11 @@ export function testLeaf(bvh: LeafSource, workspace: BoxWorkspace, box: number, 
   const exits = workspace.leafExits;
   const kernelBox = workspace.kernelBox;
   const b = 6 * box;
-  if (test === TEST_OPTIMIZED) {
+  const simd = test === TEST_SIMD ? simdBoxTriangleKernel() : null;
+  if (simd !== null) {
+    simd.overlap(kernelBox, b, positions, indices, triangles, start, count, exits, workspace.oriented[box] === 1);
+    for (let k = 0; k < count; k++) exits[k] = exits[k] === 1 ? EXIT_OVERLAP : EXIT_SEPARATED;
+  } else if (test === TEST_OPTIMIZED || test === TEST_SIMD) {
     overlapBoxWithTriangles(kernelBox, b, positions, indices, triangles, start, count, exits);
   } else {
     for (let k = 0; k < count; k++) {

@@ -1,15 +1,14 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
-import { BOX_TRIANGLE_VARIANTS } from '../boxTriangle/registry';
-import { DEFAULT_BOX_QUERY_OPTIONS, type BoxBatch, type BoxOverlapList, type BoxQueryCounters, type BoxQueryOptions } from './boxTypes';
+import { BOX_QUERY_TESTS, DEFAULT_BOX_QUERY_OPTIONS, type BoxBatch, type BoxOverlapList, type BoxQueryCounters, type BoxQueryOptions } from './boxTypes';
 import { boxWorkspaceFor } from './boxWorkspace';
-import { TEST_OPTIMIZED, TEST_V1, TEST_V2, type QueryTally } from './leafTests';
+import { leafTestCode, type QueryTally } from './leafTests';
 import { prepareBoxes } from './prepareBoxes';
 import { traverseBoxes } from './traverseBoxes';
 
 export function resolveBoxQueryOptions(options: Partial<BoxQueryOptions> = {}): BoxQueryOptions {
   const resolved: BoxQueryOptions = { ...DEFAULT_BOX_QUERY_OPTIONS, ...options };
-  if (!(BOX_TRIANGLE_VARIANTS as readonly string[]).includes(resolved.test)) throw new InvalidParameterError('test', `one of ${BOX_TRIANGLE_VARIANTS.join(', ')}`, resolved.test);
+  if (!(BOX_QUERY_TESTS as readonly string[]).includes(resolved.test)) throw new InvalidParameterError('test', `one of ${BOX_QUERY_TESTS.join(', ')}`, resolved.test);
   if (typeof resolved.batched !== 'boolean') throw new InvalidParameterError('batched', 'true or false', resolved.batched);
   if (typeof resolved.includeRejected !== 'boolean') throw new InvalidParameterError('includeRejected', 'true or false', resolved.includeRejected);
   return resolved;
@@ -45,7 +44,7 @@ export function overlapBoxes(bvh: BVH, boxes: BoxBatch, out: BoxOverlapList, opt
   out.count = 0;
   out.dropped = 0;
   out.exitCounts.fill(0);
-  const test = resolved.test === 'v1' ? TEST_V1 : resolved.test === 'v2' ? TEST_V2 : TEST_OPTIMIZED;
+  const test = leafTestCode(resolved.test);
   const tally: QueryTally = { nodesVisited: 0, childBoxesDecoded: 0, boxNodeTests: 0, triangleTests: 0, overlaps: 0 };
   if (resolved.batched) traverseBoxes(bvh, nodes, workspace, valid, test, resolved.includeRejected, out, tally);
   else {

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBVH, type BVH, type BuildOptions } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
-import { EXIT_CONTAINED, EXIT_COUNT, isOverlapExit } from '../../../src/query/boxTriangle/index';
+import { EXIT_CONTAINED, EXIT_COUNT, EXIT_OVERLAP, EXIT_SEPARATED, isOverlapExit } from '../../../src/query/boxTriangle/index';
+import { loadSimdBoxTriangles } from '../../../src/simd/boxTriangleKernel';
 import { createBoxOverlapList, overlapBoxes, overlapBoxesBruteForce, type BoxBatch, type BoxOverlapList, type BoxQueryOptions } from '../../../src/query/boxes/index';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
@@ -186,5 +187,49 @@ describe('overlapBoxes input and counters', () => {
     expect(batched.triangleTests).toBe(single.triangleTests);
     expect(batched.childBoxesDecoded).toBeLessThan(single.childBoxesDecoded / 5);
     expect(batched.nodesVisited).toBeLessThan(single.nodesVisited);
+  });
+});
+
+describe('the WebAssembly SIMD leaf test', () => {
+  beforeAll(async () => {
+    // Node 20+ has WebAssembly SIMD; null means the module was not built (npm run build:wasm).
+    expect(await loadSimdBoxTriangles()).not.toBeNull();
+  });
+
+  /** Box:triangle of every overlap, whatever exit code the test keeps. */
+  const overlapPairs = (list: BoxOverlapList): string[] => pairs(list).filter((p) => isOverlapExit(Number(p.split(':')[2]))).map((p) => p.split(':').slice(0, 2).join(':')).sort();
+
+  function expectSameAsOptimized(mesh: { positions: Float32Array; indices: Uint32Array }, bvh: BVH, boxes: BoxBatch, batched = true): number {
+    const optimized = createBoxOverlapList(200_000);
+    const simd = createBoxOverlapList(200_000);
+    overlapBoxes(bvh, boxes, optimized, { test: 'optimized', batched });
+    overlapBoxes(bvh, boxes, simd, { test: 'wasm-simd', batched, includeRejected: true });
+    expect(overlapPairs(simd)).toEqual(overlapPairs(optimized));
+    // Everything it rejects is reported as separated (it keeps no axis), nothing as an axis exit.
+    for (let i = 0; i < simd.count; i++) expect([EXIT_OVERLAP, EXIT_SEPARATED]).toContain(simd.exit[i]);
+    expectSameAsBruteForce(mesh, bvh, boxes, { test: 'wasm-simd', batched });
+    return optimized.count;
+  }
+
+  it('finds the optimized test’s overlaps on a terrain, axis-aligned and oriented, batched and not (seed 611)', () => {
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const bounds = meshBounds(terrain.positions);
+    expect(expectSameAsOptimized(terrain, bvh, randomBoxes(611, 150, bounds))).toBeGreaterThan(500);
+    expect(expectSameAsOptimized(terrain, bvh, randomBoxes(612, 120, bounds, true), false)).toBeGreaterThan(300);
+  });
+
+  it('on adversarial meshes and exactly touching boxes on an integer grid (seed 613)', () => {
+    for (const mesh of [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), withDegenerates(12)]) {
+      const bvh = buildBVH(mesh.positions, mesh.indices);
+      expectSameAsOptimized(mesh, bvh, randomBoxes(613, 60, meshBounds(mesh.positions)));
+    }
+    const grid = flatGrid(10);
+    const random = new Random(614);
+    const boxes = emptyBatch(300);
+    for (let i = 0; i < boxes.count; i++) {
+      boxes.centers.set([random.int(21) / 2, random.int(5) / 2 - 1, random.int(21) / 2], 3 * i);
+      boxes.halfSizes.set([random.int(5) / 2, random.int(3) / 2, random.int(5) / 2], 3 * i);
+    }
+    expect(expectSameAsOptimized(grid, buildBVH(grid.positions, grid.indices), boxes)).toBeGreaterThan(150);
   });
 });

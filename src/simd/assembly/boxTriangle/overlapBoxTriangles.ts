@@ -1,0 +1,154 @@
+// One axis-aligned box against a run of triangles of an indexed mesh, two triangles at a time in f64x2
+// lanes. The twin of src/query/boxTriangle/mollerV1.ts and optimized.ts: the same answer, bit for bit,
+// on every finite input, because every test evaluates mollerV1's float64 expression for its axis in the
+// same order (no fused operations exist in WebAssembly SIMD); only the control flow differs:
+//  - a pair whose two triangles both lie beyond one face of the box on x is skipped after the x rows;
+//  - a pair whose two triangles are both contained (every vertex inside) overlaps at once, as in the
+//    optimized test, which proves that none of the 13 axes can then separate;
+//  - otherwise all 13 tests run for both lanes and their "separated" masks are or-ed, branch-free:
+//    "min(a, b, c) > h or max(a, b, c) < −h" is "a, b, c all > h, or all < −h" (exact for non-NaN).
+// The plane test picks the box corners by the sign of n as planeBoxOverlapV1 does, with bitselect.
+//
+// Memory (addresses owned by src/simd/boxTriangleKernel.ts): box = 6 × f64 (cx, cy, cz, hx, hy, hz);
+// positions = f32 xyz per vertex; indices = 3 × u32 per triangle; ids = the run's triangle ids (u32), or
+// 0 for the identity run first .. first + count − 1; out = one byte per triangle of the run, 1 when it
+// overlaps the box. Returns how many overlap.
+
+/** Where JavaScript may start placing data. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+// @ts-ignore: decorator
+@inline
+function vertexLane(positions: usize, indices: usize, triangle: u32, corner: u32): usize {
+  return positions + (<usize>load<u32>(indices + ((<usize>triangle * 3 + corner) << 2)) * 12);
+}
+
+/** 1 in both lanes' bits where every value of the lane is > h, or every one < −h. */
+// @ts-ignore: decorator
+@inline
+function apart3(a: v128, b: v128, c: v128, h: v128, negativeH: v128): v128 {
+  const above = v128.and(v128.and(f64x2.gt(a, h), f64x2.gt(b, h)), f64x2.gt(c, h));
+  const below = v128.and(v128.and(f64x2.lt(a, negativeH), f64x2.lt(b, negativeH)), f64x2.lt(c, negativeH));
+  return v128.or(above, below);
+}
+
+/** The edge test's "min(p, q) > r or max(p, q) < −r". */
+// @ts-ignore: decorator
+@inline
+function apart2(p: v128, q: v128, r: v128): v128 {
+  const negativeR = f64x2.neg(r);
+  return v128.or(v128.and(f64x2.gt(p, r), f64x2.gt(q, r)), v128.and(f64x2.lt(p, negativeR), f64x2.lt(q, negativeR)));
+}
+
+export function overlapBoxTriangles(box: usize, positions: usize, indices: usize, ids: usize, first: u32, count: u32, out: usize): u32 {
+  const cx = f64x2.splat(load<f64>(box)), cy = f64x2.splat(load<f64>(box, 8)), cz = f64x2.splat(load<f64>(box, 16));
+  const hx = f64x2.splat(load<f64>(box, 24)), hy = f64x2.splat(load<f64>(box, 32)), hz = f64x2.splat(load<f64>(box, 40));
+  const nhx = f64x2.neg(hx), nhy = f64x2.neg(hy), nhz = f64x2.neg(hz);
+  let overlaps: u32 = 0;
+  let k: u32 = 0;
+  while (k < count) {
+    // Two lanes; an odd run's last pair repeats its triangle in lane 1 and keeps lane 0's answer.
+    const second = k + 1 < count ? k + 1 : k;
+    const t0 = ids == 0 ? first + k : load<u32>(ids + (<usize>(first + k) << 2));
+    const t1 = ids == 0 ? first + second : load<u32>(ids + (<usize>(first + second) << 2));
+    const a0 = vertexLane(positions, indices, t0, 0), a1 = vertexLane(positions, indices, t1, 0);
+    const b0 = vertexLane(positions, indices, t0, 1), b1 = vertexLane(positions, indices, t1, 1);
+    const c0 = vertexLane(positions, indices, t0, 2), c1 = vertexLane(positions, indices, t1, 2);
+    // Everything relative to the box centre, in float64 as mollerV1 computes it.
+    const v0x = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(a0)), 1, <f64>load<f32>(a1)), cx);
+    const v1x = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(b0)), 1, <f64>load<f32>(b1)), cx);
+    const v2x = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(c0)), 1, <f64>load<f32>(c1)), cx);
+    let separated = apart3(v0x, v1x, v2x, hx, nhx);
+    if (i64x2.all_true(separated)) {
+      store<u8>(out + k, 0);
+      if (second != k) store<u8>(out + second, 0);
+      k += 2;
+      continue;
+    }
+    const v0y = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(a0, 4)), 1, <f64>load<f32>(a1, 4)), cy);
+    const v1y = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(b0, 4)), 1, <f64>load<f32>(b1, 4)), cy);
+    const v2y = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(c0, 4)), 1, <f64>load<f32>(c1, 4)), cy);
+    const v0z = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(a0, 8)), 1, <f64>load<f32>(a1, 8)), cz);
+    const v1z = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(b0, 8)), 1, <f64>load<f32>(b1, 8)), cz);
+    const v2z = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(c0, 8)), 1, <f64>load<f32>(c1, 8)), cz);
+
+    // Contained: |v| ≤ h on every axis for all three vertices (as computed), then no axis separates.
+    const inside0 = v128.and(v128.and(f64x2.le(f64x2.abs(v0x), hx), f64x2.le(f64x2.abs(v0y), hy)), f64x2.le(f64x2.abs(v0z), hz));
+    const inside1 = v128.and(v128.and(f64x2.le(f64x2.abs(v1x), hx), f64x2.le(f64x2.abs(v1y), hy)), f64x2.le(f64x2.abs(v1z), hz));
+    const inside2 = v128.and(v128.and(f64x2.le(f64x2.abs(v2x), hx), f64x2.le(f64x2.abs(v2y), hy)), f64x2.le(f64x2.abs(v2z), hz));
+    const contained = v128.and(v128.and(inside0, inside1), inside2);
+    if (!i64x2.all_true(contained)) {
+      // 1. The box's y and z axes (x is above).
+      separated = v128.or(separated, apart3(v0y, v1y, v2y, hy, nhy));
+      separated = v128.or(separated, apart3(v0z, v1z, v2z, hz, nhz));
+
+      // 2. The triangle's plane n·x + d = 0 through v0, against the box corners picked by n's signs.
+      const e0x = f64x2.sub(v1x, v0x), e0y = f64x2.sub(v1y, v0y), e0z = f64x2.sub(v1z, v0z);
+      const e1x = f64x2.sub(v2x, v1x), e1y = f64x2.sub(v2y, v1y), e1z = f64x2.sub(v2z, v1z);
+      const nx = f64x2.sub(f64x2.mul(e0y, e1z), f64x2.mul(e0z, e1y));
+      const ny = f64x2.sub(f64x2.mul(e0z, e1x), f64x2.mul(e0x, e1z));
+      const nz = f64x2.sub(f64x2.mul(e0x, e1y), f64x2.mul(e0y, e1x));
+      const d = f64x2.neg(f64x2.add(f64x2.add(f64x2.mul(nx, v0x), f64x2.mul(ny, v0y)), f64x2.mul(nz, v0z)));
+      const zero = f64x2.splat(0);
+      const positiveX = f64x2.gt(nx, zero), positiveY = f64x2.gt(ny, zero), positiveZ = f64x2.gt(nz, zero);
+      const minX = v128.bitselect(nhx, hx, positiveX), maxX = v128.bitselect(hx, nhx, positiveX);
+      const minY = v128.bitselect(nhy, hy, positiveY), maxY = v128.bitselect(hy, nhy, positiveY);
+      const minZ = v128.bitselect(nhz, hz, positiveZ), maxZ = v128.bitselect(hz, nhz, positiveZ);
+      const nearSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, minX), f64x2.mul(ny, minY)), f64x2.mul(nz, minZ)), d);
+      const farSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, maxX), f64x2.mul(ny, maxY)), f64x2.mul(nz, maxZ)), d);
+      // planeBoxOverlapV1 is false when nearSide > 0, else true exactly when farSide ≥ 0.
+      separated = v128.or(separated, v128.or(f64x2.gt(nearSide, zero), v128.not(f64x2.ge(farSide, zero))));
+
+      // 3. Edge × axis, each projecting the two vertices mollerV1 projects.
+      const e2x = f64x2.sub(v0x, v2x), e2y = f64x2.sub(v0y, v2y), e2z = f64x2.sub(v0z, v2z);
+      let fex = f64x2.abs(e0x), fey = f64x2.abs(e0y), fez = f64x2.abs(e0z);
+      separated = v128.or(separated, apart2(
+        f64x2.sub(f64x2.mul(e0z, v0y), f64x2.mul(e0y, v0z)), f64x2.sub(f64x2.mul(e0z, v2y), f64x2.mul(e0y, v2z)),
+        f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz))));
+      separated = v128.or(separated, apart2(
+        f64x2.add(f64x2.mul(f64x2.neg(e0z), v0x), f64x2.mul(e0x, v0z)), f64x2.add(f64x2.mul(f64x2.neg(e0z), v2x), f64x2.mul(e0x, v2z)),
+        f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz))));
+      separated = v128.or(separated, apart2(
+        f64x2.sub(f64x2.mul(e0y, v1x), f64x2.mul(e0x, v1y)), f64x2.sub(f64x2.mul(e0y, v2x), f64x2.mul(e0x, v2y)),
+        f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+
+      fex = f64x2.abs(e1x); fey = f64x2.abs(e1y); fez = f64x2.abs(e1z);
+      separated = v128.or(separated, apart2(
+        f64x2.sub(f64x2.mul(e1z, v0y), f64x2.mul(e1y, v0z)), f64x2.sub(f64x2.mul(e1z, v2y), f64x2.mul(e1y, v2z)),
+        f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz))));
+      separated = v128.or(separated, apart2(
+        f64x2.add(f64x2.mul(f64x2.neg(e1z), v0x), f64x2.mul(e1x, v0z)), f64x2.add(f64x2.mul(f64x2.neg(e1z), v2x), f64x2.mul(e1x, v2z)),
+        f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz))));
+      separated = v128.or(separated, apart2(
+        f64x2.sub(f64x2.mul(e1y, v0x), f64x2.mul(e1x, v0y)), f64x2.sub(f64x2.mul(e1y, v1x), f64x2.mul(e1x, v1y)),
+        f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+
+      fex = f64x2.abs(e2x); fey = f64x2.abs(e2y); fez = f64x2.abs(e2z);
+      separated = v128.or(separated, apart2(
+        f64x2.sub(f64x2.mul(e2z, v0y), f64x2.mul(e2y, v0z)), f64x2.sub(f64x2.mul(e2z, v1y), f64x2.mul(e2y, v1z)),
+        f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz))));
+      separated = v128.or(separated, apart2(
+        f64x2.add(f64x2.mul(f64x2.neg(e2z), v0x), f64x2.mul(e2x, v0z)), f64x2.add(f64x2.mul(f64x2.neg(e2z), v1x), f64x2.mul(e2x, v1z)),
+        f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz))));
+      separated = v128.or(separated, apart2(
+        f64x2.sub(f64x2.mul(e2y, v1x), f64x2.mul(e2x, v1y)), f64x2.sub(f64x2.mul(e2y, v2x), f64x2.mul(e2x, v2y)),
+        f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+      // A contained lane overlaps whatever the other lane's tests said (none of its axes can separate).
+      separated = v128.andnot(separated, contained);
+    } else {
+      separated = f64x2.splat(0);
+    }
+    const hit0: u32 = i64x2.extract_lane(separated, 0) == 0 ? 1 : 0;
+    const hit1: u32 = i64x2.extract_lane(separated, 1) == 0 ? 1 : 0;
+    store<u8>(out + k, <u8>hit0);
+    overlaps += hit0;
+    if (second != k) {
+      store<u8>(out + second, <u8>hit1);
+      overlaps += hit1;
+    }
+    k += 2;
+  }
+  return overlaps;
+}

@@ -1,0 +1,147 @@
+import { instantiateWasm } from './loadWasm';
+import { isWasmSimdSupported } from './simdSupport';
+
+/** The exports of the compiled test (src/simd/assembly/boxTriangle/overlapBoxTriangles.ts). */
+interface BoxTriangleExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  overlapBoxTriangles(box: number, positions: number, indices: number, ids: number, first: number, count: number, out: number): number;
+}
+
+const PAGE = 65536;
+const BOX_BYTES = 48;
+const align16 = (value: number): number => Math.ceil(value / 16) * 16;
+
+/**
+ * The WebAssembly SIMD box–triangle test: one box against a run of triangles, two at a time in f64x2,
+ * with mollerV1's answer bit for bit. The module's memory holds
+ *
+ *   heapBase → the box (6 × f64) | the resident mesh: positions (f32 xyz), indices (3 × u32) |
+ *              the run's triangle ids (u32) | one answer byte per triangle of the run | a scratch mesh
+ *
+ * The mesh is copied in once, when first tested against, and stays until another mesh is; a scratch
+ * mesh (reused arrays with new contents, such as triangles moved into an oriented box's frame) is
+ * copied per call into its own area, so it never evicts the resident one; ids and answers are staged per call (4 B in and 1 B out per triangle, next to ~10–60 ns of testing). The
+ * memory only grows, and the views are re-made from memory.buffer after each grow.
+ */
+export class SimdBoxTriangleKernel {
+  private readonly exports: BoxTriangleExports;
+  private residentPositions: Float32Array | null = null;
+  private residentIndices: Uint32Array | null = null;
+  private readonly box: number;
+  private positions = 0;
+  private indices = 0;
+  /** End of the resident mesh: where the id and answer areas start. */
+  private meshEnd = 0;
+  private ids = 0;
+  private idCapacity = 0;
+  private scratch = 0;
+  private scratchBytes = 0;
+
+  constructor(instance: WebAssembly.Instance) {
+    this.exports = instance.exports as unknown as BoxTriangleExports;
+    this.box = align16(this.exports.heapBase());
+    this.meshEnd = this.box + BOX_BYTES;
+  }
+
+  /**
+   * Tests box[b..b+5] (centre, half extents) against the triangles `first .. first + count − 1` of
+   * `triangles` (ids), or those ids themselves when `triangles` is null; writes 1 (overlap) or 0 per
+   * triangle of the run into overlaps[0 .. count) and returns how many overlap. A mesh is kept in the
+   * module by identity; `scratchMesh` says the arrays are reused with new contents (a small scratch
+   * soup, e.g. triangles moved into an oriented box's frame) and must be copied again.
+   */
+  overlap(box: Float64Array, b: number, positions: Float32Array, indices: Uint32Array, triangles: Uint32Array | null, first: number, count: number, overlaps: Uint8Array, scratchMesh = false): number {
+    if (count <= 0) return 0;
+    if (!scratchMesh) this.makeResident(positions, indices);
+    this.makeRoom(count, scratchMesh ? positions.byteLength + indices.byteLength : 0);
+    const memory = this.exports.memory.buffer;
+    new Float64Array(memory, this.box, 6).set(box.subarray(b, b + 6));
+    let meshPositions = this.positions;
+    let meshIndices = this.indices;
+    if (scratchMesh) {
+      meshPositions = this.scratch;
+      meshIndices = align16(this.scratch + positions.byteLength);
+      new Float32Array(memory, meshPositions, positions.length).set(positions);
+      new Uint32Array(memory, meshIndices, indices.length).set(indices);
+    }
+    let ids = 0;
+    let start = first;
+    if (triangles !== null) {
+      new Uint32Array(memory, this.ids, count).set(triangles.subarray(first, first + count));
+      ids = this.ids;
+      start = 0;
+    }
+    const out = this.ids + 4 * this.idCapacity;
+    const hits = this.exports.overlapBoxTriangles(this.box, meshPositions, meshIndices, ids, start, count, out);
+    overlaps.set(new Uint8Array(this.exports.memory.buffer, out, count));
+    return hits;
+  }
+
+  /** Bytes of module memory in use. */
+  get memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /** Copies a mesh in when it is not the resident one (the id and answer areas follow it). */
+  private makeResident(positions: Float32Array, indices: Uint32Array): void {
+    if (positions === this.residentPositions && indices === this.residentIndices) return;
+    this.positions = this.box + BOX_BYTES;
+    this.indices = align16(this.positions + positions.byteLength);
+    this.meshEnd = align16(this.indices + indices.byteLength);
+    this.ids = 0;
+    this.idCapacity = 0;
+    this.scratchBytes = 0;
+    this.makeRoom(0, 0);
+    const buffer = this.exports.memory.buffer;
+    new Float32Array(buffer, this.positions, positions.length).set(positions);
+    new Uint32Array(buffer, this.indices, indices.length).set(indices);
+    this.residentPositions = positions;
+    this.residentIndices = indices;
+  }
+
+  /**
+   * After the resident mesh: ids (4 B) and answers (1 B) for runs of `runLength`, then room for a
+   * scratch mesh of `scratchBytes` that never displaces the resident one. Grows the memory if needed.
+   */
+  private makeRoom(runLength: number, scratchBytes: number): void {
+    if (runLength <= this.idCapacity && scratchBytes <= this.scratchBytes && this.ids !== 0) return;
+    this.idCapacity = Math.max(runLength, this.idCapacity, 1024);
+    this.scratchBytes = Math.max(scratchBytes + 16, this.scratchBytes);
+    this.ids = this.meshEnd;
+    this.scratch = align16(this.ids + 5 * this.idCapacity);
+    const end = this.scratch + this.scratchBytes;
+    const memory = this.exports.memory;
+    const missing = end - memory.buffer.byteLength;
+    if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+  }
+}
+
+/** Where the compiled test lands (npm run build:wasm). */
+const KERNEL_URL = new URL('./generated/boxTriangle.wasm', import.meta.url);
+
+let kernel: SimdBoxTriangleKernel | null = null;
+let loading: Promise<SimdBoxTriangleKernel | null> | null = null;
+let unavailableReason = '';
+
+/** Loads the shared SIMD box–triangle test once; null (with a reason) where it cannot run. */
+export function loadSimdBoxTriangles(): Promise<SimdBoxTriangleKernel | null> {
+  if (loading === null) {
+    loading = (async () => {
+      if (!isWasmSimdSupported()) {
+        unavailableReason = 'this engine has no WebAssembly SIMD';
+        return null;
+      }
+      try {
+        kernel = new SimdBoxTriangleKernel(await instantiateWasm(KERNEL_URL));
+      } catch (error) {
+        unavailableReason = error instanceof Error ? error.message : String(error);
+      }
+      return kernel;
+    })();
+  }
+  return loading;
+}
+
+export const simdBoxTriangleKernel = (): SimdBoxTriangleKernel | null => kernel;
+export const simdBoxTrianglesUnavailableReason = (): string => unavailableReason;
