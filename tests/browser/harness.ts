@@ -60,7 +60,7 @@ export async function startHarness(): Promise<Harness> {
 export async function openPage(
   harness: Harness,
   query = '',
-  size = { width: 1280, height: 800 },
+  size = { width: 1024, height: 640 },
   firstVisit = false,
 ): Promise<{ page: Page; errors: string[] }> {
   const page = await harness.browser.newPage({ viewport: size, acceptDownloads: true });
