@@ -5,8 +5,10 @@
 //  - a pair whose two triangles both lie beyond one face of the box on x is skipped after the x rows;
 //  - a pair whose two triangles are both contained (every vertex inside) overlaps at once, as in the
 //    optimized test, which proves that none of the 13 axes can then separate;
-//  - otherwise all 13 tests run for both lanes and their "separated" masks are or-ed, branch-free:
-//    "min(a, b, c) > h or max(a, b, c) < −h" is "a, b, c all > h, or all < −h" (exact for non-NaN).
+//  - otherwise the 13 tests run for both lanes and their "separated" masks are or-ed, branch-free
+//    within each group ("min(a, b, c) > h or max(a, b, c) < −h" is "a, b, c all > h, or all < −h",
+//    exact for non-NaN); the pair leaves after the box axes and after the plane when both lanes are
+//    already separated.
 // The plane test picks the box corners by the sign of n as planeBoxOverlapV1 does, with bitselect.
 //
 // Memory (addresses owned by src/simd/boxTriangleKernel.ts): box = 6 × f64 (cx, cy, cz, hx, hy, hz);
@@ -83,6 +85,7 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
       // 1. The box's y and z axes (x is above).
       separated = v128.or(separated, apart3(v0y, v1y, v2y, hy, nhy));
       separated = v128.or(separated, apart3(v0z, v1z, v2z, hz, nhz));
+      if (!i64x2.all_true(separated)) {
 
       // 2. The triangle's plane n·x + d = 0 through v0, against the box corners picked by n's signs.
       const e0x = f64x2.sub(v1x, v0x), e0y = f64x2.sub(v1y, v0y), e0z = f64x2.sub(v1z, v0z);
@@ -100,6 +103,7 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
       const farSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, maxX), f64x2.mul(ny, maxY)), f64x2.mul(nz, maxZ)), d);
       // planeBoxOverlapV1 is false when nearSide > 0, else true exactly when farSide ≥ 0.
       separated = v128.or(separated, v128.or(f64x2.gt(nearSide, zero), v128.not(f64x2.ge(farSide, zero))));
+      if (!i64x2.all_true(separated)) {
 
       // 3. Edge × axis, each projecting the two vertices mollerV1 projects.
       const e2x = f64x2.sub(v0x, v2x), e2y = f64x2.sub(v0y, v2y), e2z = f64x2.sub(v0z, v2z);
@@ -135,6 +139,8 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
       separated = v128.or(separated, apart2(
         f64x2.sub(f64x2.mul(e2y, v1x), f64x2.mul(e2x, v1y)), f64x2.sub(f64x2.mul(e2y, v2x), f64x2.mul(e2x, v2y)),
         f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+      }
+      }
       // A contained lane overlaps whatever the other lane's tests said (none of its axes can separate).
       separated = v128.andnot(separated, contained);
     } else {
