@@ -1,22 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, appStatus, openPage, startHarness, waitForBuilds, type Harness, closeAllPages } from './harness';
+import { SCREENSHOT_DIR, appStatus, openPage, useHarness, waitForBuilds } from './harness';
 import { canvasPixels } from './pixels';
 import type { Page } from 'playwright-core';
 
-let harness: Harness;
-
-beforeAll(async () => {
-  harness = await startHarness();
-});
-
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 /** The input of a lil-gui controller found by its label. */
 function controllerInput(page: Page, label: string) {

@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, escapeRegExp } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const control = (page: Page, label: string) => page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
+const control = (page: Page, label: string) => page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
 const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
 
 async function setNumber(page: Page, label: string, value: number): Promise<void> {

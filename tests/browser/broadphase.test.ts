@@ -1,21 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, LIGHT_TERRAIN } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 describe('broad-phase in real Chromium', () => {
   it('is off at start; once enabled it draws boxes, reports pairs, and switches strategy live', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     const hud = page.locator('[data-testid="timing-hud"]');
     await expect(hud.textContent()).resolves.not.toMatch(/broad-phase:/);

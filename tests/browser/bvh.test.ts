@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, startHarness, waitForBuilds, type Harness, closeAllPages } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
+const harness = useHarness();
 
-afterAll(async () => {
-  await harness?.close();
-});
-
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A GUI folder by its exact title (other features have controls of the same names, e.g. 'rays'). */
-const folder = (page: Page, title: string) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escape(title)}$`) }) });
+const folder = guiFolder;
 const control = (page: Page, label: string, within = folder(page, 'Crack explorer')) =>
-  within.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+  guiControl(within, page, label);
 
 async function waitForBvh(page: Page, builds = 1): Promise<void> {
   await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n, builds, { timeout: 90_000 });

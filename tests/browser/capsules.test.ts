@@ -1,23 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
-const folder = (page: Page, title: string) => page.locator('.lil-gui').filter({ has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escape(title)}$`) }) });
-const control = (scope: ReturnType<typeof folder>, page: Page, label: string) => scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+const folder = guiFolder;
+const control = (scope: ReturnType<typeof folder>, page: Page, label: string) => guiControl(scope, page, label);
 /** Opens a GUI folder by its exact title (no-op when open), without waiting for animations. */
 const openFolder = (page: Page, title: string) =>
   page.evaluate((name) => {

@@ -1,4 +1,5 @@
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { chromium, type Browser, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -109,3 +110,36 @@ export async function waitForBuilds(page: Page, builds: number, timeout = 60_000
   );
   return appStatus(page);
 }
+
+/**
+ * The harness for one test file: started before its tests, its pages closed after each test, all of it
+ * closed at the end. The object is filled in by the time the tests run.
+ */
+export function useHarness(): Harness {
+  const harness = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(harness, await startHarness());
+  });
+  afterEach(async () => {
+    if (harness.browser !== undefined) await closeAllPages(harness);
+  });
+  afterAll(async () => {
+    await harness.close?.();
+  });
+  return harness;
+}
+
+/**
+ * The URL query for tests whose subject does not depend on the terrain's resolution: a 64-cell terrain
+ * builds and renders several times faster under SwiftShader than the default 256 cells.
+ */
+export const LIGHT_TERRAIN = '#Terrain/cells=64';
+
+/** Text as a regular expression that matches it literally. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A lil-gui folder by its exact title (features share control names such as "enabled" or "rays"). */
+export const guiFolder = (page: Page, title: string): Locator => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) });
+
+/** The first control labelled exactly `label` within `scope` (a folder, or the page). */
+export const guiControl = (scope: Page | Locator, page: Page, label: string): Locator => scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();

@@ -1,23 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Rows of the Particles folder only: other folders have an "enabled" and a "mode" too. */
 const folder = (page: Page) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Particles$/ }) });
-const row = (page: Page, label: string) => folder(page).locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+const row = (page: Page, label: string) => guiControl(folder(page), page, label);
 
 const hudText = (page: Page): Promise<string> => page.locator('[data-testid="timing-hud"]').textContent().then((t) => t ?? '');
 
@@ -30,7 +20,7 @@ async function particleLine(page: Page): Promise<{ live: number; rays: number; l
 
 describe('particles in real Chromium', () => {
   it('are off at start; once on they fly, collide on a ray budget with a plane cache, and switch mode live', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await expect(hudText(page)).resolves.not.toMatch(/particles:/);
     await page.locator('.lil-title', { hasText: /^Particles$/ }).click();

@@ -1,23 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const emitterFolder = (page: Page) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Ray emitters$/ }) });
 const control = (page: Page, label: string, within = emitterFolder(page)) =>
-  within.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+  guiControl(within, page, label);
 const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
 
 /** Waits until the HUD's ray line matches `pattern` and returns it. */
@@ -28,7 +18,7 @@ async function hudLine(page: Page, pattern: RegExp): Promise<string> {
 
 describe('ray emitters in real Chromium', () => {
   it('are off by default; once on they trace, switch strategies live and compare A with B', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
     expect(await hudText(page)).not.toMatch(/rays [\d,]+ \(/);

@@ -1,20 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { openPage, waitForBuilds, useHarness, LIGHT_TERRAIN } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 describe('WebAssembly SIMD wind kernels in real Chromium', () => {
   it('switches the field back end live through every kernel; the SIMD ones compile in the page (in the background where the main thread refuses) and then run the wind', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await page.locator('.lil-title', { hasText: /^Wind$/ }).click();
     const backend = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^field back end$/ }) }).locator('select');

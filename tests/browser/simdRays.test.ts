@@ -1,22 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { closeAllPages, openPage, startHarness, waitForBuilds, type Harness } from './harness';
+import { openPage, waitForBuilds, useHarness, guiFolder, guiControl, LIGHT_TERRAIN } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const folder = (page: Page, title: string) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escape(title)}$`) }) });
+const folder = guiFolder;
 const control = (page: Page, label: string, within: ReturnType<typeof folder>) =>
-  within.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+  guiControl(within, page, label);
 
 async function hudLine(page: Page, pattern: RegExp): Promise<string> {
   await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
@@ -25,7 +15,7 @@ async function hudLine(page: Page, pattern: RegExp): Promise<string> {
 
 describe('WebAssembly SIMD ray kernel in real Chromium', () => {
   it('loads through Vite and traces the emitter rays live, with the same hits as the TypeScript walk', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
     await page.locator('.lil-title', { hasText: /^Ray emitters$/ }).click();

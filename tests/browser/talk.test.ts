@@ -1,22 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOT_DIR, openPage, startHarness, waitForBuilds, type Harness, closeAllPages } from './harness';
+import { describe, expect, it } from 'vitest';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, useHarness, waitForBuilds } from './harness';
 
-let harness: Harness;
-
-beforeAll(async () => {
-  harness = await startHarness();
-});
-
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 interface TalkStatus {
   frames: number;
@@ -35,8 +23,8 @@ interface TalkStatus {
 
 /** A small window for tests whose point is not the picture: SwiftShader draws it several times faster. */
 const SMALL = { width: 800, height: 500 };
-/** A 64-cell terrain for tests of the controls: builds and frames several times faster under SwiftShader. */
-const LIGHT = '?scene=rolling-hills#Terrain/cells=64';
+/** The talk scene on a 64-cell terrain, for tests of the controls. */
+const LIGHT = `?scene=rolling-hills${LIGHT_TERRAIN}`;
 
 const status = (page: Page): Promise<TalkStatus> => page.evaluate(() => (window as unknown as { colliderscope: { status: TalkStatus } }).colliderscope.status);
 

@@ -1,22 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, openPage, startHarness, waitForBuilds, type Harness, closeAllPages } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, LIGHT_TERRAIN } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterEach(async () => {
-  await closeAllPages(harness);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 describe('wind in real Chromium', () => {
   it('edits an effect live: a syntax error is shown at its line and column and the last good program keeps running', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await page.locator('.lil-title', { hasText: 'Wind' }).click();
     await page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: 'edit code…' }) }).locator('button').click();
