@@ -15,21 +15,20 @@
 // positions = f32 xyz per vertex; indices = 3 × u32 per triangle; ids = the run's triangle ids (u32), or
 // 0 for the identity run first .. first + count − 1; out = one byte per triangle of the run, 1 when it
 // overlaps the box. Returns how many overlap.
+//
+// The small helpers below carry no @inline decorator: -O3 inlines them anyway, and a decorator on a
+// function is not TypeScript, which the dev server's dependency scan of src/ would fail to parse.
 
 /** Where JavaScript may start placing data. */
 export function heapBase(): usize {
   return __heap_base;
 }
 
-// @ts-ignore: decorator
-@inline
 function vertexLane(positions: usize, indices: usize, triangle: u32, corner: u32): usize {
   return positions + (<usize>load<u32>(indices + ((<usize>triangle * 3 + corner) << 2)) * 12);
 }
 
 /** 1 in both lanes' bits where every value of the lane is > h, or every one < −h. */
-// @ts-ignore: decorator
-@inline
 function apart3(a: v128, b: v128, c: v128, h: v128, negativeH: v128): v128 {
   const above = v128.and(v128.and(f64x2.gt(a, h), f64x2.gt(b, h)), f64x2.gt(c, h));
   const below = v128.and(v128.and(f64x2.lt(a, negativeH), f64x2.lt(b, negativeH)), f64x2.lt(c, negativeH));
@@ -37,8 +36,6 @@ function apart3(a: v128, b: v128, c: v128, h: v128, negativeH: v128): v128 {
 }
 
 /** The edge test's "min(p, q) > r or max(p, q) < −r". */
-// @ts-ignore: decorator
-@inline
 function apart2(p: v128, q: v128, r: v128): v128 {
   const negativeR = f64x2.neg(r);
   return v128.or(v128.and(f64x2.gt(p, r), f64x2.gt(q, r)), v128.and(f64x2.lt(p, negativeR), f64x2.lt(q, negativeR)));
