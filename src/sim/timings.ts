@@ -1,7 +1,8 @@
 /**
  * Per-phase timings in fixed-size ring buffers: the step records each phase's milliseconds per frame,
- * the HUD and the headless runner read now / average / min / max over the window. Recording allocates
- * nothing; a phase's buffer is made once, the first time the phase is seen.
+ * readers (the page's timing panel, the headless runner) take now / average / min / max over the last
+ * `capacity` samples. Recording allocates nothing; a phase's buffer is made once, the first time the
+ * phase is seen.
  */
 export interface PhaseStats {
   /** The most recent sample. */
