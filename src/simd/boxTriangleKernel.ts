@@ -1,11 +1,17 @@
-import { instantiateWasm } from './loadWasm';
-import { isWasmSimdSupported } from './simdSupport';
+import { sharedKernel } from './loadWasm';
 
 /** The exports of the compiled test (src/simd/assembly/boxTriangle/overlapBoxTriangles.ts). */
 interface BoxTriangleExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   overlapBoxTriangles(box: number, positions: number, indices: number, ids: number, first: number, count: number, out: number): number;
+}
+
+interface MemoryViews {
+  f64: Float64Array;
+  f32: Float32Array;
+  u32: Uint32Array;
+  u8: Uint8Array;
 }
 
 const PAGE = 65536;
@@ -37,6 +43,7 @@ export class SimdBoxTriangleKernel {
   private idCapacity = 0;
   private scratch = 0;
   private scratchBytes = 0;
+  private memoryViews: MemoryViews | null = null;
 
   constructor(instance: WebAssembly.Instance) {
     this.exports = instance.exports as unknown as BoxTriangleExports;
@@ -55,27 +62,39 @@ export class SimdBoxTriangleKernel {
     if (count <= 0) return 0;
     if (!scratchMesh) this.makeResident(positions, indices);
     this.makeRoom(count, scratchMesh ? positions.byteLength + indices.byteLength : 0);
-    const memory = this.exports.memory.buffer;
-    new Float64Array(memory, this.box, 6).set(box.subarray(b, b + 6));
+    // Called per leaf and box: element-wise copies through views kept across calls, no allocation.
+    const { f64, f32, u32, u8 } = this.views();
+    const box8 = this.box >> 3;
+    for (let k = 0; k < 6; k++) f64[box8 + k] = box[b + k]!;
     let meshPositions = this.positions;
     let meshIndices = this.indices;
     if (scratchMesh) {
       meshPositions = this.scratch;
       meshIndices = align16(this.scratch + positions.byteLength);
-      new Float32Array(memory, meshPositions, positions.length).set(positions);
-      new Uint32Array(memory, meshIndices, indices.length).set(indices);
+      f32.set(positions, meshPositions >> 2);
+      u32.set(indices, meshIndices >> 2);
     }
     let ids = 0;
     let start = first;
     if (triangles !== null) {
-      new Uint32Array(memory, this.ids, count).set(triangles.subarray(first, first + count));
+      const ids4 = this.ids >> 2;
+      for (let k = 0; k < count; k++) u32[ids4 + k] = triangles[first + k]!;
       ids = this.ids;
       start = 0;
     }
     const out = this.ids + 4 * this.idCapacity;
     const hits = this.exports.overlapBoxTriangles(this.box, meshPositions, meshIndices, ids, start, count, out);
-    overlaps.set(new Uint8Array(this.exports.memory.buffer, out, count));
+    for (let k = 0; k < count; k++) overlaps[k] = u8[out + k]!;
     return hits;
+  }
+
+  /** Views of the whole module memory, re-made only after it grew (growing detaches the old buffer). */
+  private views(): MemoryViews {
+    const buffer = this.exports.memory.buffer;
+    if (this.memoryViews === null || this.memoryViews.u8.buffer !== buffer) {
+      this.memoryViews = { f64: new Float64Array(buffer), f32: new Float32Array(buffer), u32: new Uint32Array(buffer), u8: new Uint8Array(buffer) };
+    }
+    return this.memoryViews;
   }
 
   /** Bytes of module memory in use. */
@@ -93,9 +112,9 @@ export class SimdBoxTriangleKernel {
     this.idCapacity = 0;
     this.scratchBytes = 0;
     this.makeRoom(0, 0);
-    const buffer = this.exports.memory.buffer;
-    new Float32Array(buffer, this.positions, positions.length).set(positions);
-    new Uint32Array(buffer, this.indices, indices.length).set(indices);
+    const { f32, u32 } = this.views();
+    f32.set(positions, this.positions >> 2);
+    u32.set(indices, this.indices >> 2);
     this.residentPositions = positions;
     this.residentIndices = indices;
   }
@@ -120,28 +139,9 @@ export class SimdBoxTriangleKernel {
 /** Where the compiled test lands (npm run build:wasm). */
 const KERNEL_URL = new URL('./generated/boxTriangle.wasm', import.meta.url);
 
-let kernel: SimdBoxTriangleKernel | null = null;
-let loading: Promise<SimdBoxTriangleKernel | null> | null = null;
-let unavailableReason = '';
+const shared = sharedKernel(KERNEL_URL, (instance) => new SimdBoxTriangleKernel(instance));
 
 /** Loads the shared SIMD box–triangle test once; null (with a reason) where it cannot run. */
-export function loadSimdBoxTriangles(): Promise<SimdBoxTriangleKernel | null> {
-  if (loading === null) {
-    loading = (async () => {
-      if (!isWasmSimdSupported()) {
-        unavailableReason = 'this engine has no WebAssembly SIMD';
-        return null;
-      }
-      try {
-        kernel = new SimdBoxTriangleKernel(await instantiateWasm(KERNEL_URL));
-      } catch (error) {
-        unavailableReason = error instanceof Error ? error.message : String(error);
-      }
-      return kernel;
-    })();
-  }
-  return loading;
-}
-
-export const simdBoxTriangleKernel = (): SimdBoxTriangleKernel | null => kernel;
-export const simdBoxTrianglesUnavailableReason = (): string => unavailableReason;
+export const loadSimdBoxTriangles = (): Promise<SimdBoxTriangleKernel | null> => shared.load();
+export const simdBoxTriangleKernel = (): SimdBoxTriangleKernel | null => shared.current();
+export const simdBoxTrianglesUnavailableReason = (): string => shared.unavailableReason();

@@ -5,6 +5,8 @@
  * which environment it runs in.
  */
 
+import { isWasmSimdSupported } from './simdSupport';
+
 interface NodeFileSystem {
   readFile(path: URL): Promise<Uint8Array>;
 }
@@ -38,4 +40,38 @@ export async function instantiateWasm(url: URL, imports: WebAssembly.Imports = {
   }
   const source = bytes instanceof Uint8Array ? bytes.slice().buffer : bytes;
   return (await WebAssembly.instantiate(source, imports)).instance;
+}
+
+/** A SIMD kernel loaded once, on first demand, shared by every caller. */
+export interface SharedKernel<K> {
+  /** Loads it once; null (with unavailableReason() saying why) where SIMD or the module is missing. */
+  load(): Promise<K | null>;
+  /** The kernel once load() has resolved with one, else null: callers keep their TypeScript path. */
+  current(): K | null;
+  unavailableReason(): string;
+}
+
+export function sharedKernel<K>(url: URL, make: (instance: WebAssembly.Instance) => K): SharedKernel<K> {
+  let kernel: K | null = null;
+  let loading: Promise<K | null> | null = null;
+  let reason = '';
+  return {
+    load() {
+      loading ??= (async () => {
+        if (!isWasmSimdSupported()) {
+          reason = 'this engine has no WebAssembly SIMD';
+          return null;
+        }
+        try {
+          kernel = make(await instantiateWasm(url));
+        } catch (error) {
+          reason = error instanceof Error ? error.message : String(error);
+        }
+        return kernel;
+      })();
+      return loading;
+    },
+    current: () => kernel,
+    unavailableReason: () => reason,
+  };
 }
