@@ -27,9 +27,9 @@ export interface AppFeature {
   readonly name: string;
   install(context: AppContext): void;
   /**
-   * A scene was chosen (before its terrain is built). A scene whose `systems` section names any system
-   * describes them all: the feature takes its section's settings and turns on, or turns off when the
-   * scene leaves it out. A scene without the section leaves the feature as it is.
+   * A scene that describes its systems was chosen (before its terrain is built): the feature takes its
+   * section's settings and turns on, or turns off when the scene leaves it out. Scenes that name no
+   * system do not call this (see describesSystems).
    */
   sceneLoaded?(scene: SceneDefinition): void;
   /** The terrain was (re)built; rebuild whatever depends on it. */

@@ -1,6 +1,6 @@
 import Stats from 'stats.js';
 import '../ui/style.css';
-import { ColliderscopeError, FrameRecorder, Sandbox, type MetricValue, type RecordingInfo, type SceneDefinition, type TerrainMesh } from '../core';
+import { ColliderscopeError, FrameRecorder, Sandbox, describesSystems, type MetricValue, type RecordingInfo, type SceneDefinition, type TerrainMesh } from '../core';
 import { ControlBar } from '../ui/controlBar';
 import { HelpOverlay, type Shortcut } from '../ui/helpOverlay';
 import { PresenterOverlay } from '../ui/presenterOverlay';
@@ -164,7 +164,7 @@ class App {
       feature.install(context);
       this.features.push(feature);
     }
-    for (const feature of this.features) feature.sceneLoaded?.(this.scene);
+    if (describesSystems(this.scene.systems)) for (const feature of this.features) feature.sceneLoaded?.(this.scene);
     this.panel.refresh();
 
     this.builder.onBvh = (bvh, mesh) => {
@@ -502,7 +502,7 @@ class App {
       url.searchParams.set('scene', presetName);
       history.replaceState(null, '', url);
     }
-    for (const feature of this.features) feature.sceneLoaded?.(scene);
+    if (describesSystems(scene.systems)) for (const feature of this.features) feature.sceneLoaded?.(scene);
     this.panel.refresh();
     if (sceneCamera || scene.terrain.worldSize !== this.stage.worldSizeShown) this.applyCamera(scene);
     if (this.sandbox !== null) this.sandbox.scene = scene;

@@ -1,6 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
-import { parseSceneSystems, type SceneSystems } from './sceneSystems';
+import { describesSystems, parseSceneSystems, type SceneSystems } from './sceneSystems';
 import { child, expectKnownKeys, expectNumber, expectObject, expectString, expectVec3, parseJsonText, type Where } from './validate';
 
 /**
@@ -78,6 +78,6 @@ export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
     seed: scene.seed,
     terrain: { ...scene.terrain },
     camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
-    ...(Object.keys(scene.systems).length > 0 ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
+    ...(describesSystems(scene.systems) ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
   };
 }

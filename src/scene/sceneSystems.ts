@@ -45,6 +45,14 @@ export interface SceneActors {
 }
 
 export const SCENE_SYSTEM_NAMES = ['broadphase', 'particles', 'actors'] as const;
+
+/**
+ * Whether a scene describes its systems: one that names any system describes them all (the others are
+ * off); one that names none leaves whatever is running as it is.
+ */
+export function describesSystems(systems: SceneSystems): boolean {
+  return systems.broadphase !== undefined || systems.particles !== undefined || systems.actors !== undefined;
+}
 const BROAD_PHASE_FIELDS = ['scene', 'strategy', 'count', 'movingPercent', 'speed'] as const;
 const PARTICLE_FIELDS = ['particles', 'budget', 'mode', 'keying', 'pick', 'gravity', 'cellLookups'] as const;
 const ACTOR_FIELDS = ['count', 'center', 'size', 'density', 'mix'] as const;

@@ -77,7 +77,6 @@ export class ActorsFeature implements AppFeature {
   }
 
   sceneLoaded(scene: SceneDefinition): void {
-    if (Object.keys(scene.systems).length === 0) return;
     const wanted = scene.systems.actors;
     const sandbox = this.context?.sandbox() ?? null;
     // A new pile from the scene's settings: it is spawned once the scene's terrain is built.

@@ -77,7 +77,6 @@ export class BroadPhaseFeature implements AppFeature {
   }
 
   sceneLoaded(scene: SceneDefinition): void {
-    if (Object.keys(scene.systems).length === 0) return;
     const wanted = scene.systems.broadphase;
     // A new system from the scene's settings: it joins the sandbox once the scene's terrain is built.
     if (this.system !== null) this.setEnabled(false);

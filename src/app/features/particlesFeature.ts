@@ -146,7 +146,6 @@ export class ParticlesFeature implements AppFeature {
   }
 
   sceneLoaded(scene: SceneDefinition): void {
-    if (Object.keys(scene.systems).length === 0) return;
     const wanted = scene.systems.particles;
     const sandbox = this.context?.sandbox() ?? null;
     if (this.system !== null) sandbox?.removeSystem(this.system);
