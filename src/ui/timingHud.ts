@@ -82,6 +82,14 @@ export class TimingHud {
       row.cells[4]!.textContent = s.count === 0 ? '—' : formatMs(s.max);
       drawSparkline(row.spark, timings.window(phase));
     }
+    // A phase can go away (its system left the sandbox): its row goes too, instead of freezing.
+    if (this.rows.size > timings.phases.length) {
+      for (const [phase, row] of this.rows) {
+        if (timings.has(phase)) continue;
+        row.cells[0]!.parentElement?.remove();
+        this.rows.delete(phase);
+      }
+    }
     this.drawStackedChart(timings);
     this.extra.textContent = lines.join('\n');
   }
