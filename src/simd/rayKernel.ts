@@ -1,9 +1,7 @@
 import type { BVH } from '../bvh/buildBVH';
-import { CHILD_INDEX_MASK, CHILD_TYPE_NODE } from '../bvh/childWord';
-import { QUANT_STEP_SCALE } from '../bvh/quantize';
-import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
+import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords } from './nodeRecords';
 import { RayOrder } from './rayOrder';
 
 /** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
@@ -32,7 +30,6 @@ const REORDER_MIN_RAYS = 1024;
 
 const PAGE = 65536;
 const STACK_ENTRY_BYTES = 8;
-const NODE_RECORD_BYTES = 128;
 /** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle,
  *  cast order. */
 const RAY_BYTES = 40;
@@ -174,82 +171,6 @@ export class SimdRayKernel {
     const missing = bytes - memory.buffer.byteLength;
     if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
   }
-}
-
-/**
- * Copies each node into its 128-byte record and adds its frame (min xyz, step xyz), derived top-down in
- * float64 exactly as the TypeScript walk derives it on its way down (root: rootFrame; a shared node:
- * its sharedFrames entry; any other node: its decoded slot box in its parent), stored as float32.
- */
-function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
-  const count = nodes.nodeCount;
-  const bytes = new Uint8Array(buffer, start, NODE_RECORD_BYTES * count);
-  const records = new Float32Array(buffer, start, (NODE_RECORD_BYTES / 4) * count);
-  const source = new Uint8Array(nodes.buffer);
-  const frames = new Float64Array(6 * count);
-  const setFrame = (node: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void => {
-    const f = 6 * node;
-    frames[f] = minX;
-    frames[f + 1] = minY;
-    frames[f + 2] = minZ;
-    frames[f + 3] = (maxX - minX) * QUANT_STEP_SCALE;
-    frames[f + 4] = (maxY - minY) * QUANT_STEP_SCALE;
-    frames[f + 5] = (maxZ - minZ) * QUANT_STEP_SCALE;
-  };
-  if (count > 0) {
-    const r = nodes.rootFrame;
-    setFrame(0, r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!);
-  }
-  const shared = nodes.sharedFrames;
-  for (let node = nodes.firstShared; node < count; node++) {
-    const g = 6 * (node - nodes.firstShared);
-    setFrame(node, shared[g]!, shared[g + 1]!, shared[g + 2]!, shared[g + 3]!, shared[g + 4]!, shared[g + 5]!);
-  }
-  const u16 = nodes.u16;
-  const u32 = nodes.u32;
-  // Parents come before their children (shared nodes, last, have their own frames).
-  for (let node = 0; node < count; node++) {
-    const f = 6 * node;
-    const minX = frames[f]!, minY = frames[f + 1]!, minZ = frames[f + 2]!;
-    const stepX = frames[f + 3]!, stepY = frames[f + 4]!, stepZ = frames[f + 5]!;
-    const b = QUANTIZED_NODE_U16 * node;
-    for (let slot = 0; slot < 4; slot++) {
-      const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
-      const child = word & CHILD_INDEX_MASK;
-      if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= nodes.firstShared) continue;
-      setFrame(
-        child,
-        minX + u16[b + slot]! * stepX, minY + u16[b + 4 + slot]! * stepY, minZ + u16[b + 8 + slot]! * stepZ,
-        minX + u16[b + 12 + slot]! * stepX, minY + u16[b + 16 + slot]! * stepY, minZ + u16[b + 20 + slot]! * stepZ,
-      );
-    }
-    bytes.set(source.subarray(QUANTIZED_NODE_BYTES * node, QUANTIZED_NODE_BYTES * (node + 1)), NODE_RECORD_BYTES * node);
-    const o = (NODE_RECORD_BYTES / 4) * node;
-    records[o + 16] = minX;
-    records[o + 17] = minY;
-    records[o + 18] = minZ;
-    records[o + 20] = stepX;
-    records[o + 21] = stepY;
-    records[o + 22] = stepZ;
-  }
-}
-
-/**
- * Per axis, a bound on |min| + |max| + (max − min) over the root frame and the shared frames: every
- * other frame lies inside one of them, so this bounds the numbers in any plane distance the kernel
- * computes, and with the ray origin it sizes the kernel's float32 rounding slack.
- */
-function frameMagnitudes(nodes: QuantizedNodes): Float64Array {
-  const magnitude = new Float64Array(3);
-  const frames = [nodes.rootFrame];
-  for (let i = 0; i < nodes.sharedFrames.length; i += 6) frames.push(nodes.sharedFrames.subarray(i, i + 6));
-  for (const frame of frames) {
-    for (let axis = 0; axis < 3; axis++) {
-      const min = frame[axis]!, max = frame[axis + 3]!;
-      magnitude[axis] = Math.max(magnitude[axis]!, Math.abs(min) + Math.abs(max) + (max - min));
-    }
-  }
-  return magnitude;
 }
 
 function checkBuffers(rays: RayBatch, hits: RayHits): void {
