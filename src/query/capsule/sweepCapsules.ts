@@ -28,7 +28,8 @@ export function resolveSweepOptions(input: Partial<SweepOptions>): SweepOptions 
   return options;
 }
 
-function checkBatch(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits): void {
+/** Throws an InvalidParameterError naming the first malformed buffer (or a BVH without the quantized layout). */
+export function checkBatch(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits): void {
   const n = capsules.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('capsules.count', 'a whole number ≥ 0', n);
   for (const name of ['start', 'end', 'motion'] as const) {

@@ -1,0 +1,203 @@
+import type { BVH } from '../bvh/buildBVH';
+import { InvalidParameterError } from '../errors';
+import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from '../query/capsule/capsuleTypes';
+import { PAIRS_PER_TRIANGLE } from '../query/capsule/featureBits';
+import { checkBatch, edgeMasksFor, resolveSweepOptions } from '../query/capsule/sweepCapsules';
+import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords } from './nodeRecords';
+
+/** The exports of the compiled kernel (src/simd/assembly/capsule/sweepCapsules.ts). */
+interface CapsuleKernelExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  countersAt(): number;
+  sweepCapsules(
+    nodes: number, nodeCount: number, magnitude: number, triangles: number, references: number, masks: number, stack: number,
+    start: number, end: number, motion: number, radius: number,
+    toi: number, triangle: number, point: number, normal: number, count: number,
+    flags: number, traceCapsule: number, trace: number, traceCapacity: number,
+  ): void;
+}
+
+const PAGE = 65536;
+const STACK_ENTRY_BYTES = 8;
+const TRIANGLE_GROUP_BYTES = 144;
+/** Bytes per capsule in the staging area: start, end, motion (3 × f32 each), radius, then toi,
+ *  triangle, point and normal (3 × f32 each). */
+const CAPSULE_BYTES = 72;
+const TRACE_ENTRY_BYTES = 12;
+const align = (value: number, to: number): number => Math.ceil(value / to) * to;
+
+/** Addresses inside the module's memory of the resident BVH and the staging areas. */
+interface Layout {
+  stack: number;
+  magnitude: number;
+  nodes: number;
+  triangles: number;
+  references: number;
+  masks: number;
+  /** Start of the staging areas: capsules, then the trace. */
+  staging: number;
+  capsuleCapacity: number;
+  traceCapacity: number;
+}
+
+/**
+ * The WebAssembly SIMD capsule sweep over the quantized 4-way BVH: one module instance, its memory laid
+ * out as
+ *
+ *   heapBase → traversal stack (8 B per entry) | the frames' magnitude bound per axis (3 × f64) |
+ *            node records (nodeRecords.ts, 128 B each) | triangles in leaf-reference order, four at a
+ *            time as structure of arrays (144 B per group) | the caller's triangle id per reference
+ *            (i32) | the edge mask per reference (u8) | capsule staging (72 B per capsule) | the trace
+ *            (12 B per traced triangle)
+ *
+ * One BVH is resident at a time: it is copied in once, when first swept against, and stays until
+ * another BVH is (its edge masks follow on the first sweep that uses them). Capsules are staged per
+ * call (40 B in and 32 B out per capsule, next to a sweep of a dozen nodes and a score of triangles);
+ * the sweep itself touches only module memory. The memory only grows; views are made from
+ * memory.buffer after every possible growth (growing detaches the old buffer).
+ */
+export class SimdCapsuleKernel {
+  private readonly exports: CapsuleKernelExports;
+  private layout: Layout | null = null;
+  private resident: BVH | null = null;
+  private masksResident = false;
+
+  constructor(instance: WebAssembly.Instance) {
+    this.exports = instance.exports as unknown as CapsuleKernelExports;
+  }
+
+  /** Bytes of module memory in use (for the HUD and the benchmark). */
+  get memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /** Copies a BVH into the module's memory now rather than on its first sweep. */
+  upload(bvh: BVH): void {
+    const nodes = bvh.quantized;
+    if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
+    const order = bvh.triangleOrder;
+    const count = order === null ? bvh.triangleCount : order.length;
+    const stack = align(this.exports.heapBase(), 64);
+    // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
+    const magnitude = stack + STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
+    const nodeStart = align(magnitude + 24, 128);
+    const triangles = nodeStart + NODE_RECORD_BYTES * nodes.nodeCount;
+    const references = align(triangles + TRIANGLE_GROUP_BYTES * Math.ceil(count / 4), 16);
+    const masks = references + 4 * count;
+    const staging = align(masks + count, 64);
+    const capsuleCapacity = this.layout?.capsuleCapacity ?? 1024;
+    const traceCapacity = this.layout?.traceCapacity ?? 0;
+    this.ensureMemory(staging + CAPSULE_BYTES * capsuleCapacity + TRACE_ENTRY_BYTES * traceCapacity);
+    const buffer = this.exports.memory.buffer;
+    new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
+    writeNodeRecords(nodes, buffer, nodeStart);
+    // Groups of four references: coordinate r (ax, ay, az, bx, …, cz) of reference k at float
+    // 36·(k >> 2) + 4·r + (k & 3).
+    const grouped = new Float32Array(buffer, triangles, 36 * Math.ceil(count / 4));
+    const ids = new Int32Array(buffer, references, count);
+    const positions = bvh.positions;
+    const indices = bvh.indices;
+    for (let k = 0; k < count; k++) {
+      const triangle = order === null ? k : order[k]!;
+      ids[k] = triangle;
+      const o = 36 * (k >> 2) + (k & 3);
+      for (let corner = 0; corner < 3; corner++) {
+        const v = 3 * indices[3 * triangle + corner]!;
+        grouped[o + 12 * corner] = positions[v]!;
+        grouped[o + 12 * corner + 4] = positions[v + 1]!;
+        grouped[o + 12 * corner + 8] = positions[v + 2]!;
+      }
+    }
+    this.layout = { stack, magnitude, nodes: nodeStart, triangles, references, masks, staging, capsuleCapacity, traceCapacity };
+    this.resident = bvh;
+    this.masksResident = false;
+  }
+
+  /**
+   * sweepCapsules through the kernel: the same buffers, options, conventions and validation (invalid
+   * capsules flagged, counted, never swept), and the same contacts — time, triangle, point and normal —
+   * as the TypeScript sweep (the culls and the exact tests are its float64 operations; see
+   * src/simd/assembly/capsule/walk.ts for the box test).
+   */
+  sweep(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
+    const resolved = resolveSweepOptions(options);
+    checkBatch(bvh, capsules, hits);
+    if (this.resident !== bvh) this.upload(bvh);
+    const count = capsules.count;
+    const trace = resolved.trace ?? null;
+    let layout = this.layout!;
+    const traceCapacity = trace === null ? 0 : trace.capacity;
+    if (count > layout.capsuleCapacity || traceCapacity > layout.traceCapacity) {
+      const capsuleCapacity = Math.max(layout.capsuleCapacity, count > layout.capsuleCapacity ? Math.max(count, 2 * layout.capsuleCapacity) : 0);
+      layout = this.layout = { ...layout, capsuleCapacity, traceCapacity: Math.max(traceCapacity, layout.traceCapacity) };
+      this.ensureMemory(layout.staging + CAPSULE_BYTES * layout.capsuleCapacity + TRACE_ENTRY_BYTES * layout.traceCapacity);
+    }
+    if (resolved.edgeMasks && !this.masksResident) {
+      const masks = edgeMasksFor(bvh);
+      const order = bvh.triangleOrder;
+      const perReference = new Uint8Array(this.exports.memory.buffer, layout.masks, order === null ? bvh.triangleCount : order.length);
+      for (let k = 0; k < perReference.length; k++) perReference[k] = masks[order === null ? k : order[k]!]!;
+      this.masksResident = true;
+    }
+    const capacity = layout.capsuleCapacity;
+    const start = layout.staging;
+    const end = start + 12 * capacity;
+    const motion = end + 12 * capacity;
+    const radius = motion + 12 * capacity;
+    const toi = radius + 4 * capacity;
+    const triangle = toi + 4 * capacity;
+    const point = triangle + 4 * capacity;
+    const normal = point + 12 * capacity;
+    const traceAt = normal + 12 * capacity;
+    const buffer = this.exports.memory.buffer;
+    new Float32Array(buffer, start, 3 * count).set(capsules.start.subarray(0, 3 * count));
+    new Float32Array(buffer, end, 3 * count).set(capsules.end.subarray(0, 3 * count));
+    new Float32Array(buffer, motion, 3 * count).set(capsules.motion.subarray(0, 3 * count));
+    new Float32Array(buffer, radius, count).set(capsules.radius.subarray(0, count));
+    const nodes = bvh.quantized!;
+    const flags = (resolved.edgeMasks ? 1 : 0) | (resolved.quickCull ? 2 : 0);
+    const traceCapsule = trace === null ? -1 : resolved.traceCapsule ?? 0;
+    this.exports.sweepCapsules(
+      layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.references, layout.masks, layout.stack,
+      start, end, motion, radius, toi, triangle, point, normal, count,
+      flags, traceCapsule, traceAt, traceCapacity,
+    );
+    hits.toi.set(new Float32Array(buffer, toi, count));
+    hits.triangle.set(new Int32Array(buffer, triangle, count));
+    hits.point.set(new Float32Array(buffer, point, 3 * count));
+    hits.normal.set(new Float32Array(buffer, normal, 3 * count));
+    const tally = new Int32Array(buffer, this.exports.countersAt(), 13);
+    if (trace !== null) {
+      const traced = tally[12]!;
+      const entries = new Int32Array(buffer, traceAt, 3 * traced);
+      for (let k = 0; k < traced; k++) {
+        trace.triangle[k] = entries[3 * k]!;
+        trace.kept[k] = entries[3 * k + 1]!;
+        trace.tested[k] = entries[3 * k + 2]!;
+      }
+      trace.count = traced;
+    }
+    const counters = createSweepCounters();
+    counters.nodesVisited = tally[0]!;
+    counters.trianglesTested = tally[1]!;
+    counters.pairsPossible = PAIRS_PER_TRIANGLE * tally[1]!;
+    counters.pairsKept = tally[2]!;
+    counters.pairsTested = tally[3]!;
+    counters.sphereVertex = tally[4]!;
+    counters.sphereEdge = tally[5]!;
+    counters.sphereFace = tally[6]!;
+    counters.cylinderVertex = tally[7]!;
+    counters.cylinderEdge = tally[8]!;
+    counters.cylinderFace = tally[9]!;
+    counters.hits = tally[10]!;
+    counters.invalidCapsules = tally[11]!;
+    return counters;
+  }
+
+  private ensureMemory(bytes: number): void {
+    const memory = this.exports.memory;
+    const missing = bytes - memory.buffer.byteLength;
+    if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+  }
+}
