@@ -20,3 +20,5 @@ export * from './actors/index';
 export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './simd/simdRays';
 export { SimdRayKernel, type SimdCastOptions } from './simd/rayKernel';
 export { SimdBoxTriangleKernel, loadSimdBoxTriangles, simdBoxTriangleKernel, simdBoxTrianglesUnavailableReason } from './simd/boxTriangleKernel';
+export { SimdCapsuleKernel } from './simd/capsuleKernel';
+export { loadSimdCapsules, simdCapsuleKernel, simdCapsulesUnavailableReason, sweepCapsulesSimd } from './simd/simdCapsules';
