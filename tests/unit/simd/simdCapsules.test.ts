@@ -1,0 +1,319 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildBVH, type BVH } from '../../../src/bvh/index';
+import { InvalidParameterError } from '../../../src/errors';
+import { Random } from '../../../src/math/random';
+import { createCapsuleBatch, createCapsuleHits, createCapsuleTrace, sweepCapsules, type CapsuleBatch, type SweepOptions } from '../../../src/query/capsule/index';
+import type { SimdCapsuleKernel } from '../../../src/simd/capsuleKernel';
+import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/simd/simdCapsules';
+import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../../src/terrain/index';
+import { crossedSlivers, stackedDuplicates, triangleSoup, withDegenerates } from '../bvh/meshes';
+import { axisDistance, randomSweeps, type Mesh, type SweepShape } from '../capsule/capsuleCheck';
+import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes, type Heightfield } from '../capsule/heightfields';
+
+const BENCH_LIKE: SweepShape = { halfLength: [0, 1.5], radius: [0.05, 0.8], motion: [0.5, 8] };
+
+let terrain: TerrainMesh;
+let terrainBvh: BVH;
+let kernel: SimdCapsuleKernel;
+beforeAll(async () => {
+  terrain = generateTerrain({ cells: 40, worldSize: 40, heightScale: 10, seed: 71 });
+  terrainBvh = buildBVH(terrain.positions, terrain.indices);
+  const loaded = await loadSimdCapsules();
+  // Node 20+ has WebAssembly SIMD; a null here means the module was not built (npm run build:wasm).
+  expect(loaded).not.toBeNull();
+  kernel = loaded!;
+});
+
+interface Agreement {
+  hits: number;
+  startsInContact: number;
+  /** Sweeps whose contact time agrees but whose triangle differs: two triangles touched at the very
+   *  same time (a shared vertex or edge), where the box order decides which one is reported. */
+  ties: number;
+}
+
+/**
+ * The kernel against its TypeScript twin on the same sweeps: the same hit or miss and the same float32
+ * toi for every sweep, and the same triangle, point and normal bit for bit (the culls and exact tests
+ * are the same float64 operations), except at exact ties between triangles, where either triangle's
+ * contact is right (checked: the reported triangle is at distance r from the axis at toi). The SIMD
+ * box test lets a few more boxes through (float32 with a rounding slack), so its work counters are at
+ * least the TypeScript ones, and within a few percent.
+ */
+function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, options: Partial<SweepOptions> = {}): Agreement {
+  const expected = createCapsuleHits(batch.count);
+  const actual = createCapsuleHits(batch.count);
+  const expectedCounters = sweepCapsules(bvh, batch, expected, options);
+  const counters = kernel.sweep(bvh, batch, actual, options);
+  const mismatches: string[] = [];
+  let hits = 0, startsInContact = 0, ties = 0;
+  for (let i = 0; i < batch.count; i++) {
+    const i3 = 3 * i;
+    const triangle = expected.triangle[i]!;
+    if (triangle >= 0) hits++;
+    if (triangle >= 0 && expected.toi[i] === 0) startsInContact++;
+    const sameTime = (triangle >= 0) === (actual.triangle[i]! >= 0) && Object.is(expected.toi[i], actual.toi[i]);
+    let same = sameTime && actual.triangle[i] === triangle;
+    for (let a = 0; a < 3 && same; a++) same = Object.is(expected.point[i3 + a], actual.point[i3 + a]) && Object.is(expected.normal[i3 + a], actual.normal[i3 + a]);
+    if (same) continue;
+    if (sameTime && triangle >= 0 && actual.triangle[i] !== triangle) {
+      const distance = axisDistance(mesh, batch, i, actual.toi[i]!, actual.triangle[i]!);
+      if (actual.toi[i] === 0 ? distance <= batch.radius[i]! + 1e-5 : Math.abs(distance - batch.radius[i]!) <= 1e-4) {
+        ties++;
+        continue;
+      }
+    }
+    if (mismatches.length < 5) {
+      mismatches.push(`sweep ${i}: TypeScript ${triangle} at ${expected.toi[i]} (${Array.from(expected.normal.subarray(i3, i3 + 3))}), SIMD ${actual.triangle[i]} at ${actual.toi[i]} (${Array.from(actual.normal.subarray(i3, i3 + 3))})`);
+    }
+  }
+  expect(mismatches).toEqual([]);
+  expect(ties).toBeLessThanOrEqual(Math.ceil(0.002 * batch.count));
+  expect(counters.hits).toBe(expectedCounters.hits);
+  expect(counters.invalidCapsules).toBe(expectedCounters.invalidCapsules);
+  for (const key of ['nodesVisited', 'trianglesTested', 'pairsKept', 'pairsTested'] as const) {
+    expect(counters[key]).toBeGreaterThanOrEqual(expectedCounters[key]);
+    expect(counters[key]).toBeLessThanOrEqual(1.05 * expectedCounters[key] + 20);
+  }
+  return { hits, startsInContact, ties };
+}
+
+function terrainCentre(lift: [number, number]): (random: Random) => [number, number, number] {
+  return (random) => {
+    const x = random.range(-9, 9), z = random.range(-9, 9);
+    return [x, sampleTerrainHeight(terrain, x, z) + random.range(lift[0], lift[1]), z];
+  };
+}
+
+function fieldCentre(field: Heightfield, lift: [number, number]): (random: Random) => [number, number, number] | null {
+  return (random) => {
+    const x = random.range(-9, 9), z = random.range(-9, 9);
+    const h = heightAt(field, x, z);
+    return Number.isNaN(h) ? null : [x, h + random.range(lift[0], lift[1]), z];
+  };
+}
+
+describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
+  it('random sweeps of random orientation over a terrain, default options (seed 701)', () => {
+    const batch = randomSweeps(701, 6000, BENCH_LIKE, terrainCentre([0, 4]));
+    const result = expectSameAsTypeScript(terrain, terrainBvh, batch);
+    expect(result.hits).toBeGreaterThan(2000);
+    expect(result.startsInContact).toBeGreaterThan(300);
+  });
+
+  it('from anywhere, under the surface too, without edge masks, and without the quick cull (seed 702)', () => {
+    const batch = randomSweeps(702, 2000, BENCH_LIKE, terrainCentre([-3, 4]));
+    expectSameAsTypeScript(terrain, terrainBvh, batch, { edgeMasks: false });
+    expectSameAsTypeScript(terrain, terrainBvh, batch, { edgeMasks: false, quickCull: false });
+    expectSameAsTypeScript(terrain, terrainBvh, batch, { quickCull: false });
+  });
+
+  it('a BVH that reordered the mesh in place, and one with a swept-radius build (seed 703)', () => {
+    const indices = terrain.indices.slice();
+    const reordered = buildBVH(terrain.positions, indices, { reorderTriangles: true, spatialSplits: false });
+    expect(reordered.triangleOrder).toBeNull();
+    const batch = randomSweeps(703, 1500, BENCH_LIKE, terrainCentre([-1, 4]));
+    expectSameAsTypeScript({ positions: terrain.positions, indices }, reordered, batch);
+    const swept = buildBVH(terrain.positions, terrain.indices, { sweptRadius: 1.5 });
+    expectSameAsTypeScript(terrain, swept, batch);
+  });
+
+  it('long capsules, and spheres (zero-length axis) thin and fat (seed 704)', () => {
+    const long = randomSweeps(704, 1000, { halfLength: [2, 6], radius: [0.02, 0.3], motion: [0.5, 6] }, terrainCentre([-1, 3]));
+    expectSameAsTypeScript(terrain, terrainBvh, long);
+    const spheres = randomSweeps(705, 1000, { halfLength: [0, 0], radius: [0.05, 2], motion: [0.5, 6] }, terrainCentre([-1, 4]));
+    expectSameAsTypeScript(terrain, terrainBvh, spheres);
+  });
+
+  const fields: ReadonlyArray<[string, () => Heightfield]> = [
+    ['sharp ridges', sharpRidges],
+    ['coplanar terraces', coplanarTerraces],
+    ['needles', () => needles(31)],
+    ['spikes', () => spikes(32)],
+    ['flat plane', flatPlane],
+  ];
+  fields.forEach(([name, make], index) => {
+    it(`adversarial heightfield: ${name}, with and without edge masks (seed ${710 + index})`, () => {
+      const field = make();
+      const bvh = buildBVH(field.positions, field.indices);
+      const batch = randomSweeps(710 + index, 2500, BENCH_LIKE, fieldCentre(field, [-4, 4]));
+      expect(expectSameAsTypeScript(field, bvh, batch).hits).toBeGreaterThan(300);
+      expectSameAsTypeScript(field, bvh, batch, { edgeMasks: false });
+    });
+  });
+
+  it('triangle soups, crossed slivers, stacked duplicates and degenerate triangles (seed 730)', () => {
+    const meshes = [triangleSoup(730, 300), crossedSlivers(731, 150), stackedDuplicates(20), withDegenerates(732)];
+    for (const mesh of meshes) {
+      const bvh = buildBVH(mesh.positions, mesh.indices);
+      const batch = randomSweeps(733, 600, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [random.range(-50, 50), random.range(-50, 50), random.range(-50, 50)]);
+      expectSameAsTypeScript(mesh, bvh, batch, { edgeMasks: false });
+      expectSameAsTypeScript(mesh, bvh, batch);
+    }
+  });
+
+  it('axis-parallel capsules and motions (±0 components), sweeps exactly along the flat plane and onto its vertices', () => {
+    const plane = flatPlane();
+    const bvh = buildBVH(plane.positions, plane.indices);
+    const directions = [[0, -1, 0], [0, 1, 0], [1, 0, 0], [-0, -0, -1], [0, 0, 0], [1, -1, 0], [0, -3, 1]];
+    const batch = createCapsuleBatch(2 * 9 * directions.length);
+    let i = 0;
+    for (const [mx, my, mz] of directions) {
+      for (let k = 0; k < 9; k++) {
+        for (const lift of [0.5, 2]) {
+          // Spheres and axis-parallel capsules over grid points, exactly r above or higher.
+          const x = (k % 3) - 1, z = Math.floor(k / 3) - 1;
+          batch.start.set([x, lift, z], 3 * i);
+          batch.end.set(k % 2 === 0 ? [x, lift, z] : k % 3 === 0 ? [x + 1, lift, z] : [x, lift + 1, z], 3 * i);
+          batch.radius[i] = 0.5;
+          batch.motion.set([mx! * 4, my! * 4, mz! * 4], 3 * i);
+          i++;
+        }
+      }
+    }
+    expect(heightAt(plane, 0, 0)).toBe(0);
+    expectSameAsTypeScript(plane, bvh, batch);
+    expectSameAsTypeScript(plane, bvh, batch, { edgeMasks: false });
+  });
+});
+
+describe('input handling', () => {
+  it('degenerate capsules (zero radius, zero motion, zero-length segment) and invalid ones (NaN, ∞, negative radius) as sweepCapsules handles them', () => {
+    const x = 0.3, z = -0.2, y = sampleTerrainHeight(terrain, x, z);
+    const rows: { start: number[]; end: number[]; radius: number; motion: number[] }[] = [
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0.5, motion: [0, -5, 0] }, // plain
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0, motion: [0, -5, 0] }, // a segment
+      { start: [x, y + 2, z], end: [x, y + 2, z], radius: 0, motion: [0, -5, 0] }, // a point
+      { start: [x, y + 2, z], end: [x, y + 2, z], radius: 0.5, motion: [0, -5, 0] }, // a sphere
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0.5, motion: [0, 0, 0] }, // static, apart
+      { start: [x - 0.5, y + 0.2, z], end: [x + 0.5, y + 0.2, z], radius: 0.5, motion: [0, 0, 0] }, // static, touching
+      { start: [x - 0.5, y - 1, z], end: [x + 0.5, y + 1, z], radius: 0, motion: [0, 0, 0] }, // static segment through the surface
+      { start: [NaN, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0.5, motion: [0, -5, 0] },
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, NaN, z], radius: 0.5, motion: [0, -5, 0] },
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0.5, motion: [Infinity, -5, 0] },
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: -1, motion: [0, -5, 0] },
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: NaN, motion: [0, -5, 0] },
+      { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: Infinity, motion: [0, -5, 0] },
+      { start: [-Infinity, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0.5, motion: [0, -5, 0] },
+    ];
+    const batch = createCapsuleBatch(rows.length);
+    rows.forEach((row, i) => {
+      batch.start.set(row.start, 3 * i);
+      batch.end.set(row.end, 3 * i);
+      batch.radius[i] = row.radius;
+      batch.motion.set(row.motion, 3 * i);
+    });
+    const expected = createCapsuleHits(rows.length);
+    const actual = createCapsuleHits(rows.length);
+    // Results left in the buffers by an earlier sweep must not leak into these.
+    actual.point.fill(7);
+    actual.normal.fill(7);
+    const expectedCounters = sweepCapsules(terrainBvh, batch, expected);
+    const counters = kernel.sweep(terrainBvh, batch, actual);
+    expect(counters.invalidCapsules).toBe(7);
+    expect(counters.invalidCapsules).toBe(expectedCounters.invalidCapsules);
+    expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
+    expect(Array.from(actual.toi)).toEqual(Array.from(expected.toi));
+    expect(Array.from(actual.point)).toEqual(Array.from(expected.point));
+    expect(Array.from(actual.normal)).toEqual(Array.from(expected.normal));
+    expect(Array.from(actual.triangle.subarray(0, 4)).every((t) => t >= 0)).toBe(true);
+    expect([actual.triangle[4], actual.toi[4]]).toEqual([-1, 1]);
+    expect(actual.toi[5]).toBe(0);
+    expect(actual.toi[6]).toBe(0);
+    expect(Array.from(actual.toi.subarray(7)).every(Number.isNaN)).toBe(true);
+  });
+
+  it('rejects malformed batches and options with the errors sweepCapsules throws', () => {
+    const batch = createCapsuleBatch(2);
+    const floatOnly = buildBVH(terrain.positions, terrain.indices, { layouts: ['float'] });
+    const calls: [string, () => unknown][] = [
+      ['count too big', () => kernel.sweep(terrainBvh, { ...batch, count: 3 }, createCapsuleHits(3))],
+      ['hits too small', () => kernel.sweep(terrainBvh, batch, createCapsuleHits(1))],
+      ['negative count', () => kernel.sweep(terrainBvh, { ...batch, count: -1 }, createCapsuleHits(2))],
+      ['not a Float32Array', () => kernel.sweep(terrainBvh, { ...batch, radius: [1, 1] as unknown as Float32Array }, createCapsuleHits(2))],
+      ['bad option', () => kernel.sweep(terrainBvh, batch, createCapsuleHits(2), { quickCull: 1 as unknown as boolean })],
+      ['no quantized layout', () => kernel.sweep(floatOnly, batch, createCapsuleHits(2))],
+    ];
+    for (const [name, call] of calls) {
+      let error: unknown = null;
+      try {
+        call();
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, name).toBeInstanceOf(InvalidParameterError);
+    }
+  });
+
+  it('traces one capsule: the triangles it reached with the pairs kept and tested, as the TypeScript trace (seed 740)', () => {
+    const batch = randomSweeps(740, 40, { halfLength: [1, 2], radius: [0.5, 1], motion: [4, 8] }, terrainCentre([0.5, 2]));
+    for (const traceCapsule of [0, 17, 39]) {
+      const expected = createCapsuleTrace(5000);
+      const actual = createCapsuleTrace(5000);
+      sweepCapsules(terrainBvh, batch, createCapsuleHits(40), { trace: expected, traceCapsule });
+      kernel.sweep(terrainBvh, batch, createCapsuleHits(40), { trace: actual, traceCapsule });
+      expect(expected.count).toBeGreaterThan(0);
+      // The SIMD box test may let a leaf more through; every triangle the TypeScript sweep traced is
+      // traced with the same pairs.
+      const seen = new Map<number, [number, number]>();
+      for (let k = 0; k < actual.count; k++) seen.set(actual.triangle[k]!, [actual.kept[k]!, actual.tested[k]!]);
+      for (let k = 0; k < expected.count; k++) expect(seen.get(expected.triangle[k]!)).toEqual([expected.kept[k]!, expected.tested[k]!]);
+      expect(actual.count).toBeLessThanOrEqual(expected.count + 14);
+    }
+    // A trace smaller than the sweep keeps its first entries.
+    const small = createCapsuleTrace(3);
+    kernel.sweep(terrainBvh, batch, createCapsuleHits(40), { trace: small, traceCapsule: 0 });
+    expect(small.count).toBe(3);
+  });
+
+  it('switches between BVHs, grows its memory for big batches, and misses everything on a mesh without triangles (seed 750)', () => {
+    const other = generateTerrain({ cells: 24, worldSize: 40, heightScale: 20, seed: 5 });
+    const otherBvh = buildBVH(other.positions, other.indices);
+    const small = randomSweeps(750, 200, BENCH_LIKE, terrainCentre([0, 4]));
+    const big = randomSweeps(751, 20_000, BENCH_LIKE, terrainCentre([-1, 6]));
+    expectSameAsTypeScript(terrain, terrainBvh, small);
+    expectSameAsTypeScript(other, otherBvh, small);
+    const before = kernel.memoryBytes;
+    expectSameAsTypeScript(terrain, terrainBvh, big);
+    expect(kernel.memoryBytes).toBeGreaterThan(before);
+    expectSameAsTypeScript(other, otherBvh, small);
+    expectSameAsTypeScript(terrain, terrainBvh, small);
+    const empty = buildBVH(new Float32Array(0), new Uint32Array(0));
+    const hits = createCapsuleHits(small.count);
+    const counters = kernel.sweep(empty, small, hits);
+    expect(counters.hits).toBe(0);
+    expect(Array.from(hits.triangle).every((t) => t === -1)).toBe(true);
+    expect(Array.from(hits.toi).every((t) => t === 1)).toBe(true);
+  });
+
+  it('sweepCapsulesSimd uses the loaded kernel', () => {
+    const batch = randomSweeps(760, 500, BENCH_LIKE, terrainCentre([0, 4]));
+    const viaWrapper = createCapsuleHits(batch.count);
+    const direct = createCapsuleHits(batch.count);
+    sweepCapsulesSimd(terrainBvh, batch, viaWrapper);
+    kernel.sweep(terrainBvh, batch, direct);
+    expect(Array.from(viaWrapper.toi)).toEqual(Array.from(direct.toi));
+    expect(Array.from(viaWrapper.triangle)).toEqual(Array.from(direct.triangle));
+  });
+
+  it('without WebAssembly SIMD the loader resolves to null with a reason, and sweepCapsulesSimd answers through TypeScript', async () => {
+    vi.resetModules();
+    vi.doMock('../../../src/simd/simdSupport', () => ({ isWasmSimdSupported: () => false }));
+    try {
+      const fresh = await import('../../../src/simd/simdCapsules');
+      expect(fresh.simdCapsuleKernel()).toBeNull();
+      expect(await fresh.loadSimdCapsules()).toBeNull();
+      expect(fresh.simdCapsulesUnavailableReason()).toMatch(/no WebAssembly SIMD/);
+      const batch = randomSweeps(761, 300, BENCH_LIKE, terrainCentre([0, 4]));
+      const actual = createCapsuleHits(batch.count);
+      const expected = createCapsuleHits(batch.count);
+      fresh.sweepCapsulesSimd(terrainBvh, batch, actual);
+      sweepCapsules(terrainBvh, batch, expected);
+      expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
+      expect(Array.from(actual.toi)).toEqual(Array.from(expected.toi));
+    } finally {
+      vi.doUnmock('../../../src/simd/simdSupport');
+      vi.resetModules();
+    }
+  });
+});
