@@ -1,12 +1,13 @@
 /**
  * Swept capsules against Rapier's shape cast, in one run, on the same terrain and the same sweeps:
  * 10k capsules of random orientation (radius 0.5, half-height 1), centre 5 above the surface, moved
- * 20 units in a direction uniform on the sphere. Ours: sweepCapsules over the quantized 4-way BVH.
- * Theirs: @dimforge/rapier3d-compat Collider.castShape of a Capsule against a trimesh collider of the
+ * 20 units in a direction uniform on the sphere. Ours: sweepCapsules over the quantized 4-way BVH, in
+ * TypeScript and through the WebAssembly SIMD kernel (same sweeps, same contacts). Theirs: @dimforge/rapier3d-compat Collider.castShape of a Capsule against a trimesh collider of the
  * same mesh (rotation taking the capsule's +y to its axis), maxToi 1, stopping at penetration.
  *
- * Rules: a warm-up pass of each discarded; rounds alternate ours and theirs; medians. Hit counts are
- * compared, and per sweep the toi (within 1e-3 of the motion) where both hit.
+ * Rules: a warm-up pass of each discarded; rounds alternate TypeScript, SIMD and Rapier; medians. Hit
+ * counts are compared, per sweep the toi (within 1e-3 of the motion) where both hit, and the SIMD
+ * kernel's contacts against the TypeScript ones (the same bit for bit but for exact ties).
  *
  *   npx tsx tests/bench/capsule.ts            full run (512 terrain, 10k sweeps)
  *   npx tsx tests/bench/capsule.ts --quick    smoke run (64 terrain, 1k sweeps)
@@ -17,6 +18,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import { createCapsuleBatch, createCapsuleHits, sweepCapsules, type CapsuleBatch, type CapsuleHits, type SweepCounters } from '../../src/query/capsule/index';
+import { loadSimdCapsules } from '../../src/simd/simdCapsules';
 import { generateTerrain, sampleTerrainHeight } from '../../src/terrain/index';
 import { compareWithReference, randomSweeps, type Mesh } from '../unit/capsule/capsuleCheck';
 import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes } from '../unit/capsule/heightfields';
@@ -107,14 +109,18 @@ function castRapier(batch: CapsuleBatch, out: Float32Array): number {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
+const kernel = await loadSimdCapsules();
+if (kernel === null) throw new Error('the SIMD capsule kernel did not load: run `npm run build:wasm`');
 const batch = makeSweeps(new Random(SEED));
 const ours: CapsuleHits = createCapsuleHits(SWEEPS);
+const simd: CapsuleHits = createCapsuleHits(SWEEPS);
 const theirs = new Float32Array(SWEEPS);
 let counters: SweepCounters = sweepCapsules(bvh, batch, ours);
+let simdCounters: SweepCounters = kernel.sweep(bvh, batch, simd);
 let theirHits = castRapier(batch, theirs);
 // Wall time and this process's CPU time per round: the machine may be shared, and CPU time is the
 // steadier figure when other processes compete for the cores.
-const ourWall: number[] = [], theirWall: number[] = [], ourCpu: number[] = [], theirCpu: number[] = [];
+const ourWall: number[] = [], simdWall: number[] = [], theirWall: number[] = [], ourCpu: number[] = [], simdCpu: number[] = [], theirCpu: number[] = [];
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -127,14 +133,32 @@ for (let round = 0; round < ROUNDS; round++) {
   ourCpu.push(cpuMs(cpu));
   cpu = process.cpuUsage();
   start = performance.now();
+  simdCounters = kernel.sweep(bvh, batch, simd);
+  simdWall.push(performance.now() - start);
+  simdCpu.push(cpuMs(cpu));
+  cpu = process.cpuUsage();
+  start = performance.now();
   theirHits = castRapier(batch, theirs);
   theirWall.push(performance.now() - start);
   theirCpu.push(cpuMs(cpu));
 }
 const ourRate = SWEEPS / (median(ourCpu) / 1000);
+const simdRate = SWEEPS / (median(simdCpu) / 1000);
 const theirRate = SWEEPS / (median(theirCpu) / 1000);
 const ourWallRate = SWEEPS / (median(ourWall) / 1000);
+const simdWallRate = SWEEPS / (median(simdWall) / 1000);
 const theirWallRate = SWEEPS / (median(theirWall) / 1000);
+// The SIMD kernel against TypeScript: the same contact (toi, triangle, point, normal) bit for bit, or an
+// exact tie (same toi, another triangle touched at the same time).
+let simdSame = 0, simdTies = 0, simdOther = 0;
+for (let i = 0; i < SWEEPS; i++) {
+  const sameTime = (ours.triangle[i]! >= 0) === (simd.triangle[i]! >= 0) && Object.is(ours.toi[i], simd.toi[i]);
+  let same = sameTime && ours.triangle[i] === simd.triangle[i];
+  for (let a = 3 * i; a < 3 * i + 3 && same; a++) same = Object.is(ours.point[a], simd.point[a]) && Object.is(ours.normal[a], simd.normal[a]);
+  if (same) simdSame++;
+  else if (sameTime) simdTies++;
+  else simdOther++;
+}
 let ourHits = 0;
 let bothHit = 0;
 let sameToi = 0;
@@ -152,12 +176,16 @@ for (let i = 0; i < SWEEPS; i++) {
 }
 const percent = (x: number): string => (100 * x).toFixed(2) + ' %';
 console.log(`\nSwept capsules on the ${CELLS} terrain (${mesh.triangleCount.toLocaleString('en')} triangles): ${SWEEPS.toLocaleString('en')} sweeps, r ${RADIUS}, half-height ${HALF_HEIGHT}, motion ${MOTION}, start ${LIFT} above the surface, random orientation and direction; median of ${ROUNDS} rounds`);
+const rate = (x: number): string => Math.round(x).toLocaleString('en');
+console.table([
+  { kernel: 'TypeScript', 'sweeps/s (CPU)': rate(ourRate), '× Rapier': (ourRate / theirRate).toFixed(2), '× TypeScript': '1.00', 'wall-clock sweeps/s': rate(ourWallRate), hits: ourHits },
+  { kernel: 'WebAssembly SIMD', 'sweeps/s (CPU)': rate(simdRate), '× Rapier': (simdRate / theirRate).toFixed(2), '× TypeScript': (simdRate / ourRate).toFixed(2), 'wall-clock sweeps/s': rate(simdWallRate), hits: simdCounters.hits },
+  { kernel: 'Rapier castShape', 'sweeps/s (CPU)': rate(theirRate), '× Rapier': '1.00', '× TypeScript': (theirRate / ourRate).toFixed(2), 'wall-clock sweeps/s': rate(theirWallRate), hits: theirHits },
+]);
+console.log(`SIMD against TypeScript: ${simdSame} of ${SWEEPS} sweeps the same contact bit for bit, ${simdTies} exact ties on another triangle, ${simdOther} different`);
+console.log('TypeScript against Rapier');
 console.table([
   {
-    'ours sweeps/s (CPU)': Math.round(ourRate).toLocaleString('en'),
-    'Rapier casts/s (CPU)': Math.round(theirRate).toLocaleString('en'),
-    ratio: (ourRate / theirRate).toFixed(2),
-    'wall-clock: ours / Rapier': `${Math.round(ourWallRate).toLocaleString('en')} / ${Math.round(theirWallRate).toLocaleString('en')} (${(ourWallRate / theirWallRate).toFixed(2)})`,
     'ours hits': ourHits,
     'Rapier hits': theirHits,
     'hit difference': `${ourHits - theirHits} (${percent(Math.abs(ourHits - theirHits) / Math.max(1, theirHits))})`,
@@ -166,18 +194,17 @@ console.table([
   },
 ]);
 const c = counters;
-console.log('Our work per sweep, and the quick cull');
-console.table([
-  {
-    nodes: (c.nodesVisited / SWEEPS).toFixed(1),
-    triangles: (c.trianglesTested / SWEEPS).toFixed(1),
-    'pairs possible': (c.pairsPossible / SWEEPS).toFixed(1),
-    'kept by the cull': (c.pairsKept / SWEEPS).toFixed(1),
-    'tested (after edge masks)': (c.pairsTested / SWEEPS).toFixed(1),
-    'quick-cull rate': percent(1 - c.pairsKept / Math.max(1, c.pairsPossible)),
-    'culled with edge masks': percent(1 - c.pairsTested / Math.max(1, c.pairsPossible)),
-  },
-]);
+console.log('Our work per sweep, and the quick cull (the SIMD box test lets a few more boxes through)');
+console.table(([['TypeScript', counters], ['WebAssembly SIMD', simdCounters]] as const).map(([kernel, w]) => ({
+  kernel,
+  nodes: (w.nodesVisited / SWEEPS).toFixed(1),
+  triangles: (w.trianglesTested / SWEEPS).toFixed(1),
+  'pairs possible': (w.pairsPossible / SWEEPS).toFixed(1),
+  'kept by the cull': (w.pairsKept / SWEEPS).toFixed(1),
+  'tested (after edge masks)': (w.pairsTested / SWEEPS).toFixed(1),
+  'quick-cull rate': percent(1 - w.pairsKept / Math.max(1, w.pairsPossible)),
+  'culled with edge masks': percent(1 - w.pairsTested / Math.max(1, w.pairsPossible)),
+})));
 console.table([{ 'sphere–vertex': c.sphereVertex, 'sphere–edge': c.sphereEdge, 'sphere–face': c.sphereFace, 'cylinder–edge': c.cylinderEdge, 'cylinder–vertex': c.cylinderVertex, 'cylinder–face': c.cylinderFace }]);
 
 /** Random sweeps from above (edge masks on) against the brute-force reference, in chunks per mesh. */
