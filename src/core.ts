@@ -19,6 +19,7 @@ export * from './query/boxes/index';
 export * from './actors/index';
 export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './simd/simdRays';
 export { SimdRayKernel, type SimdCastOptions } from './simd/rayKernel';
+export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './simd/particleKernel';
 export { SimdBoxTriangleKernel, loadSimdBoxTriangles, simdBoxTriangleKernel, simdBoxTrianglesUnavailableReason } from './simd/boxTriangleKernel';
 export { SimdCapsuleKernel } from './simd/capsuleKernel';
 export { loadSimdCapsules, simdCapsuleKernel, simdCapsulesUnavailableReason, sweepCapsulesSimd } from './simd/simdCapsules';

@@ -1,4 +1,4 @@
-export { ParticleSystem, PARTICLE_MODES, PARTICLE_RAY_KERNELS, PARTICLE_PHASES, DEFAULT_PARTICLE_OPTIONS, type ParticleMode, type ParticleRayKernel, type ParticleSystemOptions, type ParticleFrameCounters, type ParticleTotals, type ParticlePhaseMs, type ParticleSystemState } from './particleSystem';
+export { ParticleSystem, PARTICLE_MODES, PARTICLE_KERNELS, PARTICLE_PHASES, DEFAULT_PARTICLE_OPTIONS, type ParticleMode, type ParticleKernel, type ParticleSystemOptions, type ParticleFrameCounters, type ParticleTotals, type ParticlePhaseMs, type ParticleSystemState } from './particleSystem';
 export { PARTICLE_EFFECT_KINDS, particleEffectPreset, effectCapacity, validateEffectParams, MAX_EFFECT_CAPACITY, type ParticleEffectKind, type ParticleEffectParams } from './effectParams';
 export { PlaneCache, MAX_PLANE_CACHE_SIZE, type PlaneCacheCounters, type PlaneCacheState } from './planeCache';
 export { planeCacheKey, directionCode, cellCoordinate, DIRECTION_CODES, SURFACE_CODE, CACHE_KEYINGS, type CacheKeying } from './cacheKey';

@@ -38,7 +38,7 @@ export interface MoveLists {
 }
 
 /** Frames ahead within which meeting a plane that is only a guess is urgent. */
-const URGENT_FRAMES = 4;
+export const URGENT_FRAMES = 4;
 
 /** Speeds below this are at rest: a resting particle needs no new plane. */
 const SLIDING_SPEED_SQUARED = 0.25;

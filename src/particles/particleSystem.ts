@@ -14,6 +14,8 @@ import { PlaneRaycaster, RAY_PICKS, lookBehind, type RayPick } from './raycastPl
 import { adoptPlane } from './adoptPlane';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
+import { simdParticleKernel } from '../simd/particleKernel';
+import { simdRayKernel } from '../simd/simdRays';
 
 /** 'budget': each effect spends its raycast budget on random particles; 'reference': one raycast per particle per frame. */
 export const PARTICLE_MODES = ['budget', 'reference'] as const;
@@ -39,17 +41,17 @@ export interface ParticleSystemOptions {
   /** Which particles budget rays go to. */
   pick: RayPick;
   /**
-   * Which kernel casts the rays: the WebAssembly SIMD one once loaded (loadSimdRays; the same hits bit
-   * for bit), else the TypeScript walk.
+   * Which code moves the particles and casts their rays: the WebAssembly SIMD kernels once loaded
+   * (loadSimdParticles, loadSimdRays; the same results bit for bit), else TypeScript.
    */
-  rayKernel: ParticleRayKernel;
+  kernel: ParticleKernel;
   seed: number;
 }
 
-export const PARTICLE_RAY_KERNELS = ['wasm-simd', 'typescript'] as const;
-export type ParticleRayKernel = (typeof PARTICLE_RAY_KERNELS)[number];
+export const PARTICLE_KERNELS = ['wasm-simd', 'typescript'] as const;
+export type ParticleKernel = (typeof PARTICLE_KERNELS)[number];
 
-export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', pick: 'needy', rayKernel: 'wasm-simd', seed: 1 });
+export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', pick: 'needy', kernel: 'wasm-simd', seed: 1 });
 
 /** Work done in the last step. */
 export interface ParticleFrameCounters {
@@ -134,6 +136,7 @@ export class ParticleSystem implements SimSystem {
   private askersEnd = new Int32Array(0);
   private urgentEnd = new Int32Array(0);
   private laterStart = new Int32Array(0);
+  /** The move's lists: always the buffers' own arrays (useBuffers), counts per step. */
   private readonly lists: MoveLists = { live: new Int32Array(0), askers: new Int32Array(0), askCount: 0, needy: new Int32Array(0), urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
   private readonly moveStep: MoveStep = { dt: 0, gravity: 0, withWind: false, cellLookups: true, surfaceKeys: true, half: 0, floor: 0 };
   private readonly fallThrough: FallThroughCount = { below: 0, fresh: 0 };
@@ -163,10 +166,7 @@ export class ParticleSystem implements SimSystem {
       start += effect.capacity;
       return effect;
     });
-    this.buffers = new ParticleBuffers(start);
-    this.lists.live = new Int32Array(start);
-    this.lists.askers = new Int32Array(start);
-    this.lists.needy = new Int32Array(start);
+    this.useBuffers(this.wantsSimd() ? simdParticleKernel()!.createBuffers(start) : new ParticleBuffers(start));
     this.askersEnd = new Int32Array(effects.length);
     this.urgentEnd = new Int32Array(effects.length);
     this.laterStart = new Int32Array(effects.length);
@@ -253,6 +253,7 @@ export class ParticleSystem implements SimSystem {
     phase.wind = now - start;
 
     start = now;
+    this.moveIntoKernelMemory();
     this.move(dt, wind !== null, sandbox.terrain);
     frame.alive = this.lists.alive;
     frame.bounces = this.lists.bounces;
@@ -266,7 +267,7 @@ export class ParticleSystem implements SimSystem {
       const raycaster = this.raycaster;
       frame.raycasts = raycaster.pick(this.effects, this.options.mode === 'reference', this.options.pick, this.lists.live, this.lists.needy, this.urgentEnd, this.laterStart, this.random);
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
-      raycaster.cast(bvh, this.options.rayKernel === 'wasm-simd');
+      raycaster.cast(bvh, this.options.kernel === 'wasm-simd');
       frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying);
     }
     now = performance.now();
@@ -306,6 +307,38 @@ export class ParticleSystem implements SimSystem {
     for (const name of PARTICLE_PHASES) timings.record(`particles.${name}`, phase[name]);
   }
 
+  /** Which phases run on WebAssembly SIMD now (the rest run in TypeScript). */
+  simdInUse(): { move: boolean; rays: boolean } {
+    const kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    return { move: kernel !== null && kernel.holds(this.buffers), rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null };
+  }
+
+  /** Whether the SIMD move should run: chosen, and loaded. */
+  private wantsSimd(): boolean {
+    return this.options.kernel === 'wasm-simd' && simdParticleKernel() !== null;
+  }
+
+  /** Makes these the particle buffers, and the move's lists theirs. */
+  private useBuffers(buffers: ParticleBuffers): void {
+    this.buffers = buffers;
+    this.lists.live = buffers.live;
+    this.lists.askers = buffers.askers;
+    this.lists.needy = buffers.needy;
+  }
+
+  /**
+   * The SIMD move works on particles in its module's memory: when it is chosen (or has just loaded)
+   * and they are elsewhere, they are copied there once, flying on unchanged. Switching back to
+   * TypeScript leaves them where they are (TypeScript moves either).
+   */
+  private moveIntoKernelMemory(): void {
+    const kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    if (kernel === null || kernel.holds(this.buffers)) return;
+    const resident = kernel.createBuffers(this.buffers.capacity);
+    resident.copyFrom(this.buffers);
+    this.useBuffers(resident);
+  }
+
   /** Integrates, tests each particle against its plane and bounces, effect by effect. */
   private move(dt: number, withWind: boolean, terrain: TerrainMesh): void {
     const step = this.moveStep;
@@ -318,11 +351,13 @@ export class ParticleSystem implements SimSystem {
     step.floor = terrain.minHeight - 0.25 * terrain.params.worldSize;
     const lists = this.lists;
     lists.askCount = lists.bounces = lists.alive = 0;
+    const simd = this.wantsSimd() ? simdParticleKernel() : null;
     let needy = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
       const aliveBefore = lists.alive;
-      moveEffect(this.buffers, effect.start, effect.start + effect.capacity, effect.params, step, lists);
+      const end = effect.start + effect.capacity;
+      if (simd === null || !simd.move(this.buffers, effect.start, end, effect.params, step, lists)) moveEffect(this.buffers, effect.start, end, effect.params, step, lists);
       effect.alive = lists.alive - aliveBefore;
       this.askersEnd[e] = lists.askCount;
       this.urgentEnd[e] = lists.urgentEnd;
@@ -475,6 +510,6 @@ function validateOptions(options: ParticleSystemOptions): void {
   if (!(options.gravity >= 0 && options.gravity <= 1000)) throw new InvalidParameterError('gravity', 'a number in [0, 1000]', options.gravity);
   if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying)) throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
   if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
-  if (!(PARTICLE_RAY_KERNELS as readonly string[]).includes(options.rayKernel)) throw new InvalidParameterError('rayKernel', "'wasm-simd' or 'typescript'", options.rayKernel);
+  if (!(PARTICLE_KERNELS as readonly string[]).includes(options.kernel)) throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);
   if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);
 }

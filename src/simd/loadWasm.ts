@@ -19,7 +19,7 @@ export class WasmModuleMissingError extends Error {
   }
 }
 
-export async function instantiateWasm(url: URL, imports: WebAssembly.Imports = {}): Promise<WebAssembly.Instance> {
+export async function instantiateWasm(url: URL, imports: WebAssembly.Imports = {}): Promise<WebAssembly.WebAssemblyInstantiatedSource> {
   let bytes: Uint8Array | ArrayBuffer;
   try {
     if (url.protocol === 'file:') {
@@ -31,7 +31,7 @@ export async function instantiateWasm(url: URL, imports: WebAssembly.Imports = {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       if (typeof WebAssembly.instantiateStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
-        return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+        return await WebAssembly.instantiateStreaming(response, imports);
       }
       bytes = await response.arrayBuffer();
     }
@@ -39,7 +39,7 @@ export async function instantiateWasm(url: URL, imports: WebAssembly.Imports = {
     throw new WasmModuleMissingError(url, error);
   }
   const source = bytes instanceof Uint8Array ? bytes.slice().buffer : bytes;
-  return (await WebAssembly.instantiate(source, imports)).instance;
+  return await WebAssembly.instantiate(source, imports);
 }
 
 /** A SIMD kernel loaded once, on first demand, shared by every caller. */
@@ -51,7 +51,11 @@ export interface SharedKernel<K> {
   unavailableReason(): string;
 }
 
-export function sharedKernel<K>(url: URL, make: (instance: WebAssembly.Instance) => K): SharedKernel<K> {
+/**
+ * `make` gets the first instance and the compiled module (for kernels that need an instance, and so a
+ * memory, of their own per user).
+ */
+export function sharedKernel<K>(url: URL, make: (instance: WebAssembly.Instance, module: WebAssembly.Module) => K): SharedKernel<K> {
   let kernel: K | null = null;
   let loading: Promise<K | null> | null = null;
   let reason = '';
@@ -63,7 +67,8 @@ export function sharedKernel<K>(url: URL, make: (instance: WebAssembly.Instance)
           return null;
         }
         try {
-          kernel = make(await instantiateWasm(url));
+          const { instance, module } = await instantiateWasm(url);
+          kernel = make(instance, module);
         } catch (error) {
           reason = error instanceof Error ? error.message : String(error);
         }

@@ -39,7 +39,7 @@ interface Mode {
 
 const MODES: Mode[] = [
   { name: `budget ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget' } },
-  { name: `budget, TS rays`, options: { mode: 'budget', rayKernel: 'typescript' } },
+  { name: `budget, TS rays`, options: { mode: 'budget', kernel: 'typescript' } },
   { name: `original ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget', keying: 'trajectory', cellLookups: false, pick: 'uniform' } },
   { name: 'reference', options: { mode: 'reference' } },
 ];
@@ -85,7 +85,7 @@ function calibrate(): number {
 
 function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSystemState, mode: Mode): Row {
   system.restore(snapshot);
-  Object.assign(system.options, { mode: 'budget', keying: 'surface', cellLookups: true, pick: 'needy', rayKernel: 'wasm-simd' }, mode.options);
+  Object.assign(system.options, { mode: 'budget', keying: 'surface', cellLookups: true, pick: 'needy', kernel: 'wasm-simd' }, mode.options);
   for (const effect of system.effects) effect.cache.clear();
   for (let frame = 0; frame < WARM; frame++) sandbox.step(DT);
   system.resetTotals();

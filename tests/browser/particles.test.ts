@@ -40,9 +40,9 @@ describe('particles in real Chromium', () => {
     await expect(hudText(page)).resolves.toMatch(/particles ms: spawn [\d.]+ · .*rays [\d.]+/);
     // Chromium has WebAssembly SIMD: the kernel loads and casts the rays; TypeScript can be chosen live.
     await page.waitForFunction(() => /rays on WASM SIMD/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
-    await row(page, 'particle ray kernel').locator('select').selectOption('typescript');
+    await row(page, 'particle kernel').locator('select').selectOption('typescript');
     await page.waitForFunction(() => /rays on TypeScript/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
-    await row(page, 'particle ray kernel').locator('select').selectOption('wasm-simd');
+    await row(page, 'particle kernel').locator('select').selectOption('wasm-simd');
 
     await folder(page).locator('.lil-title', { hasText: /^Display$/ }).click();
     await row(page, 'planes (sample)').locator('input').check();

@@ -3,9 +3,10 @@ import {
   CACHE_KEYINGS,
   PARTICLE_MODES,
   PARTICLE_PHASES,
-  PARTICLE_RAY_KERNELS,
+  PARTICLE_KERNELS,
+  loadSimdParticles,
   loadSimdRays,
-  simdRayKernel,
+  simdParticlesUnavailableReason,
   simdRaysUnavailableReason,
   ParticleSystem,
   RAY_PICKS,
@@ -14,7 +15,7 @@ import {
   type CacheKeying,
   type ParticleEffectParams,
   type ParticleMode,
-  type ParticleRayKernel,
+  type ParticleKernel,
   type ParticleSystemOptions,
   type RayPick,
   type Sandbox,
@@ -32,7 +33,7 @@ interface ParticlesSettings {
   keying: CacheKeying;
   cellLookups: boolean;
   pick: RayPick;
-  rayKernel: ParticleRayKernel;
+  kernel: ParticleKernel;
   wind: boolean;
   gravity: number;
   checkFallThrough: boolean;
@@ -81,7 +82,7 @@ export class ParticlesFeature implements AppFeature {
     keying: 'surface',
     cellLookups: true,
     pick: 'needy',
-    rayKernel: 'wasm-simd',
+    kernel: 'wasm-simd',
     wind: false,
     gravity: 9.81,
     checkFallThrough: true,
@@ -110,11 +111,11 @@ export class ParticlesFeature implements AppFeature {
     folder.add(s, 'keying', [...CACHE_KEYINGS]).name('cache keys').onChange(() => this.applyOptions(true));
     folder.add(s, 'cellLookups').name('ask cache on new cell').onChange(() => this.applyOptions());
     folder.add(s, 'pick', [...RAY_PICKS]).name('rays go to').onChange(() => this.applyOptions());
-    const kernel = folder.add(s, 'rayKernel', [...PARTICLE_RAY_KERNELS]).name('particle ray kernel').onChange(() => this.applyOptions());
-    // The SIMD kernel loads in the background; until then (or where WebAssembly SIMD is missing) TypeScript casts.
-    void loadSimdRays().then((loaded) => {
-      if (loaded !== null) return;
-      kernel.name(`particle ray kernel (TypeScript only: ${simdRaysUnavailableReason()})`);
+    const kernel = folder.add(s, 'kernel', [...PARTICLE_KERNELS]).name('particle kernel').onChange(() => this.applyOptions());
+    // The SIMD kernels load in the background; until then (or where WebAssembly SIMD is missing) TypeScript moves and casts.
+    void Promise.all([loadSimdParticles(), loadSimdRays()]).then(([move, rays]) => {
+      if (move !== null && rays !== null) return;
+      kernel.name(`particle kernel (TypeScript only: ${simdParticlesUnavailableReason() || simdRaysUnavailableReason()})`);
     });
     folder.add(s, 'wind').name('wind (from Wind)').onChange(() => this.applyOptions());
     folder.add(s, 'gravity', 0, 30, 0.01).name('gravity (m/s²)').onChange(() => this.applyOptions());
@@ -194,8 +195,14 @@ export class ParticlesFeature implements AppFeature {
     const fell = t.lives > 0 ? ((100 * t.fellThroughLives) / t.lives).toFixed(2) : '0';
     return [
       `particles: ${f.alive.toLocaleString('en')} live · ${f.raycasts.toLocaleString('en')} rays · cache ${f.cacheLookups.toLocaleString('en')} lookups ${hitRate}% hits, ${f.cacheEvictions} evicted · ${f.bounces.toLocaleString('en')} bounces · fell through ${f.fellThrough} (${fell}% of lives)`,
-      `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')} · rays on ${this.settings.rayKernel === 'wasm-simd' && simdRayKernel() !== null ? 'WASM SIMD' : 'TypeScript'}`,
+      `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')} · ${this.kernelReadout()}`,
     ];
+  }
+
+  /** Which code moved the particles and cast their rays in the last step. */
+  private kernelReadout(): string {
+    const used = this.system?.simdInUse() ?? { move: false, rays: false };
+    return `move on ${used.move ? 'WASM SIMD' : 'TypeScript'} · rays on ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
   }
 
   private setVisible(on: boolean): void {
@@ -223,7 +230,7 @@ export class ParticlesFeature implements AppFeature {
 
   private systemOptions(sandbox: Sandbox): Partial<ParticleSystemOptions> {
     const s = this.settings;
-    return { mode: s.mode, keying: s.keying, cellLookups: s.cellLookups, pick: s.pick, rayKernel: s.rayKernel, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
+    return { mode: s.mode, keying: s.keying, cellLookups: s.cellLookups, pick: s.pick, kernel: s.kernel, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
   }
 
   /** Options take effect from the next step; a new keying makes the cached entries meaningless, so the caches start afresh. */

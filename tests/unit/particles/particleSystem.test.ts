@@ -135,7 +135,8 @@ describe('fractional budgets', () => {
 describe('determinism', () => {
   const hashOf = (system: ParticleSystem): string => {
     let h = 0;
-    const words = new Uint32Array(system.buffers.positions.buffer);
+    const positions = system.buffers.positions;
+    const words = new Uint32Array(positions.buffer, positions.byteOffset, positions.length);
     for (let i = 0; i < words.length; i++) h = (Math.imul(h, 31) + words[i]!) | 0;
     return `${h}:${system.totals.raycasts}:${system.totals.bounces}`;
   };

@@ -1,0 +1,307 @@
+// One step of motion for one particle effect, two particles at a time in f64x2: the twin of
+// src/particles/moveParticles.ts (moveEffect), which documents the rules. Every float is computed in
+// float64 with the same operations in the same order as the TypeScript (WebAssembly SIMD has no fused
+// multiply-add), so both write the same bits: the tests compare every buffer and list exactly.
+//
+// The particles are stored as float4 per particle (x, y, z, unused); a pair is loaded as two f32x4,
+// shuffled into x, y and z pairs and widened to f64x2, and narrowed and shuffled back on the way out
+// (the unused fourth float is written back as it was). The per-particle flags, cell stamps and list
+// appends are integer work with a bit per lane, done lane by lane after the float part.
+//
+// Everything the step needs is in one block of memory written by src/simd/particleKernel.ts (the
+// offsets below); the buffers live in this module's memory, laid out by src/particles/particleBuffers.ts.
+
+/** Float64 slots of the step block. */
+const DT = 0;
+const GRAVITY_STEP = 8;
+const REST_SPEED = 16;
+const DECAY = 24;
+const HALF = 32;
+const FLOOR = 40;
+const NEG_RESTITUTION = 48;
+const FRICTION = 56;
+const RADIUS = 64;
+const LOOKAHEAD = 72;
+const HALF_DROP = 80;
+const INVERSE_SIDE = 88;
+const INVERSE_HEIGHT = 96;
+const URGENT_TIME = 104;
+/** Int32 slots of the step block, after the floats. */
+const START = 112;
+const END = 116;
+const WITH_WIND = 120;
+const CELL_LOOKUPS = 124;
+const SURFACE_KEYS = 128;
+const ASK_COUNT = 132;
+const URGENT_END = 136;
+const LATER_START = 140;
+const BOUNCES = 144;
+const ALIVE = 148;
+const POSITIONS = 152;
+const VELOCITIES = 156;
+const PLANES = 160;
+const COLOURS = 164;
+const AGES = 168;
+const LIFETIMES = 172;
+const SOURCES = 176;
+const TOUCHING = 180;
+const WIND = 184;
+const CELL_STAMPS = 188;
+const CODES = 192;
+const LIVE = 196;
+const ASKERS = 200;
+const NEEDY = 204;
+const STEP_BLOCK_BYTES = 208;
+
+// Plane sources and the surface code, as in src/particles/particleBuffers.ts and cacheKey.ts.
+const PLANE_NONE: i32 = 0;
+const PLANE_RAY: i32 = 1;
+const PLANE_CONTACT: i32 = 3;
+const SURFACE_CODE: i32 = 6;
+const SLIDING_SPEED_SQUARED: f64 = 0.25;
+
+const STEP_BLOCK: usize = memory.data(STEP_BLOCK_BYTES, 16);
+
+/** Where JavaScript writes the step block. */
+export function stepBlock(): usize {
+  return STEP_BLOCK;
+}
+export function stepBlockBytes(): i32 {
+  return STEP_BLOCK_BYTES;
+}
+/** Where JavaScript may start placing data. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+function directionCode(dx: f64, dy: f64, dz: f64): i32 {
+  const ax = Math.abs(dx), ay = Math.abs(dy), az = Math.abs(dz);
+  const xDominant = <i32>(ax >= ay) & <i32>(ax >= az);
+  const yDominant = (1 - xDominant) & <i32>(ay >= az);
+  const zDominant = 1 - xDominant - yDominant;
+  return xDominant * (1 - <i32>(dx > 0)) + yDominant * (3 - <i32>(dy > 0)) + zDominant * (5 - <i32>(dz > 0));
+}
+
+/** Lane 0 and lane 1 of a pair of f32x4 particles as (x0, x1), (y0, y1), (z0, z1) in f64x2. */
+function xs(a: v128, b: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 0, 4, 0, 4));
+}
+function ys(a: v128, b: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 1, 5, 1, 5));
+}
+function zs(a: v128, b: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 2, 6, 2, 6));
+}
+function ws(a: v128, b: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 3, 7, 3, 7));
+}
+/** Narrows x, y, z pairs back to float32 and interleaves them with the kept fourth floats `old`. */
+function particleOf(x: v128, y: v128, z: v128, old: v128, lane: u8): v128 {
+  const x32 = f32x4.demote_f64x2_zero(x), y32 = f32x4.demote_f64x2_zero(y), z32 = f32x4.demote_f64x2_zero(z);
+  const xy = v128.shuffle<f32>(x32, y32, 0, 4, 1, 5); // x0 y0 x1 y1
+  const zw = v128.shuffle<f32>(z32, old, 0, 7, 1, 7); // z0 w z1 w
+  return lane == 0 ? v128.shuffle<f32>(xy, zw, 0, 1, 4, 5) : v128.shuffle<f32>(xy, zw, 2, 3, 6, 7);
+}
+
+function kill(i: usize, lifetimes: usize, colours: usize): void {
+  store<f32>(lifetimes + (i << 2), 0);
+  store<u8>(colours + (i << 2) + 3, 0);
+}
+
+export function moveEffect(): void {
+  const block = STEP_BLOCK;
+  const dt = load<f64>(block + DT);
+  const gravityStep = f64x2.splat(load<f64>(block + GRAVITY_STEP));
+  const restSpeed = load<f64>(block + REST_SPEED);
+  const decay = f64x2.splat(load<f64>(block + DECAY));
+  const half = load<f64>(block + HALF);
+  const floor = load<f64>(block + FLOOR);
+  const negRestitution = f64x2.splat(load<f64>(block + NEG_RESTITUTION));
+  const friction = f64x2.splat(load<f64>(block + FRICTION));
+  const radius = f64x2.splat(load<f64>(block + RADIUS));
+  const lookahead = load<f64>(block + LOOKAHEAD);
+  const halfDrop = load<f64>(block + HALF_DROP);
+  const inverseSide = f64x2.splat(load<f64>(block + INVERSE_SIDE));
+  const inverseHeight = f64x2.splat(load<f64>(block + INVERSE_HEIGHT));
+  const urgentTime = load<f64>(block + URGENT_TIME);
+  const start = load<i32>(block + START);
+  const end = load<i32>(block + END);
+  const withWind = load<i32>(block + WITH_WIND) != 0;
+  const cellLookups = load<i32>(block + CELL_LOOKUPS) != 0 ? 1 : 0;
+  const surfaceKeys = load<i32>(block + SURFACE_KEYS) != 0;
+  const positions = <usize>load<i32>(block + POSITIONS);
+  const velocities = <usize>load<i32>(block + VELOCITIES);
+  const planes = <usize>load<i32>(block + PLANES);
+  const colours = <usize>load<i32>(block + COLOURS);
+  const ages = <usize>load<i32>(block + AGES);
+  const lifetimes = <usize>load<i32>(block + LIFETIMES);
+  const sources = <usize>load<i32>(block + SOURCES);
+  const touchingBefore = <usize>load<i32>(block + TOUCHING);
+  const wind = <usize>load<i32>(block + WIND);
+  const cellStamps = <usize>load<i32>(block + CELL_STAMPS);
+  const codes = <usize>load<i32>(block + CODES);
+  const live = <usize>load<i32>(block + LIVE);
+  const askers = <usize>load<i32>(block + ASKERS);
+  const needy = <usize>load<i32>(block + NEEDY);
+  let askCount = load<i32>(block + ASK_COUNT);
+  let urgentEnd = start;
+  let laterStart = end;
+  let bounces: i32 = 0;
+  let alive: i32 = 0;
+
+  const dtPair = f64x2.splat(dt);
+  const zero = f64x2.splat(0);
+  const one = f64x2.splat(1);
+  const tiny = f64x2.splat(1e-9);
+  const negHalf = f64x2.splat(-half), halfPair = f64x2.splat(half), floorPair = f64x2.splat(floor);
+  const negRestSpeed = f64x2.splat(-restSpeed);
+  const twiceLookahead = f64x2.splat(2 * lookahead);
+  const lookaheadPair = f64x2.splat(lookahead);
+  const urgentPair = f64x2.splat(urgentTime);
+  const slidingSquared = f64x2.splat(SLIDING_SPEED_SQUARED);
+  const stampX = i32x4.splat(<i32>0x9e3779b1), stampY = i32x4.splat(<i32>0x85ebca77), stampZ = i32x4.splat(<i32>0xc2b2ae3d);
+
+  for (let i = start; i < end; i += 2) {
+    const i0 = <usize>i;
+    // A lone last particle pairs with a lane of lifetime 0, which nothing writes to.
+    const pairLife = i + 1 < end ? v128.load64_zero(lifetimes + (i0 << 2)) : v128.load32_zero(lifetimes + (i0 << 2));
+    const life = f64x2.promote_low_f32x4(pairLife);
+    const occupied = i64x2.bitmask(f64x2.ne(life, zero));
+    if (occupied == 0) continue;
+    const age = f64x2.add(f64x2.promote_low_f32x4(v128.load64_zero(ages + (i0 << 2))), dtPair);
+    const young = i64x2.bitmask(f64x2.lt(age, life));
+    // Lanes that were occupied but are too old die here.
+    let dying = occupied & ~young;
+    if (dying & 1) kill(i0, lifetimes, colours);
+    if (dying & 2) kill(i0 + 1, lifetimes, colours);
+    let moving = occupied & young;
+    if (moving == 0) continue;
+    const age32 = f32x4.demote_f64x2_zero(age);
+    if (moving & 1) store<f32>(ages + (i0 << 2), f32x4.extract_lane(age32, 0));
+    if (moving & 2) store<f32>(ages + (i0 << 2) + 4, f32x4.extract_lane(age32, 1));
+
+    const p4 = i0 << 4;
+    const v0 = v128.load(velocities + p4), v1 = v128.load(velocities + p4, 16);
+    let vx = xs(v0, v1);
+    let vy = f64x2.sub(ys(v0, v1), gravityStep);
+    let vz = zs(v0, v1);
+    if (withWind) {
+      const w0 = v128.load(wind + p4), w1 = v128.load(wind + p4, 16);
+      const wx = xs(w0, w1), wy = ys(w0, w1), wz = zs(w0, w1);
+      vx = f64x2.add(wx, f64x2.mul(f64x2.sub(vx, wx), decay));
+      vy = f64x2.add(wy, f64x2.mul(f64x2.sub(vy, wy), decay));
+      vz = f64x2.add(wz, f64x2.mul(f64x2.sub(vz, wz), decay));
+    } else {
+      vx = f64x2.mul(vx, decay);
+      vy = f64x2.mul(vy, decay);
+      vz = f64x2.mul(vz, decay);
+    }
+    const q0 = v128.load(positions + p4), q1 = v128.load(positions + p4, 16);
+    let px = f64x2.add(xs(q0, q1), f64x2.mul(vx, dtPair));
+    let py = f64x2.add(ys(q0, q1), f64x2.mul(vy, dtPair));
+    let pz = f64x2.add(zs(q0, q1), f64x2.mul(vz, dtPair));
+    const inside = v128.and(
+      v128.and(f64x2.ge(px, negHalf), f64x2.le(px, halfPair)),
+      v128.and(v128.and(f64x2.ge(pz, negHalf), f64x2.le(pz, halfPair)), f64x2.ge(py, floorPair)),
+    );
+    const lost = moving & ~i64x2.bitmask(inside);
+    if (lost & 1) kill(i0, lifetimes, colours);
+    if (lost & 2) kill(i0 + 1, lifetimes, colours);
+    moving &= ~lost;
+    if (moving == 0) continue;
+
+    const n0 = v128.load(planes + p4), n1 = v128.load(planes + p4, 16);
+    const nx = xs(n0, n1), ny = ys(n0, n1), nz = zs(n0, n1), nd = ws(n0, n1);
+    const distance = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(nx, px), f64x2.mul(ny, py)), f64x2.mul(nz, pz)), nd);
+    const push = f64x2.max(zero, f64x2.sub(radius, distance));
+    px = f64x2.add(px, f64x2.mul(nx, push));
+    py = f64x2.add(py, f64x2.mul(ny, push));
+    pz = f64x2.add(pz, f64x2.mul(nz, push));
+    const touchingMask = f64x2.gt(push, zero);
+    const touchingBits = i64x2.bitmask(touchingMask);
+    let bounceBits = 0;
+    if (touchingBits != 0) {
+      const vn = f64x2.add(f64x2.add(f64x2.mul(vx, nx), f64x2.mul(vy, ny)), f64x2.mul(vz, nz));
+      const respond = v128.and(touchingMask, f64x2.lt(vn, zero));
+      const bounceMask = v128.and(respond, f64x2.lt(vn, negRestSpeed));
+      bounceBits = i64x2.bitmask(bounceMask);
+      const outgoing = v128.and(f64x2.mul(negRestitution, vn), bounceMask);
+      const impulse = f64x2.sub(outgoing, vn);
+      const tx = f64x2.sub(vx, f64x2.mul(vn, nx)), ty = f64x2.sub(vy, f64x2.mul(vn, ny)), tz = f64x2.sub(vz, f64x2.mul(vn, nz));
+      const tangential = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(tx, tx), f64x2.mul(ty, ty)), f64x2.mul(tz, tz)));
+      const keep = f64x2.max(zero, f64x2.sub(one, f64x2.div(f64x2.mul(friction, impulse), f64x2.max(tangential, tiny))));
+      vx = v128.bitselect(f64x2.add(f64x2.mul(tx, keep), f64x2.mul(nx, outgoing)), vx, respond);
+      vy = v128.bitselect(f64x2.add(f64x2.mul(ty, keep), f64x2.mul(ny, outgoing)), vy, respond);
+      vz = v128.bitselect(f64x2.add(f64x2.mul(tz, keep), f64x2.mul(nz, outgoing)), vz, respond);
+    }
+    if (moving & 1) {
+      v128.store(positions + p4, particleOf(px, py, pz, q0, 0));
+      v128.store(velocities + p4, particleOf(vx, vy, vz, v0, 0));
+    }
+    if (moving & 2) {
+      v128.store(positions + p4, particleOf(px, py, pz, q1, 1), 16);
+      v128.store(velocities + p4, particleOf(vx, vy, vz, v1, 1), 16);
+    }
+
+    const ix = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(px, inverseSide)));
+    const iy = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(py, inverseHeight)));
+    const iz = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(pz, inverseSide)));
+    const stamps = v128.xor(v128.xor(i32x4.mul(ix, stampX), i32x4.mul(iy, stampY)), i32x4.mul(iz, stampZ));
+    const vnAfter = f64x2.add(f64x2.add(f64x2.mul(vx, nx), f64x2.mul(vy, ny)), f64x2.mul(vz, nz));
+    const gap = f64x2.sub(f64x2.add(distance, push), radius);
+    const offCourseBits = i64x2.bitmask(f64x2.gt(f64x2.add(gap, f64x2.mul(vnAfter, twiceLookahead)), zero));
+    const urgentBits = i64x2.bitmask(f64x2.lt(f64x2.add(gap, f64x2.mul(vnAfter, urgentPair)), zero));
+    const approachingBits = i64x2.bitmask(f64x2.lt(f64x2.add(gap, f64x2.mul(vnAfter, lookaheadPair)), zero));
+    const speedSquared = f64x2.add(f64x2.add(f64x2.mul(vx, vx), f64x2.mul(vy, vy)), f64x2.mul(vz, vz));
+    const fastBits = i64x2.bitmask(f64x2.gt(speedSquared, slidingSquared));
+    const fallingBits = i64x2.bitmask(f64x2.lt(vy, zero));
+    const headingY = f64x2.sub(vy, f64x2.splat(halfDrop));
+
+    // Lane by lane, in slot order, as the TypeScript loop appends.
+    for (let lane = 0; lane < 2; lane++) {
+      if (((moving >> lane) & 1) == 0) continue;
+      const slot = i0 + <usize>lane;
+      const touching = (touchingBits >> lane) & 1;
+      const landing = touching & (1 - <i32>load<u8>(touchingBefore + slot));
+      store<u8>(touchingBefore + slot, <u8>touching);
+      const bounce = (bounceBits >> lane) & 1;
+      bounces += bounce;
+      store<i32>(live + (<usize>(start + alive) << 2), <i32>slot);
+      alive++;
+      const arrived = <i32>load<u8>(codes + slot);
+      const heading = surfaceKeys
+        ? SURFACE_CODE
+        : lane == 0
+          ? directionCode(f64x2.extract_lane(vx, 0), f64x2.extract_lane(headingY, 0), f64x2.extract_lane(vz, 0))
+          : directionCode(f64x2.extract_lane(vx, 1), f64x2.extract_lane(headingY, 1), f64x2.extract_lane(vz, 1));
+      const arrival = landing | bounce;
+      const direction = heading + arrival * (arrived - heading);
+      const stamp = lane == 0 ? i32x4.extract_lane(stamps, 0) : i32x4.extract_lane(stamps, 1);
+      const changed = <i32>(stamp != load<i32>(cellStamps + (slot << 2))) | <i32>(direction != arrived);
+      store<i32>(cellStamps + (slot << 2), stamp);
+      store<u8>(codes + slot, <u8>direction);
+      let source = <i32>load<u8>(sources + slot);
+      const offCourse = <i32>(source == PLANE_RAY) & (1 - touching) & ((offCourseBits >> lane) & 1);
+      const stale = bounce | (touching & changed) | offCourse;
+      source += stale * (PLANE_CONTACT - source);
+      store<u8>(sources + slot, <u8>source);
+      const guess = 1 - <i32>(source == PLANE_RAY);
+      const urgent = guess & ((urgentBits >> lane) & 1);
+      const approaching = (approachingBits >> lane) & 1;
+      const sliding = touching & ((fastBits >> lane) & 1);
+      const planeless = <i32>(source == PLANE_NONE);
+      const later = guess & (1 - urgent) & (approaching | sliding | (planeless & ((fallingBits >> lane) & 1)));
+      store<i32>(askers + (<usize>askCount << 2), <i32>slot);
+      askCount += arrival | (cellLookups & guess & (changed | urgent));
+      store<i32>(needy + (<usize>urgentEnd << 2), <i32>slot);
+      urgentEnd += urgent;
+      store<i32>(needy + (<usize>(laterStart - 1) << 2), <i32>slot);
+      laterStart -= later;
+    }
+  }
+  store<i32>(block + ASK_COUNT, askCount);
+  store<i32>(block + URGENT_END, urgentEnd);
+  store<i32>(block + LATER_START, laterStart);
+  store<i32>(block + BOUNCES, bounces);
+  store<i32>(block + ALIVE, alive);
+}

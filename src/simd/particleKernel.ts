@@ -1,0 +1,130 @@
+import type { ParticleEffectParams } from '../particles/effectParams';
+import { URGENT_FRAMES, type MoveLists, type MoveStep } from '../particles/moveParticles';
+import { ParticleBuffers, particleLayout } from '../particles/particleBuffers';
+import { sharedKernel } from './loadWasm';
+
+/** The exports of the compiled move kernel (src/simd/assembly/particles/moveParticles.ts). */
+interface MoveKernelExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  stepBlock(): number;
+  stepBlockBytes(): number;
+  moveEffect(): void;
+}
+
+/** The step block's layout: float64 slots, then int32 slots (see the kernel, which owns the offsets). */
+const F64 = { dt: 0, gravityStep: 1, restSpeed: 2, decay: 3, half: 4, floor: 5, negRestitution: 6, friction: 7, radius: 8, lookahead: 9, halfDrop: 10, inverseSide: 11, inverseHeight: 12, urgentTime: 13 } as const;
+const I32 = {
+  start: 28, end: 29, withWind: 30, cellLookups: 31, surfaceKeys: 32, askCount: 33, urgentEnd: 34, laterStart: 35, bounces: 36, alive: 37,
+  positions: 38, velocities: 39, planes: 40, colours: 41, ages: 42, lifetimes: 43, sources: 44, touching: 45, wind: 46, cellStamps: 47, codes: 48, live: 49, askers: 50, needy: 51,
+} as const;
+
+const PAGE = 65536;
+
+/** One module instance per set of buffers: its memory holds exactly them. */
+interface Resident {
+  exports: MoveKernelExports;
+  floats: Float64Array;
+  ints: Int32Array;
+}
+
+/**
+ * The WebAssembly SIMD twin of moveEffect. The particles must live in the module's memory for it to
+ * work in place, so each ParticleBuffers it moves is made by createBuffers(): a new instance of the
+ * compiled module (a few kilobytes; instantiating from a compiled module is synchronous and cheap) whose
+ * memory is grown once to hold them. Buffers made otherwise are not resident and move() declines them.
+ * The memory never grows after that, so the views stay valid for the buffers' lifetime.
+ */
+export class SimdParticleKernel {
+  private readonly module: WebAssembly.Module;
+  private readonly residents = new WeakMap<ParticleBuffers, Resident>();
+
+  constructor(module: WebAssembly.Module) {
+    this.module = module;
+  }
+
+  /** Particle buffers of `capacity` slots in a module memory of their own. */
+  createBuffers(capacity: number): ParticleBuffers {
+    const instance = new WebAssembly.Instance(this.module, {});
+    const exports = instance.exports as unknown as MoveKernelExports;
+    const base = Math.ceil(exports.heapBase() / 16) * 16;
+    const needed = base + particleLayout(capacity).bytes;
+    const memory = exports.memory;
+    if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+    const buffers = new ParticleBuffers(capacity, { buffer: memory.buffer, byteOffset: base });
+    const block = exports.stepBlock();
+    const resident: Resident = { exports, floats: new Float64Array(memory.buffer, block, 14), ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4) };
+    const ints = resident.ints;
+    const layout = buffers.layout;
+    ints[I32.positions] = base + layout.positions;
+    ints[I32.velocities] = base + layout.velocities;
+    ints[I32.planes] = base + layout.planes;
+    ints[I32.colours] = base + layout.colours;
+    ints[I32.ages] = base + layout.ages;
+    ints[I32.lifetimes] = base + layout.lifetimes;
+    ints[I32.sources] = base + layout.planeSources;
+    ints[I32.touching] = base + layout.touching;
+    ints[I32.wind] = base + layout.wind;
+    ints[I32.cellStamps] = base + layout.cellStamps;
+    ints[I32.codes] = base + layout.codes;
+    ints[I32.live] = base + layout.live;
+    ints[I32.askers] = base + layout.askers;
+    ints[I32.needy] = base + layout.needy;
+    this.residents.set(buffers, resident);
+    return buffers;
+  }
+
+  /** Whether these buffers live in a memory of this kernel (made by createBuffers). */
+  holds(buffers: ParticleBuffers): boolean {
+    return this.residents.has(buffers);
+  }
+
+  /**
+   * moveEffect on resident buffers, with the same results bit for bit; the lists must be the buffers'
+   * own (live, askers, needy). Returns false, doing nothing, for buffers it does not hold.
+   */
+  move(b: ParticleBuffers, start: number, end: number, p: ParticleEffectParams, step: MoveStep, lists: MoveLists): boolean {
+    const resident = this.residents.get(b);
+    if (resident === undefined || lists.live !== b.live || lists.askers !== b.askers || lists.needy !== b.needy) return false;
+    const { floats, ints } = resident;
+    const dt = step.dt;
+    const gravityStep = step.gravity * dt;
+    floats[F64.dt] = dt;
+    floats[F64.gravityStep] = gravityStep;
+    floats[F64.restSpeed] = 2 * gravityStep;
+    floats[F64.decay] = Math.exp(-p.drag * dt);
+    floats[F64.half] = step.half;
+    floats[F64.floor] = step.floor;
+    floats[F64.negRestitution] = -p.restitution;
+    floats[F64.friction] = p.friction;
+    floats[F64.radius] = p.radius;
+    floats[F64.lookahead] = p.lookahead;
+    floats[F64.halfDrop] = 0.5 * step.gravity * p.lookahead;
+    floats[F64.inverseSide] = 1 / p.cellSide;
+    floats[F64.inverseHeight] = 1 / p.cellHeight;
+    floats[F64.urgentTime] = URGENT_FRAMES * dt;
+    ints[I32.start] = start;
+    ints[I32.end] = end;
+    ints[I32.withWind] = step.withWind ? 1 : 0;
+    ints[I32.cellLookups] = step.cellLookups ? 1 : 0;
+    ints[I32.surfaceKeys] = step.surfaceKeys ? 1 : 0;
+    ints[I32.askCount] = lists.askCount;
+    resident.exports.moveEffect();
+    lists.askCount = ints[I32.askCount]!;
+    lists.urgentEnd = ints[I32.urgentEnd]!;
+    lists.laterStart = ints[I32.laterStart]!;
+    lists.bounces += ints[I32.bounces]!;
+    lists.alive += ints[I32.alive]!;
+    return true;
+  }
+}
+
+/** Where the compiled kernel lands (npm run build:wasm). */
+const KERNEL_URL = new URL('./generated/particles.wasm', import.meta.url);
+
+const shared = sharedKernel(KERNEL_URL, (_instance, module) => new SimdParticleKernel(module));
+
+/** Loads the SIMD move kernel once; null (see simdParticlesUnavailableReason) where it cannot run. */
+export const loadSimdParticles = (): Promise<SimdParticleKernel | null> => shared.load();
+export const simdParticleKernel = (): SimdParticleKernel | null => shared.current();
+export const simdParticlesUnavailableReason = (): string => shared.unavailableReason();

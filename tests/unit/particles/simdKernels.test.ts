@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ParticleSystem, Sandbox, buildBVH, loadSimdParticles, loadSimdRays, parseScene, showcaseEffects, simdParticleKernel, type ParticleSystemOptions } from '../../../src/core';
+
+/** Positions, velocities, planes and counters folded into one string: equal strings, equal particles. */
+function fingerprint(system: ParticleSystem): string {
+  let h = 0;
+  for (const array of [system.buffers.positions, system.buffers.velocities, system.buffers.planes]) {
+    const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
+    for (let i = 0; i < words.length; i++) h = (Math.imul(h, 31) + words[i]!) | 0;
+  }
+  return `${h}:${system.totals.raycasts}:${system.totals.bounces}:${system.totals.fellThroughLives}`;
+}
+
+/** 150 frames of the showcase; `switchAt` flips the kernel option once, at that frame. */
+function run(options: Partial<ParticleSystemOptions>, switchAt = -1): ParticleSystem {
+  const sandbox = new Sandbox(parseScene({ name: 'kernels', seed: 1, terrain: { cells: 48, worldSize: 48, heightScale: 8, kind: 'ridged' } }));
+  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+  const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: 4000, budget: 80 }), { seed: 9, ...options }, false);
+  sandbox.addSystem(system);
+  for (let frame = 0; frame < 150; frame++) {
+    if (frame === switchAt) system.options.kernel = system.options.kernel === 'typescript' ? 'wasm-simd' : 'typescript';
+    sandbox.step(1 / 60);
+  }
+  return system;
+}
+
+describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
+  it('give the same particles as TypeScript, on a budget and in the reference mode (seed 9)', async () => {
+    // Node 20+ has WebAssembly SIMD; null means the modules were not built (npm run build:wasm).
+    expect(await loadSimdRays()).not.toBeNull();
+    expect(await loadSimdParticles()).not.toBeNull();
+    for (const mode of ['budget', 'reference'] as const) {
+      const simd = run({ mode, kernel: 'wasm-simd' });
+      const typescript = run({ mode, kernel: 'typescript' });
+      expect(simd.simdInUse()).toEqual({ move: true, rays: true });
+      expect(typescript.simdInUse()).toEqual({ move: false, rays: false });
+      expect(simdParticleKernel()!.holds(simd.buffers)).toBe(true);
+      expect(simd.totals.raycasts).toBeGreaterThan(1000);
+      expect(fingerprint(simd)).toBe(fingerprint(typescript));
+    }
+  });
+
+  it('switch live either way without a jump: particles move into the kernel\u2019s memory and fly on', async () => {
+    await loadSimdParticles();
+    const typescript = run({ kernel: 'typescript' });
+    const toSimd = run({ kernel: 'typescript' }, 70);
+    const toTypescript = run({ kernel: 'wasm-simd' }, 70);
+    expect(toSimd.simdInUse().move).toBe(true);
+    expect(toTypescript.simdInUse().move).toBe(false);
+    expect(fingerprint(toSimd)).toBe(fingerprint(typescript));
+    expect(fingerprint(toTypescript)).toBe(fingerprint(typescript));
+  });
+
+  it('rejects an unknown kernel', () => {
+    expect(() => new ParticleSystem([], { kernel: 'gpu' as never })).toThrow(/kernel: expected 'wasm-simd' or 'typescript'/);
+  });
+});
