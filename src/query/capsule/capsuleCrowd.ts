@@ -1,7 +1,7 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
 import { Random } from '../../math/random';
-import { createCapsuleBatch, createCapsuleHits, type CapsuleBatch, type CapsuleHits, type SweepCounters } from './capsuleTypes';
+import { createCapsuleBatch, createCapsuleHits, type CapsuleBatch, type CapsuleHits, type CapsuleSweeper, type SweepCounters } from './capsuleTypes';
 import { sweepCapsules } from './sweepCapsules';
 
 export interface CrowdSettings {
@@ -45,6 +45,8 @@ export class CapsuleCrowd {
   lastCounters: SweepCounters | null = null;
   lastSweepMs = 0;
   respawns = 0;
+  /** The sweep each step's batch goes through (swappable between steps: same contacts either way). */
+  sweeper: CapsuleSweeper = sweepCapsules;
 
   constructor(
     private readonly heightAt: (x: number, z: number) => number,
@@ -121,7 +123,7 @@ export class CapsuleCrowd {
       batch.radius[i] = s.radius;
     }
     const started = performance.now();
-    this.lastCounters = sweepCapsules(bvh, batch, hits);
+    this.lastCounters = this.sweeper(bvh, batch, hits);
     this.lastSweepMs = performance.now() - started;
     for (let i = 0; i < n; i++) {
       const i3 = 3 * i;

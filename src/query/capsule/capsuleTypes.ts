@@ -1,3 +1,5 @@
+import type { BVH } from '../../bvh/buildBVH';
+
 /**
  * A batch of swept capsules, structure of arrays. Capsule i is the set of points within radius[i] of
  * the segment start[3i..3i+2] – end[3i..3i+2] (any orientation; equal ends give a sphere), moved by
@@ -74,6 +76,10 @@ export interface SweepCounters {
   hits: number;
   invalidCapsules: number;
 }
+
+/** A capsule sweep with sweepCapsules' signature and results: the TypeScript sweep, or a kernel with the
+ *  same contacts (the WebAssembly SIMD one), chosen by whoever owns the capsules. */
+export type CapsuleSweeper = (bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options?: Partial<SweepOptions>) => SweepCounters;
 
 export function createSweepCounters(): SweepCounters {
   return { nodesVisited: 0, trianglesTested: 0, pairsPossible: 0, pairsKept: 0, pairsTested: 0, sphereVertex: 0, sphereEdge: 0, sphereFace: 0, cylinderEdge: 0, cylinderVertex: 0, cylinderFace: 0, hits: 0, invalidCapsules: 0 };

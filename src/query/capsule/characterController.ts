@@ -1,6 +1,6 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
-import { createCapsuleBatch, createCapsuleHits, createSweepCounters, type SweepCounters } from './capsuleTypes';
+import { createCapsuleBatch, createCapsuleHits, createSweepCounters, type CapsuleSweeper, type SweepCounters } from './capsuleTypes';
 import { sweepCapsules } from './sweepCapsules';
 
 export interface CharacterSettings {
@@ -55,6 +55,8 @@ export class CapsuleCharacter {
   readonly counters: SweepCounters = createSweepCounters();
   /** Whether the last step had to push out of a contact it started in. */
   depenetrated = false;
+  /** The sweep every move goes through (swappable between steps: same contacts either way). */
+  sweeper: CapsuleSweeper = sweepCapsules;
   private readonly batch = createCapsuleBatch(1);
   private readonly hit = createCapsuleHits(1);
   private readonly cosMaxSlope: number;
@@ -258,7 +260,7 @@ export class CapsuleCharacter {
     b.motion[0] = dx;
     b.motion[1] = dy;
     b.motion[2] = dz;
-    const work = sweepCapsules(bvh, b, this.hit);
+    const work = this.sweeper(bvh, b, this.hit);
     this.sweeps++;
     const c = this.counters;
     c.nodesVisited += work.nodesVisited;

@@ -10,6 +10,7 @@ export {
   createSweepCounters,
   type CapsuleBatch,
   type CapsuleHits,
+  type CapsuleSweeper,
   type CapsuleTrace,
   type SweepCounters,
   type SweepOptions,
