@@ -114,6 +114,23 @@ export class SimdCapsuleKernel {
     this.masksResident = false;
   }
 
+  /** Makes a BVH resident (with its edge masks if they will be used) now rather than on the next sweep,
+   *  so a timed sweep times the sweep alone. */
+  prepare(bvh: BVH, edgeMasks = true): void {
+    if (this.resident !== bvh) this.upload(bvh);
+    if (edgeMasks) this.makeMasksResident(bvh);
+  }
+
+  /** Copies the mesh's edge masks in, per leaf reference (computed on first use, kept with the BVH). */
+  private makeMasksResident(bvh: BVH): void {
+    if (this.masksResident) return;
+    const masks = edgeMasksFor(bvh);
+    const order = bvh.triangleOrder;
+    const perReference = new Uint8Array(this.exports.memory.buffer, this.layout!.masks, order === null ? bvh.triangleCount : order.length);
+    for (let k = 0; k < perReference.length; k++) perReference[k] = masks[order === null ? k : order[k]!]!;
+    this.masksResident = true;
+  }
+
   /**
    * sweepCapsules through the kernel: the same buffers, options, conventions and validation (invalid
    * capsules flagged, counted, never swept), and the same contacts — time, triangle, point and normal —
@@ -123,7 +140,7 @@ export class SimdCapsuleKernel {
   sweep(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
     const resolved = resolveSweepOptions(options);
     checkBatch(bvh, capsules, hits);
-    if (this.resident !== bvh) this.upload(bvh);
+    this.prepare(bvh, resolved.edgeMasks);
     const count = capsules.count;
     const trace = resolved.trace ?? null;
     let layout = this.layout!;
@@ -133,13 +150,7 @@ export class SimdCapsuleKernel {
       layout = this.layout = { ...layout, capsuleCapacity, traceCapacity: Math.max(traceCapacity, layout.traceCapacity) };
       this.ensureMemory(layout.staging + CAPSULE_BYTES * layout.capsuleCapacity + TRACE_ENTRY_BYTES * layout.traceCapacity);
     }
-    if (resolved.edgeMasks && !this.masksResident) {
-      const masks = edgeMasksFor(bvh);
-      const order = bvh.triangleOrder;
-      const perReference = new Uint8Array(this.exports.memory.buffer, layout.masks, order === null ? bvh.triangleCount : order.length);
-      for (let k = 0; k < perReference.length; k++) perReference[k] = masks[order === null ? k : order[k]!]!;
-      this.masksResident = true;
-    }
+    if (resolved.edgeMasks) this.makeMasksResident(bvh);
     const capacity = layout.capsuleCapacity;
     const start = layout.staging;
     const end = start + 12 * capacity;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl } from './harness';
 
 const harness = useHarness();
 
@@ -87,6 +87,53 @@ describe('capsule sweeps in real Chromium', () => {
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-stress.png') });
     expect(await hudText(page)).toMatch(/\d+ contacts/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the capsule kernel switch: the probe and the stress scene sweep in TypeScript or WebAssembly SIMD, with the same contact, and say which ran', async () => {
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
+    await waitForBuilds(page, 1);
+    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    await openFolder(page, 'Capsule sweeps');
+    const sweeps = folder(page, 'Capsule sweeps');
+    const kernel = control(sweeps, page, 'capsule kernel').locator('select');
+    const ran = control(sweeps, page, 'kernel that ran').locator('input');
+    expect(await kernel.inputValue()).toBe('TypeScript');
+
+    const probe = folder(page, 'Probe');
+    await openFolder(page, 'Probe');
+    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    const contact = /capsule probe: (contact at toi [\d.]+ on triangle \d+|no contact) · [\d.]+ ms · ([A-Za-z ]+) ·/;
+    await waitForHud(page, /capsule probe: .* · TypeScript ·/);
+    const typescript = contact.exec(await hudText(page))!;
+    await expect.poll(() => ran.inputValue(), { timeout: 10_000 }).toBe('TypeScript');
+
+    await kernel.selectOption('WebAssembly SIMD');
+    await waitForHud(page, /capsule probe: .* · WebAssembly SIMD ·/);
+    const simd = contact.exec(await hudText(page))!;
+    expect(simd[1]).toBe(typescript[1]);
+    await expect.poll(() => ran.inputValue(), { timeout: 10_000 }).toBe('WebAssembly SIMD');
+    await control(probe, page, 'look at the probe').locator('button').evaluate((button: HTMLButtonElement) => button.click());
+    await control(sweeps, page, 'capsule kernel').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-probe.png') });
+
+    // The stress scene's batch follows the switch live, both ways.
+    const stress = folder(page, 'Stress: many capsules');
+    await openFolder(page, 'Stress: many capsules');
+    await control(stress, page, 'capsules').locator('input').last().evaluate((input: HTMLInputElement) => {
+      input.value = '2000';
+      input.dispatchEvent(new Event('input'));
+      input.dispatchEvent(new Event('blur'));
+    });
+    await control(stress, page, 'throw capsules').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, WebAssembly SIMD\)/);
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-stress.png') });
+    await kernel.selectOption('TypeScript');
+    await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, TypeScript\)/);
+    await expect.poll(() => ran.inputValue(), { timeout: 10_000 }).toBe('TypeScript');
     expect(errors).toEqual([]);
     await page.close();
   });

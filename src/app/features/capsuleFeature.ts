@@ -13,17 +13,27 @@ import {
   createCapsuleHits,
   createCapsuleTrace,
   edgeMasksFor,
+  loadSimdCapsules,
   popCount,
   sampleTerrainHeight,
+  simdCapsuleKernel,
+  simdCapsulesUnavailableReason,
   sweepCapsules,
   type BVH,
+  type CapsuleBatch,
+  type CapsuleHits,
   type Sandbox,
   type SweepCounters,
+  type SweepOptions,
 } from '../../core';
 import { capsuleSolidGeometry, poseOnSegment } from '../../view/capsuleShapes';
 import { CapsuleCrowdView } from '../../view/capsuleCrowdView';
 import { CapsuleProbeView } from '../../view/capsuleProbeView';
 import type { AppContext, AppFeature } from '../feature';
+
+/** Which code sweeps the capsules (probe, character and crowd alike): same contacts either way. */
+const CAPSULE_KERNELS = ['TypeScript', 'WebAssembly SIMD'] as const;
+type CapsuleKernelChoice = (typeof CAPSULE_KERNELS)[number];
 
 interface ProbeSettings {
   enabled: boolean;
@@ -98,6 +108,19 @@ export class CapsuleFeature implements AppFeature {
     halfHeight: DEFAULT_CHARACTER_SETTINGS.halfHeight,
   };
   private readonly stressSettings: StressSettings = { enabled: false, count: 1000, speed: DEFAULT_CROWD_SETTINGS.speed, radius: 1, halfHeight: 1.5 };
+  private readonly kernelSettings: { kernel: CapsuleKernelChoice } = { kernel: 'TypeScript' };
+  /** The kernel of the last sweep, and why not SIMD when it was chosen and could not run. */
+  private readonly kernelReadout = { ran: 'TypeScript' };
+  /** Every sweep of the feature goes through here, so the kernel switch applies to all three. */
+  private readonly sweeper = (bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options?: Partial<SweepOptions>): SweepCounters => {
+    const kernel = this.kernelSettings.kernel === 'WebAssembly SIMD' ? simdCapsuleKernel() : null;
+    if (kernel !== null) {
+      this.kernelReadout.ran = 'WebAssembly SIMD';
+      return kernel.sweep(bvh, capsules, hits, options);
+    }
+    this.kernelReadout.ran = this.kernelSettings.kernel === 'TypeScript' ? 'TypeScript' : `TypeScript (${simdCapsulesUnavailableReason() || 'WebAssembly SIMD still loading'})`;
+    return sweepCapsules(bvh, capsules, hits, options);
+  };
   private readonly probeView = new CapsuleProbeView();
   private readonly crowdView = new CapsuleCrowdView();
   private readonly characterMesh = new THREE.Mesh(new THREE.BufferGeometry(), new THREE.MeshStandardMaterial({ color: 0xffc247, roughness: 0.45 }));
@@ -129,6 +152,15 @@ export class CapsuleFeature implements AppFeature {
     this.characterMesh.frustumCulled = false;
     context.stage.scene.add(this.probeView.group, this.crowdView.group, this.characterMesh);
     const folder: GUI = context.gui.addFolder('Capsule sweeps');
+    const kernelControl = folder.add(this.kernelSettings, 'kernel', [...CAPSULE_KERNELS]).name('capsule kernel').onChange(() => {
+      this.probeDirty = true;
+    });
+    folder.add(this.kernelReadout, 'ran').name('kernel that ran').disable().listen();
+    // The SIMD kernel loads in the background; until then, or without WebAssembly SIMD, TypeScript sweeps.
+    void loadSimdCapsules().then((kernel) => {
+      if (kernel === null) kernelControl.setValue('TypeScript').name('capsule kernel (WebAssembly SIMD unavailable)').disable();
+      else this.probeDirty = true;
+    });
     const probe = folder.addFolder('Probe');
     const p = this.probeSettings;
     const dirty = (): void => {
@@ -202,6 +234,7 @@ export class CapsuleFeature implements AppFeature {
     }
     if (this.character !== null) this.stepCharacter(sandbox, bvh);
     if (this.crowd !== null && this.stressSettings.enabled) {
+      this.crowd.sweeper = this.sweeper;
       this.crowd.step(bvh, dtSeconds);
       const s = this.stressSettings;
       if (dtSeconds > 0) {
@@ -209,7 +242,7 @@ export class CapsuleFeature implements AppFeature {
         const work = this.crowd.lastCounters;
         const n = this.crowd.count;
         const rate = n / Math.max(this.crowd.lastSweepMs / 1000, 1e-9);
-        this.stressLine = `stress: ${n.toLocaleString('en')} capsules · one batch ${this.crowd.lastSweepMs.toFixed(2)} ms (${(rate / 1000).toFixed(0)}k sweeps/s) · per sweep ${work === null ? '—' : `${(work.nodesVisited / Math.max(n, 1)).toFixed(1)} nodes, ${(work.trianglesTested / Math.max(n, 1)).toFixed(1)} triangles`} · ${work?.hits ?? 0} contacts`;
+        this.stressLine = `stress: ${n.toLocaleString('en')} capsules · one batch ${this.crowd.lastSweepMs.toFixed(2)} ms (${(rate / 1000).toFixed(0)}k sweeps/s, ${this.kernelReadout.ran}) · per sweep ${work === null ? '—' : `${(work.nodesVisited / Math.max(n, 1)).toFixed(1)} nodes, ${(work.trianglesTested / Math.max(n, 1)).toFixed(1)} triangles`} · ${work?.hits ?? 0} contacts`;
       }
       this.crowdView.update(this.crowd.count, this.crowd.centres, this.crowd.axes, this.crowd.sinceHit, s.radius, s.halfHeight);
     }
@@ -274,13 +307,14 @@ export class CapsuleFeature implements AppFeature {
   private runProbe(sandbox: Sandbox, bvh: BVH): void {
     const p = this.probeSettings;
     if (p.edgeMasks) edgeMasksFor(bvh); // computed once per BVH; kept out of the probe's timing
+    if (this.kernelSettings.kernel === 'WebAssembly SIMD') simdCapsuleKernel()?.prepare(bvh, p.edgeMasks); // likewise the copy into the kernel
     const { p0, p1, motion } = this.probeGeometry(sandbox);
     this.batch.start.set(p0);
     this.batch.end.set(p1);
     this.batch.motion.set(motion);
     this.batch.radius[0] = p.radius;
     const started = performance.now();
-    const work = sweepCapsules(bvh, this.batch, this.hits, { edgeMasks: p.edgeMasks, quickCull: p.quickCull, trace: this.trace, traceCapsule: 0 });
+    const work = this.sweeper(bvh, this.batch, this.hits, { edgeMasks: p.edgeMasks, quickCull: p.quickCull, trace: this.trace, traceCapsule: 0 });
     const ms = performance.now() - started;
     const hit = this.hits.triangle[0]! >= 0;
     const toi = hit ? this.hits.toi[0]! : 1;
@@ -339,7 +373,7 @@ export class CapsuleFeature implements AppFeature {
     }
     const culled = work.pairsPossible > 0 ? (100 * (1 - work.pairsKept / work.pairsPossible)).toFixed(1) : '—';
     return [
-      `capsule probe: ${hit ? `contact at toi ${toi.toFixed(4)} on triangle ${this.hits.triangle[0]}` : 'no contact'} · ${ms.toFixed(3)} ms · ${work.nodesVisited} nodes · ${work.trianglesTested} triangles`,
+      `capsule probe: ${hit ? `contact at toi ${toi.toFixed(4)} on triangle ${this.hits.triangle[0]}` : 'no contact'} · ${ms.toFixed(3)} ms · ${this.kernelReadout.ran} · ${work.nodesVisited} nodes · ${work.trianglesTested} triangles`,
       `  pairs: ${work.pairsKept} kept of ${work.pairsPossible} possible (${PAIRS_PER_TRIANGLE}/triangle, ${culled}% culled) · ${work.pairsTested} tested after edge masks · kept by sphere 0 / sphere 1 / cylinder ${parts.join(' / ')}`,
       `  tested: sphere–vertex ${work.sphereVertex}, sphere–edge ${work.sphereEdge}, sphere–face ${work.sphereFace}, cylinder–edge ${work.cylinderEdge}, cylinder–vertex ${work.cylinderVertex}, cylinder–face ${work.cylinderFace}`,
       `  triangle colours: blue culled · purple left to a neighbour (edge mask) · green 1–2 · yellow 3–5 · red 6+ pairs`,
@@ -512,6 +546,7 @@ export class CapsuleFeature implements AppFeature {
     // Steps of at most 1/60 s, so a slow frame neither skips ground nor slows the walk.
     const steps = Math.ceil(dt * 60);
     let sweeps = 0, nodes = 0, triangles = 0;
+    character.sweeper = this.sweeper;
     for (let step = 0; step < steps; step++) {
       character.step(bvh, wishX, wishZ, step === 0 && k.has('Space'), dt / steps, fast);
       sweeps += character.sweeps;
@@ -535,7 +570,7 @@ export class CapsuleFeature implements AppFeature {
     const [x, y, z] = [character.position[0]!, character.position[1]!, character.position[2]!];
     poseOnSegment(this.characterMesh, x, y - h, z, x, y + h, z);
     const horizontalSpeed = dt > 0 ? Math.hypot(moved.x, moved.z) / dt : 0;
-    this.characterLine = `character: ${character.grounded ? 'on the ground' : 'in the air'} at (${x.toFixed(1)}, ${z.toFixed(1)}) · ${horizontalSpeed.toFixed(1)} u/s · ${sweeps} sweeps, ${nodes} nodes, ${triangles} triangles · ${this.characterMs.toFixed(3)} ms${character.depenetrated ? ' · pushed out of a contact' : ''}`;
+    this.characterLine = `character: ${character.grounded ? 'on the ground' : 'in the air'} at (${x.toFixed(1)}, ${z.toFixed(1)}) · ${horizontalSpeed.toFixed(1)} u/s · ${sweeps} sweeps (${this.kernelReadout.ran}), ${nodes} nodes, ${triangles} triangles · ${this.characterMs.toFixed(3)} ms${character.depenetrated ? ' · pushed out of a contact' : ''}`;
   }
 
   // ── Stress ─────────────────────────────────────────────────────────────────────────────────────
