@@ -127,7 +127,7 @@ export function moveEffect(): void {
   const start = load<i32>(block + START);
   const end = load<i32>(block + END);
   const withWind = load<i32>(block + WITH_WIND) != 0;
-  const cellLookups = load<i32>(block + CELL_LOOKUPS) != 0 ? 1 : 0;
+  const cellLookups = load<i32>(block + CELL_LOOKUPS) != 0 ? 3 : 0; // a 2-bit lane mask
   const surfaceKeys = load<i32>(block + SURFACE_KEYS) != 0;
   const positions = <usize>load<i32>(block + POSITIONS);
   const velocities = <usize>load<i32>(block + VELOCITIES);
@@ -220,7 +220,7 @@ export function moveEffect(): void {
     const touchingMask = f64x2.gt(push, zero);
     const touchingBits = i64x2.bitmask(touchingMask);
     let bounceBits = 0;
-    if (touchingBits != 0) {
+    if (touchingBits & moving) {
       const vn = f64x2.add(f64x2.add(f64x2.mul(vx, nx), f64x2.mul(vy, ny)), f64x2.mul(vz, nz));
       const respond = v128.and(touchingMask, f64x2.lt(vn, zero));
       const bounceMask = v128.and(respond, f64x2.lt(vn, negRestSpeed));
@@ -255,48 +255,73 @@ export function moveEffect(): void {
     const speedSquared = f64x2.add(f64x2.add(f64x2.mul(vx, vx), f64x2.mul(vy, vy)), f64x2.mul(vz, vz));
     const fastBits = i64x2.bitmask(f64x2.gt(speedSquared, slidingSquared));
     const fallingBits = i64x2.bitmask(f64x2.lt(vy, zero));
-    const headingY = f64x2.sub(vy, f64x2.splat(halfDrop));
 
-    // Lane by lane, in slot order, as the TypeScript loop appends.
-    for (let lane = 0; lane < 2; lane++) {
-      if (((moving >> lane) & 1) == 0) continue;
-      const slot = i0 + <usize>lane;
-      const touching = (touchingBits >> lane) & 1;
-      const landing = touching & (1 - <i32>load<u8>(touchingBefore + slot));
-      store<u8>(touchingBefore + slot, <u8>touching);
-      const bounce = (bounceBits >> lane) & 1;
-      bounces += bounce;
-      store<i32>(live + (<usize>(start + alive) << 2), <i32>slot);
+    // The integer part, both lanes at once as 2-bit masks (bit 0 = slot i, bit 1 = slot i + 1); the
+    // byte arrays are read and written a pair at a time.
+    const touching = touchingBits & moving;
+    const before = <i32>load<u16>(touchingBefore + i0);
+    const landing = touching & ~((before & 1) | ((before >> 7) & 2));
+    const arrival = landing | bounceBits;
+    const arrivedPair = <i32>load<u16>(codes + i0);
+    const arrived0 = arrivedPair & 0xff, arrived1 = arrivedPair >> 8;
+    let heading0 = SURFACE_CODE, heading1 = SURFACE_CODE;
+    if (!surfaceKeys) {
+      const headingY = f64x2.sub(vy, f64x2.splat(halfDrop));
+      heading0 = directionCode(f64x2.extract_lane(vx, 0), f64x2.extract_lane(headingY, 0), f64x2.extract_lane(vz, 0));
+      heading1 = directionCode(f64x2.extract_lane(vx, 1), f64x2.extract_lane(headingY, 1), f64x2.extract_lane(vz, 1));
+    }
+    const direction0 = select(arrived0, heading0, arrival & 1);
+    const direction1 = select(arrived1, heading1, arrival & 2);
+    const changed = (i32x4.bitmask(i32x4.ne(stamps, v128.load64_zero(cellStamps + (i0 << 2)))) & 3) | <i32>(direction0 != arrived0) | (<i32>(direction1 != arrived1) << 1);
+    const sourcePair = <i32>load<u16>(sources + i0);
+    let source0 = sourcePair & 0xff, source1 = sourcePair >> 8;
+    const ray = <i32>(source0 == PLANE_RAY) | (<i32>(source1 == PLANE_RAY) << 1);
+    const offCourse = ray & ~touching & offCourseBits;
+    const stale = bounceBits | (touching & changed) | offCourse;
+    source0 = select(PLANE_CONTACT, source0, stale & 1);
+    source1 = select(PLANE_CONTACT, source1, stale & 2);
+    const guess = 3 & ~(<i32>(source0 == PLANE_RAY) | (<i32>(source1 == PLANE_RAY) << 1));
+    const planeless = <i32>(source0 == PLANE_NONE) | (<i32>(source1 == PLANE_NONE) << 1);
+    const urgent = guess & urgentBits;
+    const later = guess & ~urgent & (approachingBits | (touching & fastBits) | (planeless & fallingBits));
+    const ask = arrival | (cellLookups & guess & (changed | urgent));
+    bounces += popcnt(bounceBits & moving);
+
+    if (moving == 3) {
+      store<u16>(touchingBefore + i0, <u16>((touching & 1) | ((touching & 2) << 7)));
+      store<u16>(codes + i0, <u16>(direction0 | (direction1 << 8)));
+      store<u16>(sources + i0, <u16>(source0 | (source1 << 8)));
+      v128.store64_lane(cellStamps + (i0 << 2), stamps, 0);
+    } else {
+      // One lane moves: the other (dead, or just died) keeps its bytes.
+      const lane: usize = moving >> 1;
+      const slot = i0 + lane;
+      store<u8>(touchingBefore + slot, <u8>((touching >> <i32>lane) & 1));
+      store<u8>(codes + slot, <u8>(lane == 0 ? direction0 : direction1));
+      store<u8>(sources + slot, <u8>(lane == 0 ? source0 : source1));
+      store<i32>(cellStamps + (slot << 2), lane == 0 ? i32x4.extract_lane(stamps, 0) : i32x4.extract_lane(stamps, 1));
+    }
+    // The appends, in slot order as the TypeScript loop makes them.
+    if (moving & 1) {
+      store<i32>(live + (<usize>(start + alive) << 2), <i32>i0);
       alive++;
-      const arrived = <i32>load<u8>(codes + slot);
-      const heading = surfaceKeys
-        ? SURFACE_CODE
-        : lane == 0
-          ? directionCode(f64x2.extract_lane(vx, 0), f64x2.extract_lane(headingY, 0), f64x2.extract_lane(vz, 0))
-          : directionCode(f64x2.extract_lane(vx, 1), f64x2.extract_lane(headingY, 1), f64x2.extract_lane(vz, 1));
-      const arrival = landing | bounce;
-      const direction = heading + arrival * (arrived - heading);
-      const stamp = lane == 0 ? i32x4.extract_lane(stamps, 0) : i32x4.extract_lane(stamps, 1);
-      const changed = <i32>(stamp != load<i32>(cellStamps + (slot << 2))) | <i32>(direction != arrived);
-      store<i32>(cellStamps + (slot << 2), stamp);
-      store<u8>(codes + slot, <u8>direction);
-      let source = <i32>load<u8>(sources + slot);
-      const offCourse = <i32>(source == PLANE_RAY) & (1 - touching) & ((offCourseBits >> lane) & 1);
-      const stale = bounce | (touching & changed) | offCourse;
-      source += stale * (PLANE_CONTACT - source);
-      store<u8>(sources + slot, <u8>source);
-      const guess = 1 - <i32>(source == PLANE_RAY);
-      const urgent = guess & ((urgentBits >> lane) & 1);
-      const approaching = (approachingBits >> lane) & 1;
-      const sliding = touching & ((fastBits >> lane) & 1);
-      const planeless = <i32>(source == PLANE_NONE);
-      const later = guess & (1 - urgent) & (approaching | sliding | (planeless & ((fallingBits >> lane) & 1)));
-      store<i32>(askers + (<usize>askCount << 2), <i32>slot);
-      askCount += arrival | (cellLookups & guess & (changed | urgent));
-      store<i32>(needy + (<usize>urgentEnd << 2), <i32>slot);
-      urgentEnd += urgent;
-      store<i32>(needy + (<usize>(laterStart - 1) << 2), <i32>slot);
-      laterStart -= later;
+      store<i32>(askers + (<usize>askCount << 2), <i32>i0);
+      askCount += ask & 1;
+      store<i32>(needy + (<usize>urgentEnd << 2), <i32>i0);
+      urgentEnd += urgent & 1;
+      store<i32>(needy + (<usize>(laterStart - 1) << 2), <i32>i0);
+      laterStart -= later & 1;
+    }
+    if (moving & 2) {
+      const slot = <i32>i0 + 1;
+      store<i32>(live + (<usize>(start + alive) << 2), slot);
+      alive++;
+      store<i32>(askers + (<usize>askCount << 2), slot);
+      askCount += ask >> 1;
+      store<i32>(needy + (<usize>urgentEnd << 2), slot);
+      urgentEnd += urgent >> 1;
+      store<i32>(needy + (<usize>(laterStart - 1) << 2), slot);
+      laterStart -= later >> 1;
     }
   }
   store<i32>(block + ASK_COUNT, askCount);
