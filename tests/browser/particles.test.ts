@@ -38,11 +38,16 @@ describe('particles in real Chromium', () => {
     expect(onBudget.live).toBeGreaterThan(500);
     expect(onBudget.rays).toBeLessThanOrEqual(budget + 4);
     await expect(hudText(page)).resolves.toMatch(/particles ms: spawn [\d.]+ · .*rays [\d.]+/);
-    // Chromium has WebAssembly SIMD: the kernel loads and casts the rays; TypeScript can be chosen live.
-    await page.waitForFunction(() => /rays on WASM SIMD/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    // Chromium has WebAssembly SIMD: the kernels load, move the particles and cast their rays; TypeScript
+    // can be chosen live, and back, with the particles flying on.
+    const hudShows = (pattern: RegExp) => page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
+    await hudShows(/move on WASM SIMD · rays on WASM SIMD/);
     await row(page, 'particle kernel').locator('select').selectOption('typescript');
-    await page.waitForFunction(() => /rays on TypeScript/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await hudShows(/move on TypeScript · rays on TypeScript/);
+    expect((await particleLine(page)).live).toBeGreaterThan(500);
     await row(page, 'particle kernel').locator('select').selectOption('wasm-simd');
+    await hudShows(/move on WASM SIMD · rays on WASM SIMD/);
+    expect((await particleLine(page)).live).toBeGreaterThan(500);
 
     await folder(page).locator('.lil-title', { hasText: /^Display$/ }).click();
     await row(page, 'planes (sample)').locator('input').check();
