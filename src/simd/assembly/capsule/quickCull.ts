@@ -4,9 +4,10 @@
 // Float64 lanes, not float32 ones: each lane does the TypeScript cull's operations in the same order,
 // so the pairs kept are the same bits (the counters and the traced triangles agree too) and no
 // rounding slack has to be argued for. The compares of each lane are packed into one word (a bit per
-// compare) that the lane's scalar tail turns into pair bits through PART_LUT. The compares are shifted into the word rather than masked with a bit
-// constant each: the engine builds every non-zero v128 constant with several instructions, and that
-// cost the cull 40% of its time (126 → 75 ns per pair of triangles measured alone, 6% of a sweep).
+// compare) that the lane's scalar tail turns into pair bits through PART_LUT. The compares are
+// shifted into the word rather than masked with a bit constant each: the engine builds every non-zero
+// v128 constant with several instructions, and that cost the cull 40% of its time (126 → 75 ns per
+// pair of triangles measured alone, 6% of a sweep).
 
 import { dx, dy, dz, hasAxis, p0x, p0y, p0z, rCull, sx, sy, sz } from './capsuleState';
 import { ALL_PAIRS, CYLINDER_SHIFT, FACE_BIT, FACE_BITS, PART_LUT, SPHERE1_SHIFT } from './tables';
