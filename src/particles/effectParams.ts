@@ -40,16 +40,20 @@ export interface ParticleEffectParams {
   cellSide: number;
   /** Plane-cache cell size up (y), metres. */
   cellHeight: number;
-  /** Plane-cache entries at most (0 switches the cache off). */
+  /**
+   * Plane-cache entries at most (0 switches the cache off). The presets' 16,384 hold a showcase
+   * effect's working set on the 512 terrain (6–12k entries after 18 s, none evicted) in a table small
+   * enough to stay in the processor's cache: 65,536 gave the same particles with the lookups 25% slower.
+   */
   cacheSize: number;
   /** RGB, 0 to 255. */
   colour: [number, number, number];
 }
 
 const PRESETS: Readonly<Record<ParticleEffectKind, Omit<ParticleEffectParams, 'position'>>> = {
-  sparks: { kind: 'sparks', emitterRadius: 0.3, direction: [0, 1, 0], rate: 25_000, speed: 16, spread: 75, lifetime: 1.6, restitution: 0.45, friction: 0.35, drag: 0.6, radius: 0.05, budget: 300, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 65_536, colour: [255, 186, 72] },
-  fountain: { kind: 'fountain', emitterRadius: 0.2, direction: [0, 1, 0], rate: 8_000, speed: 15, spread: 12, lifetime: 4, restitution: 0.3, friction: 0.2, drag: 0.1, radius: 0.06, budget: 300, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 65_536, colour: [110, 182, 255] },
-  debris: { kind: 'debris', emitterRadius: 0.5, direction: [0, 1, 0], rate: 5_000, speed: 9, spread: 50, lifetime: 6, restitution: 0.25, friction: 0.6, drag: 0.05, radius: 0.1, budget: 399, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 65_536, colour: [168, 146, 120] },
+  sparks: { kind: 'sparks', emitterRadius: 0.3, direction: [0, 1, 0], rate: 25_000, speed: 16, spread: 75, lifetime: 1.6, restitution: 0.45, friction: 0.35, drag: 0.6, radius: 0.05, budget: 300, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 16_384, colour: [255, 186, 72] },
+  fountain: { kind: 'fountain', emitterRadius: 0.2, direction: [0, 1, 0], rate: 8_000, speed: 15, spread: 12, lifetime: 4, restitution: 0.3, friction: 0.2, drag: 0.1, radius: 0.06, budget: 300, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 16_384, colour: [110, 182, 255] },
+  debris: { kind: 'debris', emitterRadius: 0.5, direction: [0, 1, 0], rate: 5_000, speed: 9, spread: 50, lifetime: 6, restitution: 0.25, friction: 0.6, drag: 0.05, radius: 0.1, budget: 399, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 16_384, colour: [168, 146, 120] },
   casing: { kind: 'casing', emitterRadius: 0, direction: [1, 1.2, 0.3], rate: 0.25, speed: 3.5, spread: 5, lifetime: 4, restitution: 0.55, friction: 0.3, drag: 0.02, radius: 0.02, budget: 1, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 1_024, colour: [236, 200, 64] },
 };
 
