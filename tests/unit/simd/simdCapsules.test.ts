@@ -8,7 +8,7 @@ import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/simd/simdCapsu
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, stackedDuplicates, triangleSoup, withDegenerates } from '../bvh/meshes';
 import { axisDistance, randomSweeps, type Mesh, type SweepShape } from '../capsule/capsuleCheck';
-import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes, type Heightfield } from '../capsule/heightfields';
+import { coplanarTerraces, flatPlane, heightAt, heightfield, needles, sharpRidges, spikes, type Heightfield } from '../capsule/heightfields';
 
 const BENCH_LIKE: SweepShape = { halfLength: [0, 1.5], radius: [0.05, 0.8], motion: [0.5, 8] };
 
@@ -85,6 +85,21 @@ function terrainCentre(lift: [number, number]): (random: Random) => [number, num
   };
 }
 
+/** Keeps sweeps whose capsule stays over the grid with the axis midpoint above (as the TypeScript tests). */
+function inFront(heightOf: (x: number, z: number) => number, half: number): (batch: CapsuleBatch, i: number) => boolean {
+  return (batch, i) => {
+    const i3 = 3 * i;
+    const s = batch.start, e = batch.end, d = batch.motion;
+    const reach = batch.radius[i]! + 0.01;
+    for (const t of [0, 1]) {
+      for (const p of [s, e]) {
+        if (Math.abs(p[i3]! + t * d[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * d[i3 + 2]!) > half - reach) return false;
+      }
+    }
+    return 0.5 * (s[i3 + 1]! + e[i3 + 1]!) > heightOf(0.5 * (s[i3]! + e[i3]!), 0.5 * (s[i3 + 2]! + e[i3 + 2]!));
+  };
+}
+
 function fieldCentre(field: Heightfield, lift: [number, number]): (random: Random) => [number, number, number] | null {
   return (random) => {
     const x = random.range(-9, 9), z = random.range(-9, 9);
@@ -93,35 +108,41 @@ function fieldCentre(field: Heightfield, lift: [number, number]): (random: Rando
   };
 }
 
+const aboveTerrain = (): ((batch: CapsuleBatch, i: number) => boolean) => inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20);
+
+// The sweeps of tests/unit/capsule/sweepCapsules.test.ts, seed for seed, each also with the options
+// that test leaves at their defaults.
 describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
-  it('random sweeps of random orientation over a terrain, default options (seed 701)', () => {
-    const batch = randomSweeps(701, 6000, BENCH_LIKE, terrainCentre([0, 4]));
+  it('random sweeps of random orientation over a terrain, from above, default options (seed 601)', () => {
+    const batch = randomSweeps(601, 8000, BENCH_LIKE, terrainCentre([0, 4]), aboveTerrain());
     const result = expectSameAsTypeScript(terrain, terrainBvh, batch);
-    expect(result.hits).toBeGreaterThan(2000);
-    expect(result.startsInContact).toBeGreaterThan(300);
+    expect(result.hits).toBeGreaterThan(3000);
+    expect(result.startsInContact).toBeGreaterThan(400);
   });
 
-  it('from anywhere, under the surface too, without edge masks, and without the quick cull (seed 702)', () => {
-    const batch = randomSweeps(702, 2000, BENCH_LIKE, terrainCentre([-3, 4]));
-    expectSameAsTypeScript(terrain, terrainBvh, batch, { edgeMasks: false });
-    expectSameAsTypeScript(terrain, terrainBvh, batch, { edgeMasks: false, quickCull: false });
-    expectSameAsTypeScript(terrain, terrainBvh, batch, { quickCull: false });
+  it('from anywhere, under the surface too, without edge masks (seed 602), and without the quick cull (seed 603)', () => {
+    const anywhere = randomSweeps(602, 1500, BENCH_LIKE, terrainCentre([-3, 4]));
+    expectSameAsTypeScript(terrain, terrainBvh, anywhere, { edgeMasks: false });
+    expectSameAsTypeScript(terrain, terrainBvh, anywhere);
+    const all = randomSweeps(603, 400, BENCH_LIKE, terrainCentre([-1, 4]));
+    expectSameAsTypeScript(terrain, terrainBvh, all, { edgeMasks: false, quickCull: false });
+    expectSameAsTypeScript(terrain, terrainBvh, all, { quickCull: false });
   });
 
-  it('a BVH that reordered the mesh in place, and one with a swept-radius build (seed 703)', () => {
+  it('a BVH that reordered the mesh in place, and one with a swept-radius build (seed 606)', () => {
     const indices = terrain.indices.slice();
     const reordered = buildBVH(terrain.positions, indices, { reorderTriangles: true, spatialSplits: false });
     expect(reordered.triangleOrder).toBeNull();
-    const batch = randomSweeps(703, 1500, BENCH_LIKE, terrainCentre([-1, 4]));
+    const batch = randomSweeps(606, 800, BENCH_LIKE, terrainCentre([0, 4]), aboveTerrain());
     expectSameAsTypeScript({ positions: terrain.positions, indices }, reordered, batch);
     const swept = buildBVH(terrain.positions, terrain.indices, { sweptRadius: 1.5 });
     expectSameAsTypeScript(terrain, swept, batch);
   });
 
-  it('long capsules, and spheres (zero-length axis) thin and fat (seed 704)', () => {
-    const long = randomSweeps(704, 1000, { halfLength: [2, 6], radius: [0.02, 0.3], motion: [0.5, 6] }, terrainCentre([-1, 3]));
+  it('long capsules (seed 604), and spheres (zero-length axis) thin and fat (seed 605)', () => {
+    const long = randomSweeps(604, 600, { halfLength: [2, 6], radius: [0.02, 0.3], motion: [0.5, 6] }, terrainCentre([0, 3]), aboveTerrain());
     expectSameAsTypeScript(terrain, terrainBvh, long);
-    const spheres = randomSweeps(705, 1000, { halfLength: [0, 0], radius: [0.05, 2], motion: [0.5, 6] }, terrainCentre([-1, 4]));
+    const spheres = randomSweeps(605, 600, { halfLength: [0, 0], radius: [0.05, 2], motion: [0.5, 6] }, terrainCentre([0, 4]), aboveTerrain());
     expectSameAsTypeScript(terrain, terrainBvh, spheres);
   });
 
@@ -133,23 +154,91 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
     ['flat plane', flatPlane],
   ];
   fields.forEach(([name, make], index) => {
-    it(`adversarial heightfield: ${name}, with and without edge masks (seed ${710 + index})`, () => {
+    it(`adversarial heightfield: ${name}, from above with edge masks and from anywhere without (seeds ${610 + index}, ${620 + index})`, () => {
       const field = make();
       const bvh = buildBVH(field.positions, field.indices);
-      const batch = randomSweeps(710 + index, 2500, BENCH_LIKE, fieldCentre(field, [-4, 4]));
-      expect(expectSameAsTypeScript(field, bvh, batch).hits).toBeGreaterThan(300);
-      expectSameAsTypeScript(field, bvh, batch, { edgeMasks: false });
+      const front = randomSweeps(610 + index, 2500, BENCH_LIKE, fieldCentre(field, [0, 4]), inFront((x, z) => heightAt(field, x, z), 12));
+      expect(expectSameAsTypeScript(field, bvh, front).hits).toBeGreaterThan(300);
+      const anywhere = randomSweeps(620 + index, 400, BENCH_LIKE, fieldCentre(field, [-4, 4]));
+      expectSameAsTypeScript(field, bvh, anywhere, { edgeMasks: false });
+      expectSameAsTypeScript(field, bvh, anywhere);
     });
   });
 
-  it('triangle soups, crossed slivers, stacked duplicates and degenerate triangles (seed 730)', () => {
-    const meshes = [triangleSoup(730, 300), crossedSlivers(731, 150), stackedDuplicates(20), withDegenerates(732)];
+  it('triangle soups, crossed slivers, stacked duplicates and degenerate triangles (seeds 630–633)', () => {
+    const meshes = [triangleSoup(630, 300), crossedSlivers(631, 150), stackedDuplicates(20), withDegenerates(632)];
     for (const mesh of meshes) {
       const bvh = buildBVH(mesh.positions, mesh.indices);
-      const batch = randomSweeps(733, 600, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [random.range(-50, 50), random.range(-50, 50), random.range(-50, 50)]);
+      const batch = randomSweeps(633, 300, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [random.range(-50, 50), random.range(-50, 50), random.range(-50, 50)]);
       expectSameAsTypeScript(mesh, bvh, batch, { edgeMasks: false });
       expectSameAsTypeScript(mesh, bvh, batch);
     }
+  });
+
+  it('starts in contact: centres within r of the surface and axes through it (seed 640)', () => {
+    const batch = randomSweeps(640, 1500, { halfLength: [0, 1.5], radius: [0.1, 0.8], motion: [0.5, 5] }, terrainCentre([-0.6, 0.6]));
+    expect(expectSameAsTypeScript(terrain, terrainBvh, batch, { edgeMasks: false }).startsInContact).toBeGreaterThan(500);
+  });
+
+  it('exact grazes of a flat plane: sliding exactly r above it and a hair higher, descents onto its shared vertices, edges and diagonals', () => {
+    const plane = flatPlane();
+    const bvh = buildBVH(plane.positions, plane.indices);
+    const rows: number[][][] = [];
+    for (const r of [0.25, 0.5, 1]) {
+      for (const y of [r, Math.fround(r * (1 + 2 ** -18))]) rows.push([[-3, y, 0.3], [-1, y, 0.7], [r], [6, 0, 2]]);
+    }
+    for (let x = -8; x <= 8; x += 0.5) {
+      for (let z = -8; z <= 8; z += 0.5) {
+        for (const axis of [[1, 0, 0], [0, 0, 1], [Math.SQRT1_2, 0, Math.SQRT1_2], [0.6, 0.8, 0]]) {
+          const h = 0.75, r = 0.5, lift = 3;
+          const low = axis[1]! > 0 ? [x + h * axis[0]!, lift, z + h * axis[2]!] : [x, lift, z];
+          rows.push([[low[0]! - h * axis[0]!, low[1]! + r - h * axis[1]!, low[2]! - h * axis[2]!], [low[0]! + h * axis[0]!, low[1]! + r + h * axis[1]!, low[2]! + h * axis[2]!], [r], [0, -10, 0]]);
+        }
+      }
+    }
+    const batch = createCapsuleBatch(rows.length);
+    rows.forEach(([p0, p1, r, motion], i) => {
+      batch.start.set(p0!, 3 * i);
+      batch.end.set(p1!, 3 * i);
+      batch.radius[i] = r![0]!;
+      batch.motion.set(motion!, 3 * i);
+    });
+    const result = expectSameAsTypeScript(plane, bvh, batch);
+    expect(result.hits).toBe(rows.length - 3);
+    expect(result.startsInContact).toBe(3);
+  });
+
+  it('spheres and capsules aimed at points of the shared edges of a tilted, uneven coplanar grid (seed 645)', () => {
+    const xs = Array.from({ length: 25 }, (_, k) => -12 + k + 0.3 * Math.sin(k));
+    const zs = Array.from({ length: 25 }, (_, k) => -12 + k + 0.3 * Math.cos(k));
+    const field = heightfield('tilted plane', xs, zs, (_i, _j, x, z) => 0.3711 * x + 0.2137 * z);
+    const bvh = buildBVH(field.positions, field.indices);
+    const random = new Random(645);
+    const count = 8000;
+    const batch = createCapsuleBatch(count);
+    const length = Math.hypot(0.3711, 1, 0.2137);
+    const normal = [-0.3711 / length, 1 / length, -0.2137 / length];
+    const { positions: p, indices } = field;
+    for (let i = 0; i < count; i++) {
+      let a = 0, b = 0;
+      do {
+        const t = random.int(indices.length / 3), e = random.int(3);
+        a = indices[3 * t + e]!;
+        b = indices[3 * t + ((e + 1) % 3)]!;
+      } while (Math.abs(p[3 * a]!) > 9 || Math.abs(p[3 * a + 2]!) > 9);
+      const u = random.next();
+      const onEdge = [0, 1, 2].map((k) => p[3 * a + k]! + u * (p[3 * b + k]! - p[3 * a + k]!));
+      const r = random.range(0.1, 1), lift = random.range(0.5, 3);
+      const h = i % 2 === 0 ? 0 : random.range(0.2, 1.5);
+      const side = [normal[2]!, 0, -normal[0]!];
+      const sideLength = Math.hypot(side[0]!, side[2]!);
+      const centre = onEdge.map((v, k) => v + (r + lift) * normal[k]!);
+      batch.start.set(centre, 3 * i);
+      batch.end.set(centre.map((v, k) => v + (h * side[k]!) / sideLength), 3 * i);
+      batch.radius[i] = r;
+      batch.motion.set(normal.map((v) => -2 * (r + lift) * v), 3 * i);
+    }
+    expect(expectSameAsTypeScript(field, bvh, batch).hits).toBe(count);
   });
 
   it('axis-parallel capsules and motions (±0 components), sweeps exactly along the flat plane and onto its vertices', () => {
