@@ -82,25 +82,34 @@ function directionCode(dx: f64, dy: f64, dz: f64): i32 {
   return xDominant * (1 - <i32>(dx > 0)) + yDominant * (3 - <i32>(dy > 0)) + zDominant * (5 - <i32>(dz > 0));
 }
 
-/** Lane 0 and lane 1 of a pair of f32x4 particles as (x0, x1), (y0, y1), (z0, z1) in f64x2. */
-function xs(a: v128, b: v128): v128 {
-  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 0, 4, 0, 4));
+// Transposing a pair of float4 particles a = (x0 y0 z0 w0), b = (x1 y1 z1 w1) with shuffles that are
+// one instruction each on x64 (unpack low/high of 32- and 64-bit lanes). Where the step's time goes
+// (10k particles, L2-resident, measured by cutting the kernel short): ~5% ages and deaths, ~45% the
+// float part (integration, plane test, contact response), ~50% the flags and list appends.
+/** (x0 x1 y0 y1) */
+function lowPairs(a: v128, b: v128): v128 {
+  return v128.shuffle<f32>(a, b, 0, 4, 1, 5);
 }
-function ys(a: v128, b: v128): v128 {
-  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 1, 5, 1, 5));
+/** (z0 z1 w0 w1) */
+function highPairs(a: v128, b: v128): v128 {
+  return v128.shuffle<f32>(a, b, 2, 6, 3, 7);
 }
-function zs(a: v128, b: v128): v128 {
-  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 2, 6, 2, 6));
+/** The first two lanes of `pairs` widened to f64x2. */
+function first(pairs: v128): v128 {
+  return f64x2.promote_low_f32x4(pairs);
 }
-function ws(a: v128, b: v128): v128 {
-  return f64x2.promote_low_f32x4(v128.shuffle<f32>(a, b, 3, 7, 3, 7));
+/** The last two lanes of `pairs` widened to f64x2. */
+function second(pairs: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<i64>(pairs, pairs, 1, 1));
 }
-/** Narrows x, y, z pairs back to float32 and interleaves them with the kept fourth floats `old`. */
-function particleOf(x: v128, y: v128, z: v128, old: v128, lane: u8): v128 {
-  const x32 = f32x4.demote_f64x2_zero(x), y32 = f32x4.demote_f64x2_zero(y), z32 = f32x4.demote_f64x2_zero(z);
-  const xy = v128.shuffle<f32>(x32, y32, 0, 4, 1, 5); // x0 y0 x1 y1
-  const zw = v128.shuffle<f32>(z32, old, 0, 7, 1, 7); // z0 w z1 w
-  return lane == 0 ? v128.shuffle<f32>(xy, zw, 0, 1, 4, 5) : v128.shuffle<f32>(xy, zw, 2, 3, 6, 7);
+/**
+ * Narrows x, y, z pairs back to float32 and interleaves them with the fourth floats of the particles
+ * as they were (`oldHigh` = highPairs of the old particles): (x0 y0 z0 w0) for lane 0, else lane 1's.
+ */
+function particleOf(x: v128, y: v128, z: v128, oldHigh: v128, lane: u8): v128 {
+  const xy = v128.shuffle<f32>(f32x4.demote_f64x2_zero(x), f32x4.demote_f64x2_zero(y), 0, 4, 1, 5); // x0 y0 x1 y1
+  const zw = v128.shuffle<f32>(f32x4.demote_f64x2_zero(z), v128.shuffle<i64>(oldHigh, oldHigh, 1, 1), 0, 4, 1, 5); // z0 w0 z1 w1
+  return lane == 0 ? v128.shuffle<i64>(xy, zw, 0, 2) : v128.shuffle<i64>(xy, zw, 1, 3);
 }
 
 function kill(i: usize, lifetimes: usize, colours: usize): void {
@@ -182,12 +191,14 @@ export function moveEffect(): void {
 
     const p4 = i0 << 4;
     const v0 = v128.load(velocities + p4), v1 = v128.load(velocities + p4, 16);
-    let vx = xs(v0, v1);
-    let vy = f64x2.sub(ys(v0, v1), gravityStep);
-    let vz = zs(v0, v1);
+    const vLow = lowPairs(v0, v1), vHigh = highPairs(v0, v1);
+    let vx = first(vLow);
+    let vy = f64x2.sub(second(vLow), gravityStep);
+    let vz = first(vHigh);
     if (withWind) {
       const w0 = v128.load(wind + p4), w1 = v128.load(wind + p4, 16);
-      const wx = xs(w0, w1), wy = ys(w0, w1), wz = zs(w0, w1);
+      const wLow = lowPairs(w0, w1);
+      const wx = first(wLow), wy = second(wLow), wz = first(highPairs(w0, w1));
       vx = f64x2.add(wx, f64x2.mul(f64x2.sub(vx, wx), decay));
       vy = f64x2.add(wy, f64x2.mul(f64x2.sub(vy, wy), decay));
       vz = f64x2.add(wz, f64x2.mul(f64x2.sub(vz, wz), decay));
@@ -197,9 +208,10 @@ export function moveEffect(): void {
       vz = f64x2.mul(vz, decay);
     }
     const q0 = v128.load(positions + p4), q1 = v128.load(positions + p4, 16);
-    let px = f64x2.add(xs(q0, q1), f64x2.mul(vx, dtPair));
-    let py = f64x2.add(ys(q0, q1), f64x2.mul(vy, dtPair));
-    let pz = f64x2.add(zs(q0, q1), f64x2.mul(vz, dtPair));
+    const qLow = lowPairs(q0, q1), qHigh = highPairs(q0, q1);
+    let px = f64x2.add(first(qLow), f64x2.mul(vx, dtPair));
+    let py = f64x2.add(second(qLow), f64x2.mul(vy, dtPair));
+    let pz = f64x2.add(first(qHigh), f64x2.mul(vz, dtPair));
     const inside = v128.and(
       v128.and(f64x2.ge(px, negHalf), f64x2.le(px, halfPair)),
       v128.and(v128.and(f64x2.ge(pz, negHalf), f64x2.le(pz, halfPair)), f64x2.ge(py, floorPair)),
@@ -211,7 +223,8 @@ export function moveEffect(): void {
     if (moving == 0) continue;
 
     const n0 = v128.load(planes + p4), n1 = v128.load(planes + p4, 16);
-    const nx = xs(n0, n1), ny = ys(n0, n1), nz = zs(n0, n1), nd = ws(n0, n1);
+    const nLow = lowPairs(n0, n1), nHigh = highPairs(n0, n1);
+    const nx = first(nLow), ny = second(nLow), nz = first(nHigh), nd = second(nHigh);
     const distance = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(nx, px), f64x2.mul(ny, py)), f64x2.mul(nz, pz)), nd);
     const push = f64x2.max(zero, f64x2.sub(radius, distance));
     px = f64x2.add(px, f64x2.mul(nx, push));
@@ -235,12 +248,12 @@ export function moveEffect(): void {
       vz = v128.bitselect(f64x2.add(f64x2.mul(tz, keep), f64x2.mul(nz, outgoing)), vz, respond);
     }
     if (moving & 1) {
-      v128.store(positions + p4, particleOf(px, py, pz, q0, 0));
-      v128.store(velocities + p4, particleOf(vx, vy, vz, v0, 0));
+      v128.store(positions + p4, particleOf(px, py, pz, qHigh, 0));
+      v128.store(velocities + p4, particleOf(vx, vy, vz, vHigh, 0));
     }
     if (moving & 2) {
-      v128.store(positions + p4, particleOf(px, py, pz, q1, 1), 16);
-      v128.store(velocities + p4, particleOf(vx, vy, vz, v1, 1), 16);
+      v128.store(positions + p4, particleOf(px, py, pz, qHigh, 1), 16);
+      v128.store(velocities + p4, particleOf(vx, vy, vz, vHigh, 1), 16);
     }
 
     const ix = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(px, inverseSide)));
