@@ -5,7 +5,7 @@
  *   npm run scene -- scenes/default.json --frames 120 [--dt 0.016666] [--json]
  */
 import { readFileSync } from 'node:fs';
-import { ColliderscopeError, Sandbox, buildBVH, createSceneSystems, parseSceneText, summarize } from '../src/core';
+import { ColliderscopeError, Sandbox, buildBVH, createSceneSystems, loadSimdParticles, loadSimdRays, parseSceneText, summarize } from '../src/core';
 
 interface RunnerOptions {
   scenePath: string;
@@ -107,7 +107,10 @@ function round(value: number, digits: number): number {
 }
 
 try {
-  run(parseArguments(process.argv.slice(2)));
+  const options = parseArguments(process.argv.slice(2));
+  // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
+  await Promise.all([loadSimdRays(), loadSimdParticles()]);
+  run(options);
 } catch (error) {
   if (error instanceof ColliderscopeError) {
     console.error(`error: ${error.message}`);

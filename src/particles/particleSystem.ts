@@ -423,8 +423,11 @@ export class ParticleSystem implements SimSystem {
     let cacheEntries = 0;
     for (const effect of this.effects) cacheEntries += effect.cache.size;
     const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
+    const simd = this.simdInUse();
     return {
       mode: this.options.mode,
+      moveKernel: simd.move ? 'wasm-simd' : 'typescript',
+      rayKernel: simd.rays ? 'wasm-simd' : 'typescript',
       effects: this.effects.length,
       alive: f.alive,
       raycasts: f.raycasts,
