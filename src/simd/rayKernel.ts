@@ -11,10 +11,16 @@ interface RayKernelExports {
   raysInFlight(): number;
   countersNodes(): number;
   countersTriangles(): number;
+  rayRecordBytes(): number;
   castRays(
     nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
     origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number, castOrder: number,
     stacks: number, stackBytes: number, flags: number,
+  ): number;
+  castRaysBatched(
+    nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
+    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number, castOrder: number,
+    records: number, arena: number, children: number, stack: number, rayStack: number, batchSize: number, aloneBelow: number, flags: number,
   ): number;
 }
 
@@ -23,13 +29,27 @@ export interface SimdCastOptions {
   doubleSided: boolean;
   /** Cast big batches in the Morton order of their origins (rayOrder.ts); results are the same. */
   reorder: boolean;
+  /**
+   * 0: each ray walks the tree by itself. n ≥ 1 (or Infinity: the whole cast): the batched walk, n rays
+   * down the tree together, each node decoded once for all of them (same hits and t; at an exact tie
+   * between two triangles a ray may name the other one).
+   */
+  batch: number;
+  /** Batched walk: a node reached by fewer rays than this lets each of them finish its subtree alone. */
+  aloneBelow: number;
 }
+
+/** Measured on the 512 terrain (tests/bench/simd-rays.ts): below this many rays, a shared decode does not pay. */
+export const DEFAULT_ALONE_BELOW = 2;
 
 /** Below this many rays the Morton sort costs more than it saves. */
 const REORDER_MIN_RAYS = 1024;
 
 const PAGE = 65536;
 const STACK_ENTRY_BYTES = 8;
+/** The batched walk's list element (ray slot, entry distance) and stack entry (node, list, length). */
+const LIST_ELEMENT_BYTES = 8;
+const BATCH_ENTRY_BYTES = 16;
 /** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle,
  *  cast order. */
 const RAY_BYTES = 40;
@@ -128,6 +148,10 @@ export class SimdRayKernel {
     const doubleSided = options.doubleSided ?? false;
     if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
     if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
+    const batch = options.batch ?? 0;
+    if (!(typeof batch === 'number' && batch >= 0 && (Number.isInteger(batch) || batch === Infinity))) throw new InvalidParameterError('batch', 'a whole number ≥ 0 or Infinity', batch);
+    const aloneBelow = options.aloneBelow ?? DEFAULT_ALONE_BELOW;
+    if (!(typeof aloneBelow === 'number' && Number.isInteger(aloneBelow) && aloneBelow >= 0)) throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
     checkBuffers(rays, hits);
     if (this.resident !== bvh) this.upload(bvh);
     const count = rays.count;
@@ -138,6 +162,15 @@ export class SimdRayKernel {
       layout = this.layout = { ...layout, rayCapacity };
     }
     const capacity = layout.rayCapacity;
+    // The batched walk's work areas follow the staging area (batchWalk.ts): ray records, batch stack,
+    // four child lists, then the arena of pending lists; the alone stack is the first in-flight stack.
+    const batchSize = Math.max(1, Math.min(batch, count));
+    const pending = layout.stackBytes / STACK_ENTRY_BYTES;
+    const records = align(layout.rays + RAY_BYTES * capacity, 64);
+    const batchStack = batch > 0 ? records + this.exports.rayRecordBytes() * batchSize : 0;
+    const children = batchStack + BATCH_ENTRY_BYTES * pending;
+    const arena = children + 4 * LIST_ELEMENT_BYTES * batchSize;
+    if (batch > 0) this.ensureMemory(arena + LIST_ELEMENT_BYTES * batchSize * pending);
     const origins = layout.rays;
     const directions = origins + 12 * capacity;
     const tMaxs = directions + 12 * capacity;
@@ -155,11 +188,18 @@ export class SimdRayKernel {
       new Int32Array(buffer, castOrder, count).set(this.rayOrder.sort(rays.origins, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!).subarray(0, count));
     }
     const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
-    const invalidRays = this.exports.castRays(
-      layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-      origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
-      layout.stacks, layout.stackBytes, flags,
-    );
+    const invalidRays =
+      batch > 0
+        ? this.exports.castRaysBatched(
+            layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
+            origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
+            records, arena, children, batchStack, layout.stacks, batchSize, aloneBelow, flags,
+          )
+        : this.exports.castRays(
+            layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
+            origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
+            layout.stacks, layout.stackBytes, flags,
+          );
     hits.t.set(new Float32Array(buffer, hitT, count));
     hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
     const nodesVisited = this.exports.countersNodes();

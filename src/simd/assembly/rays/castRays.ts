@@ -29,9 +29,14 @@
 // and 4 rays in flight within noise of each other, as were early loads of each hit child's cache line
 // (since removed), so the walk is bound by its instructions, not by memory, on this machine. Kept at 2
 // (no cost).
+//
+// castRaysBatched sends the rays down the tree in batches instead (batchWalk.ts), with the same
+// records, box test bounds and leaf test.
 
-import { nodesVisited, setScene, stepNode, trianglesTested } from './nodeStep';
-import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
+import { trianglesTested } from './leafTest';
+import { nodesVisited, setScene, stepNode } from './nodeStep';
+import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
+import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, addBatchConstants, startRay } from './rayState';
 import { setDoubleSided } from './watertight';
 
 const RAYS_IN_FLIGHT: i32 = 2;
@@ -40,6 +45,10 @@ const STATES: usize = memory.data(<i32>RAY_STATE_BYTES * RAYS_IN_FLIGHT, 16);
 /** Where JavaScript may start placing data. */
 export function heapBase(): usize {
   return __heap_base;
+}
+/** Bytes of one ray record (castRaysBatched needs one per ray of a batch). */
+export function rayRecordBytes(): i32 {
+  return <i32>RAY_STATE_BYTES;
 }
 /** How many traversal stacks castRays needs (one per ray in flight). */
 export function raysInFlight(): i32 {
@@ -110,19 +119,10 @@ function finishRay(state: usize): void {
   store<i32>(hitTriangle + 4 * ray, best);
 }
 
-/**
- * Casts `rayCount` rays (origins, directions: 3 × f32 each; tMax: f32) and writes hit t (f32: t, +∞ on a
- * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
- * number of invalid rays. `order`: u32 per leaf reference, or 0 when leaves name triangles directly.
- * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
- * orderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
- * stacks: raysInFlight() stacks of stackBytes each. flags: bit 0 double-sided, bit 1 any hit.
- */
-export function castRays(
+function startCast(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
-  stacks: usize, stackBytes: usize, flags: i32,
-): i32 {
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize, flags: i32,
+): void {
   setDoubleSided((flags & 1) != 0);
   setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
   origins = originsAt;
@@ -136,6 +136,22 @@ export function castRays(
   hasNodes = nodeCount > 0;
   next = 0;
   invalid = 0;
+}
+
+/**
+ * Casts `rayCount` rays (origins, directions: 3 × f32 each; tMax: f32) and writes hit t (f32: t, +∞ on a
+ * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
+ * number of invalid rays. `order`: u32 per leaf reference, or 0 when leaves name triangles directly.
+ * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
+ * orderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
+ * stacks: raysInFlight() stacks of stackBytes each. flags: bit 0 double-sided, bit 1 any hit.
+ */
+export function castRays(
+  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
+  stacks: usize, stackBytes: usize, flags: i32,
+): i32 {
+  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, castOrderAt, flags);
   let flying = 0;
   let lane = 0;
   do {
@@ -154,6 +170,37 @@ export function castRays(
         if (!startNext(state)) flying--;
       }
     } while (++lane < RAYS_IN_FLIGHT);
+  }
+  return invalid;
+}
+
+/**
+ * castRays with the batched walk (batchWalk.ts): the rays, in cast order, go down the tree
+ * `batchSize` at a time; the same hits and t (an exact tie may name the other triangle). Work areas,
+ * sized by the caller: recordsAt, batchSize ray records (RAY_STATE_BYTES each); arenaAt, the lists
+ * (pending entries × batchSize elements of 8 bytes); childrenAt, 4 × batchSize elements; stackAt,
+ * the batch stack (16 bytes per pending entry); rayStackAt, one single-ray stack. A list shorter than
+ * aloneBelow finishes its subtree ray by ray.
+ */
+export function castRaysBatched(
+  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
+  recordsAt: usize, arenaAt: usize, childrenAt: usize, stackAt: usize, rayStackAt: usize, batchSize: i32, aloneBelow: i32, flags: i32,
+): i32 {
+  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, castOrderAt, flags);
+  setBatchWalk(nodesAt, recordsAt, arenaAt, childrenAt, batchSize, stackAt, rayStackAt, aloneBelow);
+  while (next < count) {
+    let filled = 0;
+    do {
+      const state = batchRecord(filled);
+      if (!startNext(state)) break;
+      addBatchConstants(state);
+    } while (++filled < batchSize);
+    if (filled == 0) break;
+    walkBatch(filled);
+    let slot = 0;
+    do finishRay(batchRecord(slot));
+    while (++slot < filled);
   }
   return invalid;
 }

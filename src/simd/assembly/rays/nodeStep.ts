@@ -8,27 +8,21 @@
 // upload from the float64 frames the TypeScript walk derives on its way down (so the stack holds
 // only node and entry distance). Float32 frames are within the rounding slack (see castRays.ts).
 
-import { EXIT_SLACK, PLANE_SLACK } from './slack';
+import { isDone, setLeaves, testLeaf } from './leafTest';
+import { EXIT_SLACK } from './slack';
 import {
-  BEST, FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT, INVERSE_X, INVERSE_Y, INVERSE_Z,
+  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT, INVERSE_X, INVERSE_Y, INVERSE_Z,
   NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT, STACK, TMAX, TMAX_BOX, TOP,
 } from './rayState';
-import { candidates, intersectTriangle } from './watertight';
 
 const NODE_RECORD: usize = 128;
 const STACK_ENTRY: usize = 8;
 const INDEX_MASK: u32 = 0xffffff;
-/** Bytes per group of four triangles (watertight.ts). */
-const TRIANGLE_GROUP: usize = 144;
 
-// The batch's tree and triangles (set once per cast).
+// The cast's tree (set once per cast).
 let nodes: usize = 0;
-let triangles: usize = 0;
-let order: usize = 0;
-let anyHit: bool = false;
 
 export let nodesVisited: i32 = 0;
-export let trianglesTested: i32 = 0;
 
 // Scratch for one node's hit children, ordered by exit: slot and entry distance.
 const HIT_SLOT: usize = memory.data(16, 16);
@@ -36,18 +30,13 @@ const HIT_NEAR: usize = memory.data(16, 16);
 
 export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
   nodes = nodesAt;
-  triangles = trianglesAt;
-  order = orderAt;
-  anyHit = stopAtAnyHit;
   nodesVisited = 0;
-  trianglesTested = 0;
+  setLeaves(trianglesAt, orderAt, stopAtAnyHit);
 }
 
-/** The closest hit so far becomes the ray's tMax (boxes beyond it are culled). */
-function shrink(ray: usize, t: f64, k: u32): void {
-  store<f64>(ray, t, TMAX);
-  store<i32>(ray, order != 0 ? load<i32>(order + <usize>k * 4) : <i32>k, BEST);
-  v128.store(ray, f32x4.splat(<f32>(t * (1 + PLANE_SLACK))), TMAX_BOX);
+/** Adds box tests made outside stepNode (the batched walk) to the visit counter. */
+export function countVisits(visits: i32): void {
+  nodesVisited += visits;
 }
 
 /** Pops and handles one node of the ray's stack (the caller checks the stack is not empty). */
@@ -113,42 +102,13 @@ export function stepNode(ray: usize): void {
   let i: usize = 0;
   do {
     const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
-    const type = (word >>> 24) & 15;
-    if (type == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
-    // The leaf's references [first, end) lie in groups of four; each group is screened four-wide and
-    // its surviving lanes tested exactly, in reference order, so the ray shrinks exactly as it would
-    // testing them one by one (closest so far: t < tMax, or any t for the first hit).
-    const first = word & INDEX_MASK;
-    const end = first + type - 1;
-    trianglesTested += <i32>(type - 1);
-    let group = first >>> 2;
-    const lastGroup = (end - 1) >>> 2;
-    do {
-      const base = group << 2;
-      // Lanes of this group inside the leaf's range.
-      let lanes: i32 = 15;
-      if (base < first) lanes &= 15 << (first - base);
-      if (base + 4 > end) lanes &= 15 >>> (base + 4 - end);
-      const g = triangles + <usize>group * TRIANGLE_GROUP;
-      let survivors = candidates(ray, g) & lanes;
-      while (survivors != 0) {
-        const lane = <u32>ctz(survivors);
-        survivors &= survivors - 1;
-        const t = intersectTriangle(ray, g + 4 * <usize>lane, tMax);
-        if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
-          tMax = t;
-          shrink(ray, t, base + lane);
-          if (anyHit) break;
-        }
-      }
-      if (anyHit && load<i32>(ray, BEST) >= 0) break;
-    } while (++group <= lastGroup);
-    if (anyHit && load<i32>(ray, BEST) >= 0) break;
+    if (((word >>> 24) & 15) == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
+    tMax = testLeaf(ray, word, tMax);
+    if (isDone(ray)) {
+      store<i32>(ray, 0, TOP);
+      return;
+    }
   } while (++i < hits);
-  if (anyHit && load<i32>(ray, BEST) >= 0) {
-    store<i32>(ray, 0, TOP);
-    return;
-  }
 
   // Then inner nodes, farthest first, so the nearest is popped next.
   i = hits;

@@ -1,10 +1,13 @@
-// One ray in flight, as a 256-byte record in memory: the kernel keeps a few rays in flight and
-// alternates between them node by node, so one ray's cache misses overlap another's work (WebAssembly
-// has no prefetch, and a single ray's walk is a chain of dependent loads).
+// One ray's walk state, as a 512-byte record in memory: the single-ray kernel keeps a few rays in
+// flight and alternates between them node by node, so one ray's cache misses overlap another's work
+// (WebAssembly has no prefetch, and a single ray's walk is a chain of dependent loads); the batched
+// walk (batchWalk.ts) keeps one record per ray of its batch.
 
 import { PLANE_SLACK } from './slack';
 
-export const RAY_STATE_BYTES: usize = 384;
+export const RAY_STATE_BYTES: usize = 512;
+/** log2(RAY_STATE_BYTES): the batched walk finds a record by shifting its slot. */
+export const RAY_STATE_SHIFT: usize = 9;
 
 // Walk state.
 export const TMAX = 0; // f64: current closest hit (or the ray's tMax)
@@ -41,6 +44,14 @@ export const ORIGIN_KZ4 = 272;
 export const SHEAR_X4 = 288; // v128 × 2
 export const SHEAR_Y4 = 304;
 export const PROJECTION_ERROR4 = 320; // v128: bound on the float32 error of a projected coordinate
+// The batched walk's box test (batchWalk.ts) reads a node's decoded planes, so it wants the shifted
+// origins as splats (addBatchConstants).
+export const NEAR_SHIFT_X4 = 336; // v128 × 3: splats of NEAR_SHIFT's x, y, z
+export const NEAR_SHIFT_Y4 = 352;
+export const NEAR_SHIFT_Z4 = 368;
+export const FAR_SHIFT_X4 = 384; // v128 × 3: splats of FAR_SHIFT's x, y, z
+export const FAR_SHIFT_Y4 = 400;
+export const FAR_SHIFT_Z4 = 416;
 
 /**
  * Fills the record for a valid ray (finite, non-zero direction, tMax > 0) and pushes the root onto the
@@ -118,4 +129,16 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   store<f32>(stack, 0);
   store<i32>(stack, 0, 4);
   store<i32>(state, 1, TOP);
+}
+
+/** The splats the batched walk's box test needs, from a record startRay filled. */
+export function addBatchConstants(state: usize): void {
+  const near = v128.load(state, NEAR_SHIFT);
+  const far = v128.load(state, FAR_SHIFT);
+  v128.store(state, v128.shuffle<f32>(near, near, 0, 0, 0, 0), NEAR_SHIFT_X4);
+  v128.store(state, v128.shuffle<f32>(near, near, 1, 1, 1, 1), NEAR_SHIFT_Y4);
+  v128.store(state, v128.shuffle<f32>(near, near, 2, 2, 2, 2), NEAR_SHIFT_Z4);
+  v128.store(state, v128.shuffle<f32>(far, far, 0, 0, 0, 0), FAR_SHIFT_X4);
+  v128.store(state, v128.shuffle<f32>(far, far, 1, 1, 1, 1), FAR_SHIFT_Y4);
+  v128.store(state, v128.shuffle<f32>(far, far, 2, 2, 2, 2), FAR_SHIFT_Z4);
 }

@@ -1,0 +1,74 @@
+// One ray against the triangles of one leaf, shared by the single-ray step (nodeStep.ts) and the
+// batched walk (batchWalk.ts), so both shrink a ray by exactly the same rule.
+//
+// The leaf's references [first, end) lie in groups of four (watertight.ts); each group is screened
+// four-wide and its surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
+// it would testing them one by one: a hit replaces the closest so far when t < tMax (strictly, so at
+// an exact tie the triangle tested first keeps it), or it is the first hit at all.
+
+import { PLANE_SLACK } from './slack';
+import { BEST, TMAX, TMAX_BOX } from './rayState';
+import { candidates, intersectTriangle } from './watertight';
+
+const INDEX_MASK: u32 = 0xffffff;
+/** Bytes per group of four triangles (watertight.ts). */
+const TRIANGLE_GROUP: usize = 144;
+
+// The cast's triangles (set once per cast).
+let triangles: usize = 0;
+let order: usize = 0;
+/** Any-hit casts: a ray is done at its first hit. */
+export let anyHit: bool = false;
+export let trianglesTested: i32 = 0;
+
+export function setLeaves(trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
+  triangles = trianglesAt;
+  order = orderAt;
+  anyHit = stopAtAnyHit;
+  trianglesTested = 0;
+}
+
+/** Whether the ray needs no more work: an any-hit cast and a hit found. */
+export function isDone(ray: usize): bool {
+  return anyHit && load<i32>(ray, BEST) >= 0;
+}
+
+/** The closest hit so far becomes the ray's tMax (boxes beyond it are culled). */
+function shrink(ray: usize, t: f64, k: u32): void {
+  store<f64>(ray, t, TMAX);
+  store<i32>(ray, order != 0 ? load<i32>(order + <usize>k * 4) : <i32>k, BEST);
+  v128.store(ray, f32x4.splat(<f32>(t * (1 + PLANE_SLACK))), TMAX_BOX);
+}
+
+/**
+ * Tests the ray against the leaf whose child word is `word` (type = references + 1), starting from
+ * the ray's current tMax; returns the tMax after it (the record is shrunk on every closer hit). An
+ * any-hit ray stops at its first hit (isDone).
+ */
+export function testLeaf(ray: usize, word: u32, tMax: f64): f64 {
+  const first = word & INDEX_MASK;
+  const end = first + ((word >>> 24) & 15) - 1;
+  trianglesTested += <i32>(end - first);
+  let group = first >>> 2;
+  const lastGroup = (end - 1) >>> 2;
+  do {
+    const base = group << 2;
+    // Lanes of this group inside the leaf's range.
+    let lanes: i32 = 15;
+    if (base < first) lanes &= 15 << (first - base);
+    if (base + 4 > end) lanes &= 15 >>> (base + 4 - end);
+    const g = triangles + <usize>group * TRIANGLE_GROUP;
+    let survivors = candidates(ray, g) & lanes;
+    while (survivors != 0) {
+      const lane = <u32>ctz(survivors);
+      survivors &= survivors - 1;
+      const t = intersectTriangle(ray, g + 4 * <usize>lane, tMax);
+      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+        tMax = t;
+        shrink(ray, t, base + lane);
+        if (anyHit) return tMax;
+      }
+    }
+  } while (++group <= lastGroup);
+  return tMax;
+}
