@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, waitForBuilds, useHarness, guiFolder, guiControl, LIGHT_TERRAIN } from './harness';
+import { openPage, waitForBuilds, useHarness, guiFolder, guiControl, LIGHT_TERRAIN, SCREENSHOT_DIR } from './harness';
 
 const harness = useHarness();
 
@@ -24,13 +25,31 @@ describe('WebAssembly SIMD ray kernel in real Chromium', () => {
     const strategyA = folder(page, 'Strategy A');
     await control(page, 'tree', strategyA).locator('select').selectOption('4-way');
     await control(page, 'ray kernel', strategyA).locator('select').selectOption('WebAssembly SIMD');
-    const line = await hudLine(page, /A 4-way quantized · WebAssembly SIMD · watertight: WebAssembly SIMD · [^\n]*?([\d,]+) hits/);
+    const line = await hudLine(page, /A 4-way quantized · WebAssembly SIMD · one at a time · watertight: WebAssembly SIMD one ray at a time · [^\n]*?([\d,]+) hits/);
     expect(line).toMatch(/nodes\/ray/);
     // B: the TypeScript 4-way walk in batches; the A/B readout compares the hits.
     const ab = control(page, 'A/B: also trace with B', emitters);
     await ab.scrollIntoViewIfNeeded();
     await ab.locator('input').check();
     expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(/same hits/);
+
+    // Batching on: A's SIMD kernel takes the batched walk, the HUD and the panel say so, same hits as B.
+    await control(page, 'batch size', strategyA).locator('select').selectOption('64');
+    await control(page, 'batching', strategyA).locator('input').check();
+    const batched = await hudLine(page, /A 4-way quantized · WebAssembly SIMD · batch 64 · watertight: WebAssembly SIMD batched walk, batch 64 · [^\n]*?([\d,]+) hits/);
+    expect(batched).toMatch(/nodes\/ray/);
+    expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(/same hits/);
+    await expect.poll(() => control(page, 'A', folder(page, 'Last trace')).locator('input').inputValue()).toMatch(/WebAssembly SIMD batched walk, batch 64/);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'simd-rays-batched.png') });
+
+    // Every batch size, 'all' included, then back to TypeScript: the readout follows each switch.
+    for (const size of ['1', '4', '16', '256', 'all']) {
+      await control(page, 'batch size', strategyA).locator('select').selectOption(size);
+      await hudLine(page, new RegExp(`WebAssembly SIMD batched walk, batch ${size} · `));
+      expect(await hudLine(page, /B\/A time [^\n]*· (same hits|\d+ hits differ)/)).toMatch(/same hits/);
+    }
+    await control(page, 'ray kernel', strategyA).locator('select').selectOption('TypeScript');
+    await hudLine(page, /A 4-way quantized · precomputed · batch all · watertight: TypeScript · /);
     expect(errors).toEqual([]);
     await page.close();
   });

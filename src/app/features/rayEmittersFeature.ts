@@ -78,8 +78,10 @@ interface TraceResult {
 }
 
 /**
- * Why the SIMD kernel cannot run a strategy set ('' when it can): it walks the 4-way quantized tree one
- * ray at a time with the watertight test, so batching and leaf-triangle choices do not apply to it.
+ * Why the SIMD kernel cannot run a strategy set ('' when it can): it walks the 4-way quantized tree with
+ * the watertight test, one ray at a time or, with batching on, in batches of the chosen size (its
+ * batched walk); node sorting and leaf-triangle choices do not apply to it (its own front-to-back order
+ * and packed leaf triangles).
  */
 function simdRefusal(s: StrategySettings, bvh: BVH): string {
   if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD still loading';
@@ -90,9 +92,14 @@ function simdRefusal(s: StrategySettings, bvh: BVH): string {
 
 /** What a strategy set is called on screen. */
 function describe(s: StrategySettings): string {
-  if (s.kernel === 'WebAssembly SIMD' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight') return '4-way quantized · WebAssembly SIMD · watertight';
   const batching = s.batching ? `batch ${s.batchSize}` : 'one at a time';
+  if (s.kernel === 'WebAssembly SIMD' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight') return `4-way quantized · WebAssembly SIMD · ${batching} · watertight`;
   return `${s.tree} ${s.layout} · ${s.sorting} · ${batching} · ${s.triangleTest}${s.triangles === 'indexed' ? ' · indexed' : ''}`;
+}
+
+/** The SIMD kernel's batch for a strategy set: 0 (one ray at a time) unless batching is on. */
+function simdBatch(s: StrategySettings): number {
+  return s.batching ? (s.batchSize === 'all' ? Infinity : Number(s.batchSize)) : 0;
 }
 
 function toStrategy(s: StrategySettings): Partial<RayStrategy> {
@@ -324,11 +331,13 @@ export class RayEmittersFeature implements AppFeature {
     const refusal = settings.kernel === 'WebAssembly SIMD' ? simdRefusal(settings, bvh) : '';
     const simd = settings.kernel === 'WebAssembly SIMD' && refusal === '' ? simdRayKernel() : null;
     const start = performance.now();
-    const counters = simd !== null ? simd.cast(bvh, this.rays, hits) : castRaysWith(bvh, this.rays, hits, toStrategy(settings));
+    const batch = simdBatch(settings);
+    const counters = simd !== null ? simd.cast(bvh, this.rays, hits, { batch }) : castRaysWith(bvh, this.rays, hits, toStrategy(settings));
     const ms = performance.now() - start;
     let hitCount = 0;
     for (let i = 0; i < this.rays.count; i++) if (hits.triangle[i]! >= 0) hitCount++;
-    const kernel = simd !== null ? 'WebAssembly SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`;
+    const simdWalk = batch === 0 ? 'one ray at a time' : `batched walk, batch ${settings.batchSize}`;
+    const kernel = simd !== null ? `WebAssembly SIMD ${simdWalk}` : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`;
     return { counters, ms, hits: hitCount, kernel };
   }
 
