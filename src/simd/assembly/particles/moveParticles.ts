@@ -5,8 +5,10 @@
 //
 // The particles are stored as float4 per particle (x, y, z, unused); a pair is loaded as two f32x4,
 // shuffled into x, y and z pairs and widened to f64x2, and narrowed and shuffled back on the way out
-// (the unused fourth float is written back as it was). The per-particle flags, cell stamps and list
-// appends are integer work with a bit per lane, done lane by lane after the float part.
+// (the unused fourth float is written back as it was). The per-particle flags are integer work on
+// 2-bit lane masks, the byte arrays read and written a pair at a time; only the list appends go particle
+// by particle, in slot order. Cell coordinates saturate where the TypeScript's `| 0` wraps, which only
+// differs beyond 2^31 cells from the origin (far outside any world a particle survives in).
 //
 // Everything the step needs is in one block of memory written by src/simd/particleKernel.ts (the
 // offsets below); the buffers live in this module's memory, laid out by src/particles/particleBuffers.ts.
