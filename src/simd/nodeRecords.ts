@@ -14,15 +14,12 @@ import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED
 export const NODE_RECORD_BYTES = 128;
 
 /**
- * Copies each node into its 128-byte record and adds its frame (min xyz, step xyz), derived top-down in
- * float64 exactly as the TypeScript walk derives it on its way down (root: rootFrame; a shared node:
- * its sharedFrames entry; any other node: its decoded slot box in its parent), stored as float32.
+ * Each node's frame as the TypeScript walk derives it on its way down, in float64: min xyz and step xyz
+ * at 6·node (root: rootFrame; a shared node: its sharedFrames entry; any other node: its decoded slot
+ * box in its parent).
  */
-export function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
+export function decodeFrames(nodes: QuantizedNodes): Float64Array {
   const count = nodes.nodeCount;
-  const bytes = new Uint8Array(buffer, start, NODE_RECORD_BYTES * count);
-  const records = new Float32Array(buffer, start, (NODE_RECORD_BYTES / 4) * count);
-  const source = new Uint8Array(nodes.buffer);
   const frames = new Float64Array(6 * count);
   const setFrame = (node: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void => {
     const f = 6 * node;
@@ -60,14 +57,27 @@ export function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, sta
         minX + u16[b + 12 + slot]! * stepX, minY + u16[b + 16 + slot]! * stepY, minZ + u16[b + 20 + slot]! * stepZ,
       );
     }
+  }
+  return frames;
+}
+
+/** Copies each node into its 128-byte record and adds its frame (decodeFrames), stored as float32. */
+export function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
+  const count = nodes.nodeCount;
+  const bytes = new Uint8Array(buffer, start, NODE_RECORD_BYTES * count);
+  const records = new Float32Array(buffer, start, (NODE_RECORD_BYTES / 4) * count);
+  const source = new Uint8Array(nodes.buffer);
+  const frames = decodeFrames(nodes);
+  for (let node = 0; node < count; node++) {
+    const f = 6 * node;
     bytes.set(source.subarray(QUANTIZED_NODE_BYTES * node, QUANTIZED_NODE_BYTES * (node + 1)), NODE_RECORD_BYTES * node);
     const o = (NODE_RECORD_BYTES / 4) * node;
-    records[o + 16] = minX;
-    records[o + 17] = minY;
-    records[o + 18] = minZ;
-    records[o + 20] = stepX;
-    records[o + 21] = stepY;
-    records[o + 22] = stepZ;
+    records[o + 16] = frames[f]!;
+    records[o + 17] = frames[f + 1]!;
+    records[o + 18] = frames[f + 2]!;
+    records[o + 20] = frames[f + 3]!;
+    records[o + 21] = frames[f + 4]!;
+    records[o + 22] = frames[f + 5]!;
   }
 }
 

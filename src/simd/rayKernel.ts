@@ -1,7 +1,8 @@
 import type { BVH } from '../bvh/buildBVH';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
-import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords } from './nodeRecords';
+import { frameMagnitudes } from './nodeRecords';
+import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder } from './rayOrder';
 
 /** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
@@ -76,9 +77,9 @@ interface Layout {
  * out as
  *
  *   heapBase → traversal stacks (8 B per entry, one stack per ray in flight) | the frames' magnitude
- *            bound per axis (3 × f64) | node records (128 B each: the quantized layout's 64-byte node
- *            verbatim, then its frame as f32 min xyz and step xyz, decoded here once in float64 as the
- *            TypeScript walk decodes it) | triangles in leaf order, four at a time as
+ *            bound per axis (3 × f64) | node records (rayNodeRecords.ts, 128 B each: the child boxes as f32
+ *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
+ *            child words) | triangles in leaf order, four at a time as
  *            structure of arrays (144 B per group: nine f32x4 rows ax … cz) | triangleOrder (u32
  *            each, absent when the mesh was reordered) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
@@ -113,14 +114,14 @@ export class SimdRayKernel {
     const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
     const magnitude = stacks + stackBytes * this.exports.raysInFlight();
     const nodeStart = align(magnitude + 24, 128);
-    const triangles = nodeStart + NODE_RECORD_BYTES * nodes.nodeCount;
+    const triangles = nodeStart + RAY_NODE_RECORD_BYTES * nodes.nodeCount;
     const order = align(triangles + 144 * Math.ceil(references / 4), 16);
     const rays = align(order + (bvh.triangleOrder === null ? 0 : 4 * references), 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
     new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
-    writeNodeRecords(nodes, buffer, nodeStart);
+    writeRayNodeRecords(nodes, buffer, nodeStart);
     // Groups of four references, structure of arrays: coordinate r (ax, ay, az, bx, …, cz) of reference
     // k at float 36·(k >> 2) + 4·r + (k & 3).
     const grouped = new Float32Array(buffer, triangles, 36 * Math.ceil(references / 4));

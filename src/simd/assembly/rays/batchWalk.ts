@@ -18,18 +18,14 @@
 // so far, e.g. through a shared edge or vertex): the triangle tested first keeps the hit (t < tMax
 // strictly), as in every walk of the project. t is the same float32 for every ray.
 //
-// Box test: the node's child boxes become world planes once, q·step + frameMin in float32, and each
-// ray subtracts its slack-shifted origin and scales by its inverse direction. The single-ray step
-// rounds q·step + (frameMin − origin) instead; both are within a few float32 ulps of the magnitude
-// bound behind the slack (|frame| + |origin|, see castRays.ts), which is 2^-19 of it, so this test
-// keeps every box the ray touches just as the single-ray one does (same NaN handling with pmax/pmin,
-// same exit and tMax slacks).
+// Box test: the single-ray one (nodeStep.ts), on the record's world planes: each ray subtracts its
+// slack-shifted origin and scales by its inverse direction.
 //
-// Alone: a list shorter than `aloneBelow` is not worth a shared node decode; each of its rays walks
+// Alone: a list shorter than `aloneBelow` is not worth sharing a node; each of its rays walks
 // the rest of that subtree by itself (stepNode, its own front-to-back order, one shared stack).
 
 import { isDone, testLeaf } from './leafTest';
-import { countVisits, stepNode } from './nodeStep';
+import { WORDS, countVisits, stepNode } from './nodeStep';
 import { EXIT_SLACK } from './slack';
 import {
   FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, INVERSE_X, INVERSE_Y, INVERSE_Z,
@@ -43,10 +39,6 @@ export const ELEMENT_BYTES: usize = 8;
 /** A stack entry: node index, list address, list length (i32 each), padding. */
 export const ENTRY_BYTES: usize = 16;
 
-// The node being visited: its child boxes as world planes, six f32x4 rows (minX, minY, minZ, maxX,
-// maxY, maxZ, 16 bytes apart: twice the u16 rows' stride, so a ray finds its near and far rows at
-// twice its NEAR_ROW / FAR_ROW offsets).
-const PLANES: usize = memory.data(96, 16);
 const ENTER_LANES: usize = memory.data(16, 16);
 const LIST_LENGTH: usize = memory.data(16, 16);
 const PUSH_SLOT: usize = memory.data(16, 16);
@@ -87,20 +79,6 @@ export function batchRecord(slot: i32): usize {
   return ray;
 }
 
-/** Decodes the node's four child boxes into PLANES: q·step + frameMin per row. */
-function decodePlanes(p: usize): void {
-  const frameMin = v128.load(p, 64);
-  const step = v128.load(p, 80);
-  const sX = v128.shuffle<f32>(step, step, 0, 0, 0, 0), sY = v128.shuffle<f32>(step, step, 1, 1, 1, 1), sZ = v128.shuffle<f32>(step, step, 2, 2, 2, 2);
-  const mX = v128.shuffle<f32>(frameMin, frameMin, 0, 0, 0, 0), mY = v128.shuffle<f32>(frameMin, frameMin, 1, 1, 1, 1), mZ = v128.shuffle<f32>(frameMin, frameMin, 2, 2, 2, 2);
-  v128.store(PLANES, f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(v128.load16x4_u(p)), sX), mX));
-  v128.store(PLANES, f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(v128.load16x4_u(p, 8)), sY), mY), 16);
-  v128.store(PLANES, f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(v128.load16x4_u(p, 16)), sZ), mZ), 32);
-  v128.store(PLANES, f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(v128.load16x4_u(p, 24)), sX), mX), 48);
-  v128.store(PLANES, f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(v128.load16x4_u(p, 32)), sY), mY), 64);
-  v128.store(PLANES, f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(v128.load16x4_u(p, 40)), sZ), mZ), 80);
-}
-
 /**
  * Ranks of four sort keys (non-negative floats as bits, with the slot in the two lowest bits, so ties
  * go to the lower slot and no two keys are equal), times 4: the byte offset at which each lane lands.
@@ -127,7 +105,7 @@ function testLeaves(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, 
     const lane = <usize>ctz(leaves);
     v128.store(ENTER_LANES, enter);
     if (<f64>load<f32>(ENTER_LANES + 4 * lane) > tMax) return tMax;
-    return testLeaf(ray, load<u32>(p + 48 + 4 * lane), tMax);
+    return testLeaf(ray, load<u32>(p + WORDS + 4 * lane), tMax);
   }
   const mask = i32x4.ne(v128.and(i32x4.splat(leaves), i32x4(1, 2, 4, 8)), i32x4.splat(0));
   const rank = rankOffsets(sortKeys(f32x4.abs(exit), mask));
@@ -145,7 +123,7 @@ function testLeaves(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, 
   let i: usize = 0;
   do {
     if (<f64>load<f32>(LEAF_NEAR + 4 * i) > tMax) continue;
-    tMax = testLeaf(ray, load<u32>(p + 48 + 4 * <usize>load<i32>(LEAF_SLOT + 4 * i)), tMax);
+    tMax = testLeaf(ray, load<u32>(p + WORDS + 4 * <usize>load<i32>(LEAF_SLOT + 4 * i)), tMax);
     if (isDone(ray)) break;
   } while (++i < count);
   return tMax;
@@ -192,10 +170,7 @@ export function walkBatch(count: i32): void {
       continue;
     }
     const p = nodes + <usize>node * NODE_RECORD;
-    decodePlanes(p);
-    const types = v128.and(v128.load(p, 48), i32x4.splat(15 << 24));
-    const isInner = i32x4.eq(types, i32x4.splat(0));
-    const notEmpty = v128.not(i32x4.eq(types, i32x4.splat(1 << 24)));
+    const isInner = i32x4.eq(v128.and(v128.load(p, WORDS), i32x4.splat(15 << 24)), i32x4.splat(0));
     const innerLanes = i32x4.bitmask(isInner);
     v128.store(LIST_LENGTH, i32x4.splat(0));
     let enterSum = f32x4.splat(0);
@@ -209,14 +184,14 @@ export function walkBatch(count: i32): void {
       if (<f64>load<f32>(e, 4) > tMax || isDone(ray)) continue;
       visits++;
       const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
-      let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.sub(v128.load(PLANES + 2 * <usize>load<i32>(ray, NEAR_ROW_X)), v128.load(ray, NEAR_SHIFT_X4)), invX));
-      enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(PLANES + 2 * <usize>load<i32>(ray, NEAR_ROW_Y)), v128.load(ray, NEAR_SHIFT_Y4)), invY));
-      enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(PLANES + 2 * <usize>load<i32>(ray, NEAR_ROW_Z)), v128.load(ray, NEAR_SHIFT_Z4)), invZ));
-      let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(PLANES + 2 * <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), invX));
-      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(PLANES + 2 * <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), invY));
-      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(PLANES + 2 * <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), invZ));
+      let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_X)), v128.load(ray, NEAR_SHIFT_X4)), invX));
+      enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Y)), v128.load(ray, NEAR_SHIFT_Y4)), invY));
+      enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Z)), v128.load(ray, NEAR_SHIFT_Z4)), invZ));
+      let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), invX));
+      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), invY));
+      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), invZ));
       exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
-      const hit = v128.and(v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX))), notEmpty);
+      const hit = v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX)));
       const bits = i32x4.bitmask(hit);
       if (bits == 0) continue;
       const leaves = bits & ~innerLanes;
@@ -260,7 +235,7 @@ export function walkBatch(count: i32): void {
       const bytes = <usize>k * ELEMENT_BYTES;
       memory.copy(cursor, children + lane * childBytes, bytes);
       const out = stack + top * ENTRY_BYTES;
-      store<i32>(out, <i32>(load<u32>(p + 48 + 4 * lane) & INDEX_MASK));
+      store<i32>(out, <i32>(load<u32>(p + WORDS + 4 * lane) & INDEX_MASK));
       store<i32>(out, <i32>cursor, 4);
       store<i32>(out, k, 8);
       top++;

@@ -2,16 +2,16 @@
 // The twin of src/query/rays/traverseQuantized.ts / traverseQuantizedFactored.ts; the memory layout
 // is written by src/simd/rayKernel.ts, which owns every address passed in here.
 //
-// Node record: 128 bytes: the quantized node (see src/bvh/quantizedLayout.ts: 6 rows of 4 × u16 child
-// bounds, minX, minY, minZ, maxX, maxY, maxZ, one row being one bound of all four slots, then 4 × u32
-// child words), then the node's frame as f32 min xyz and step xyz (see nodeStep.ts).
+// Node record: 128 bytes (src/simd/rayNodeRecords.ts): the four child boxes as six f32x4 rows of world
+// planes, minX, minY, minZ, maxX, maxY, maxZ, one row being one bound of all four slots, rounded
+// outward from the TypeScript walk's float64 decode, then the 4 × u32 child words.
 // Stack entry: 8 bytes: the distance at which the ray enters the node (f32) and the node index (i32).
 //
 // The 4-box slab test (nodeStep.ts) is f32x4, one lane per child. It must never cull a box the ray
 // touches, since the triangle tests decide the hits and those agree with TypeScript bit for bit:
 // - near/far rows are picked per ray by the sign of 1/(d + 0) (−0 turned into +0 first, so a zero
 //   component gives +∞ and a matching plane choice);
-// - the distance from the origin to each plane, q·step + (frameMin − origin), is widened by a slack
+// - the distance from the origin to each plane, plane − origin, is widened by a slack
 //   covering its float32 rounding (away from the box, in the direction of the plane's sign) before it
 //   is multiplied by the inverse, so a ray lying in a face plane still counts as inside. The slack is
 //   one per ray and axis, from a bound on every frame's magnitude (|min| + |max| + extent, over the
@@ -36,7 +36,7 @@
 import { trianglesTested } from './leafTest';
 import { nodesVisited, setScene, stepNode } from './nodeStep';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
-import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, addBatchConstants, startRay } from './rayState';
+import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
 import { setDoubleSided } from './watertight';
 
 const RAYS_IN_FLIGHT: i32 = 2;
@@ -194,7 +194,6 @@ export function castRaysBatched(
     do {
       const state = batchRecord(filled);
       if (!startNext(state)) break;
-      addBatchConstants(state);
     } while (++filled < batchSize);
     if (filled == 0) break;
     walkBatch(filled);

@@ -3,19 +3,22 @@
 // TypeScript walks (src/query/rays/traverseQuantized.ts); the ray's record (rayState.ts) carries
 // everything between steps, so rays can take turns.
 //
-// Node record: 128 bytes, two cache lines that the hardware fetches as a pair: the quantized node's 64
-// bytes verbatim, then its frame as float32 min xyz (at 64) and step xyz (at 80), decoded once at
-// upload from the float64 frames the TypeScript walk derives on its way down (so the stack holds
-// only node and entry distance). Float32 frames are within the rounding slack (see castRays.ts).
+// Node record: 128 bytes, two cache lines that the hardware fetches as a pair (src/simd/rayNodeRecords.ts):
+// the four child boxes as six f32x4 rows of world planes (minX, minY, minZ, maxX, maxY, maxZ), decoded
+// once at upload from the TypeScript walk's float64 boxes and rounded outward, then the four child
+// words at WORDS. The stack holds only node and entry distance; an empty slot's inverted box (+∞ mins,
+// −∞ maxes) fails the slab test by itself.
 
 import { isDone, setLeaves, testLeaf } from './leafTest';
 import { EXIT_SLACK } from './slack';
 import {
-  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT, INVERSE_X, INVERSE_Y, INVERSE_Z,
-  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT, STACK, TMAX, TMAX_BOX, TOP,
+  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, INVERSE_X, INVERSE_Y, INVERSE_Z,
+  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X4, NEAR_SHIFT_Y4, NEAR_SHIFT_Z4, STACK, TMAX, TMAX_BOX, TOP,
 } from './rayState';
 
 const NODE_RECORD: usize = 128;
+/** Byte offset of the four child words in a node record. */
+export const WORDS: usize = 96;
 const STACK_ENTRY: usize = 8;
 const INDEX_MASK: u32 = 0xffffff;
 
@@ -50,29 +53,16 @@ export function stepNode(ray: usize): void {
   const p = nodes + <usize>load<i32>(entry, 4) * NODE_RECORD;
   nodesVisited++;
 
-  // Four child boxes at once: plane distance q·step + (frameMin − shift), times 1/d.
-  const frameMin = v128.load(p, 64);
-  const step = v128.load(p, 80);
-  const nearOffset = f32x4.sub(frameMin, v128.load(ray, NEAR_SHIFT));
-  const farOffset = f32x4.sub(frameMin, v128.load(ray, FAR_SHIFT));
-  const sX = v128.shuffle<f32>(step, step, 0, 0, 0, 0), sY = v128.shuffle<f32>(step, step, 1, 1, 1, 1), sZ = v128.shuffle<f32>(step, step, 2, 2, 2, 2);
+  // Four child boxes at once: (plane − shifted origin) · 1/d, the planes already in world space.
   const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
-  const qNearX = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_X)));
-  const qNearY = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_Y)));
-  const qNearZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, NEAR_ROW_Z)));
-  const qFarX = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_X)));
-  const qFarY = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_Y)));
-  const qFarZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + <usize>load<i32>(ray, FAR_ROW_Z)));
-  let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.add(f32x4.mul(qNearX, sX), v128.shuffle<f32>(nearOffset, nearOffset, 0, 0, 0, 0)), invX));
-  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearY, sY), v128.shuffle<f32>(nearOffset, nearOffset, 1, 1, 1, 1)), invY));
-  enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearZ, sZ), v128.shuffle<f32>(nearOffset, nearOffset, 2, 2, 2, 2)), invZ));
-  let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.add(f32x4.mul(qFarX, sX), v128.shuffle<f32>(farOffset, farOffset, 0, 0, 0, 0)), invX));
-  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarY, sY), v128.shuffle<f32>(farOffset, farOffset, 1, 1, 1, 1)), invY));
-  exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarZ, sZ), v128.shuffle<f32>(farOffset, farOffset, 2, 2, 2, 2)), invZ));
+  let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_X)), v128.load(ray, NEAR_SHIFT_X4)), invX));
+  enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Y)), v128.load(ray, NEAR_SHIFT_Y4)), invY));
+  enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Z)), v128.load(ray, NEAR_SHIFT_Z4)), invZ));
+  let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), invX));
+  exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), invY));
+  exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), invZ));
   exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
-  const words = v128.load(p, 48);
-  const notEmpty = v128.not(i32x4.eq(v128.and(words, i32x4.splat(15 << 24)), i32x4.splat(1 << 24)));
-  const hitMask = v128.and(v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX))), notEmpty);
+  const hitMask = v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX)));
   const bits = i32x4.bitmask(hitMask);
   if (bits == 0) return;
 
@@ -101,7 +91,7 @@ export function stepNode(ray: usize): void {
   // Leaves first, front to back, so the ray shrinks before any node is pushed.
   let i: usize = 0;
   do {
-    const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
+    const word = load<u32>(p + WORDS + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
     if (((word >>> 24) & 15) == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
     tMax = testLeaf(ray, word, tMax);
     if (isDone(ray)) {
@@ -115,7 +105,7 @@ export function stepNode(ray: usize): void {
   do {
     i--;
     const slot = <usize>load<i32>(HIT_SLOT + 4 * i);
-    const word = load<u32>(p + 48 + 4 * slot);
+    const word = load<u32>(p + WORDS + 4 * slot);
     const near = <f64>load<f32>(HIT_NEAR + 4 * i);
     if (((word >>> 24) & 15) != 0 || near > tMax) continue;
     const out = stack + top * STACK_ENTRY;

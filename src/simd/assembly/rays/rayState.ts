@@ -15,9 +15,7 @@ export const INVERSE_X = 16; // v128: f32x4 splat of 1/(dx + 0)
 export const INVERSE_Y = 32;
 export const INVERSE_Z = 48;
 export const TMAX_BOX = 64; // v128: f32x4 splat of tMax widened for the box test
-export const NEAR_SHIFT = 80; // v128: f32 x, y, z, 0: the origin moved by the slack, for near planes
-export const FAR_SHIFT = 96; // v128: the same for far planes
-export const NEAR_ROW_X = 128; // i32 × 6: byte offsets of the near and far bound rows in a node
+export const NEAR_ROW_X = 128; // i32 × 6: byte offsets of the near and far plane rows in a node record
 export const FAR_ROW_X = 132;
 export const NEAR_ROW_Y = 136;
 export const FAR_ROW_Y = 140;
@@ -44,12 +42,12 @@ export const ORIGIN_KZ4 = 272;
 export const SHEAR_X4 = 288; // v128 × 2
 export const SHEAR_Y4 = 304;
 export const PROJECTION_ERROR4 = 320; // v128: bound on the float32 error of a projected coordinate
-// The batched walk's box test (batchWalk.ts) reads a node's decoded planes, so it wants the shifted
-// origins as splats (addBatchConstants).
-export const NEAR_SHIFT_X4 = 336; // v128 × 3: splats of NEAR_SHIFT's x, y, z
+// The box test's origins, moved by the slack away from the box (near planes) or towards it (far
+// planes), as splats of x, y, z.
+export const NEAR_SHIFT_X4 = 336; // v128 × 3
 export const NEAR_SHIFT_Y4 = 352;
 export const NEAR_SHIFT_Z4 = 368;
-export const FAR_SHIFT_X4 = 384; // v128 × 3: splats of FAR_SHIFT's x, y, z
+export const FAR_SHIFT_X4 = 384; // v128 × 3
 export const FAR_SHIFT_Y4 = 400;
 export const FAR_SHIFT_Z4 = 416;
 
@@ -66,24 +64,29 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   v128.store(state, f32x4.splat(<f32>inverseZ), INVERSE_Z);
   store<f64>(state, tMax, TMAX);
   v128.store(state, f32x4.splat(<f32>(tMax * (1 + PLANE_SLACK))), TMAX_BOX);
-  // Rows (8 bytes each): minX 0, minY 8, minZ 16, maxX 24, maxY 32, maxZ 40; picked by the sign of 1/d.
-  const nearX = inverseX >= 0 ? 0 : 24;
-  const nearY = inverseY >= 0 ? 8 : 32;
-  const nearZ = inverseZ >= 0 ? 16 : 40;
+  // Plane rows (16 bytes each): minX 0, minY 16, minZ 32, maxX 48, maxY 64, maxZ 80; picked by the
+  // sign of 1/d.
+  const nearX = inverseX >= 0 ? 0 : 48;
+  const nearY = inverseY >= 0 ? 16 : 64;
+  const nearZ = inverseZ >= 0 ? 32 : 80;
   store<i32>(state, nearX, NEAR_ROW_X);
-  store<i32>(state, 24 - nearX, FAR_ROW_X);
+  store<i32>(state, 48 - nearX, FAR_ROW_X);
   store<i32>(state, nearY, NEAR_ROW_Y);
-  store<i32>(state, 40 - nearY, FAR_ROW_Y);
+  store<i32>(state, 80 - nearY, FAR_ROW_Y);
   store<i32>(state, nearZ, NEAR_ROW_Z);
-  store<i32>(state, 56 - nearZ, FAR_ROW_Z);
+  store<i32>(state, 112 - nearZ, FAR_ROW_Z);
   const signX: f64 = inverseX >= 0 ? 1 : -1;
   const signY: f64 = inverseY >= 0 ? 1 : -1;
   const signZ: f64 = inverseZ >= 0 ? 1 : -1;
   const slackX = PLANE_SLACK * (load<f64>(magnitude) + Math.abs(ox));
   const slackY = PLANE_SLACK * (load<f64>(magnitude, 8) + Math.abs(oy));
   const slackZ = PLANE_SLACK * (load<f64>(magnitude, 16) + Math.abs(oz));
-  v128.store(state, f32x4(<f32>(ox + signX * slackX), <f32>(oy + signY * slackY), <f32>(oz + signZ * slackZ), 0), NEAR_SHIFT);
-  v128.store(state, f32x4(<f32>(ox - signX * slackX), <f32>(oy - signY * slackY), <f32>(oz - signZ * slackZ), 0), FAR_SHIFT);
+  v128.store(state, f32x4.splat(<f32>(ox + signX * slackX)), NEAR_SHIFT_X4);
+  v128.store(state, f32x4.splat(<f32>(oy + signY * slackY)), NEAR_SHIFT_Y4);
+  v128.store(state, f32x4.splat(<f32>(oz + signZ * slackZ)), NEAR_SHIFT_Z4);
+  v128.store(state, f32x4.splat(<f32>(ox - signX * slackX)), FAR_SHIFT_X4);
+  v128.store(state, f32x4.splat(<f32>(oy - signY * slackY)), FAR_SHIFT_Y4);
+  v128.store(state, f32x4.splat(<f32>(oz - signZ * slackZ)), FAR_SHIFT_Z4);
   store<i32>(state, -1, BEST);
 
   // The watertight test's axis permutation and shear, exactly as prepareRay computes them.
@@ -131,14 +134,3 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   store<i32>(state, 1, TOP);
 }
 
-/** The splats the batched walk's box test needs, from a record startRay filled. */
-export function addBatchConstants(state: usize): void {
-  const near = v128.load(state, NEAR_SHIFT);
-  const far = v128.load(state, FAR_SHIFT);
-  v128.store(state, v128.shuffle<f32>(near, near, 0, 0, 0, 0), NEAR_SHIFT_X4);
-  v128.store(state, v128.shuffle<f32>(near, near, 1, 1, 1, 1), NEAR_SHIFT_Y4);
-  v128.store(state, v128.shuffle<f32>(near, near, 2, 2, 2, 2), NEAR_SHIFT_Z4);
-  v128.store(state, v128.shuffle<f32>(far, far, 0, 0, 0, 0), FAR_SHIFT_X4);
-  v128.store(state, v128.shuffle<f32>(far, far, 1, 1, 1, 1), FAR_SHIFT_Y4);
-  v128.store(state, v128.shuffle<f32>(far, far, 2, 2, 2, 2), FAR_SHIFT_Z4);
-}

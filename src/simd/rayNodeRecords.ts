@@ -1,0 +1,61 @@
+import { CHILD_TYPE_EMPTY } from '../bvh/childWord';
+import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
+import { decodeFrames } from './nodeRecords';
+
+/**
+ * The quantized 4-way nodes as the ray kernel reads them: one 128-byte record per node (two cache
+ * lines the hardware fetches as a pair), its four child boxes already decoded into world planes, so a
+ * node's box test is (plane − origin) · (1/d) with no dequantizing on the way:
+ *
+ *   bytes  0..95   six f32x4 rows minX, minY, minZ, maxX, maxY, maxZ, one lane per child slot
+ *   bytes 96..111  4 × u32 child words, as in the quantized node (src/bvh/childWord.ts)
+ *   bytes 112..127 unused
+ *
+ * Each plane is the float64 decode the TypeScript walk makes (frameMin + q · step, decodeFrames),
+ * rounded outward to float32 (mins down, maxes up), so a record's box contains the walk's box and the
+ * kernel's float32 slack covers only its own arithmetic. An empty slot is the inverted box
+ * (mins +∞, maxes −∞), which no ray enters: its entry is +∞ and its exit −∞ or NaN on every axis.
+ */
+export const RAY_NODE_RECORD_BYTES = 128;
+const RECORD_FLOATS = RAY_NODE_RECORD_BYTES / 4;
+const WORDS_OFFSET_U32 = 24;
+
+const float32 = new Float32Array(1);
+const bits32 = new Int32Array(float32.buffer);
+
+/** The largest float32 ≤ x (x finite). */
+function float32Down(x: number): number {
+  const rounded = Math.fround(x);
+  if (rounded <= x) return rounded;
+  float32[0] = rounded;
+  // One ulp towards −∞: the bit pattern moves away from zero for negatives, towards it for positives.
+  bits32[0] = rounded > 0 ? bits32[0]! - 1 : rounded < 0 ? bits32[0]! + 1 : (0x80000001 | 0);
+  return float32[0]!;
+}
+
+/** The smallest float32 ≥ x (x finite). */
+const float32Up = (x: number): number => -float32Down(-x);
+
+export function writeRayNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
+  const count = nodes.nodeCount;
+  const records = new Float32Array(buffer, start, RECORD_FLOATS * count);
+  const words = new Uint32Array(buffer, start, RECORD_FLOATS * count);
+  const frames = decodeFrames(nodes);
+  const u16 = nodes.u16;
+  const u32 = nodes.u32;
+  for (let node = 0; node < count; node++) {
+    const f = 6 * node;
+    const b = QUANTIZED_NODE_U16 * node;
+    const o = RECORD_FLOATS * node;
+    for (let slot = 0; slot < 4; slot++) {
+      const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
+      words[o + WORDS_OFFSET_U32 + slot] = word;
+      const empty = ((word >>> 24) & 15) === CHILD_TYPE_EMPTY;
+      for (let axis = 0; axis < 3; axis++) {
+        const min = frames[f + axis]!, step = frames[f + 3 + axis]!;
+        records[o + 4 * axis + slot] = empty ? Infinity : float32Down(min + u16[b + 4 * axis + slot]! * step);
+        records[o + 12 + 4 * axis + slot] = empty ? -Infinity : float32Up(min + u16[b + 12 + 4 * axis + slot]! * step);
+      }
+    }
+  }
+}
