@@ -16,7 +16,7 @@ interface RayKernelExports {
   castRays(
     nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
     origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number, castOrder: number,
-    stacks: number, stackBytes: number, flags: number,
+    stacks: number, flags: number,
   ): number;
   castRaysBatched(
     nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
@@ -203,7 +203,7 @@ export class SimdRayKernel {
         : this.exports.castRays(
             layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
             origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
-            layout.stacks, layout.stackBytes, flags,
+            layout.stacks, flags,
           );
     hits.t.set(new Float32Array(buffer, hitT, count));
     hits.triangle.set(new Int32Array(buffer, hitTriangle, count));

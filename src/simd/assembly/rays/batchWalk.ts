@@ -7,7 +7,7 @@
 // stack entry is (node, list, length); the lists lie in an arena in stack order, so the popped entry's
 // list is always the last one. At a node, each ray of the list is tested against the four decoded
 // boxes (f32x4, one lane per child); the hit leaves are tested at once, in the ray's own front-to-back
-// order (by exit, as stepNode orders them), and the ray is appended to the list of each hit inner
+// order (by exit, as walkRay orders them), and the ray is appended to the list of each hit inner
 // child it still reaches. The child lists, built in per-child scratch, are then copied over the popped
 // list, farthest first, and pushed. Nothing is allocated: arena and scratch are sized by the caller
 // for the batch and the tree's depth (at most 3·depth + 1 entries are pending, each list ≤ batch).
@@ -18,14 +18,14 @@
 // so far, e.g. through a shared edge or vertex): the triangle tested first keeps the hit (t < tMax
 // strictly), as in every walk of the project. t is the same float32 for every ray.
 //
-// Box test: the single-ray one (nodeStep.ts), on the record's world planes: each ray subtracts its
+// Box test: the single-ray one (rayWalk.ts), on the record's world planes: each ray subtracts its
 // slack-shifted origin and scales by its inverse direction.
 //
 // Alone: a list shorter than `aloneBelow` is not worth sharing a node; each of its rays walks
-// the rest of that subtree by itself (stepNode, its own front-to-back order, one shared stack).
+// the rest of that subtree by itself (walkRay, its own front-to-back order, one shared stack).
 
 import { isDone, testLeaf } from './leafTest';
-import { WORDS, countVisits, stepNode } from './nodeStep';
+import { WORDS, countVisits, walkRay } from './rayWalk';
 import { EXIT_SLACK } from './slack';
 import {
   FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, INVERSE_X, INVERSE_Y, INVERSE_Z,
@@ -140,8 +140,7 @@ function walkAlone(node: i32, list: usize, length: i32): void {
     store<f32>(rayStack, near);
     store<i32>(rayStack, node, 4);
     store<i32>(ray, 1, TOP);
-    do stepNode(ray);
-    while (load<i32>(ray, TOP) != 0);
+    walkRay(ray);
   } while ((e += ELEMENT_BYTES) < end);
 }
 

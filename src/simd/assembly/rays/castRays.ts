@@ -7,7 +7,7 @@
 // outward from the TypeScript walk's float64 decode, then the 4 × u32 child words.
 // Stack entry: 8 bytes: the distance at which the ray enters the node (f32) and the node index (i32).
 //
-// The 4-box slab test (nodeStep.ts) is f32x4, one lane per child. It must never cull a box the ray
+// The 4-box slab test (rayWalk.ts) is f32x4, one lane per child. It must never cull a box the ray
 // touches, since the triangle tests decide the hits and those agree with TypeScript bit for bit:
 // - near/far rows are picked per ray by the sign of 1/(d + 0) (−0 turned into +0 first, so a zero
 //   component gives +∞ and a matching plane choice);
@@ -21,26 +21,21 @@
 //   accumulated with pmax / pmin with the running value first, which keep it when the new one is NaN;
 // - exits get a relative slack for the rounding of 1/d, and tMax a hair more for the same reason.
 //
-// Rays in flight: RAYS_IN_FLIGHT rays walk at once, taking turns node by node, each with its own
-// record and stack; a finished ray hands its place to the next one of the batch. Each ray's walk, and
-// so its result, is exactly the single-ray one. The idea: one ray's walk is a chain of dependent loads
-// (pop, node, children), and interleaving could let the CPU overlap one ray's cache misses with
-// another's arithmetic. Measured on the 512 terrain (28k nodes in 3.5 MB, 19 MB of triangles): 1, 2, 3
-// and 4 rays in flight within noise of each other, as were early loads of each hit child's cache line
-// (since removed), so the walk is bound by its instructions, not by memory, on this machine. Kept at 2
-// (no cost).
-//
+// One ray at a time: each ray walks the whole tree before the next starts (rayWalk.ts), its box-test
+// constants in locals. Keeping 1 to 4 rays in flight, taking turns node by node so that one ray's
+// cache misses could overlap another's work, measured within noise of each other on the 512 terrain
+// (28k nodes in 3.5 MB, 19 MB of triangles): the walk is bound by its instructions, not by memory.
+
 // castRaysBatched sends the rays down the tree in batches instead (batchWalk.ts), with the same
 // records, box test bounds and leaf test.
 
 import { trianglesTested } from './leafTest';
-import { nodesVisited, setScene, stepNode } from './nodeStep';
+import { nodesVisited, setScene, walkRay } from './rayWalk';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
 import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
 import { setDoubleSided } from './watertight';
 
-const RAYS_IN_FLIGHT: i32 = 2;
-const STATES: usize = memory.data(<i32>RAY_STATE_BYTES * RAYS_IN_FLIGHT, 16);
+const STATE: usize = memory.data(<i32>RAY_STATE_BYTES, 16);
 
 /** Where JavaScript may start placing data. */
 export function heapBase(): usize {
@@ -50,9 +45,9 @@ export function heapBase(): usize {
 export function rayRecordBytes(): i32 {
   return <i32>RAY_STATE_BYTES;
 }
-/** How many traversal stacks castRays needs (one per ray in flight). */
+/** How many traversal stacks castRays needs (rays walk one at a time). */
 export function raysInFlight(): i32 {
-  return RAYS_IN_FLIGHT;
+  return 1;
 }
 export function countersNodes(): i32 {
   return nodesVisited;
@@ -144,32 +139,18 @@ function startCast(
  * number of invalid rays. `order`: u32 per leaf reference, or 0 when leaves name triangles directly.
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
  * orderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
- * stacks: raysInFlight() stacks of stackBytes each. flags: bit 0 double-sided, bit 1 any hit.
+ * stacks: the traversal stack (raysInFlight() of them). flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
   originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
-  stacks: usize, stackBytes: usize, flags: i32,
+  stacks: usize, flags: i32,
 ): i32 {
   startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, castOrderAt, flags);
-  let flying = 0;
-  let lane = 0;
-  do {
-    const state = STATES + <usize>lane * RAY_STATE_BYTES;
-    store<i32>(state, <i32>(stacks + <usize>lane * stackBytes), STACK);
-    if (startNext(state)) flying++;
-  } while (++lane < RAYS_IN_FLIGHT);
-  while (flying > 0) {
-    lane = 0;
-    do {
-      const state = STATES + <usize>lane * RAY_STATE_BYTES;
-      if (load<i32>(state, TOP) == 0) continue;
-      stepNode(state);
-      if (load<i32>(state, TOP) == 0) {
-        finishRay(state);
-        if (!startNext(state)) flying--;
-      }
-    } while (++lane < RAYS_IN_FLIGHT);
+  store<i32>(STATE, <i32>stacks, STACK);
+  while (startNext(STATE)) {
+    walkRay(STATE);
+    finishRay(STATE);
   }
   return invalid;
 }

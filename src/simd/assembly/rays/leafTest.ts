@@ -1,4 +1,4 @@
-// One ray against the triangles of one leaf, shared by the single-ray step (nodeStep.ts) and the
+// One ray against the triangles of one leaf, shared by the single-ray walk (rayWalk.ts) and the
 // batched walk (batchWalk.ts), so both shrink a ray by exactly the same rule.
 //
 // The leaf's references [first, end) lie in groups of four (watertight.ts); each group is screened
