@@ -2,6 +2,7 @@ import type { BVH } from '../bvh/buildBVH';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
 import { frameMagnitudes } from './nodeRecords';
+import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder } from './rayOrder';
 
@@ -79,9 +80,9 @@ interface Layout {
  *   heapBase → traversal stacks (8 B per entry, one stack per ray in flight) | the frames' magnitude
  *            bound per axis (3 × f64) | node records (rayNodeRecords.ts, 128 B each: the child boxes as f32
  *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
- *            child words) | triangles in leaf order, four at a time as
- *            structure of arrays (144 B per group: nine f32x4 rows ax … cz) | triangleOrder (u32
- *            each, absent when the mesh was reordered) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
+ *            child words) | triangles leaf by leaf in whole groups of four (rayLeafGroups.ts), structure
+ *            of arrays (144 B per group: nine f32x4 rows ax … cz) | the caller's triangle id per lane of
+ *            each group (i32, −1 unused) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
  * BVH is cast against. Rays are staged per cast (memcpy of 28 B in and 8 B out per ray, next to a walk
@@ -109,27 +110,30 @@ export class SimdRayKernel {
     const nodes = bvh.quantized;
     if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
     const references = bvh.triangleOrder === null ? bvh.triangleCount : bvh.triangleOrder.length;
+    const leaves = packLeafGroups(nodes, bvh.triangleOrder, references);
     const stacks = align(this.exports.heapBase(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
     const magnitude = stacks + stackBytes * this.exports.raysInFlight();
     const nodeStart = align(magnitude + 24, 128);
     const triangles = nodeStart + RAY_NODE_RECORD_BYTES * nodes.nodeCount;
-    const order = align(triangles + 144 * Math.ceil(references / 4), 16);
-    const rays = align(order + (bvh.triangleOrder === null ? 0 : 4 * references), 64);
+    const order = align(triangles + 144 * leaves.groupCount, 16);
+    const rays = align(order + 16 * leaves.groupCount, 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
     new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
-    writeRayNodeRecords(nodes, buffer, nodeStart);
-    // Groups of four references, structure of arrays: coordinate r (ax, ay, az, bx, …, cz) of reference
-    // k at float 36·(k >> 2) + 4·r + (k & 3).
-    const grouped = new Float32Array(buffer, triangles, 36 * Math.ceil(references / 4));
+    writeRayNodeRecords(nodes, buffer, nodeStart, leaves.groupAt);
+    // Groups of four lanes, structure of arrays: coordinate r (ax, ay, az, bx, …, cz) of lane k at
+    // float 36·(k >> 2) + 4·r + (k & 3); unused lanes stay zero (the kernel masks them off).
+    const grouped = new Float32Array(buffer, triangles, 36 * leaves.groupCount);
+    grouped.fill(0);
     const positions = bvh.positions;
     const indices = bvh.indices;
-    const triangleOrder = bvh.triangleOrder;
-    for (let k = 0; k < references; k++) {
-      const triangle = triangleOrder === null ? k : triangleOrder[k]!;
+    const lanes = leaves.lanes;
+    for (let k = 0; k < lanes.length; k++) {
+      const triangle = lanes[k]!;
+      if (triangle < 0) continue;
       const o = 36 * (k >> 2) + (k & 3);
       for (let corner = 0; corner < 3; corner++) {
         const v = 3 * indices[3 * triangle + corner]!;
@@ -138,8 +142,8 @@ export class SimdRayKernel {
         grouped[o + 12 * corner + 8] = positions[v + 2]!;
       }
     }
-    if (triangleOrder !== null) new Uint32Array(buffer, order, references).set(triangleOrder);
-    this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order: triangleOrder === null ? 0 : order, rays, rayCapacity };
+    new Int32Array(buffer, order, lanes.length).set(lanes);
+    this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order, rays, rayCapacity };
     this.resident = bvh;
   }
 

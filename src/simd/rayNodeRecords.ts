@@ -1,4 +1,4 @@
-import { CHILD_TYPE_EMPTY } from '../bvh/childWord';
+import { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY } from '../bvh/childWord';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
 import { decodeFrames } from './nodeRecords';
 
@@ -8,7 +8,8 @@ import { decodeFrames } from './nodeRecords';
  * node's box test is (plane − origin) · (1/d) with no dequantizing on the way:
  *
  *   bytes  0..95   six f32x4 rows minX, minY, minZ, maxX, maxY, maxZ, one lane per child slot
- *   bytes 96..111  4 × u32 child words, as in the quantized node (src/bvh/childWord.ts)
+ *   bytes 96..111  4 × u32 child words, as in the quantized node (src/bvh/childWord.ts), except that a
+ *                  leaf's index is its first group of four triangles (rayLeafGroups.ts)
  *   bytes 112..127 unused
  *
  * Each plane is the float64 decode the TypeScript walk makes (frameMin + q · step, decodeFrames),
@@ -36,7 +37,8 @@ function float32Down(x: number): number {
 /** The smallest float32 ≥ x (x finite). */
 const float32Up = (x: number): number => -float32Down(-x);
 
-export function writeRayNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
+/** groupAt: the first triangle group of each leaf, by its first reference (rayLeafGroups.ts). */
+export function writeRayNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number, groupAt: Int32Array): void {
   const count = nodes.nodeCount;
   const records = new Float32Array(buffer, start, RECORD_FLOATS * count);
   const words = new Uint32Array(buffer, start, RECORD_FLOATS * count);
@@ -49,8 +51,9 @@ export function writeRayNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, 
     const o = RECORD_FLOATS * node;
     for (let slot = 0; slot < 4; slot++) {
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
-      words[o + WORDS_OFFSET_U32 + slot] = word;
-      const empty = ((word >>> 24) & 15) === CHILD_TYPE_EMPTY;
+      const type = (word >>> 24) & 15;
+      words[o + WORDS_OFFSET_U32 + slot] = type > 1 ? ((word & ~CHILD_INDEX_MASK) | groupAt[word & CHILD_INDEX_MASK]!) >>> 0 : word;
+      const empty = type === CHILD_TYPE_EMPTY;
       for (let axis = 0; axis < 3; axis++) {
         const min = frames[f + axis]!, step = frames[f + 3 + axis]!;
         records[o + 4 * axis + slot] = empty ? Infinity : float32Down(min + u16[b + 4 * axis + slot]! * step);

@@ -136,9 +136,9 @@ function startCast(
 /**
  * Casts `rayCount` rays (origins, directions: 3 × f32 each; tMax: f32) and writes hit t (f32: t, +∞ on a
  * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
- * number of invalid rays. `order`: u32 per leaf reference, or 0 when leaves name triangles directly.
+ * number of invalid rays. orderAt: the caller's triangle id (i32) per lane of the triangle groups.
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
- * orderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
+ * castOrderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
  * stacks: the traversal stack (raysInFlight() of them). flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(

@@ -1,8 +1,9 @@
 // One ray against the triangles of one leaf, shared by the single-ray walk (rayWalk.ts) and the
 // batched walk (batchWalk.ts), so both shrink a ray by exactly the same rule.
 //
-// The leaf's references [first, end) lie in groups of four (watertight.ts); each group is screened
-// four-wide and its surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
+// A leaf's triangles lie in whole groups of four, from the first group its child word names
+// (src/simd/rayLeafGroups.ts; watertight.ts for a group's layout); each group is screened four-wide
+// and its surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
 // it would testing them one by one: a hit replaces the closest so far when t < tMax (strictly, so at
 // an exact tie the triangle tested first keeps it), or it is the first hit at all.
 
@@ -33,42 +34,38 @@ export function isDone(ray: usize): bool {
   return anyHit && load<i32>(ray, BEST) >= 0;
 }
 
-/** The closest hit so far becomes the ray's tMax (boxes beyond it are culled). */
-function shrink(ray: usize, t: f64, k: u32): void {
+/** The closest hit so far (lane k of the triangle groups) becomes the ray's tMax (boxes beyond it are culled). */
+function shrink(ray: usize, t: f64, k: usize): void {
   store<f64>(ray, t, TMAX);
-  store<i32>(ray, order != 0 ? load<i32>(order + <usize>k * 4) : <i32>k, BEST);
+  store<i32>(ray, load<i32>(order + k * 4), BEST);
   v128.store(ray, f32x4.splat(<f32>(t * (1 + PLANE_SLACK))), TMAX_BOX);
 }
 
 /**
- * Tests the ray against the leaf whose child word is `word` (type = references + 1), starting from
- * the ray's current tMax; returns the tMax after it (the record is shrunk on every closer hit). An
- * any-hit ray stops at its first hit (isDone).
+ * Tests the ray against the leaf whose child word is `word` (type = triangles + 1, index = its first
+ * group), starting from the ray's current tMax; returns the tMax after it (the record is shrunk on
+ * every closer hit). An any-hit ray stops at its first hit (isDone).
  */
 export function testLeaf(ray: usize, word: u32, tMax: f64): f64 {
-  const first = word & INDEX_MASK;
-  const end = first + ((word >>> 24) & 15) - 1;
-  trianglesTested += <i32>(end - first);
-  let group = first >>> 2;
-  const lastGroup = (end - 1) >>> 2;
+  let remaining = <i32>((word >>> 24) & 15) - 1;
+  trianglesTested += remaining;
+  let group = <usize>(word & INDEX_MASK);
   do {
-    const base = group << 2;
-    // Lanes of this group inside the leaf's range.
-    let lanes: i32 = 15;
-    if (base < first) lanes &= 15 << (first - base);
-    if (base + 4 > end) lanes &= 15 >>> (base + 4 - end);
-    const g = triangles + <usize>group * TRIANGLE_GROUP;
+    // The leaf's lanes of this group: all four but in its last group.
+    const lanes = remaining >= 4 ? 15 : (1 << remaining) - 1;
+    const g = triangles + group * TRIANGLE_GROUP;
     let survivors = candidates(ray, g) & lanes;
     while (survivors != 0) {
-      const lane = <u32>ctz(survivors);
+      const lane = <usize>ctz(survivors);
       survivors &= survivors - 1;
-      const t = intersectTriangle(ray, g + 4 * <usize>lane, tMax);
+      const t = intersectTriangle(ray, g + 4 * lane, tMax);
       if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
         tMax = t;
-        shrink(ray, t, base + lane);
+        shrink(ray, t, (group << 2) + lane);
         if (anyHit) return tMax;
       }
     }
-  } while (++group <= lastGroup);
+    group++;
+  } while ((remaining -= 4) > 0);
   return tMax;
 }
