@@ -26,9 +26,8 @@
 
 import { isDone, testLeaf } from './leafTest';
 import { WORDS, countVisits, walkRay } from './rayWalk';
-import { EXIT_SLACK } from './slack';
 import {
-  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, INVERSE_X, INVERSE_Y, INVERSE_Z,
+  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, FAR_INVERSE_X, FAR_INVERSE_Y, FAR_INVERSE_Z, INVERSE_X, INVERSE_Y, INVERSE_Z,
   NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X4, NEAR_SHIFT_Y4, NEAR_SHIFT_Z4, RAY_STATE_SHIFT, STACK, TMAX, TMAX_BOX, TOP,
 } from './rayState';
 
@@ -183,13 +182,13 @@ export function walkBatch(count: i32): void {
       if (<f64>load<f32>(e, 4) > tMax || isDone(ray)) continue;
       visits++;
       const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
+      const farInvX = v128.load(ray, FAR_INVERSE_X), farInvY = v128.load(ray, FAR_INVERSE_Y), farInvZ = v128.load(ray, FAR_INVERSE_Z);
       let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_X)), v128.load(ray, NEAR_SHIFT_X4)), invX));
       enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Y)), v128.load(ray, NEAR_SHIFT_Y4)), invY));
       enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Z)), v128.load(ray, NEAR_SHIFT_Z4)), invZ));
-      let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), invX));
-      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), invY));
-      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), invZ));
-      exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
+      let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), farInvX));
+      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), farInvY));
+      exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), farInvZ));
       const hit = v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX)));
       const bits = i32x4.bitmask(hit);
       if (bits == 0) continue;

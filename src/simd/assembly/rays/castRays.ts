@@ -19,7 +19,8 @@
 //   the 512 terrain, which costs no measurable extra visits and saves per-node work;
 // - a plane lying exactly on the origin of an axis-parallel ray gives 0·∞ = NaN; enter and exit are
 //   accumulated with pmax / pmin with the running value first, which keep it when the new one is NaN;
-// - exits get a relative slack for the rounding of 1/d, and tMax a hair more for the same reason.
+// - exits get a relative slack for the rounding of 1/d (far planes use a slightly widened inverse,
+//   slack.ts), and tMax a hair more for the same reason.
 //
 // One ray at a time: each ray walks the whole tree before the next starts (rayWalk.ts), its box-test
 // constants in locals. Keeping 1 to 4 rays in flight, taking turns node by node so that one ray's

@@ -3,7 +3,7 @@
 // (WebAssembly has no prefetch, and a single ray's walk is a chain of dependent loads); the batched
 // walk (batchWalk.ts) keeps one record per ray of its batch.
 
-import { PLANE_SLACK } from './slack';
+import { EXIT_SLACK, PLANE_SLACK } from './slack';
 
 export const RAY_STATE_BYTES: usize = 512;
 /** log2(RAY_STATE_BYTES): the batched walk finds a record by shifting its slot. */
@@ -50,6 +50,9 @@ export const NEAR_SHIFT_Z4 = 368;
 export const FAR_SHIFT_X4 = 384; // v128 × 3
 export const FAR_SHIFT_Y4 = 400;
 export const FAR_SHIFT_Z4 = 416;
+export const FAR_INVERSE_X = 432; // v128 × 3: splats of 1/(d + 0) widened by the exit slack, for far planes
+export const FAR_INVERSE_Y = 448;
+export const FAR_INVERSE_Z = 464;
 
 /**
  * Fills the record for a valid ray (finite, non-zero direction, tMax > 0) and pushes the root onto the
@@ -62,6 +65,9 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   v128.store(state, f32x4.splat(<f32>inverseX), INVERSE_X);
   v128.store(state, f32x4.splat(<f32>inverseY), INVERSE_Y);
   v128.store(state, f32x4.splat(<f32>inverseZ), INVERSE_Z);
+  v128.store(state, f32x4.splat(<f32>(inverseX * (1 + EXIT_SLACK))), FAR_INVERSE_X);
+  v128.store(state, f32x4.splat(<f32>(inverseY * (1 + EXIT_SLACK))), FAR_INVERSE_Y);
+  v128.store(state, f32x4.splat(<f32>(inverseZ * (1 + EXIT_SLACK))), FAR_INVERSE_Z);
   store<f64>(state, tMax, TMAX);
   v128.store(state, f32x4.splat(<f32>(tMax * (1 + PLANE_SLACK))), TMAX_BOX);
   // Plane rows (16 bytes each): minX 0, minY 16, minZ 32, maxX 48, maxY 64, maxZ 80; picked by the

@@ -10,9 +10,8 @@
 // −∞ maxes) fails the slab test by itself.
 
 import { isDone, setLeaves, testLeaf } from './leafTest';
-import { EXIT_SLACK } from './slack';
 import {
-  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, INVERSE_X, INVERSE_Y, INVERSE_Z,
+  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, FAR_INVERSE_X, FAR_INVERSE_Y, FAR_INVERSE_Z, INVERSE_X, INVERSE_Y, INVERSE_Z,
   NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X4, NEAR_SHIFT_Y4, NEAR_SHIFT_Z4, STACK, TMAX, TMAX_BOX, TOP,
 } from './rayState';
 
@@ -51,6 +50,7 @@ export function walkRay(ray: usize): void {
   const stack = <usize>load<i32>(ray, STACK);
   let top = <usize>load<i32>(ray, TOP);
   const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
+  const farInvX = v128.load(ray, FAR_INVERSE_X), farInvY = v128.load(ray, FAR_INVERSE_Y), farInvZ = v128.load(ray, FAR_INVERSE_Z);
   const nearShiftX = v128.load(ray, NEAR_SHIFT_X4), nearShiftY = v128.load(ray, NEAR_SHIFT_Y4), nearShiftZ = v128.load(ray, NEAR_SHIFT_Z4);
   const farShiftX = v128.load(ray, FAR_SHIFT_X4), farShiftY = v128.load(ray, FAR_SHIFT_Y4), farShiftZ = v128.load(ray, FAR_SHIFT_Z4);
   const nearRowX = <usize>load<i32>(ray, NEAR_ROW_X), nearRowY = <usize>load<i32>(ray, NEAR_ROW_Y), nearRowZ = <usize>load<i32>(ray, NEAR_ROW_Z);
@@ -76,10 +76,9 @@ export function walkRay(ray: usize): void {
     let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.sub(v128.load(node + nearRowX), nearShiftX), invX));
     enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(node + nearRowY), nearShiftY), invY));
     enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(node + nearRowZ), nearShiftZ), invZ));
-    let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(node + farRowX), farShiftX), invX));
-    exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(node + farRowY), farShiftY), invY));
-    exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(node + farRowZ), farShiftZ), invZ));
-    exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
+    let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(node + farRowX), farShiftX), farInvX));
+    exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(node + farRowY), farShiftY), farInvY));
+    exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(node + farRowZ), farShiftZ), farInvZ));
     const hitMask = v128.and(f32x4.le(enter, exit), f32x4.le(enter, tMaxBox));
     const bits = i32x4.bitmask(hitMask);
     if (bits == 0) continue;
