@@ -139,6 +139,8 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
         if (patched.has(at)) f.localGet(codeAt).simdMemory(SimdOp.v128Load32Splat, 2, (at + k) * 4);
         else f.f32x4Const(value, value, value, value);
         f.localSet(local);
+        // A baked-in ±0 component lets divisions of what it zeroes skip the divider (simd-lanes.ts).
+        if (!patched.has(at) && value === 0) pool.facts.set(local, 'zeroOrNaN');
       });
       constantLocals.set(at, locals);
     }
@@ -146,7 +148,11 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   };
   const zero = take4();
   f.f32x4Const(0, 0, 0, 0);
-  zero.forEach((local, k) => (k === 0 ? f.localSet(local) : f.localGet(zero[0]!).localSet(local)));
+  zero.forEach((local, k) => {
+    if (k === 0) f.localSet(local);
+    else f.localGet(zero[0]!).localSet(local);
+    pool.facts.set(local, 'zeroOrNaN');
+  });
   // Every constant before the loop, so none is materialised inside a branch.
   instructions.forEach((instruction, i) => {
     if (live[i]) for (const source of instruction.sources) if (source.kind === 'constant') constant(source.at);

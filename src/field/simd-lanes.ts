@@ -11,6 +11,12 @@ import type { OperationName } from './opcodes';
  * follow simd/f32x4Trig.ts, noise simd-noise.ts.
  *
  * A comparison's 0 / 1 result remembers its all-ones mask, so a select on it uses the mask directly.
+ *
+ * Some locals carry a LaneFact, true of every lane whatever the inputs (a cross product's w is +0, a
+ * dot product of a vector with itself is never negative). A division of a ±0-or-NaN lane by a lane
+ * that is +0 … +Infinity or NaN needs no divider: IEEE gives the dividend itself where the divisor
+ * is > 0, NaN elsewhere (0 / 0, anything / NaN), so the lane becomes `dividend | ~(divisor > 0)`
+ * (all ones is a NaN). The whirl's w component divides that way.
  */
 export interface LaneFunctions {
   /** `trig(x, quadrant)` from simd/f32x4Trig.ts. */
@@ -18,6 +24,13 @@ export interface LaneFunctions {
   /** `noise(x, y, z)` from simd-noise.ts. */
   readonly noise: number;
 }
+
+/** What holds in every lane of a local, whatever the inputs. */
+export type LaneFact =
+  /** +0, −0 or NaN. */
+  | 'zeroOrNaN'
+  /** +0 … +Infinity (sign bit clear), or NaN. */
+  | 'nonNegativeOrNaN';
 
 /** The v128 locals a function works in; `release` lets the interpreter reuse them between opcodes. */
 export class LanePool {
@@ -27,6 +40,8 @@ export class LanePool {
   maskOf = new Map<number, number>();
   /** Dot products already computed, by their argument locals (normalize after dot shares it). */
   dots = new Map<string, number>();
+  /** Local → what holds in its lanes. A local keeps its fact until released (locals are written once). */
+  readonly facts = new Map<number, LaneFact>();
 
   constructor(private readonly f: FunctionBuilder) {}
 
@@ -42,6 +57,7 @@ export class LanePool {
     this.taken.length = 0;
     this.maskOf.clear();
     this.dots.clear();
+    this.facts.clear();
   }
 
   /**
@@ -76,6 +92,26 @@ const COMPARISON: Partial<Record<OperationName, SimdOp>> = {
   eq: SimdOp.f32x4Eq,
   ne: SimdOp.f32x4Ne,
 };
+/** What a lane-wise binary operation's result keeps of its arguments' facts (IEEE 754, any inputs). */
+function binaryFact(operation: OperationName, a: LaneFact | undefined, b: LaneFact | undefined, square: boolean): LaneFact | undefined {
+  switch (operation) {
+    case 'mul':
+      // ±0 × finite = ±0, ±0 × ±Infinity = NaN; x × x and (≥ +0) × (≥ +0) have the sign bit clear.
+      if (a === 'zeroOrNaN' || b === 'zeroOrNaN') return 'zeroOrNaN';
+      return square || (a === 'nonNegativeOrNaN' && b === 'nonNegativeOrNaN') ? 'nonNegativeOrNaN' : undefined;
+    case 'add':
+      return a === b ? a : undefined;
+    case 'sub':
+      return a === 'zeroOrNaN' && b === 'zeroOrNaN' ? 'zeroOrNaN' : undefined;
+    case 'div':
+      // ±0 / y is ±0 or NaN; (≥ +0) / (≥ +0) is ≥ +0 (x / +0 = +Infinity) or NaN.
+      if (a === 'zeroOrNaN') return 'zeroOrNaN';
+      return a === 'nonNegativeOrNaN' && b === 'nonNegativeOrNaN' ? 'nonNegativeOrNaN' : undefined;
+    default:
+      return undefined;
+  }
+}
+
 const UNARY: Partial<Record<OperationName, SimdOp>> = {
   neg: SimdOp.f32x4Neg,
   abs: SimdOp.f32x4Abs,
@@ -112,13 +148,30 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
       f.localGet(x[k]!).localGet(y[k]!).simd(SimdOp.f32x4Mul);
       if (k > 0) f.simd(SimdOp.f32x4Add);
     }
-    const value = set(result());
+    // A vector's dot product with itself sums squares: never negative (or NaN).
+    const value = withFact(set(result()), x.every((local, k) => local === y[k]) ? 'nonNegativeOrNaN' : undefined);
     pool.dots.set(key, value);
     return value;
   };
 
+  const fact = (local: number): LaneFact | undefined => pool.facts.get(local);
+  const withFact = (local: number, known: LaneFact | undefined): number => {
+    if (known !== undefined) pool.facts.set(local, known);
+    return local;
+  };
+
   const binary = BINARY[operation];
-  if (binary !== undefined) return each((k) => f.localGet(a[k]!).localGet(b[k]!).simd(binary));
+  if (binary !== undefined) {
+    return [0, 1, 2, 3].map((k) => {
+      const [x, y] = [a[k]!, b[k]!];
+      if (operation === 'div' && fact(x) === 'zeroOrNaN' && fact(y) === 'nonNegativeOrNaN') {
+        // x where y > 0, NaN (all ones) elsewhere: the exact quotient without the divider.
+        f.localGet(x).localGet(y);
+        splat(0).simd(SimdOp.f32x4Gt).simd(SimdOp.v128Not).simd(SimdOp.v128Or);
+      } else f.localGet(x).localGet(y).simd(binary);
+      return withFact(set(result()), binaryFact(operation, fact(x), fact(y), x === y));
+    });
+  }
   const comparison = COMPARISON[operation];
   if (comparison !== undefined) {
     return [0, 1, 2, 3].map((k) => {
@@ -131,7 +184,15 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
     });
   }
   const unary = UNARY[operation];
-  if (unary !== undefined) return each((k) => f.localGet(a[k]!).simd(unary));
+  if (unary !== undefined) {
+    return [0, 1, 2, 3].map((k) => {
+      f.localGet(a[k]!).simd(unary);
+      const known = fact(a[k]!);
+      // −(±0) and |±0| are ±0; |x| clears the sign; √ of a lane ≥ +0 is ≥ +0 (√−0 = −0 is not).
+      const kept = operation === 'neg' ? (known === 'zeroOrNaN' ? known : undefined) : operation === 'abs' ? (known ?? 'nonNegativeOrNaN') : operation === 'sqrt' && known === 'nonNegativeOrNaN' ? known : undefined;
+      return withFact(set(result()), kept);
+    });
+  }
 
   switch (operation) {
     case 'mov':
@@ -145,13 +206,14 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
     case 'cross': {
       const component = (p: number, q: number): number => {
         f.localGet(a[p]!).localGet(b[q]!).simd(SimdOp.f32x4Mul).localGet(a[q]!).localGet(b[p]!).simd(SimdOp.f32x4Mul).simd(SimdOp.f32x4Sub);
-        return set(result());
+        const zeroes = (x: number, y: number): boolean => fact(x) === 'zeroOrNaN' || fact(y) === 'zeroOrNaN';
+        return withFact(set(result()), zeroes(a[p]!, b[q]!) && zeroes(a[q]!, b[p]!) ? 'zeroOrNaN' : undefined);
       };
       const x = component(1, 2);
       const y = component(2, 0);
       const z = component(0, 1);
       splat(0);
-      return [x, y, z, set(result())];
+      return [x, y, z, withFact(set(result()), 'zeroOrNaN')];
     }
     case 'frac':
       return each((k) => f.localGet(a[k]!).localGet(a[k]!).simd(SimdOp.f32x4Floor).simd(SimdOp.f32x4Sub));
@@ -166,7 +228,7 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
       return each((k) => f.localGet(a[k]!).i32Const(operation === 'sin' ? 0 : 1).call(functions.trig));
     case 'length': {
       f.localGet(dot(a, a)).simd(SimdOp.f32x4Sqrt);
-      const value = set(result());
+      const value = withFact(set(result()), 'nonNegativeOrNaN');
       return [value, value, value, value];
     }
     case 'normalize': {

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { compileField, evaluateField, isWasmSimdSupported, type FieldProgram } from '../../../src/field/index';
+import { buildJitModule } from '../../../src/field/simd-jit';
+import { referenceEvaluateFloat32 } from './float32-twin';
+import { firstMismatch } from './reference';
+
+/**
+ * The SIMD JIT's shortcuts against the float32 twin, bit for bit (NaN for NaN):
+ * - a division of a lane known to be ±0 or NaN by a lane known to be +0 … +Infinity or NaN takes no
+ *   divider (simd-lanes.ts), on every special value, zero divisors included.
+ */
+const SPECIALS = [Number.NaN, Infinity, -Infinity, 0, -0, 3e38, -3e38, 1e-40, -1e-40, 1e-20, 1, -1, 0.5, 10];
+
+const HEADER = `
+struct vf_in
+{
+    float4 position : CHANNEL0;
+    float4 wind : CHANNEL1;
+};
+
+struct vf_out
+{
+    float4 wind : CHANNEL1;
+};
+`;
+
+function field(body: string): FieldProgram {
+  return compileField(`${HEADER}\nvoid f(in vf_in in, out vf_out out)\n{\n${body}\n}\n`);
+}
+
+function expectTwinBits(program: FieldProgram, positions: Float32Array, wind: Float32Array, what: string): void {
+  const expected = wind.slice();
+  referenceEvaluateFloat32(program, positions, expected, positions.length / 4);
+  const actual = wind.slice();
+  evaluateField(program, positions, actual, { backend: 'simd-jit' });
+  const at = firstMismatch(expected, actual);
+  if (at >= 0) throw new Error(`${what}: float ${at} is ${actual[at]}, the float32 twin says ${expected[at]}`);
+}
+
+/** Every pair of special values as (x, y) with z from the list too; w 0 or special. */
+function specialPoints(): Float32Array {
+  const values: number[] = [];
+  SPECIALS.forEach((a, i) => SPECIALS.forEach((b, j) => values.push(a, b, SPECIALS[(i + j) % SPECIALS.length]!, j % 3 === 0 ? a : 0)));
+  return Float32Array.from(values);
+}
+
+/** How many f32x4.div instructions (0xFD 0xE7 0x01) a module holds; its constants here hold no 0xFD byte. */
+function divisions(program: FieldProgram): number {
+  const bytes = buildJitModule(program);
+  let found = 0;
+  for (let i = 0; i + 2 < bytes.length; i++) if (bytes[i] === 0xfd && bytes[i + 1] === 0xe7 && bytes[i + 2] === 0x01) found++;
+  return found;
+}
+
+describe.runIf(isWasmSimdSupported())('SIMD JIT shortcuts', () => {
+  const literalWhirl = field(`
+    float4 r = in.position - float4(0, 10, 0, 0);
+    out.wind = in.wind + float4(10, 10, 10, 10) * cross(float4(0, 0, 1, 0), r) / dot(r, r) * float4(5, 5, 5, 5);`);
+  const zeroQuotients = field(`
+    float4 q = (in.wind * float4(0, 1, 0, -0)) / (in.position * in.position);
+    float4 s = (in.position * 0) / abs(in.wind) + cross(in.wind, in.position) / length(in.position);
+    float4 t = (in.wind * 0) / sqrt(dot(in.position, in.position)) + (in.wind * 0) / in.position;
+    out.wind = in.wind + q + s + t;`);
+
+  it('a ±0-or-NaN lane over a ≥ +0-or-NaN lane: no divider, same bits on every special value and zero divisor', () => {
+    // A literal axis zeroes the cross product's z and w; the dot product of r with itself is ≥ +0.
+    expect(divisions(literalWhirl)).toBe(2);
+    const points = specialPoints();
+    const wind = points.slice().reverse();
+    expectTwinBits(literalWhirl, points, wind, 'whirl with a literal axis, special values');
+    // r = 0 (at the centre), r tiny (dot underflows to +0), r huge (dot overflows to +Infinity).
+    const divisors = Float32Array.from([0, 10, 0, 0, -0, 10, -0, -0, 1e-30, 10, 0, 0, 0, 10 + 1e-6, 1e-40, 0, 3e38, 10, 0, 0, Number.NaN, 10, 0, 0, Infinity, 10, 0, 0, 0, 10, -1e-25, 0]);
+    expectTwinBits(literalWhirl, divisors, divisors.slice().fill(-0), 'whirl with a literal axis, zero and overflowing divisors, −0 wind');
+    expectTwinBits(literalWhirl, divisors, divisors.slice().fill(1), 'whirl with a literal axis, zero and overflowing divisors');
+    expect(divisions(zeroQuotients)).toBeLessThan(16);
+    expectTwinBits(zeroQuotients, points, wind, 'zero quotients, special values');
+    expectTwinBits(zeroQuotients, divisors, divisors.slice().reverse(), 'zero quotients, zero divisors');
+  });
+});
