@@ -5,24 +5,28 @@ import { Op, SimdOp, ValueType } from '../simd/wasmOpcodes';
 import { ARGUMENTS_OF_OPCODE, OPERATION_OF_OPCODE, instructionWords, type OperationName } from './opcodes';
 import { POSITION_REGISTER, WIND_REGISTER, type FieldProgram } from './program';
 import { LanePool, emitLaneOperation, type LaneFunctions } from './simd-lanes';
-import { PERMUTATION_AT } from './simd-memory';
+import { COMPACTION_TABLE_AT, DISCARD_AT, PERMUTATION_AT } from './simd-memory';
 import { emitNoiseFunction } from './simd-noise';
 
 /**
  * The SIMD JIT: turns validated bytecode into one WebAssembly function with a single fused loop over
  * the points, four per iteration, every value in v128 locals (structure of arrays, see simd-lanes.ts):
  *
- *   kernel(codeAt, positionsAt, windAt, count)     count a multiple of JIT_POINTS_PER_ITERATION
+ *   kernel(codeAt, positionsAt, windAt, count, listAt)     count a multiple of JIT_POINTS_PER_ITERATION;
+ *                                                          listAt: 4·count + 16 bytes of scratch
  *
  * Each iteration loads a group of four positions and four winds (float4 each), transposes them into
  * component vectors, runs the program, transposes the wind back and stores it. The bytecode is first put in
  * single-assignment form (each argument names the instruction that computed it), then:
  * - instructions the final wind does not depend on are dropped;
  * - instructions that read only constants (such as `radius * radius`) run once, before the loop;
- * - work only a select's "where non-zero" side needs runs under `if (any lane of the mask)`, so an
- *   explosion costs its normalisation only for groups with a point inside the blast (the hand-written
- *   version's `if`). Lanes where the mask is zero take the other side either way, so results are the
- *   same bits as computing everything.
+ * - work only a select's "where non-zero" side needs is not done in the main loop: there the select
+ *   gives its "where zero" side, and a point where its mask has a non-zero lane is flagged, its wind
+ *   left as it came and its offset put on a list (no branch: a branch per group taken for one group in
+ *   five, as for an explosion, mispredicts often and cost more than the work it skipped). A second,
+ *   redo loop then runs the whole program on the listed points, four at a time, each select in full
+ *   with its exclusive work under `if (any lane of the mask)`. An unflagged point's selects all gave
+ *   their "where zero" side bit for bit, so results are the same bits as computing everything.
  * Patchable constants are read from the bytecode copy in memory at each call (setConstant needs no
  * recompilation); the others are baked in as v128 constants. Noise, sin and cos are functions of the
  * module, emitted only when the program uses them.
@@ -69,7 +73,8 @@ function decode(program: FieldProgram): { instructions: Instruction[]; output: S
 /**
  * Groups of four points per loop iteration, their instructions interleaved when more than one (more
  * independent work to overlap within an iteration). Two measured no faster than one on whirl +
- * explosion: the divider is the bottleneck, and a deferring select's branch is taken more often.
+ * explosion, with a branch per deferring select (taken more often for eight points) and with the
+ * redo list alike: the divider and the instruction count bound the loop, not its latency.
  */
 const GROUPS_PER_ITERATION = 1;
 /** The kernel's count must be a multiple of this. */
@@ -119,8 +124,8 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     noise: used.has('noise') ? emitNoiseFunction(module, PERMUTATION_AT) : -1,
   };
   const i32 = ValueType.i32;
-  const f = module.function([i32, i32, i32, i32], [], 'kernel');
-  const [codeAt, positionsAt, windAt, pointCount] = [0, 1, 2, 3];
+  const f = module.function([i32, i32, i32, i32, i32], [], 'kernel');
+  const [codeAt, positionsAt, windAt, pointCount, listAt] = [0, 1, 2, 3, 4];
   const position = f.local(i32);
   const wind = f.local(i32);
   const end = f.local(i32);
@@ -172,6 +177,12 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
       case 'constant': return constant(source.at);
     }
   };
+  /**
+   * In the main loop a top-level deferring select takes its "where zero" side and only records, in
+   * flagged[g], the lanes where its mask has a non-zero component; the redo loop runs it in full.
+   */
+  let fullSelects = false;
+  const flagged: (number | undefined)[] = groups.map(() => undefined);
   /** Emits instruction i for the given groups (all of them outside a select's branch). */
   const emitInstruction = (i: number, forGroups: readonly number[] = groups): void => {
     const instruction = instructions[i]!;
@@ -181,24 +192,31 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
       return;
     }
     for (const g of forGroups) {
-      if (deferring[i]) emitDeferringSelect(i, g);
+      if (deferring[i] && !fullSelects && deferredTo[i] < 0) emitFlaggedSelect(i, g);
+      else if (deferring[i]) emitDeferringSelect(i, g);
       else valueOf[g]![i] = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map((source) => value(source, g)), instruction.immediate);
     }
   };
-  /** select(m, b, c) for one group, b's exclusive work under `if (any lane of m is non-zero)`. */
-  const emitDeferringSelect = (s: number, g: number): void => {
-    const [maskSource, whereNonZero, whereZero] = instructions[s]!.sources as [Source, Source, Source];
-    const masks = value(maskSource, g).map((component) => {
+  /** The locals of a mask's lanes: a comparison's all-ones mask, else `component ≠ 0`. */
+  const maskLocals = (components: readonly number[]): number[] =>
+    components.map((component) => {
       const known = pool.maskOf.get(component);
       if (known !== undefined) return known;
       const mask = pool.take();
       f.localGet(component).f32x4Const(0, 0, 0, 0).simd(SimdOp.f32x4Ne).localSet(mask);
       return mask;
     });
+  /** Pushes the union of the masks' lanes. */
+  const emitUnion = (masks: readonly number[]): void =>
     [...new Set(masks)].forEach((mask, k) => {
       f.localGet(mask);
       if (k > 0) f.simd(SimdOp.v128Or);
     });
+  /** select(m, b, c) for one group, b's exclusive work under `if (any lane of m is non-zero)`. */
+  const emitDeferringSelect = (s: number, g: number): void => {
+    const [maskSource, whereNonZero, whereZero] = instructions[s]!.sources as [Source, Source, Source];
+    const masks = maskLocals(value(maskSource, g));
+    emitUnion(masks);
     const result = take4();
     const otherwise = value(whereZero, g);
     f.simd(SimdOp.v128AnyTrue).if();
@@ -212,40 +230,119 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     f.end();
     valueOf[g]![s] = result;
   };
+  /** select(m, b, c) as c, the lanes where m has a non-zero component added to flagged[g]. */
+  const emitFlaggedSelect = (s: number, g: number): void => {
+    const [maskSource, , whereZero] = instructions[s]!.sources as [Source, Source, Source];
+    emitUnion(maskLocals(value(maskSource, g)));
+    const before = flagged[g];
+    if (before !== undefined) f.localGet(before).simd(SimdOp.v128Or);
+    const union = pool.take();
+    f.localSet(union);
+    flagged[g] = union;
+    valueOf[g]![s] = value(whereZero, g);
+  };
 
   // Before the loop: constant-only instructions.
   instructions.forEach((_, i) => {
     if (live[i] && invariant[i]) emitInstruction(i);
   });
+  const redoesSelects = instructions.some((_, i) => live[i] && deferring[i] && deferredTo[i] < 0);
 
-  // The loop over groups of four points.
+  // The main loop over groups of four points.
   f.localGet(pointCount).op(Op.i32Eqz).op(Op.i32Eqz).if();
   f.localGet(positionsAt).localSet(position);
   f.localGet(windAt).localSet(wind);
   f.localGet(positionsAt).localGet(pointCount).i32Const(16).op(Op.i32Mul).op(Op.i32Add).localSet(end);
+  // The byte offsets of the group's points in the arrays, the end of the redo list, flagged lanes.
+  const offsets = pool.take();
+  const offsetStep = pool.take();
+  const listEnd = f.local(i32);
+  const laneBits = f.local(i32);
+  if (redoesSelects) {
+    f.i32x4Const(0, 16, 32, 48).localSet(offsets);
+    const step = 64 * GROUPS_PER_ITERATION;
+    f.i32x4Const(step, step, step, step).localSet(offsetStep);
+    f.localGet(listAt).localSet(listEnd);
+  }
+  const forgetLoop = pool.remember();
   f.loop();
-  const loadColumns = (address: number, g: number): number[] => {
-    const rows = take4();
+  const loadColumns = (rows: readonly number[]): number[] => {
     const columns = take4();
-    emitLoad4(f, address, 64 * g, rows);
     emitTranspose4(f, rows, columns, take4());
     return columns;
   };
+  const load4 = (address: number, g: number): number[] => {
+    const rows = take4();
+    emitLoad4(f, address, 64 * g, rows);
+    return rows;
+  };
   for (const g of groups) {
-    positionColumns[g] = loadColumns(position, g);
-    windColumns[g] = loadColumns(wind, g);
+    positionColumns[g] = loadColumns(load4(position, g));
+    windColumns[g] = loadColumns(load4(wind, g));
   }
   instructions.forEach((_, i) => {
     if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i);
   });
   for (const g of groups) {
+    const columns = value(output, g);
+    const lanes = flagged[g];
+    if (lanes !== undefined) {
+      // Flagged points' offsets go on the redo list: the table gathers their lanes to the front.
+      f.localGet(lanes).simd(SimdOp.i32x4Bitmask).localSet(laneBits);
+      f.localGet(listEnd).localGet(offsets);
+      if (g > 0) f.i32x4Const(64 * g, 64 * g, 64 * g, 64 * g).simd(SimdOp.i32x4Add);
+      f.localGet(laneBits).i32Const(4).op(Op.i32Shl).simdMemory(SimdOp.v128Load, 4, COMPACTION_TABLE_AT);
+      f.simd(SimdOp.i8x16Swizzle).simdMemory(SimdOp.v128Store, 2);
+      f.localGet(listEnd).localGet(laneBits).op(Op.i32Popcnt).i32Const(2).op(Op.i32Shl).op(Op.i32Add).localSet(listEnd);
+    }
     const rows = take4();
-    emitTranspose4(f, value(output, g), rows, take4());
-    emitStore4(f, wind, 64 * g, rows);
+    emitTranspose4(f, columns, rows, take4());
+    if (lanes === undefined) emitStore4(f, wind, 64 * g, rows);
+    else {
+      // A flagged point's row goes to a discard slot, so its incoming wind stays for the redo loop
+      // (an address select per row costs less than blending the columns back).
+      rows.forEach((row, k) => {
+        f.i32Const(DISCARD_AT).localGet(wind).i32Const(64 * g + 16 * k).op(Op.i32Add);
+        f.localGet(laneBits).i32Const(1 << k).op(Op.i32And).op(Op.select);
+        f.localGet(row).simdMemory(SimdOp.v128Store, 4);
+      });
+    }
   }
+  if (redoesSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
   f.localGet(position).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(position);
   f.localGet(wind).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(wind);
   f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
-  f.end().end();
+  f.end();
+  forgetLoop();
+
+  // The redo loop: the listed points four at a time, every select in full. The list is padded to a
+  // whole group with its last point, computed twice from the same inputs.
+  if (redoesSelects) {
+    fullSelects = true;
+    f.localGet(listEnd).localGet(listAt).op(Op.i32GtU).if();
+    f.localGet(listEnd).localGet(listEnd).i32Const(4).op(Op.i32Sub).memory(Op.i32Load, 2).simd(SimdOp.i32x4Splat).simdMemory(SimdOp.v128Store, 2);
+    const entry = f.local(i32);
+    const pointOffsets = [f.local(i32), f.local(i32), f.local(i32), f.local(i32)];
+    f.localGet(listAt).localSet(entry);
+    f.loop();
+    pointOffsets.forEach((local, k) => f.localGet(entry).memory(Op.i32Load, 2, 4 * k).localSet(local));
+    const gather = (base: number): number[] =>
+      pointOffsets.map((offset) => {
+        const row = pool.take();
+        f.localGet(base).localGet(offset).op(Op.i32Add).simdMemory(SimdOp.v128Load, 4).localSet(row);
+        return row;
+      });
+    positionColumns[0] = loadColumns(gather(positionsAt));
+    windColumns[0] = loadColumns(gather(windAt));
+    instructions.forEach((_, i) => {
+      if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i, [0]);
+    });
+    const rows = take4();
+    emitTranspose4(f, value(output, 0), rows, take4());
+    pointOffsets.forEach((offset, k) => f.localGet(windAt).localGet(offset).op(Op.i32Add).localGet(rows[k]!).simdMemory(SimdOp.v128Store, 4));
+    f.localGet(entry).i32Const(16).op(Op.i32Add).localTee(entry).localGet(listEnd).op(Op.i32LtU).brIf(0);
+    f.end().end();
+  }
+  f.end();
   return module.build();
 }

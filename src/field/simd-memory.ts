@@ -10,8 +10,13 @@ import { PERMUTATION } from './noise3';
  *   1024     128 B   positions of a ragged last iteration (fewer than the kernel's 4 or 8 points),
  *                    padded with zeros
  *   1152     128 B   wind of those points
+ *   1280     256 B   lane compaction table: entry b (16 bytes at 1280 + 16·b) gathers the 32-bit lanes
+ *                    whose bit is set in the 4-bit mask b to the front, for i8x16.swizzle (the JIT's
+ *                    list of points to redo)
+ *   1536     16 B    discard slot: the JIT stores there the rows of points it redoes
  *   2048     256 KiB interpreter registers: register r, component k at 2048 + (r·4 + k)·stride,
- *                    stride = 4 bytes × points per chunk (structure of arrays)
+ *                    stride = 4 bytes × points per chunk (structure of arrays); for the JIT, its
+ *                    list of points to redo (4 bytes per point, and one group of padding)
  *   then     regions allocated on demand, 16-byte aligned: the bytecode copy, staging copies of
  *            positions and wind for callers whose arrays live elsewhere, and caller point buffers.
  *
@@ -25,9 +30,25 @@ export const TAIL_POSITIONS_AT = 1024;
 export const TAIL_WIND_AT = 1152;
 /** Points the tail slots hold. */
 export const TAIL_POINTS = 8;
+export const COMPACTION_TABLE_AT = 1280;
+export const DISCARD_AT = 1536;
 export const SCRATCH_AT = 2048;
 export const SCRATCH_BYTES = 256 * 1024;
 const FIRST_REGION_AT = SCRATCH_AT + SCRATCH_BYTES;
+
+/** The lane compaction table (see the layout above); bytes past the gathered lanes select zero. */
+function compactionTable(): Uint8Array {
+  const table = new Uint8Array(256).fill(0x80);
+  for (let bits = 0; bits < 16; bits++) {
+    let to = 0;
+    for (let lane = 0; lane < 4; lane++) {
+      if ((bits & (1 << lane)) === 0) continue;
+      for (let byte = 0; byte < 4; byte++) table[bits * 16 + to * 4 + byte] = lane * 4 + byte;
+      to++;
+    }
+  }
+  return table;
+}
 
 interface Region {
   at: number;
@@ -46,6 +67,7 @@ export class SimdFieldMemory {
 
   constructor() {
     new Uint8Array(this.memory.buffer).set(PERMUTATION, PERMUTATION_AT);
+    new Uint8Array(this.memory.buffer).set(compactionTable(), COMPACTION_TABLE_AT);
   }
 
   /** Byte offset of a named region of at least `bytes`, grown (moved to the top) when too small. */

@@ -20,7 +20,9 @@ import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POIN
 export type SimdFieldMode = 'interpreter' | 'jit';
 
 type InterpreterRun = (codeAt: number, codeEnd: number, positionsAt: number, windAt: number, points: number, scratchAt: number, stride: number) => void;
-type JitKernel = (codeAt: number, positionsAt: number, windAt: number, count: number) => void;
+type JitKernel = (codeAt: number, positionsAt: number, windAt: number, count: number, listAt: number) => void;
+/** Points per JIT call: its list of points to redo (4 bytes each, and a group of padding) fits the scratch region. */
+const JIT_CHUNK = (SCRATCH_BYTES - 64) / 4;
 
 const PENDING = 'pending';
 /** Distinct compiled programs kept; beyond this the cache starts over. */
@@ -137,7 +139,7 @@ export class SimdFieldRuntime {
 /** Runs the JIT kernel, or the interpreter chunk by chunk, on `points` (a whole number of groups). */
 function runWholeGroups(kernel: JitKernel | undefined, interpreter: InterpreterRun | undefined, codeAt: number, codeEnd: number, chunk: number, positionsAt: number, windAt: number, points: number): void {
   if (kernel !== undefined) {
-    kernel(codeAt, positionsAt, windAt, points);
+    for (let start = 0; start < points; start += JIT_CHUNK) kernel(codeAt, positionsAt + start * 16, windAt + start * 16, Math.min(JIT_CHUNK, points - start), SCRATCH_AT);
     return;
   }
   for (let start = 0; start < points; start += chunk) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileField, evaluateField, isWasmSimdSupported, type FieldProgram } from '../../../src/field/index';
+import { Random } from '../../../src/math/random';
+import { compileField, evaluateField, isWasmSimdSupported, simdFieldPointBuffers, type FieldProgram } from '../../../src/field/index';
 import { buildJitModule } from '../../../src/field/simd-jit';
 import { referenceEvaluateFloat32 } from './float32-twin';
 import { firstMismatch } from './reference';
@@ -7,7 +8,10 @@ import { firstMismatch } from './reference';
 /**
  * The SIMD JIT's shortcuts against the float32 twin, bit for bit (NaN for NaN):
  * - a division of a lane known to be ±0 or NaN by a lane known to be +0 … +Infinity or NaN takes no
- *   divider (simd-lanes.ts), on every special value, zero divisors included.
+ *   divider (simd-lanes.ts), on every special value, zero divisors included;
+ * - points where a select's mask is set are left for the redo loop (simd-jit.ts): every pattern of
+ *   flagged lanes, none and all flagged, ragged counts, positions and wind in the same array, more
+ *   points than one kernel call takes.
  */
 const SPECIALS = [Number.NaN, Infinity, -Infinity, 0, -0, 3e38, -3e38, 1e-40, -1e-40, 1e-20, 1, -1, 0.5, 10];
 
@@ -75,5 +79,58 @@ describe.runIf(isWasmSimdSupported())('SIMD JIT shortcuts', () => {
     expect(divisions(zeroQuotients)).toBeLessThan(16);
     expectTwinBits(zeroQuotients, points, wind, 'zero quotients, special values');
     expectTwinBits(zeroQuotients, divisors, divisors.slice().reverse(), 'zero quotients, zero divisors');
+  });
+
+  const explosion = field(`
+    float4 offset = in.position - float4(2, 4, 0, 0);
+    out.wind = in.wind + select(dot(offset, offset) < 25, normalize(offset) * float4(50, 50, 50, 0), 0);`);
+  const nested = field(`
+    float4 d = in.position - float4(1, 2, 0, 0);
+    float4 a = select(dot(d, d) < 30, normalize(d) * 7, 0);
+    float4 b = select(in.wind > 0.5, select(in.position < 0, sqrt(abs(in.position)), in.wind * 3), in.wind);
+    out.wind = in.wind + a + b;`);
+
+  it('points flagged for the redo loop: every lane pattern, none, all, ragged counts, same bits', () => {
+    const random = new Random(8080);
+    for (const program of [explosion, nested]) {
+      // Groups of four whose lanes fall inside (flagged) or outside by the bits of the group index.
+      for (const count of [64, 63, 61, 1, 0]) {
+        const positions = new Float32Array(count * 4);
+        for (let i = 0; i < count; i++) {
+          const inside = ((i >> 2) >> (i & 3)) & 1;
+          positions.set(inside ? [2 + random.range(-3, 3), 4 + random.range(-3, 3), random.range(-2, 2), 0] : [random.range(20, 30), random.range(-30, -20), random.range(-9, 9), 0], i * 4);
+        }
+        const wind = new Float32Array(count * 4).map(() => (random.next() < 0.2 ? SPECIALS[random.int(SPECIALS.length)]! : random.range(-1, 1)));
+        expectTwinBits(program, positions, wind, `${program.name}, ${count} points in every lane pattern`);
+      }
+      const everywhere = new Float32Array(400 * 4).map((_, i) => (i % 4 === 3 ? 0 : random.range(-1, 1) + (i % 4 === 0 ? 2 : i % 4 === 1 ? 4 : 0)));
+      expectTwinBits(program, everywhere, everywhere.slice().reverse(), `${program.name}, every point flagged`);
+      const nowhere = everywhere.map((value) => value + 100);
+      expectTwinBits(program, nowhere, everywhere.slice(), `${program.name}, no point flagged`);
+      expectTwinBits(program, specialPoints(), specialPoints().reverse(), `${program.name}, special values`);
+    }
+  });
+
+  it('positions and wind in the same array (points in the module memory): same bits as the twin on that array', () => {
+    const count = 203;
+    const buffers = simdFieldPointBuffers(count)!;
+    const random = new Random(8081);
+    const values = new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 0 : random.range(-4, 8)));
+    for (const program of [explosion, nested]) {
+      const expected = values.slice();
+      referenceEvaluateFloat32(program, expected, expected, count);
+      buffers.positions.set(values);
+      evaluateField(program, buffers.positions, buffers.positions, { backend: 'simd-jit' });
+      expect(firstMismatch(expected, buffers.positions), program.name).toBe(-1);
+    }
+    buffers.dispose();
+  });
+
+  it('more points than one kernel call takes: same bits as the twin', () => {
+    const count = 70_001;
+    const random = new Random(8082);
+    const positions = new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 0 : random.range(-8, 12)));
+    const wind = new Float32Array(count * 4).map(() => random.range(-1, 1));
+    expectTwinBits(explosion, positions, wind, 'explosion, 70,001 points');
   });
 });
