@@ -4,7 +4,7 @@ import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
 import { frameMagnitudes } from './nodeRecords';
 import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
-import { RayOrder } from './rayOrder';
+import { RayOrder, scatterHits } from './rayOrder';
 
 /** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
 interface RayKernelExports {
@@ -56,9 +56,8 @@ const STACK_ENTRY_BYTES = 8;
 /** The batched walk's list element (ray slot, entry distance) and stack entry (node, list, length). */
 const LIST_ELEMENT_BYTES = 8;
 const BATCH_ENTRY_BYTES = 16;
-/** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle,
- *  cast order. */
-const RAY_BYTES = 40;
+/** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
+const RAY_BYTES = 36;
 const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
 /** Addresses inside the module's memory of the resident BVH and the ray staging area. */
@@ -85,9 +84,9 @@ interface Layout {
  *            each group (i32, −1 unused) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
- * BVH is cast against. Rays are staged per cast (memcpy of 28 B in and 8 B out per ray, next to a walk
- * of tens of nodes; big batches also get a cast order, the Morton order of their origins, which the
- * kernel follows); the walk itself touches only module memory. The memory only grows; every
+ * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
+ * of nodes; big batches are staged in the Morton order of their origins, rayOrder.ts, and their hits
+ * put back in the caller's order); the walk itself touches only module memory. The memory only grows; every
  * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
  */
 export class SimdRayKernel {
@@ -187,30 +186,38 @@ export class SimdRayKernel {
     const hitTriangle = hitT + 4 * capacity;
     const buffer = this.exports.memory.buffer;
     const nodes = bvh.quantized!;
-    new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
-    new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
-    new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
+    // Big batches are staged in cast order (the Morton order of their origins) and their hits put back.
     const reorder = (options.reorder ?? true) && count >= REORDER_MIN_RAYS;
-    const castOrder = hitTriangle + 4 * capacity;
+    let order: Int32Array | null = null;
     if (reorder) {
       const frame = nodes.rootFrame;
-      new Int32Array(buffer, castOrder, count).set(this.rayOrder.sort(rays.origins, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!).subarray(0, count));
+      order = this.rayOrder.sort(
+        rays, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!,
+        new Float32Array(buffer, origins, 3 * count), new Float32Array(buffer, directions, 3 * count), new Float32Array(buffer, tMaxs, count),
+      );
+    } else {
+      new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
+      new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
+      new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
     }
     const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
     const invalidRays =
       batch > 0
         ? this.exports.castRaysBatched(
             layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-            origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
+            origins, directions, tMaxs, hitT, hitTriangle, count, 0,
             records, arena, children, batchStack, layout.stacks, batchSize, aloneBelow, flags,
           )
         : this.exports.castRays(
             layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-            origins, directions, tMaxs, hitT, hitTriangle, count, reorder ? castOrder : 0,
+            origins, directions, tMaxs, hitT, hitTriangle, count, 0,
             layout.stacks, flags,
           );
-    hits.t.set(new Float32Array(buffer, hitT, count));
-    hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
+    if (order !== null) scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
+    else {
+      hits.t.set(new Float32Array(buffer, hitT, count));
+      hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
+    }
     const nodesVisited = this.exports.countersNodes();
     return { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles(), invalidRays };
   }

@@ -8,6 +8,8 @@
  * 512 terrain put about one and a half rays in each of these cells already.
  */
 
+import type { RayBatch } from '../query/rays/rayTypes';
+
 const BITS = 8;
 const CELLS = 1 << BITS;
 
@@ -26,8 +28,18 @@ export class RayOrder {
   order = new Int32Array(0);
   private readonly counts = new Int32Array(CELLS * CELLS);
 
-  /** Fills order[0..count) for the rays' origins; frame: the scene's min x, min z, extent x, extent z. */
-  sort(origins: Float32Array, count: number, minX: number, minZ: number, extentX: number, extentZ: number): Int32Array {
+  /**
+   * Fills order[0..count) for the rays' origins and copies the rays into the staging arrays in that
+   * order, so the kernel reads them front to back (reading them in Morton order from the caller's
+   * layout cost the walk a cache miss per ray); the copy is the sort's last pass, reading the caller's
+   * rays in their order and writing each at its place. frame: the scene's min x, min z, extent x,
+   * extent z.
+   */
+  sort(
+    rays: RayBatch, count: number, minX: number, minZ: number, extentX: number, extentZ: number,
+    originsOut: Float32Array, directionsOut: Float32Array, tMaxOut: Float32Array,
+  ): Int32Array {
+    const origins = rays.origins;
     if (this.order.length < count) {
       this.keys = new Uint32Array(count);
       this.order = new Int32Array(count);
@@ -54,7 +66,30 @@ export class RayOrder {
       sum += c;
     }
     const order = this.order;
-    for (let i = 0; i < count; i++) order[counts[keys[i]!]!++] = i;
+    const directions = rays.directions;
+    const tMax = rays.tMax;
+    for (let i = 0; i < count; i++) {
+      const at = counts[keys[i]!]!++;
+      order[at] = i;
+      const from = 3 * i;
+      const to = 3 * at;
+      originsOut[to] = origins[from]!;
+      originsOut[to + 1] = origins[from + 1]!;
+      originsOut[to + 2] = origins[from + 2]!;
+      directionsOut[to] = directions[from]!;
+      directionsOut[to + 1] = directions[from + 1]!;
+      directionsOut[to + 2] = directions[from + 2]!;
+      tMaxOut[at] = tMax[i]!;
+    }
     return order;
+  }
+}
+
+/** Puts hits found in cast order back in the caller's order. */
+export function scatterHits(order: Int32Array, count: number, t: Float32Array, triangle: Int32Array, tOut: Float32Array, triangleOut: Int32Array): void {
+  for (let i = 0; i < count; i++) {
+    const ray = order[i]!;
+    tOut[ray] = t[i]!;
+    triangleOut[ray] = triangle[i]!;
   }
 }
