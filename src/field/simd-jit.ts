@@ -77,6 +77,18 @@ function decode(program: FieldProgram): { instructions: Instruction[]; output: S
  * redo list alike: the divider and the instruction count bound the loop, not its latency.
  */
 const GROUPS_PER_ITERATION = 1;
+/** Operations whose result has the same value in all four components. */
+const SCALAR_RESULTS: ReadonlySet<OperationName> = new Set(['dot', 'length', 'noise']);
+/**
+ * Comparisons whose union over components is one comparison with a bound: the scalar on the left
+ * (x < b) or on the right (b < x, that is x > b), and whether the bound is the largest component.
+ */
+const BOUNDED_COMPARISONS: Partial<Record<OperationName, Record<'scalarLeft' | 'scalarRight', { opcode: SimdOp; largest: boolean }>>> = {
+  lt: { scalarLeft: { opcode: SimdOp.f32x4Lt, largest: true }, scalarRight: { opcode: SimdOp.f32x4Gt, largest: false } },
+  le: { scalarLeft: { opcode: SimdOp.f32x4Le, largest: true }, scalarRight: { opcode: SimdOp.f32x4Ge, largest: false } },
+  gt: { scalarLeft: { opcode: SimdOp.f32x4Gt, largest: false }, scalarRight: { opcode: SimdOp.f32x4Lt, largest: true } },
+  ge: { scalarLeft: { opcode: SimdOp.f32x4Ge, largest: false }, scalarRight: { opcode: SimdOp.f32x4Le, largest: true } },
+};
 /** The kernel's count must be a multiple of this. */
 export const JIT_POINTS_PER_ITERATION = 4 * GROUPS_PER_ITERATION;
 
@@ -233,7 +245,9 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   /** select(m, b, c) as c, the lanes where m has a non-zero component added to flagged[g]. */
   const emitFlaggedSelect = (s: number, g: number): void => {
     const [maskSource, , whereZero] = instructions[s]!.sources as [Source, Source, Source];
-    emitUnion(maskLocals(value(maskSource, g)));
+    const bound = boundOf.get(s);
+    if (bound !== undefined) f.localGet(value(bound.scalar, g)[0]!).localGet(bound.local).simd(bound.comparison);
+    else emitUnion(maskLocals(value(maskSource, g)));
     const before = flagged[g];
     if (before !== undefined) f.localGet(before).simd(SimdOp.v128Or);
     const union = pool.take();
@@ -247,6 +261,36 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     if (live[i] && invariant[i]) emitInstruction(i);
   });
   const redoesSelects = instructions.some((_, i) => live[i] && deferring[i] && deferredTo[i] < 0);
+  // Flags from one comparison: a scalar (the same in every component) against a loop-invariant float4
+  // is below some component exactly where it is below their largest (NaN components never compare
+  // true, so they are left out); likewise above, the smallest. For an explosion's
+  // `dot(offset, offset) < radius * radius`, one comparison instead of four and three ors.
+  const boundOf = new Map<number, { scalar: Source; local: number; comparison: SimdOp }>();
+  instructions.forEach((select, s) => {
+    const mask = select.sources[0];
+    if (!live[s] || !deferring[s] || deferredTo[s] >= 0 || mask?.kind !== 'instruction') return;
+    const comparison = instructions[mask.index]!;
+    const bounded = BOUNDED_COMPARISONS[comparison.operation];
+    if (bounded === undefined || invariant[mask.index]) return;
+    const isScalar = (source: Source): boolean => source.kind === 'instruction' && !invariant[source.index] && SCALAR_RESULTS.has(instructions[source.index]!.operation);
+    const isInvariant = (source: Source): boolean => source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]);
+    const [left, right] = comparison.sources as [Source, Source];
+    // b > x is x < b: with the scalar on the right the comparison flips.
+    const [scalar, limits, { opcode, largest }] = isScalar(left) && isInvariant(right) ? [left, right, bounded.scalarLeft] : isScalar(right) && isInvariant(left) ? [right, left, bounded.scalarRight] : [undefined, undefined, bounded.scalarLeft];
+    if (scalar === undefined || limits === undefined) return;
+    const components = value(limits, 0);
+    const local = pool.take();
+    f.localGet(components[0]!).localSet(local);
+    for (const component of components.slice(1)) {
+      // local = component where it is further out than local or local is NaN
+      f.localGet(component).localGet(local);
+      if (largest) f.localGet(local).localGet(component).simd(SimdOp.f32x4Lt);
+      else f.localGet(component).localGet(local).simd(SimdOp.f32x4Lt);
+      f.localGet(local).localGet(local).simd(SimdOp.f32x4Ne).simd(SimdOp.v128Or);
+      f.simd(SimdOp.v128Bitselect).localSet(local);
+    }
+    boundOf.set(s, { scalar, local, comparison: opcode });
+  });
 
   // The main loop over groups of four points.
   f.localGet(pointCount).op(Op.i32Eqz).op(Op.i32Eqz).if();

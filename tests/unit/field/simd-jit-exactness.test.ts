@@ -11,7 +11,9 @@ import { firstMismatch } from './reference';
  *   divider (simd-lanes.ts), on every special value, zero divisors included;
  * - points where a select's mask is set are left for the redo loop (simd-jit.ts): every pattern of
  *   flagged lanes, none and all flagged, ragged counts, positions and wind in the same array, more
- *   points than one kernel call takes.
+ *   points than one kernel call takes;
+ * - those flags from one comparison of a scalar with a loop-invariant float4's largest or smallest
+ *   component, NaN and ±0 components included.
  */
 const SPECIALS = [Number.NaN, Infinity, -Infinity, 0, -0, 3e38, -3e38, 1e-40, -1e-40, 1e-20, 1, -1, 0.5, 10];
 
@@ -108,6 +110,22 @@ describe.runIf(isWasmSimdSupported())('SIMD JIT shortcuts', () => {
       const nowhere = everywhere.map((value) => value + 100);
       expectTwinBits(program, nowhere, everywhere.slice(), `${program.name}, no point flagged`);
       expectTwinBits(program, specialPoints(), specialPoints().reverse(), `${program.name}, special values`);
+    }
+  });
+
+  it('flags from a scalar compared with a loop-invariant float4 (its largest or smallest component): every comparison, either side, NaN and ±0 bounds', () => {
+    // Bounds with a NaN component (∞ − ∞), all NaN, ±0, and exact hits of dot = 4, 9, 0.
+    const bounds = ['float4(4, 9, 1, 0)', 'float4(4, 0, -0, 1) + ((float4(0, 1e30, 0, 0) * 1e30) - (float4(0, 1e30, 0, 0) * 1e30))', '(float4(1e30, 1e30, 1e30, 1e30) * 1e30) - (float4(1e30, 1e30, 1e30, 1e30) * 1e30)', 'float4(-0, 0, -0, 0)'];
+    const tests = ['dot(in.position, in.position) < B', 'dot(in.position, in.position) <= B', 'length(in.position) > B', 'length(in.position) >= B', 'B > dot(in.position, in.position)', 'B <= length(in.position)', 'B < dot(in.position, in.position)', 'B >= dot(in.position, in.position)'];
+    const points = Float32Array.from([2, 0, 0, 0, 0, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, -0, -0, 0, 0, 1.5, 1.5, 0, 0, ...specialPoints()]);
+    const wind = points.slice().reverse();
+    for (const bound of bounds) {
+      for (const test of tests) {
+        const program = field(`
+    float4 B = ${bound};
+    out.wind = in.wind + select(${test}, normalize(in.position) * 3, 0);`);
+        expectTwinBits(program, points, wind, `select(${test}) with B = ${bound}`);
+      }
     }
   });
 
