@@ -134,6 +134,8 @@ export class ParticleSystem implements SimSystem {
    * effect: effect e's are askers[askersEnd[e−1] .. askersEnd[e]).
    */
   private askersEnd = new Int32Array(0);
+  /** Set when the SIMD kernel could not get memory for these effects (cleared when they change). */
+  private simdMemoryRefused = '';
   private urgentEnd = new Int32Array(0);
   private laterStart = new Int32Array(0);
   /** The move's lists: always the buffers' own arrays (useBuffers), counts per step. */
@@ -166,7 +168,8 @@ export class ParticleSystem implements SimSystem {
       start += effect.capacity;
       return effect;
     });
-    this.useBuffers(this.wantsSimd() ? simdParticleKernel()!.createBuffers(start) : new ParticleBuffers(start));
+    this.simdMemoryRefused = '';
+    this.useBuffers((this.wantsSimd() ? this.kernelBuffers(start) : null) ?? new ParticleBuffers(start));
     this.askersEnd = new Int32Array(effects.length);
     this.urgentEnd = new Int32Array(effects.length);
     this.laterStart = new Int32Array(effects.length);
@@ -315,7 +318,25 @@ export class ParticleSystem implements SimSystem {
 
   /** Whether the SIMD move should run: chosen, and loaded. */
   private wantsSimd(): boolean {
-    return this.options.kernel === 'wasm-simd' && simdParticleKernel() !== null;
+    return this.options.kernel === 'wasm-simd' && simdParticleKernel() !== null && this.simdMemoryRefused === '';
+  }
+
+  /**
+   * Buffers in a module memory of their own, or null when the engine refuses the memory (a big effect
+   * on a small device): the particles then stay in TypeScript, and simdRefusal() says why.
+   */
+  private kernelBuffers(capacity: number): ParticleBuffers | null {
+    try {
+      return simdParticleKernel()!.createBuffers(capacity);
+    } catch (error) {
+      this.simdMemoryRefused = `no WebAssembly memory for ${capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
+      return null;
+    }
+  }
+
+  /** Why the SIMD move is not running although chosen and loaded ('' when it runs or was not chosen). */
+  simdRefusal(): string {
+    return this.simdMemoryRefused;
   }
 
   /** Makes these the particle buffers, and the move's lists theirs. */
@@ -334,7 +355,8 @@ export class ParticleSystem implements SimSystem {
   private moveIntoKernelMemory(): void {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
     if (kernel === null || kernel.holds(this.buffers)) return;
-    const resident = kernel.createBuffers(this.buffers.capacity);
+    const resident = this.kernelBuffers(this.buffers.capacity);
+    if (resident === null) return;
     resident.copyFrom(this.buffers);
     this.useBuffers(resident);
   }

@@ -202,7 +202,8 @@ export class ParticlesFeature implements AppFeature {
   /** Which code moved the particles and cast their rays in the last step. */
   private kernelReadout(): string {
     const used = this.system?.simdInUse() ?? { move: false, rays: false };
-    return `move on ${used.move ? 'WASM SIMD' : 'TypeScript'} · rays on ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
+    const refusal = this.system?.simdRefusal() ?? '';
+    return `move on ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · rays on ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
   }
 
   private setVisible(on: boolean): void {

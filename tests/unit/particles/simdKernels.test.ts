@@ -54,4 +54,24 @@ describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
   it('rejects an unknown kernel', () => {
     expect(() => new ParticleSystem([], { kernel: 'gpu' as never })).toThrow(/kernel: expected 'wasm-simd' or 'typescript'/);
   });
+
+  it('keep moving in TypeScript, saying why, when the engine refuses the kernel its memory', async () => {
+    const kernel = (await loadSimdParticles())!;
+    const createBuffers = kernel.createBuffers.bind(kernel);
+    kernel.createBuffers = () => {
+      throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    };
+    try {
+      const refused = run({ kernel: 'wasm-simd' });
+      expect(refused.simdInUse().move).toBe(false);
+      expect(refused.simdRefusal()).toMatch(/no WebAssembly memory for [\d,]+ particles \(WebAssembly.Memory.grow/);
+      expect(fingerprint(refused)).toBe(fingerprint(run({ kernel: 'typescript' })));
+    } finally {
+      kernel.createBuffers = createBuffers;
+    }
+    // New effects ask again.
+    const system = run({ kernel: 'wasm-simd' });
+    expect(system.simdInUse().move).toBe(true);
+    expect(system.simdRefusal()).toBe('');
+  });
 });
