@@ -28,7 +28,9 @@ import { emitNoiseFunction } from './simd-noise';
  *   with its exclusive work under `if (any lane of the mask)`. An unflagged point's selects all gave
  *   their "where zero" side bit for bit, so results are the same bits as computing everything.
  * Patchable constants are read from the bytecode copy in memory at each call (setConstant needs no
- * recompilation); the others are baked in as v128 constants. Noise, sin and cos are functions of the
+ * recompilation); the others are baked in as v128 constants. Where a program divides, components of
+ * patchable constants that are ±0 when it compiles (a whirl's axis) are taken as ±0 by a second copy
+ * of the main loop, which each call runs while the bytecode still holds ±0 there. Noise, sin and cos are functions of the
  * module, emitted only when the program uses them.
  */
 interface Instruction {
@@ -147,6 +149,8 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const patched = new Set<number>();
   for (let i = 1; i < program.patches.length; i += 2) patched.add(program.patches[i]!);
   const constantLocals = new Map<number, number[]>();
+  /** Patchable constant components that are ±0 at compilation: their locals and float offsets. */
+  const assumedZeros: { local: number; at: number }[] = [];
   const constant = (at: number): number[] => {
     let locals = constantLocals.get(at);
     if (locals === undefined) {
@@ -156,8 +160,10 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
         if (patched.has(at)) f.localGet(codeAt).simdMemory(SimdOp.v128Load32Splat, 2, (at + k) * 4);
         else f.f32x4Const(value, value, value, value);
         f.localSet(local);
-        // A baked-in ±0 component lets divisions of what it zeroes skip the divider (simd-lanes.ts).
+        // A baked-in ±0 component lets divisions of what it zeroes skip the divider (simd-lanes.ts);
+        // a patchable one only in the main loop that checks it still is.
         if (!patched.has(at) && value === 0) pool.facts.set(local, 'zeroOrNaN');
+        if (patched.has(at) && value === 0) assumedZeros.push({ local, at: at + k });
       });
       constantLocals.set(at, locals);
     }
@@ -308,8 +314,6 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     f.i32x4Const(step, step, step, step).localSet(offsetStep);
     f.localGet(listAt).localSet(listEnd);
   }
-  const forgetLoop = pool.remember();
-  f.loop();
   const loadColumns = (rows: readonly number[]): number[] => {
     const columns = take4();
     emitTranspose4(f, rows, columns, take4());
@@ -320,44 +324,62 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     emitLoad4(f, address, 64 * g, rows);
     return rows;
   };
-  for (const g of groups) {
-    positionColumns[g] = loadColumns(load4(position, g));
-    windColumns[g] = loadColumns(load4(wind, g));
-  }
-  instructions.forEach((_, i) => {
-    if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i);
-  });
-  for (const g of groups) {
-    const columns = value(output, g);
-    const lanes = flagged[g];
-    if (lanes !== undefined) {
-      // Flagged points' offsets go on the redo list: the table gathers their lanes to the front.
-      f.localGet(lanes).simd(SimdOp.i32x4Bitmask).localSet(laneBits);
-      f.localGet(listEnd).localGet(offsets);
-      if (g > 0) f.i32x4Const(64 * g, 64 * g, 64 * g, 64 * g).simd(SimdOp.i32x4Add);
-      f.localGet(laneBits).i32Const(4).op(Op.i32Shl).simdMemory(SimdOp.v128Load, 4, COMPACTION_TABLE_AT);
-      f.simd(SimdOp.i8x16Swizzle).simdMemory(SimdOp.v128Store, 2);
-      f.localGet(listEnd).localGet(laneBits).op(Op.i32Popcnt).i32Const(2).op(Op.i32Shl).op(Op.i32Add).localSet(listEnd);
+  const emitMainLoop = (): void => {
+    const forgetLoop = pool.remember();
+    flagged.fill(undefined);
+    f.loop();
+    for (const g of groups) {
+      positionColumns[g] = loadColumns(load4(position, g));
+      windColumns[g] = loadColumns(load4(wind, g));
     }
-    const rows = take4();
-    emitTranspose4(f, columns, rows, take4());
-    if (lanes === undefined) emitStore4(f, wind, 64 * g, rows);
-    else {
-      // A flagged point's row goes to a discard slot, so its incoming wind stays for the redo loop
-      // (an address select per row costs less than blending the columns back).
-      rows.forEach((row, k) => {
-        f.i32Const(DISCARD_AT).localGet(wind).i32Const(64 * g + 16 * k).op(Op.i32Add);
-        f.localGet(laneBits).i32Const(1 << k).op(Op.i32And).op(Op.select);
-        f.localGet(row).simdMemory(SimdOp.v128Store, 4);
-      });
+    instructions.forEach((_, i) => {
+      if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i);
+    });
+    for (const g of groups) {
+      const columns = value(output, g);
+      const lanes = flagged[g];
+      if (lanes !== undefined) {
+        // Flagged points' offsets go on the redo list: the table gathers their lanes to the front.
+        f.localGet(lanes).simd(SimdOp.i32x4Bitmask).localSet(laneBits);
+        f.localGet(listEnd).localGet(offsets);
+        if (g > 0) f.i32x4Const(64 * g, 64 * g, 64 * g, 64 * g).simd(SimdOp.i32x4Add);
+        f.localGet(laneBits).i32Const(4).op(Op.i32Shl).simdMemory(SimdOp.v128Load, 4, COMPACTION_TABLE_AT);
+        f.simd(SimdOp.i8x16Swizzle).simdMemory(SimdOp.v128Store, 2);
+        f.localGet(listEnd).localGet(laneBits).op(Op.i32Popcnt).i32Const(2).op(Op.i32Shl).op(Op.i32Add).localSet(listEnd);
+      }
+      const rows = take4();
+      emitTranspose4(f, columns, rows, take4());
+      if (lanes === undefined) emitStore4(f, wind, 64 * g, rows);
+      else {
+        // A flagged point's row goes to a discard slot, so its incoming wind stays for the redo loop
+        // (an address select per row costs less than blending the columns back).
+        rows.forEach((row, k) => {
+          f.i32Const(DISCARD_AT).localGet(wind).i32Const(64 * g + 16 * k).op(Op.i32Add);
+          f.localGet(laneBits).i32Const(1 << k).op(Op.i32And).op(Op.select);
+          f.localGet(row).simdMemory(SimdOp.v128Store, 4);
+        });
+      }
     }
-  }
-  if (redoesSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
-  f.localGet(position).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(position);
-  f.localGet(wind).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(wind);
-  f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
-  f.end();
-  forgetLoop();
+    if (redoesSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
+    f.localGet(position).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(position);
+    f.localGet(wind).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(wind);
+    f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
+    f.end();
+    forgetLoop();
+  };
+  if (assumedZeros.length > 0 && used.has('div')) {
+    // Patchable components that are ±0 now are very likely ±0 at every call (an axis, a plane's
+    // normal): a second main loop knows them to be, and runs while the bytecode still says so.
+    for (const { at } of assumedZeros) f.localGet(codeAt).memory(Op.i32Load, 2, at * 4).i32Const(0x7fffffff).op(Op.i32And);
+    for (let k = 1; k < assumedZeros.length; k++) f.op(Op.i32Or);
+    f.op(Op.i32Eqz).if();
+    for (const { local } of assumedZeros) pool.facts.set(local, 'zeroOrNaN');
+    emitMainLoop();
+    for (const { local } of assumedZeros) pool.facts.delete(local);
+    f.else();
+    emitMainLoop();
+    f.end();
+  } else emitMainLoop();
 
   // The redo loop: the listed points four at a time, every select in full. The list is padded to a
   // whole group with its last point, computed twice from the same inputs.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/math/random';
-import { compileField, evaluateField, isWasmSimdSupported, simdFieldPointBuffers, type FieldProgram } from '../../../src/field/index';
+import { compileField, evaluateField, isWasmSimdSupported, setConstant, simdFieldPointBuffers, type FieldProgram } from '../../../src/field/index';
 import { buildJitModule } from '../../../src/field/simd-jit';
 import { referenceEvaluateFloat32 } from './float32-twin';
 import { firstMismatch } from './reference';
@@ -8,7 +8,8 @@ import { firstMismatch } from './reference';
 /**
  * The SIMD JIT's shortcuts against the float32 twin, bit for bit (NaN for NaN):
  * - a division of a lane known to be ±0 or NaN by a lane known to be +0 … +Infinity or NaN takes no
- *   divider (simd-lanes.ts), on every special value, zero divisors included;
+ *   divider (simd-lanes.ts), on every special value, zero divisors included; patchable components
+ *   that are ±0 at compilation count as such in a main loop that runs only while they still are;
  * - points where a select's mask is set are left for the redo loop (simd-jit.ts): every pattern of
  *   flagged lanes, none and all flagged, ragged counts, positions and wind in the same array, more
  *   points than one kernel call takes;
@@ -81,6 +82,27 @@ describe.runIf(isWasmSimdSupported())('SIMD JIT shortcuts', () => {
     expect(divisions(zeroQuotients)).toBeLessThan(16);
     expectTwinBits(zeroQuotients, points, wind, 'zero quotients, special values');
     expectTwinBits(zeroQuotients, divisors, divisors.slice().reverse(), 'zero quotients, zero divisors');
+  });
+
+  it('patchable components that are ±0 at compilation: the loop that assumes them runs while they are, the other after setConstant', () => {
+    const whirl = compileField(`const float4 center = float4(0, 10, 0, 0);
+const float4 up = float4(0, 0, 1, 0);
+const float4 speed = float4(10, 10, 10, 10);
+${HEADER}
+void f(in vf_in in, out vf_out out)
+{
+    float4 r = in.position - center;
+    out.wind = in.wind + speed * cross(up, r) / dot(r, r);
+}`);
+    const points = specialPoints();
+    const wind = points.slice().reverse();
+    const random = new Random(8083);
+    const ordinary = new Float32Array(203 * 4).map(() => random.range(-20, 20));
+    for (const axis of [[0, 0, 1, 0], [-0, 0, 1, -0], [0.25, 0, 1, 0], [0, 0, 1, 0.5], [0, 0, 1, 0]]) {
+      setConstant(whirl, 'up', axis);
+      expectTwinBits(whirl, points, wind, `whirl, up = ${axis.map((x) => (Object.is(x, -0) ? '-0' : x)).join(',')}, special values`);
+      expectTwinBits(whirl, ordinary, ordinary.slice().reverse(), `whirl, up = ${axis.join(',')}`);
+    }
   });
 
   const explosion = field(`
