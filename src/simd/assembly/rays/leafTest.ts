@@ -2,18 +2,16 @@
 // batched walk (batchWalk.ts), so both shrink a ray by exactly the same rule.
 //
 // A leaf's triangles lie in whole groups of four, from the first group its child word names
-// (src/simd/rayLeafGroups.ts; watertight.ts for a group's layout); each group is screened four-wide
-// and its surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
+// (src/simd/rayLeafGroups.ts; watertight.ts for a group's layout); the groups are screened four-wide
+// and the surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
 // it would testing them one by one: a hit replaces the closest so far when t < tMax (strictly, so at
 // an exact tie the triangle tested first keeps it), or it is the first hit at all.
 
 import { PLANE_SLACK } from './slack';
 import { BEST, TMAX, TMAX_BOX } from './rayState';
-import { candidates, intersectTriangle } from './watertight';
+import { GROUP, candidates, intersectTriangle } from './watertight';
 
 const INDEX_MASK: u32 = 0xffffff;
-/** Bytes per group of four triangles (watertight.ts). */
-const TRIANGLE_GROUP: usize = 144;
 
 // The cast's triangles (set once per cast).
 let triangles: usize = 0;
@@ -47,25 +45,21 @@ function shrink(ray: usize, t: f64, k: usize): void {
  * every closer hit). An any-hit ray stops at its first hit (isDone).
  */
 export function testLeaf(ray: usize, word: u32, tMax: f64): f64 {
-  let remaining = <i32>((word >>> 24) & 15) - 1;
-  trianglesTested += remaining;
-  let group = <usize>(word & INDEX_MASK);
-  do {
-    // The leaf's lanes of this group: all four but in its last group.
-    const lanes = remaining >= 4 ? 15 : (1 << remaining) - 1;
-    const g = triangles + group * TRIANGLE_GROUP;
-    let survivors = candidates(ray, g) & lanes;
-    while (survivors != 0) {
-      const lane = <usize>ctz(survivors);
-      survivors &= survivors - 1;
-      const t = intersectTriangle(ray, g + 4 * lane, tMax);
-      if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
-        tMax = t;
-        shrink(ray, t, (group << 2) + lane);
-        if (anyHit) return tMax;
-      }
+  const count = <i32>((word >>> 24) & 15) - 1;
+  trianglesTested += count;
+  const first = <usize>(word & INDEX_MASK);
+  const groups = triangles + first * GROUP;
+  // Bit k: the leaf's k-th triangle, lane k & 3 of its group k >> 2.
+  let survivors = candidates(ray, groups, (count + 3) >>> 2) & ((1 << count) - 1);
+  while (survivors != 0) {
+    const k = <usize>ctz(survivors);
+    survivors &= survivors - 1;
+    const t = intersectTriangle(ray, groups + (k >>> 2) * GROUP + 4 * (k & 3), tMax);
+    if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+      tMax = t;
+      shrink(ray, t, (first << 2) + k);
+      if (anyHit) return tMax;
     }
-    group++;
-  } while ((remaining -= 4) > 0);
+  }
   return tMax;
 }

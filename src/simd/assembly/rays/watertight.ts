@@ -19,6 +19,8 @@ import {
 const MISS: f64 = -1;
 /** Bytes between corners a, b and c of one lane (three f32x4 rows). */
 const CORNER: usize = 48;
+/** Bytes per group of four triangles. */
+export const GROUP: usize = 144;
 /** Relative float32 rounding of a two-product difference, with room to spare (2^-21). */
 const PRODUCT_ERROR: f32 = 4.76837158203125e-7;
 
@@ -88,38 +90,49 @@ function edgeError(a: v128, b: v128, c: v128, d: v128, delta: v128): v128 {
 }
 
 /**
- * The lanes of the group at g that the exact test might hit, as a 4-bit mask: the projection and the
- * edge functions in float32, a lane dropped only when some edge function is below minus its error
- * bound (single-sided), or edge functions of both signs are beyond their bounds (double-sided).
+ * The lanes of the `groups` consecutive groups from g that the exact test might hit, as a mask (bit
+ * 4i + j: lane j of group i): the projection and the edge functions in float32, a lane dropped only
+ * when some edge function is below minus its error bound (single-sided), or edge functions of both
+ * signs are beyond their bounds (double-sided). A whole leaf at once, so the ray's constants are
+ * loaded once per leaf (the screen does not depend on tMax, so screening ahead of the exact tests
+ * changes nothing).
  */
-export function candidates(ray: usize, g: usize): i32 {
-  const kx = g + <usize>load<i32>(ray, OFFSET_KX), ky = g + <usize>load<i32>(ray, OFFSET_KY), kz = g + <usize>load<i32>(ray, OFFSET_KZ);
+export function candidates(ray: usize, g: usize, groups: i32): i32 {
+  const offsetX = <usize>load<i32>(ray, OFFSET_KX), offsetY = <usize>load<i32>(ray, OFFSET_KY), offsetZ = <usize>load<i32>(ray, OFFSET_KZ);
   const originZ = v128.load(ray, ORIGIN_KZ4);
   const originX = v128.load(ray, ORIGIN_KX4);
   const originY = v128.load(ray, ORIGIN_KY4);
   const sx = v128.load(ray, SHEAR_X4);
   const sy = v128.load(ray, SHEAR_Y4);
   const delta = v128.load(ray, PROJECTION_ERROR4);
-  const aZ = f32x4.sub(v128.load(kz), originZ);
-  const bZ = f32x4.sub(v128.load(kz + CORNER), originZ);
-  const cZ = f32x4.sub(v128.load(kz + 2 * CORNER), originZ);
-  const aX = f32x4.sub(f32x4.sub(v128.load(kx), originX), f32x4.mul(sx, aZ));
-  const aY = f32x4.sub(f32x4.sub(v128.load(ky), originY), f32x4.mul(sy, aZ));
-  const bX = f32x4.sub(f32x4.sub(v128.load(kx + CORNER), originX), f32x4.mul(sx, bZ));
-  const bY = f32x4.sub(f32x4.sub(v128.load(ky + CORNER), originY), f32x4.mul(sy, bZ));
-  const cX = f32x4.sub(f32x4.sub(v128.load(kx + 2 * CORNER), originX), f32x4.mul(sx, cZ));
-  const cY = f32x4.sub(f32x4.sub(v128.load(ky + 2 * CORNER), originY), f32x4.mul(sy, cZ));
-  const u = edge(cX, bY, cY, bX);
-  const v = edge(aX, cY, aY, cX);
-  const w = edge(bX, aY, bY, aX);
-  const eu = edgeError(cX, bY, cY, bX, delta);
-  const ev = edgeError(aX, cY, aY, cX, delta);
-  const ew = edgeError(bX, aY, bY, aX, delta);
-  const negative = v128.or(v128.or(f32x4.lt(u, f32x4.neg(eu)), f32x4.lt(v, f32x4.neg(ev))), f32x4.lt(w, f32x4.neg(ew)));
-  let outside = negative;
-  if (doubleSided) {
-    const positive = v128.or(v128.or(f32x4.gt(u, eu), f32x4.gt(v, ev)), f32x4.gt(w, ew));
-    outside = v128.and(negative, positive);
-  }
-  return i32x4.bitmask(v128.not(outside));
+  let mask = 0;
+  let shift = 0;
+  const end = groups << 2;
+  do {
+    const kx = g + offsetX, ky = g + offsetY, kz = g + offsetZ;
+    const aZ = f32x4.sub(v128.load(kz), originZ);
+    const bZ = f32x4.sub(v128.load(kz + CORNER), originZ);
+    const cZ = f32x4.sub(v128.load(kz + 2 * CORNER), originZ);
+    const aX = f32x4.sub(f32x4.sub(v128.load(kx), originX), f32x4.mul(sx, aZ));
+    const aY = f32x4.sub(f32x4.sub(v128.load(ky), originY), f32x4.mul(sy, aZ));
+    const bX = f32x4.sub(f32x4.sub(v128.load(kx + CORNER), originX), f32x4.mul(sx, bZ));
+    const bY = f32x4.sub(f32x4.sub(v128.load(ky + CORNER), originY), f32x4.mul(sy, bZ));
+    const cX = f32x4.sub(f32x4.sub(v128.load(kx + 2 * CORNER), originX), f32x4.mul(sx, cZ));
+    const cY = f32x4.sub(f32x4.sub(v128.load(ky + 2 * CORNER), originY), f32x4.mul(sy, cZ));
+    const u = edge(cX, bY, cY, bX);
+    const v = edge(aX, cY, aY, cX);
+    const w = edge(bX, aY, bY, aX);
+    const eu = edgeError(cX, bY, cY, bX, delta);
+    const ev = edgeError(aX, cY, aY, cX, delta);
+    const ew = edgeError(bX, aY, bY, aX, delta);
+    const negative = v128.or(v128.or(f32x4.lt(u, f32x4.neg(eu)), f32x4.lt(v, f32x4.neg(ev))), f32x4.lt(w, f32x4.neg(ew)));
+    let outside = negative;
+    if (doubleSided) {
+      const positive = v128.or(v128.or(f32x4.gt(u, eu), f32x4.gt(v, ev)), f32x4.gt(w, ew));
+      outside = v128.and(negative, positive);
+    }
+    mask |= i32x4.bitmask(v128.not(outside)) << shift;
+    g += GROUP;
+  } while ((shift += 4) < end);
+  return mask;
 }
