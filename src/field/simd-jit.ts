@@ -12,8 +12,9 @@ import { emitNoiseFunction } from './simd-noise';
  * The SIMD JIT: turns validated bytecode into one WebAssembly function with a single fused loop over
  * the points, four per iteration, every value in v128 locals (structure of arrays, see simd-lanes.ts):
  *
- *   kernel(codeAt, positionsAt, windAt, count, listAt)     count a multiple of JIT_POINTS_PER_ITERATION;
- *                                                          listAt: 4·count + 16 bytes of scratch
+ *   kernel(codeAt, positionsAt, windAt, count, listAt, branching) → points redone
+ *       count a multiple of JIT_POINTS_PER_ITERATION; listAt: 4·count + 16 bytes of scratch;
+ *       branching ≠ 0: a branch per group instead of the redo list (see below)
  *
  * Each iteration loads a group of four positions and four winds (float4 each), transposes them into
  * component vectors, runs the program, transposes the wind back and stores it. The bytecode is first put in
@@ -27,6 +28,10 @@ import { emitNoiseFunction } from './simd-noise';
  *   redo loop then runs the whole program on the listed points, four at a time, each select in full
  *   with its exclusive work under `if (any lane of the mask)`. An unflagged point's selects all gave
  *   their "where zero" side bit for bit, so results are the same bits as computing everything.
+ *   Where most points get flagged, redoing them costs more than a branch per group (then taken
+ *   nearly always, so predicted well): the kernel also holds that main loop, where a select's
+ *   exclusive work runs under `if (any lane of the mask)`, and runs it when the caller asks
+ *   (simd-runtime.ts asks after a call that redid more than 30 % of its points).
  * Patchable constants are read from the bytecode copy in memory at each call (setConstant needs no
  * recompilation); the others are baked in as v128 constants. Where a program divides, components of
  * patchable constants that are ±0 when it compiles (a whirl's axis) are taken as ±0 by a second copy
@@ -138,8 +143,8 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     noise: used.has('noise') ? emitNoiseFunction(module, PERMUTATION_AT) : -1,
   };
   const i32 = ValueType.i32;
-  const f = module.function([i32, i32, i32, i32, i32], [], 'kernel');
-  const [codeAt, positionsAt, windAt, pointCount, listAt] = [0, 1, 2, 3, 4];
+  const f = module.function([i32, i32, i32, i32, i32, i32], [i32], 'kernel');
+  const [codeAt, positionsAt, windAt, pointCount, listAt, branching] = [0, 1, 2, 3, 4, 5];
   const position = f.local(i32);
   const wind = f.local(i32);
   const end = f.local(i32);
@@ -360,30 +365,18 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
         });
       }
     }
-    if (redoesSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
+    if (redoesSelects && !fullSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
     f.localGet(position).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(position);
     f.localGet(wind).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(wind);
     f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
     f.end();
     forgetLoop();
   };
-  if (assumedZeros.length > 0 && used.has('div')) {
-    // Patchable components that are ±0 now are very likely ±0 at every call (an axis, a plane's
-    // normal): a second main loop knows them to be, and runs while the bytecode still says so.
-    for (const { at } of assumedZeros) f.localGet(codeAt).memory(Op.i32Load, 2, at * 4).i32Const(0x7fffffff).op(Op.i32And);
-    for (let k = 1; k < assumedZeros.length; k++) f.op(Op.i32Or);
-    f.op(Op.i32Eqz).if();
-    for (const { local } of assumedZeros) pool.facts.set(local, 'zeroOrNaN');
-    emitMainLoop();
-    for (const { local } of assumedZeros) pool.facts.delete(local);
-    f.else();
-    emitMainLoop();
-    f.end();
-  } else emitMainLoop();
-
-  // The redo loop: the listed points four at a time, every select in full. The list is padded to a
-  // whole group with its last point, computed twice from the same inputs.
-  if (redoesSelects) {
+  /**
+   * The redo loop: the listed points four at a time, every select in full. The list is padded to a
+   * whole group with its last point, computed twice from the same inputs.
+   */
+  const emitRedoLoop = (): void => {
     fullSelects = true;
     f.localGet(listEnd).localGet(listAt).op(Op.i32GtU).if();
     f.localGet(listEnd).localGet(listEnd).i32Const(4).op(Op.i32Sub).memory(Op.i32Load, 2).simd(SimdOp.i32x4Splat).simdMemory(SimdOp.v128Store, 2);
@@ -408,7 +401,41 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     pointOffsets.forEach((offset, k) => f.localGet(windAt).localGet(offset).op(Op.i32Add).localGet(rows[k]!).simdMemory(SimdOp.v128Store, 4));
     f.localGet(entry).i32Const(16).op(Op.i32Add).localTee(entry).localGet(listEnd).op(Op.i32LtU).brIf(0);
     f.end().end();
+  };
+  const emitMainLoops = (): void => {
+    if (assumedZeros.length === 0 || !used.has('div')) {
+      emitMainLoop();
+      return;
+    }
+    // Patchable components that are ±0 now are very likely ±0 at every call (an axis, a plane's
+    // normal): a second main loop knows them to be, and runs while the bytecode still says so.
+    for (const { at } of assumedZeros) f.localGet(codeAt).memory(Op.i32Load, 2, at * 4).i32Const(0x7fffffff).op(Op.i32And);
+    for (let k = 1; k < assumedZeros.length; k++) f.op(Op.i32Or);
+    f.op(Op.i32Eqz).if();
+    for (const { local } of assumedZeros) pool.facts.set(local, 'zeroOrNaN');
+    emitMainLoop();
+    for (const { local } of assumedZeros) pool.facts.delete(local);
+    f.else();
+    emitMainLoop();
+    f.end();
+  };
+  /** The kernel's result: how many points the redo loop took (0 when there was none to take). */
+  const listed = f.local(i32);
+  if (!redoesSelects) emitMainLoops();
+  else {
+    // Where most points are flagged, redoing them costs more than a branch per group mispredicts
+    // (a branch taken nearly always is predicted well): the caller asks for that loop then.
+    f.localGet(branching).if();
+    fullSelects = true;
+    emitMainLoops();
+    f.else();
+    fullSelects = false;
+    emitMainLoops();
+    emitRedoLoop();
+    f.localGet(listEnd).localGet(listAt).op(Op.i32Sub).i32Const(2).op(Op.i32ShrU).localSet(listed);
+    f.end();
   }
   f.end();
+  f.localGet(listed);
   return module.build();
 }

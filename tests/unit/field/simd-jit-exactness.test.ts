@@ -12,7 +12,8 @@ import { firstMismatch } from './reference';
  *   that are ±0 at compilation count as such in a main loop that runs only while they still are;
  * - points where a select's mask is set are left for the redo loop (simd-jit.ts): every pattern of
  *   flagged lanes, none and all flagged, ragged counts, positions and wind in the same array, more
- *   points than one kernel call takes;
+ *   points than one kernel call takes, the branch per group the runtime asks for when most points
+ *   are flagged;
  * - those flags from one comparison of a scalar with a loop-invariant float4's largest or smallest
  *   component, NaN and ±0 components included.
  */
@@ -132,6 +133,20 @@ void f(in vf_in in, out vf_out out)
       const nowhere = everywhere.map((value) => value + 100);
       expectTwinBits(program, nowhere, everywhere.slice(), `${program.name}, no point flagged`);
       expectTwinBits(program, specialPoints(), specialPoints().reverse(), `${program.name}, special values`);
+    }
+  });
+
+  it('most points flagged: after a call that redid them the runtime asks for the branch per group, then measures again; same bits every call', () => {
+    const random = new Random(8084);
+    const count = 203;
+    for (const program of [explosion, nested]) {
+      for (let call = 0; call < 40; call++) {
+        // Calls 0-9 flag nearly every point, the rest nearly none: both main loops run, and the switch back.
+        const spread = call < 10 ? 2 : 60;
+        const positions = new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 0 : (i % 4 === 0 ? 2 : i % 4 === 1 ? 4 : 0) + random.range(-spread, spread)));
+        const wind = new Float32Array(count * 4).map(() => random.range(-1, 1));
+        expectTwinBits(program, positions, wind, `${program.name}, call ${call}`);
+      }
     }
   });
 
