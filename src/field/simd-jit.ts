@@ -24,7 +24,7 @@ import { emitNoiseFunction } from './simd-noise';
  * - work only a select's "where non-zero" side needs is not done in the main loop: there the select
  *   gives its "where zero" side, and a point where its mask has a non-zero lane is flagged, its wind
  *   left as it came and its offset put on a list (no branch: a branch per group taken for one group in
- *   five, as for an explosion, mispredicts often and cost more than the work it skipped). A second,
+ *   five, as for an explosion, mispredicts often and costs more than the work it skips). A second,
  *   redo loop then runs the whole program on the listed points, four at a time, each select in full
  *   with its exclusive work under `if (any lane of the mask)`. An unflagged point's selects all gave
  *   their "where zero" side bit for bit, so results are the same bits as computing everything.
@@ -35,8 +35,8 @@ import { emitNoiseFunction } from './simd-noise';
  * Patchable constants are read from the bytecode copy in memory at each call (setConstant needs no
  * recompilation); the others are baked in as v128 constants. Where a program divides, components of
  * patchable constants that are ±0 when it compiles (a whirl's axis) are taken as ±0 by a second copy
- * of the main loop, which each call runs while the bytecode still holds ±0 there. Noise, sin and cos are functions of the
- * module, emitted only when the program uses them.
+ * of the main loop, which each call runs while the bytecode still holds ±0 there. Noise, sin and cos
+ * are functions of the module, emitted only when the program uses them.
  */
 interface Instruction {
   readonly operation: OperationName;
@@ -80,8 +80,8 @@ function decode(program: FieldProgram): { instructions: Instruction[]; output: S
 /**
  * Groups of four points per loop iteration, their instructions interleaved when more than one (more
  * independent work to overlap within an iteration). Two measured no faster than one on whirl +
- * explosion, with a branch per deferring select (taken more often for eight points) and with the
- * redo list alike: the divider and the instruction count bound the loop, not its latency.
+ * explosion with a branch per deferring select (taken more often for eight points), and with the
+ * redo list 2-4 % faster at best, no faster at the median: not worth the doubled code.
  */
 const GROUPS_PER_ITERATION = 1;
 /** Operations whose result has the same value in all four components. */
