@@ -76,7 +76,7 @@ interface Layout {
  * The WebAssembly SIMD ray caster over the quantized 4-way BVH: one module instance, its memory laid
  * out as
  *
- *   heapBase → traversal stacks (8 B per entry, one stack per ray in flight) | the frames' magnitude
+ *   heapBase → traversal stack (8 B per entry; raysInFlight() of them) | the frames' magnitude
  *            bound per axis (3 × f64) | node records (rayNodeRecords.ts, 128 B each: the child boxes as f32
  *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
  *            child words) | triangles leaf by leaf in whole groups of four (rayLeafGroups.ts), structure

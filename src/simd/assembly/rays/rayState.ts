@@ -1,7 +1,6 @@
-// One ray's walk state, as a 512-byte record in memory: the single-ray kernel keeps a few rays in
-// flight and alternates between them node by node, so one ray's cache misses overlap another's work
-// (WebAssembly has no prefetch, and a single ray's walk is a chain of dependent loads); the batched
-// walk (batchWalk.ts) keeps one record per ray of its batch.
+// One ray's walk state, as a 512-byte record in memory: the single-ray walk (rayWalk.ts) reads its
+// constants from it once per ray and keeps its closest hit in it, where the leaf test (leafTest.ts)
+// shrinks it; the batched walk (batchWalk.ts) keeps one record per ray of its batch.
 
 import { EXIT_SLACK, PLANE_SLACK } from './slack';
 
