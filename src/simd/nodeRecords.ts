@@ -3,8 +3,9 @@ import { QUANT_STEP_SCALE } from '../bvh/quantize';
 import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
 
 /**
- * The quantized 4-way nodes as the SIMD walks read them (the ray and capsule kernels): one 128-byte
- * record per node, two cache lines the hardware fetches as a pair:
+ * The quantized 4-way nodes as the capsule kernel reads them: one 128-byte record per node, two cache
+ * lines the hardware fetches as a pair (the ray kernel's records, rayNodeRecords.ts, hold the child
+ * boxes already decoded; both start from decodeFrames and frameMagnitudes here):
  *
  *   bytes  0..63  the quantized node verbatim (src/bvh/quantizedLayout.ts)
  *   bytes 64..75  its frame's min xyz (f32), bytes 80..91 its step xyz (f32)
