@@ -150,7 +150,6 @@ export class SimdCapsuleKernel {
       layout = this.layout = { ...layout, capsuleCapacity, traceCapacity: Math.max(traceCapacity, layout.traceCapacity) };
       this.ensureMemory(layout.staging + CAPSULE_BYTES * layout.capsuleCapacity + TRACE_ENTRY_BYTES * layout.traceCapacity);
     }
-    if (resolved.edgeMasks) this.makeMasksResident(bvh);
     const capacity = layout.capsuleCapacity;
     const start = layout.staging;
     const end = start + 12 * capacity;
