@@ -18,27 +18,51 @@ export interface MoveStep {
 }
 
 /**
- * Lists the move fills for the later phases of the step. `askers` (a prefix, all effects in turn):
- * particles that ask the cache (they bounced, or entered a new cell). `needy`, within each effect's own
- * slot range [start, end): particles whose plane is not their own look-ahead and that need a raycast —
- * urgent ones (meeting their plane within a few frames) from the front up to urgentEnd, the others
- * (meeting it within the look-ahead, sliding, or planeless and falling) from the back down from
- * laterStart.
+ * How far the move filled the buffers' lists (ParticleBuffers.live, askers, needy) for the later
+ * phases of the step. live, within each effect's slot range: its live slots, live[start .. start +
+ * alive of that effect). askers (a prefix, all effects in turn, askCount long): particles that ask the
+ * cache (they bounced, or entered a new cell). needy, within each effect's own slot range [start,
+ * end): particles whose plane is not their own look-ahead and that need a raycast — urgent ones
+ * (meeting their plane within a few frames) from the front up to urgentEnd, the others (meeting it
+ * within the look-ahead, sliding, or planeless and falling) from the back down from laterStart.
  */
 export interface MoveLists {
-  /** The live slots of each effect, from its start: live[start .. start + alive of that effect). */
-  live: Int32Array;
-  askers: Int32Array;
   askCount: number;
-  needy: Int32Array;
   urgentEnd: number;
   laterStart: number;
   bounces: number;
   alive: number;
 }
 
+/** The numbers one effect's move derives from its parameters and the step (both kernels use these). */
+export interface MoveConstants {
+  gravityStep: number;
+  /** Slower than two frames of gravity into the plane is resting contact, not a bounce. */
+  restSpeed: number;
+  /** The drag's factor over one step. */
+  decay: number;
+  /** How far gravity bends the arc below its chord over the look-ahead, for the heading's direction code. */
+  halfDrop: number;
+  inverseSide: number;
+  inverseHeight: number;
+  urgentTime: number;
+}
+
+export function moveConstants(p: ParticleEffectParams, step: MoveStep, out: MoveConstants): MoveConstants {
+  out.gravityStep = step.gravity * step.dt;
+  out.restSpeed = 2 * out.gravityStep;
+  out.decay = Math.exp(-p.drag * step.dt);
+  out.halfDrop = 0.5 * step.gravity * p.lookahead;
+  out.inverseSide = 1 / p.cellSide;
+  out.inverseHeight = 1 / p.cellHeight;
+  out.urgentTime = URGENT_FRAMES * step.dt;
+  return out;
+}
+
+const constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0 };
+
 /** Frames ahead within which meeting a plane that is only a guess is urgent. */
-export const URGENT_FRAMES = 4;
+const URGENT_FRAMES = 4;
 
 /** Speeds below this are at rest: a resting particle needs no new plane. */
 const SLIDING_SPEED_SQUARED = 0.25;
@@ -66,13 +90,11 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   const cellStamps = b.cellStamps;
   const codes = b.codes;
   const touchingBefore = b.touching;
-  const askers = lists.askers;
-  const needy = lists.needy;
-  const live = lists.live;
+  const askers = b.askers;
+  const needy = b.needy;
+  const live = b.live;
   const dt = step.dt;
-  const gravityStep = step.gravity * dt;
-  // Slower than two frames of gravity into the plane is resting contact, not a bounce.
-  const restSpeed = 2 * gravityStep;
+  const { gravityStep, restSpeed, decay, halfDrop, inverseSide, inverseHeight, urgentTime } = moveConstants(p, step, constants);
   const withWind = step.withWind;
   const cellLookups = step.cellLookups ? 1 : 0;
   const surfaceKeys = step.surfaceKeys;
@@ -82,14 +104,9 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   const friction = p.friction;
   const radius = p.radius;
   const lookahead = p.lookahead;
-  const decay = Math.exp(-p.drag * dt);
-  const halfDrop = 0.5 * step.gravity * lookahead;
-  const inverseSide = 1 / p.cellSide;
-  const inverseHeight = 1 / p.cellHeight;
   let askCount = lists.askCount;
   let urgentEnd = start;
   let laterStart = end;
-  const urgentTime = URGENT_FRAMES * dt;
   let bounces = 0;
   let alive = 0;
 

@@ -70,7 +70,7 @@ export class ParticleBuffers {
 
   /** Copies every particle (not the step's lists) from buffers of the same capacity. */
   copyFrom(other: ParticleBuffers): void {
-    this.restore(other.snapshot());
+    this.restore(other);
   }
 
   /** Copies of every array, for snapshots. */
@@ -90,6 +90,7 @@ export class ParticleBuffers {
     };
   }
 
+  /** Puts back a snapshot (or copies another set of buffers of the same capacity). */
   restore(snapshot: ReturnType<ParticleBuffers['snapshot']>): void {
     this.positions.set(snapshot.positions);
     this.velocities.set(snapshot.velocities);

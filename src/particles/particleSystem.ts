@@ -138,8 +138,8 @@ export class ParticleSystem implements SimSystem {
   private simdMemoryRefused = '';
   private urgentEnd = new Int32Array(0);
   private laterStart = new Int32Array(0);
-  /** The move's lists: always the buffers' own arrays (useBuffers), counts per step. */
-  private readonly lists: MoveLists = { live: new Int32Array(0), askers: new Int32Array(0), askCount: 0, needy: new Int32Array(0), urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
+  /** How far the move filled the buffers' lists this step. */
+  private readonly lists: MoveLists = { askCount: 0, urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
   private readonly moveStep: MoveStep = { dt: 0, gravity: 0, withWind: false, cellLookups: true, surfaceKeys: true, half: 0, floor: 0 };
   private readonly fallThrough: FallThroughCount = { below: 0, fresh: 0 };
   /** The raycast phase's batch and bookkeeping (public for drawing the last rays). */
@@ -169,7 +169,7 @@ export class ParticleSystem implements SimSystem {
       return effect;
     });
     this.simdMemoryRefused = '';
-    this.useBuffers((this.wantsSimd() ? this.kernelBuffers(start) : null) ?? new ParticleBuffers(start));
+    this.buffers = (this.wantsSimd() ? this.kernelBuffers(start) : null) ?? new ParticleBuffers(start);
     this.askersEnd = new Int32Array(effects.length);
     this.urgentEnd = new Int32Array(effects.length);
     this.laterStart = new Int32Array(effects.length);
@@ -268,7 +268,7 @@ export class ParticleSystem implements SimSystem {
     const bvh = sandbox.bvh;
     if (bvh !== null) {
       const raycaster = this.raycaster;
-      frame.raycasts = raycaster.pick(this.effects, this.options.mode === 'reference', this.options.pick, this.lists.live, this.lists.needy, this.urgentEnd, this.laterStart, this.random);
+      frame.raycasts = raycaster.pick(this.effects, this.options.mode === 'reference', this.options.pick, this.buffers.live, this.buffers.needy, this.urgentEnd, this.laterStart, this.random);
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
       raycaster.cast(bvh, this.options.kernel === 'wasm-simd');
       frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying);
@@ -339,14 +339,6 @@ export class ParticleSystem implements SimSystem {
     return this.simdMemoryRefused;
   }
 
-  /** Makes these the particle buffers, and the move's lists theirs. */
-  private useBuffers(buffers: ParticleBuffers): void {
-    this.buffers = buffers;
-    this.lists.live = buffers.live;
-    this.lists.askers = buffers.askers;
-    this.lists.needy = buffers.needy;
-  }
-
   /**
    * The SIMD move works on particles in its module's memory: when it is chosen (or has just loaded)
    * and they are elsewhere, they are copied there once, flying on unchanged. Switching back to
@@ -358,7 +350,7 @@ export class ParticleSystem implements SimSystem {
     const resident = this.kernelBuffers(this.buffers.capacity);
     if (resident === null) return;
     resident.copyFrom(this.buffers);
-    this.useBuffers(resident);
+    this.buffers = resident;
   }
 
   /** Integrates, tests each particle against its plane and bounces, effect by effect. */
@@ -412,7 +404,7 @@ export class ParticleSystem implements SimSystem {
     const sources = b.planeSources;
     const codes = b.codes;
     const positions = b.positions;
-    const askers = this.lists.askers;
+    const askers = b.askers;
     let k = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;

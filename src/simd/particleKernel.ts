@@ -1,5 +1,5 @@
 import type { ParticleEffectParams } from '../particles/effectParams';
-import { URGENT_FRAMES, type MoveLists, type MoveStep } from '../particles/moveParticles';
+import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from '../particles/moveParticles';
 import { ParticleBuffers, particleLayout } from '../particles/particleBuffers';
 import { sharedKernel } from './loadWasm';
 
@@ -38,6 +38,7 @@ interface Resident {
 export class SimdParticleKernel {
   private readonly module: WebAssembly.Module;
   private readonly residents = new WeakMap<ParticleBuffers, Resident>();
+  private readonly constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0 };
 
   constructor(module: WebAssembly.Module) {
     this.module = module;
@@ -80,29 +81,28 @@ export class SimdParticleKernel {
   }
 
   /**
-   * moveEffect on resident buffers, with the same results bit for bit; the lists must be the buffers'
-   * own (live, askers, needy). Returns false, doing nothing, for buffers it does not hold.
+   * moveEffect on resident buffers, with the same results bit for bit. Returns false, doing nothing,
+   * for buffers it does not hold.
    */
   move(b: ParticleBuffers, start: number, end: number, p: ParticleEffectParams, step: MoveStep, lists: MoveLists): boolean {
     const resident = this.residents.get(b);
-    if (resident === undefined || lists.live !== b.live || lists.askers !== b.askers || lists.needy !== b.needy) return false;
+    if (resident === undefined) return false;
     const { floats, ints } = resident;
-    const dt = step.dt;
-    const gravityStep = step.gravity * dt;
-    floats[F64.dt] = dt;
-    floats[F64.gravityStep] = gravityStep;
-    floats[F64.restSpeed] = 2 * gravityStep;
-    floats[F64.decay] = Math.exp(-p.drag * dt);
+    const c = moveConstants(p, step, this.constants);
+    floats[F64.dt] = step.dt;
+    floats[F64.gravityStep] = c.gravityStep;
+    floats[F64.restSpeed] = c.restSpeed;
+    floats[F64.decay] = c.decay;
     floats[F64.half] = step.half;
     floats[F64.floor] = step.floor;
     floats[F64.negRestitution] = -p.restitution;
     floats[F64.friction] = p.friction;
     floats[F64.radius] = p.radius;
     floats[F64.lookahead] = p.lookahead;
-    floats[F64.halfDrop] = 0.5 * step.gravity * p.lookahead;
-    floats[F64.inverseSide] = 1 / p.cellSide;
-    floats[F64.inverseHeight] = 1 / p.cellHeight;
-    floats[F64.urgentTime] = URGENT_FRAMES * dt;
+    floats[F64.halfDrop] = c.halfDrop;
+    floats[F64.inverseSide] = c.inverseSide;
+    floats[F64.inverseHeight] = c.inverseHeight;
+    floats[F64.urgentTime] = c.urgentTime;
     ints[I32.start] = start;
     ints[I32.end] = end;
     ints[I32.withWind] = step.withWind ? 1 : 0;
