@@ -146,7 +146,7 @@ export class SimdCapsuleKernel {
     let layout = this.layout!;
     const traceCapacity = trace === null ? 0 : trace.capacity;
     if (count > layout.capsuleCapacity || traceCapacity > layout.traceCapacity) {
-      const capsuleCapacity = Math.max(layout.capsuleCapacity, count > layout.capsuleCapacity ? Math.max(count, 2 * layout.capsuleCapacity) : 0);
+      const capsuleCapacity = count > layout.capsuleCapacity ? Math.max(count, 2 * layout.capsuleCapacity) : layout.capsuleCapacity;
       layout = this.layout = { ...layout, capsuleCapacity, traceCapacity: Math.max(traceCapacity, layout.traceCapacity) };
       this.ensureMemory(layout.staging + CAPSULE_BYTES * layout.capsuleCapacity + TRACE_ENTRY_BYTES * layout.traceCapacity);
     }
