@@ -234,7 +234,6 @@ export class CapsuleFeature implements AppFeature {
     }
     if (this.character !== null) this.stepCharacter(sandbox, bvh);
     if (this.crowd !== null && this.stressSettings.enabled) {
-      this.crowd.sweeper = this.sweeper;
       this.crowd.step(bvh, dtSeconds);
       const s = this.stressSettings;
       if (dtSeconds > 0) {
@@ -483,6 +482,7 @@ export class CapsuleFeature implements AppFeature {
     const previous = this.character;
     try {
       this.character = new CapsuleCharacter({ speed, jumpSpeed, stepHeight, maxSlopeDegrees, radius, halfHeight });
+      this.character.sweeper = this.sweeper;
     } catch (error) {
       this.context?.reportError(error instanceof Error ? error.message : String(error));
       return;
@@ -546,7 +546,6 @@ export class CapsuleFeature implements AppFeature {
     // Steps of at most 1/60 s, so a slow frame neither skips ground nor slows the walk.
     const steps = Math.ceil(dt * 60);
     let sweeps = 0, nodes = 0, triangles = 0;
-    character.sweeper = this.sweeper;
     for (let step = 0; step < steps; step++) {
       character.step(bvh, wishX, wishZ, step === 0 && k.has('Space'), dt / steps, fast);
       sweeps += character.sweeps;
@@ -591,6 +590,7 @@ export class CapsuleFeature implements AppFeature {
     const terrain = sandbox.terrain;
     try {
       this.crowd = new CapsuleCrowd((x, z) => sampleTerrainHeight(terrain, x, z), terrain.params.worldSize / 2, sandbox.scene.seed, { speed: s.speed, radius: s.radius, halfHeight: s.halfHeight });
+      this.crowd.sweeper = this.sweeper;
       this.crowd.resize(Math.round(s.count));
     } catch (error) {
       this.context?.reportError(error instanceof Error ? error.message : String(error));
