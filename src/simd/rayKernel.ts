@@ -10,7 +10,6 @@ import { RayOrder, scatterHits } from './rayOrder';
 interface RayKernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
-  raysInFlight(): number;
   countersNodes(): number;
   countersTriangles(): number;
   rayRecordBytes(): number;
@@ -76,7 +75,7 @@ interface Layout {
  * The WebAssembly SIMD ray caster over the quantized 4-way BVH: one module instance, its memory laid
  * out as
  *
- *   heapBase → traversal stack (8 B per entry; raysInFlight() of them) | the frames' magnitude
+ *   heapBase → traversal stack (8 B per entry; rays walk one at a time) | the frames' magnitude
  *            bound per axis (3 × f64) | node records (rayNodeRecords.ts, 128 B each: the child boxes as f32
  *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
  *            child words) | triangles leaf by leaf in whole groups of four (rayLeafGroups.ts), structure
@@ -113,7 +112,7 @@ export class SimdRayKernel {
     const stacks = align(this.exports.heapBase(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
-    const magnitude = stacks + stackBytes * this.exports.raysInFlight();
+    const magnitude = stacks + stackBytes;
     const nodeStart = align(magnitude + 24, 128);
     const triangles = nodeStart + RAY_NODE_RECORD_BYTES * nodes.nodeCount;
     const order = align(triangles + 144 * leaves.groupCount, 16);
@@ -171,7 +170,7 @@ export class SimdRayKernel {
     }
     const capacity = layout.rayCapacity;
     // The batched walk's work areas follow the staging area (batchWalk.ts): ray records, batch stack,
-    // four child lists, then the arena of pending lists; the alone stack is the first in-flight stack.
+    // four child lists, then the arena of pending lists; a ray walking alone uses the traversal stack.
     const batchSize = Math.max(1, Math.min(batch, count));
     const pending = layout.stackBytes / STACK_ENTRY_BYTES;
     const records = align(layout.rays + RAY_BYTES * capacity, 64);

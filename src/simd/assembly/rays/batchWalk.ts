@@ -97,7 +97,7 @@ function sortKeys(value: v128, mask: v128): v128 {
 
 /**
  * The ray against the hit leaves of node p (`leaves`: 4-bit lane mask), front to back by exit as
- * stepNode orders them, skipping a leaf it enters beyond its current tMax; returns the new tMax.
+ * walkRay orders them, skipping a leaf it enters beyond its current tMax; returns the new tMax.
  */
 function testLeaves(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, tMax: f64): f64 {
   if ((leaves & (leaves - 1)) == 0) {

@@ -46,10 +46,6 @@ export function heapBase(): usize {
 export function rayRecordBytes(): i32 {
   return <i32>RAY_STATE_BYTES;
 }
-/** How many traversal stacks castRays needs (rays walk one at a time). */
-export function raysInFlight(): i32 {
-  return 1;
-}
 export function countersNodes(): i32 {
   return nodesVisited;
 }
@@ -140,7 +136,7 @@ function startCast(
  * number of invalid rays. orderAt: the caller's triangle id (i32) per lane of the triangle groups.
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
  * castOrderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
- * stacks: the traversal stack (raysInFlight() of them). flags: bit 0 double-sided, bit 1 any hit.
+ * stacks: the traversal stack (rays walk one at a time). flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,

@@ -36,7 +36,7 @@ export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, sto
   setLeaves(trianglesAt, orderAt, stopAtAnyHit);
 }
 
-/** Adds box tests made outside stepNode (the batched walk) to the visit counter. */
+/** Adds box tests made outside walkRay (the batched walk) to the visit counter. */
 export function countVisits(visits: i32): void {
   nodesVisited += visits;
 }
