@@ -323,15 +323,7 @@ describe('input handling', () => {
       ['bad option', () => kernel.sweep(terrainBvh, batch, createCapsuleHits(2), { quickCull: 1 as unknown as boolean })],
       ['no quantized layout', () => kernel.sweep(floatOnly, batch, createCapsuleHits(2))],
     ];
-    for (const [name, call] of calls) {
-      let error: unknown = null;
-      try {
-        call();
-      } catch (thrown) {
-        error = thrown;
-      }
-      expect(error, name).toBeInstanceOf(InvalidParameterError);
-    }
+    for (const [name, call] of calls) expect(call, name).toThrow(InvalidParameterError);
   });
 
   it('traces one capsule: the triangles it reached with the pairs kept and tested, as the TypeScript trace (seed 740)', () => {
