@@ -172,3 +172,31 @@ export function randomSweeps(seed: number, count: number, shape: SweepShape, cen
   }
   return batch;
 }
+
+/**
+ * Sweep centres over the middle of a surface: x and z in [−9, 9], y `lift` above the height there
+ * (null where the surface has no height, so randomSweeps draws again).
+ */
+export function centreAbove(heightOf: (x: number, z: number) => number, lift: [number, number]): (random: Random) => [number, number, number] | null {
+  return (random) => {
+    const x = random.range(-9, 9), z = random.range(-9, 9);
+    const h = heightOf(x, z);
+    return Number.isNaN(h) ? null : [x, h + random.range(lift[0], lift[1]), z];
+  };
+}
+
+/** Keeps sweeps whose capsule stays over the grid (so "above" means in front) with the axis midpoint above. */
+export function inFront(heightOf: (x: number, z: number) => number, half: number): (batch: CapsuleBatch, i: number) => boolean {
+  return (batch, i) => {
+    const i3 = 3 * i;
+    const s = batch.start, e = batch.end, d = batch.motion;
+    const reach = batch.radius[i]! + 0.01;
+    for (const t of [0, 1]) {
+      for (const p of [s, e]) {
+        if (Math.abs(p[i3]! + t * d[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * d[i3 + 2]!) > half - reach) return false;
+      }
+    }
+    const mx = 0.5 * (s[i3]! + e[i3]!), my = 0.5 * (s[i3 + 1]! + e[i3 + 1]!), mz = 0.5 * (s[i3 + 2]! + e[i3 + 2]!);
+    return my > heightOf(mx, mz);
+  };
+}

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
-import { createCapsuleBatch, createCapsuleHits, createCapsuleTrace, segmentTriangleClosest, sweepCapsules, type CapsuleBatch } from '../../../src/query/capsule/index';
+import { createCapsuleBatch, createCapsuleHits, createCapsuleTrace, segmentTriangleClosest, sweepCapsules } from '../../../src/query/capsule/index';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, stackedDuplicates, triangleSoup, withDegenerates } from '../bvh/meshes';
-import { axisDistance, compareWithReference, randomSweeps, type Comparison, type SweepShape } from './capsuleCheck';
+import { axisDistance, centreAbove, compareWithReference, inFront, randomSweeps, type Comparison, type SweepShape } from './capsuleCheck';
 import { coplanarTerraces, flatPlane, heightAt, heightfield, needles, sharpRidges, spikes, type Heightfield } from './heightfields';
 
 /** No failure, and disagreements explained as grazes rare (none expected outside exact-touch cases). */
@@ -23,37 +23,8 @@ beforeAll(() => {
   terrainBvh = buildBVH(terrain.positions, terrain.indices);
 });
 
-/** Capsule centres over the inner part of the terrain, `lift` above (or below) the surface. */
-function terrainCentre(lift: [number, number]): (random: Random) => [number, number, number] {
-  return (random) => {
-    const x = random.range(-9, 9), z = random.range(-9, 9);
-    return [x, sampleTerrainHeight(terrain, x, z) + random.range(lift[0], lift[1]), z];
-  };
-}
-
-/** Keeps sweeps whose capsule stays over the grid (so "above" means in front) with the axis midpoint above. */
-function inFront(heightOf: (x: number, z: number) => number, half: number): (batch: CapsuleBatch, i: number) => boolean {
-  return (batch, i) => {
-    const i3 = 3 * i;
-    const s = batch.start, e = batch.end, d = batch.motion;
-    const reach = batch.radius[i]! + 0.01;
-    for (const t of [0, 1]) {
-      for (const p of [s, e]) {
-        if (Math.abs(p[i3]! + t * d[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * d[i3 + 2]!) > half - reach) return false;
-      }
-    }
-    const mx = 0.5 * (s[i3]! + e[i3]!), my = 0.5 * (s[i3 + 1]! + e[i3 + 1]!), mz = 0.5 * (s[i3 + 2]! + e[i3 + 2]!);
-    return my > heightOf(mx, mz);
-  };
-}
-
-function fieldCentre(field: Heightfield, lift: [number, number]): (random: Random) => [number, number, number] | null {
-  return (random) => {
-    const x = random.range(-9, 9), z = random.range(-9, 9);
-    const h = heightAt(field, x, z);
-    return Number.isNaN(h) ? null : [x, h + random.range(lift[0], lift[1]), z];
-  };
-}
+const terrainCentre = (lift: [number, number]) => centreAbove((x, z) => sampleTerrainHeight(terrain, x, z), lift);
+const fieldCentre = (field: Heightfield, lift: [number, number]) => centreAbove((x, z) => heightAt(field, x, z), lift);
 
 describe('sweepCapsules against the brute-force reference', () => {
   it('random sweeps of random orientation over a terrain, from above, default options (seed 601)', () => {

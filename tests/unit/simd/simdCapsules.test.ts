@@ -7,7 +7,7 @@ import type { SimdCapsuleKernel } from '../../../src/simd/capsuleKernel';
 import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/simd/simdCapsules';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, stackedDuplicates, triangleSoup, withDegenerates } from '../bvh/meshes';
-import { axisDistance, randomSweeps, type Mesh, type SweepShape } from '../capsule/capsuleCheck';
+import { axisDistance, centreAbove, inFront, randomSweeps, type Mesh, type SweepShape } from '../capsule/capsuleCheck';
 import { coplanarTerraces, flatPlane, heightAt, heightfield, needles, sharpRidges, spikes, type Heightfield } from '../capsule/heightfields';
 
 const BENCH_LIKE: SweepShape = { halfLength: [0, 1.5], radius: [0.05, 0.8], motion: [0.5, 8] };
@@ -78,35 +78,8 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
   return { hits, startsInContact, ties };
 }
 
-function terrainCentre(lift: [number, number]): (random: Random) => [number, number, number] {
-  return (random) => {
-    const x = random.range(-9, 9), z = random.range(-9, 9);
-    return [x, sampleTerrainHeight(terrain, x, z) + random.range(lift[0], lift[1]), z];
-  };
-}
-
-/** Keeps sweeps whose capsule stays over the grid with the axis midpoint above (as the TypeScript tests). */
-function inFront(heightOf: (x: number, z: number) => number, half: number): (batch: CapsuleBatch, i: number) => boolean {
-  return (batch, i) => {
-    const i3 = 3 * i;
-    const s = batch.start, e = batch.end, d = batch.motion;
-    const reach = batch.radius[i]! + 0.01;
-    for (const t of [0, 1]) {
-      for (const p of [s, e]) {
-        if (Math.abs(p[i3]! + t * d[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * d[i3 + 2]!) > half - reach) return false;
-      }
-    }
-    return 0.5 * (s[i3 + 1]! + e[i3 + 1]!) > heightOf(0.5 * (s[i3]! + e[i3]!), 0.5 * (s[i3 + 2]! + e[i3 + 2]!));
-  };
-}
-
-function fieldCentre(field: Heightfield, lift: [number, number]): (random: Random) => [number, number, number] | null {
-  return (random) => {
-    const x = random.range(-9, 9), z = random.range(-9, 9);
-    const h = heightAt(field, x, z);
-    return Number.isNaN(h) ? null : [x, h + random.range(lift[0], lift[1]), z];
-  };
-}
+const terrainCentre = (lift: [number, number]) => centreAbove((x, z) => sampleTerrainHeight(terrain, x, z), lift);
+const fieldCentre = (field: Heightfield, lift: [number, number]) => centreAbove((x, z) => heightAt(field, x, z), lift);
 
 const aboveTerrain = (): ((batch: CapsuleBatch, i: number) => boolean) => inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20);
 
