@@ -15,12 +15,12 @@ interface RayKernelExports {
   rayRecordBytes(): number;
   castRays(
     nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
-    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number, castOrder: number,
+    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
     stacks: number, flags: number,
   ): number;
   castRaysBatched(
     nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
-    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number, castOrder: number,
+    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
     records: number, arena: number, children: number, stack: number, rayStack: number, batchSize: number, aloneBelow: number, flags: number,
   ): number;
 }
@@ -204,12 +204,12 @@ export class SimdRayKernel {
       batch > 0
         ? this.exports.castRaysBatched(
             layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-            origins, directions, tMaxs, hitT, hitTriangle, count, 0,
+            origins, directions, tMaxs, hitT, hitTriangle, count,
             records, arena, children, batchStack, layout.stacks, batchSize, aloneBelow, flags,
           )
         : this.exports.castRays(
             layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-            origins, directions, tMaxs, hitT, hitTriangle, count, 0,
+            origins, directions, tMaxs, hitT, hitTriangle, count,
             layout.stacks, flags,
           );
     if (order !== null) scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);

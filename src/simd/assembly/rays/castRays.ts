@@ -66,8 +66,6 @@ let tMaxs: usize = 0;
 let hitT: usize = 0;
 let hitTriangle: usize = 0;
 let count: i32 = 0;
-/** i32 per ray: the batch index of the i-th ray to cast, or 0 for batch order. */
-let castOrder: usize = 0;
 let magnitude: usize = 0;
 let hasNodes: bool = false;
 let next: i32 = 0;
@@ -79,8 +77,7 @@ let invalid: i32 = 0;
  */
 function startNext(state: usize): bool {
   while (next < count) {
-    const ray = castOrder != 0 ? load<i32>(castOrder + <usize>(4 * next)) : next;
-    next++;
+    const ray = next++;
     const r3 = <usize>(12 * ray);
     const ox = <f64>load<f32>(origins + r3), oy = <f64>load<f32>(origins + r3, 4), oz = <f64>load<f32>(origins + r3, 8);
     const dx = <f64>load<f32>(directions + r3), dy = <f64>load<f32>(directions + r3, 4), dz = <f64>load<f32>(directions + r3, 8);
@@ -113,7 +110,7 @@ function finishRay(state: usize): void {
 
 function startCast(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize, flags: i32,
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, flags: i32,
 ): void {
   setDoubleSided((flags & 1) != 0);
   setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
@@ -123,7 +120,6 @@ function startCast(
   hitT = hitTAt;
   hitTriangle = hitTriangleAt;
   count = rayCount;
-  castOrder = castOrderAt;
   magnitude = magnitudeAt;
   hasNodes = nodeCount > 0;
   next = 0;
@@ -135,15 +131,14 @@ function startCast(
  * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
  * number of invalid rays. orderAt: the caller's triangle id (i32) per lane of the triangle groups.
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
- * castOrderAt: i32 per ray, the order in which to cast them (results still go to each ray's own slot), or 0.
  * stacks: the traversal stack (rays walk one at a time). flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32,
   stacks: usize, flags: i32,
 ): i32 {
-  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, castOrderAt, flags);
+  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, flags);
   store<i32>(STATE, <i32>stacks, STACK);
   while (startNext(STATE)) {
     walkRay(STATE);
@@ -153,7 +148,7 @@ export function castRays(
 }
 
 /**
- * castRays with the batched walk (batchWalk.ts): the rays, in cast order, go down the tree
+ * castRays with the batched walk (batchWalk.ts): the rays, in order, go down the tree
  * `batchSize` at a time; the same hits and t (an exact tie may name the other triangle). Work areas,
  * sized by the caller: recordsAt, batchSize ray records (RAY_STATE_BYTES each); arenaAt, the lists
  * (pending entries × batchSize elements of 8 bytes); childrenAt, 4 × batchSize elements; stackAt,
@@ -162,10 +157,10 @@ export function castRays(
  */
 export function castRaysBatched(
   nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, castOrderAt: usize,
+  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32,
   recordsAt: usize, arenaAt: usize, childrenAt: usize, stackAt: usize, rayStackAt: usize, batchSize: i32, aloneBelow: i32, flags: i32,
 ): i32 {
-  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, castOrderAt, flags);
+  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, flags);
   setBatchWalk(nodesAt, recordsAt, arenaAt, childrenAt, batchSize, stackAt, rayStackAt, aloneBelow);
   while (next < count) {
     let filled = 0;
