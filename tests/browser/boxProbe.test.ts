@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, escapeRegExp } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, escapeRegExp, waitForBvh } from './harness';
 
 const harness = useHarness();
 
@@ -31,7 +31,7 @@ describe('the box probe in real Chromium', () => {
   it('is off by default; once on, it paints the overlapped triangles, follows its sliders and Shift+drag', async () => {
     const { page, errors } = await openPage(harness);
     await waitForBuilds(page, 1);
-    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    await waitForBvh(page);
     expect(await hudText(page)).not.toMatch(/box probe/);
 
     await page.locator('.lil-title', { hasText: 'Box probe' }).click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl, waitForBvh } from './harness';
 
 const harness = useHarness();
 
@@ -9,10 +9,6 @@ const harness = useHarness();
 const folder = guiFolder;
 const control = (page: Page, label: string, within = folder(page, 'Crack explorer')) =>
   guiControl(within, page, label);
-
-async function waitForBvh(page: Page, builds = 1): Promise<void> {
-  await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n, builds, { timeout: 90_000 });
-}
 
 describe('the BVH in real Chromium', () => {
   it('is built off the main thread, drawn by depth, and a click casts a ray whose visit replays', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl, waitForBvh } from './harness';
 
 const harness = useHarness();
 
@@ -22,7 +22,7 @@ describe('capsule sweeps in real Chromium', () => {
   it('off by default; the probe sweeps and follows Alt-drag, the character walks with WASD, the stress scene throws capsules', async () => {
     const { page, errors } = await openPage(harness);
     await waitForBuilds(page, 1);
-    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    await waitForBvh(page);
     expect(await hudText(page)).not.toMatch(/capsule probe|character:|stress:/);
 
     await openFolder(page, 'Capsule sweeps');
@@ -94,7 +94,7 @@ describe('capsule sweeps in real Chromium', () => {
   it('the capsule kernel switch: the probe and the stress scene sweep in TypeScript or WebAssembly SIMD, with the same contact, and say which ran', async () => {
     const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
-    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    await waitForBvh(page);
     await openFolder(page, 'Capsule sweeps');
     const sweeps = folder(page, 'Capsule sweeps');
     const kernel = control(sweeps, page, 'capsule kernel').locator('select');

@@ -111,6 +111,11 @@ export async function waitForBuilds(page: Page, builds: number, timeout = 60_000
   return appStatus(page);
 }
 
+/** Waits until the terrain's BVH has been built `builds` times (it is built in a worker after each terrain). */
+export async function waitForBvh(page: Page, builds = 1): Promise<void> {
+  await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n, builds, { timeout: 90_000 });
+}
+
 /**
  * The harness for one test file: started before its tests, its pages closed after each test, all of it
  * closed at the end. The object is filled in by the time the tests run.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN, waitForBvh } from './harness';
 
 const harness = useHarness();
 
@@ -20,7 +20,7 @@ describe('ray emitters in real Chromium', () => {
   it('are off by default; once on they trace, switch strategies live and compare A with B', async () => {
     const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
-    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    await waitForBvh(page);
     expect(await hudText(page)).not.toMatch(/rays [\d,]+ \(/);
 
     await page.locator('.lil-title', { hasText: /^Ray emitters$/ }).click();
