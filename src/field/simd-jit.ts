@@ -329,6 +329,11 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     emitLoad4(f, address, 64 * g, rows);
     return rows;
   };
+  /** The program once per loop iteration: every live instruction that varies and is not deferred into a select. */
+  const emitLoopBody = (forGroups: readonly number[]): void =>
+    instructions.forEach((_, i) => {
+      if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i, forGroups);
+    });
   const emitMainLoop = (): void => {
     const forgetLoop = pool.remember();
     flagged.fill(undefined);
@@ -337,9 +342,7 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
       positionColumns[g] = loadColumns(load4(position, g));
       windColumns[g] = loadColumns(load4(wind, g));
     }
-    instructions.forEach((_, i) => {
-      if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i);
-    });
+    emitLoopBody(groups);
     for (const g of groups) {
       const columns = value(output, g);
       const lanes = flagged[g];
@@ -393,9 +396,7 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
       });
     positionColumns[0] = loadColumns(gather(positionsAt));
     windColumns[0] = loadColumns(gather(windAt));
-    instructions.forEach((_, i) => {
-      if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i, [0]);
-    });
+    emitLoopBody([0]);
     const rows = take4();
     emitTranspose4(f, value(output, 0), rows, take4());
     pointOffsets.forEach((offset, k) => f.localGet(windAt).localGet(offset).op(Op.i32Add).localGet(rows[k]!).simdMemory(SimdOp.v128Store, 4));
