@@ -97,8 +97,8 @@ function describe(s: StrategySettings): string {
   return `${s.tree} ${s.layout} · ${s.sorting} · ${batching} · ${s.triangleTest}${s.triangles === 'indexed' ? ' · indexed' : ''}`;
 }
 
-/** The SIMD kernel's batch for a strategy set: 0 (one ray at a time) unless batching is on. */
-function simdBatch(s: StrategySettings): number {
+/** A strategy set's batch size, for the TypeScript strategies and the SIMD kernel alike: 0 (one ray at a time) unless batching is on. */
+function batchSizeOf(s: StrategySettings): number {
   return s.batching ? (s.batchSize === 'all' ? Infinity : Number(s.batchSize)) : 0;
 }
 
@@ -107,7 +107,7 @@ function toStrategy(s: StrategySettings): Partial<RayStrategy> {
     tree: s.tree,
     layout: s.layout,
     sorting: s.sorting,
-    batchSize: s.batching ? (s.batchSize === 'all' ? Infinity : Number(s.batchSize)) : 0,
+    batchSize: batchSizeOf(s),
     triangleTest: s.triangleTest,
     triangles: s.triangles,
   };
@@ -331,7 +331,7 @@ export class RayEmittersFeature implements AppFeature {
     const refusal = settings.kernel === 'WebAssembly SIMD' ? simdRefusal(settings, bvh) : '';
     const simd = settings.kernel === 'WebAssembly SIMD' && refusal === '' ? simdRayKernel() : null;
     const start = performance.now();
-    const batch = simdBatch(settings);
+    const batch = batchSizeOf(settings);
     const counters = simd !== null ? simd.cast(bvh, this.rays, hits, { batch }) : castRaysWith(bvh, this.rays, hits, toStrategy(settings));
     const ms = performance.now() - start;
     let hitCount = 0;
