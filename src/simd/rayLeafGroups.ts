@@ -1,4 +1,4 @@
-import { CHILD_INDEX_MASK } from '../bvh/childWord';
+import { childIndex, childLeafCount } from '../bvh/childWord';
 import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
 
 /**
@@ -23,8 +23,8 @@ export function packLeafGroups(nodes: QuantizedNodes, triangleOrder: Uint32Array
   for (let node = 0; node < nodes.nodeCount; node++) {
     for (let slot = 0; slot < 4; slot++) {
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
-      const type = (word >>> 24) & 15;
-      if (type > 1) leafSize[word & CHILD_INDEX_MASK] = type - 1;
+      const size = childLeafCount(word);
+      if (size > 0) leafSize[childIndex(word)] = size;
     }
   }
   const groupAt = new Int32Array(references + 1).fill(-1);

@@ -1,4 +1,4 @@
-import { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY } from '../bvh/childWord';
+import { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY, childIndex, childLeafCount, childType } from '../bvh/childWord';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
 import { decodeFrames } from './nodeRecords';
 
@@ -51,9 +51,8 @@ export function writeRayNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, 
     const o = RECORD_FLOATS * node;
     for (let slot = 0; slot < 4; slot++) {
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
-      const type = (word >>> 24) & 15;
-      words[o + WORDS_OFFSET_U32 + slot] = type > 1 ? ((word & ~CHILD_INDEX_MASK) | groupAt[word & CHILD_INDEX_MASK]!) >>> 0 : word;
-      const empty = type === CHILD_TYPE_EMPTY;
+      words[o + WORDS_OFFSET_U32 + slot] = childLeafCount(word) > 0 ? ((word & ~CHILD_INDEX_MASK) | groupAt[childIndex(word)]!) >>> 0 : word;
+      const empty = childType(word) === CHILD_TYPE_EMPTY;
       for (let axis = 0; axis < 3; axis++) {
         const min = frames[f + axis]!, step = frames[f + 3 + axis]!;
         records[o + 4 * axis + slot] = empty ? Infinity : float32Down(min + u16[b + 4 * axis + slot]! * step);
