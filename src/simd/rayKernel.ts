@@ -45,7 +45,7 @@ export interface SimdCastOptions {
  * terrain (incoherent, camera and segment rays, batches of 64 and 256) thresholds of 2, 4, 8 and 16 were
  * within a few percent of each other, 2 the best on the camera grid.
  */
-export const DEFAULT_ALONE_BELOW = 2;
+const DEFAULT_ALONE_BELOW = 2;
 
 /** Below this many rays the Morton sort costs more than it saves. */
 const REORDER_MIN_RAYS = 1024;

@@ -25,7 +25,7 @@ function spread(v: number): number {
 export class RayOrder {
   private keys = new Uint32Array(0);
   /** order[i]: the caller's index of the i-th ray to cast. */
-  order = new Int32Array(0);
+  private order = new Int32Array(0);
   private readonly counts = new Int32Array(CELLS * CELLS);
 
   /**

@@ -34,9 +34,9 @@ import {
 const NODE_RECORD: usize = 128;
 const INDEX_MASK: u32 = 0xffffff;
 /** A list element: the ray's slot in the batch (i32), the distance at which it enters the node (f32). */
-export const ELEMENT_BYTES: usize = 8;
+const ELEMENT_BYTES: usize = 8;
 /** A stack entry: node index, list address, list length (i32 each), padding. */
-export const ENTRY_BYTES: usize = 16;
+const ENTRY_BYTES: usize = 16;
 
 const ENTER_LANES: usize = memory.data(16, 16);
 const LIST_LENGTH: usize = memory.data(16, 16);

@@ -17,7 +17,7 @@ const INDEX_MASK: u32 = 0xffffff;
 let triangles: usize = 0;
 let order: usize = 0;
 /** Any-hit casts: a ray is done at its first hit. */
-export let anyHit: bool = false;
+let anyHit: bool = false;
 export let trianglesTested: i32 = 0;
 
 export function setLeaves(trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
