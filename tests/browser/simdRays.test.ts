@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, waitForBuilds, useHarness, guiFolder, guiControl, LIGHT_TERRAIN, SCREENSHOT_DIR } from './harness';
+import { openPage, waitForBuilds, waitForBvh, useHarness, guiFolder, guiControl, LIGHT_TERRAIN, SCREENSHOT_DIR } from './harness';
 
 const harness = useHarness();
 
@@ -18,7 +18,7 @@ describe('WebAssembly SIMD ray kernel in real Chromium', () => {
   it('loads through Vite and traces the emitter rays live, with the same hits as the TypeScript walk', async () => {
     const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
-    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= 1, null, { timeout: 90_000 });
+    await waitForBvh(page);
     await page.locator('.lil-title', { hasText: /^Ray emitters$/ }).click();
     const emitters = folder(page, 'Ray emitters');
     await control(page, 'ray emitters', emitters).locator('input').check();
