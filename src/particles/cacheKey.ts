@@ -16,8 +16,9 @@ export const SURFACE_CODE = 6;
 
 /**
  * What a cache entry is keyed by. 'trajectory': the cell a ray started from and its direction — "going
- * this way from here, you meet this plane" (the original scheme). 'surface': the cell the ray hit and
- * SURFACE_CODE — "the surface here is this plane", found by any particle that gets there.
+ * this way from here, you meet this plane" (the original scheme). 'surface': cells of the surface a ray
+ * hit (the hit's own and those over the rest of its triangle, see SurfaceStores) and SURFACE_CODE —
+ * "the surface here is this plane", found by any particle that gets there.
  */
 export const CACHE_KEYINGS = ['surface', 'trajectory'] as const;
 export type CacheKeying = (typeof CACHE_KEYINGS)[number];
@@ -56,15 +57,16 @@ function murmurRound(hash: number, word: number): number {
 }
 
 /**
- * The 32-bit key of a cell and direction code: four murmur3 rounds and its finaliser. Never 0 (the
- * table's empty marker): a hash of 0 becomes 1, one more collision the table's exact compare absorbs.
+ * The 32-bit key of a cell and direction code: murmur3 over two words and its finaliser. The cell packs
+ * into the words as (x, z) in 16 bits each and (y, direction) in 29 and 3, exact within ±32,768 cells
+ * across (kilometres at the usual sizes) and wrapping beyond, where the table's exact compare absorbs
+ * the collisions; two rounds instead of one per coordinate halve the chain of dependent multiplies.
+ * Never 0 (the table's empty marker): a hash of 0 becomes 1.
  */
 export function planeCacheKey(ix: number, iy: number, iz: number, direction: number): number {
-  let h = murmurRound(0x9747b28c, ix);
-  h = murmurRound(h, iy);
-  h = murmurRound(h, iz);
-  h = murmurRound(h, direction);
-  h ^= 16;
+  let h = murmurRound(0x9747b28c, (ix & 0xffff) | (iz << 16));
+  h = murmurRound(h, (iy << 3) | (direction & 7));
+  h ^= 8;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -8,3 +8,6 @@ export { planeFromTriangle } from './planeFromTriangle';
 export { TerrainHeightSampler } from './terrainHeight';
 export { showcaseEffects } from './showcase';
 export { PlaneRaycaster, RAY_PICKS, lookBehind, type RayPick } from './raycastPlanes';
+export { SurfaceStores } from './surfaceStores';
+export { askCache } from './askCache';
+export { adoptPlane } from './adoptPlane';

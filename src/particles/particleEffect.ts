@@ -3,6 +3,7 @@ import { effectCapacity, type ParticleEffectParams } from './effectParams';
 import { NO_PLANE_OFFSET, PLANE_CACHE, PLANE_NONE, cellStamp, type ParticleBuffers } from './particleBuffers';
 import { SURFACE_CODE, cellCoordinate, directionCode } from './cacheKey';
 import { PlaneCache } from './planeCache';
+import { SurfaceStores } from './surfaceStores';
 
 /** What an effect carries from frame to frame besides its particles and cache. */
 export interface EffectCursorState {
@@ -20,6 +21,8 @@ export class ParticleEffect {
   readonly start: number;
   readonly capacity: number;
   cache: PlaneCache;
+  /** How raycast hits go into a surface-keyed cache (remembers which triangles it holds). */
+  readonly surfaceStores = new SurfaceStores();
   spawnCarry = 0;
   budgetCarry = 0;
   /** Next slot to spawn into, relative to start: slots are reused round-robin, oldest first. */

@@ -5,13 +5,13 @@ import type { WindField } from '../sim/windField';
 import { WindTracers } from '../sim/windTracers';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { effectCapacity, validateEffectParams, type ParticleEffectParams } from './effectParams';
-import { PLANE_CACHE, PLANE_RAY, ParticleBuffers } from './particleBuffers';
+import { ParticleBuffers } from './particleBuffers';
 import { ParticleEffect, type EffectCursorState } from './particleEffect';
 import { PlaneCache, type PlaneCacheState } from './planeCache';
 import { countFallThrough, type FallThroughCount } from './fallThrough';
 import { moveEffect, type MoveLists, type MoveStep } from './moveParticles';
-import { PlaneRaycaster, RAY_PICKS, lookBehind, type RayPick } from './raycastPlanes';
-import { adoptPlane } from './adoptPlane';
+import { PlaneRaycaster, RAY_PICKS, type RayPick } from './raycastPlanes';
+import { askCache } from './askCache';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
 import { simdParticleKernel } from '../simd/particleKernel';
@@ -399,34 +399,12 @@ export class ParticleSystem implements SimSystem {
    * replaces any plane but the particle's own look-ahead.
    */
   private askCaches(dt: number): void {
-    const b = this.buffers;
-    const velocities = b.velocities;
-    const sources = b.planeSources;
-    const codes = b.codes;
-    const positions = b.positions;
-    const askers = b.askers;
-    let k = 0;
+    let from = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
-      const cache = effect.cache;
-      const cachePlanes = cache.planes;
-      const radius = effect.params.radius;
-      // An entry's plane passes through its cell: a particle in the cell up to a cell height behind it
-      // has slipped through that surface, and is put back.
-      const cellHeight = effect.params.cellHeight;
-      const end = this.askersEnd[e]!;
-      for (; k < end; k++) {
-        const i = askers[k]!;
-        const i4 = 4 * i;
-        const slot = cache.lookupCell(cache.cellX(positions[i4]!), cache.cellY(positions[i4 + 1]!), cache.cellX(positions[i4 + 2]!), codes[i]!);
-        if (slot < 0) continue;
-        // The particle's own look-ahead gives way only to an entry higher where the particle is (it
-        // asks on landing, and its ray may have found a neighbouring triangle).
-        const s4 = 4 * slot;
-        if (sources[i] === PLANE_RAY && !higherAt(cachePlanes, s4, b.planes, i4, b.positions, i4)) continue;
-        const speed = Math.sqrt(velocities[i4]! ** 2 + velocities[i4 + 1]! ** 2 + velocities[i4 + 2]! ** 2);
-        if (adoptPlane(b, i, cachePlanes, s4, radius, lookBehind(radius, speed, dt) + cellHeight)) sources[i] = PLANE_CACHE;
-      }
+      const to = this.askersEnd[e]!;
+      askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
+      from = to;
     }
   }
 
@@ -507,14 +485,6 @@ export class ParticleSystem implements SimSystem {
     this.random.loadState(s.random);
     Object.assign(this.totals, s.totals);
   }
-}
-
-/** Whether the point p[po ..] is nearer the front of plane a (at a[ao ..]) than of plane b (at b[bo ..]): a is the higher there. */
-function higherAt(a: Float32Array, ao: number, b: Float32Array, bo: number, p: Float32Array, po: number): boolean {
-  const x = p[po]!, y = p[po + 1]!, z = p[po + 2]!;
-  const inFrontOfA = a[ao]! * x + a[ao + 1]! * y + a[ao + 2]! * z - a[ao + 3]!;
-  const inFrontOfB = b[bo]! * x + b[bo + 1]! * y + b[bo + 2]! * z - b[bo + 3]!;
-  return inFrontOfA < inFrontOfB;
 }
 
 function findWind(sandbox: Sandbox): WindField | null {

@@ -60,6 +60,9 @@ export class PlaneCache {
   private readonly orderOf: Int32Array;
   private head = 0;
   private count = 0;
+  private removals = 0;
+  /** Whether the last claimCell made a new entry (its plane not written yet). */
+  claimedNew = false;
 
   constructor(maxSize: number, cellSide: number, cellHeight: number) {
     if (!(Number.isInteger(maxSize) && maxSize >= 0 && maxSize <= MAX_PLANE_CACHE_SIZE)) throw new InvalidParameterError('cacheSize', `a whole number in [0, ${MAX_PLANE_CACHE_SIZE}]`, maxSize);
@@ -113,6 +116,14 @@ export class PlaneCache {
     return slot;
   }
 
+  /** Counts lookups made outside lookup() / lookupCell() (askCache probes the table itself). */
+  countLookups(lookups: number, hits: number): void {
+    const counters = this.counters;
+    counters.lookups += lookups;
+    counters.hits += hits;
+    counters.misses += lookups - hits;
+  }
+
   /** Stores the plane n·p = d for the cell of (x, y, z) and a direction code. */
   store(x: number, y: number, z: number, code: number, nx: number, ny: number, nz: number, d: number): void {
     this.storeCell(cellCoordinate(x, this.inverseSide), cellCoordinate(y, this.inverseHeight), cellCoordinate(z, this.inverseSide), code, nx, ny, nz, d);
@@ -142,31 +153,8 @@ export class PlaneCache {
   }
 
   storeCell(ix: number, iy: number, iz: number, direction: number, nx: number, ny: number, nz: number, d: number): void {
-    const maxSize = this.maxSize;
-    if (maxSize === 0) return;
-    let slot = this.findCell(ix, iy, iz, direction);
-    if (slot >= 0) {
-      this.counters.updates++;
-    } else {
-      if (this.count === maxSize) this.evictOldest();
-      const key = planeCacheKey(ix, iy, iz, direction);
-      const keys = this.keys;
-      const mask = this.mask;
-      slot = key & mask;
-      while (keys[2 * slot] !== 0) slot = (slot + 1) & mask;
-      keys[2 * slot] = key;
-      keys[2 * slot + 1] = planeCacheCheck(ix, iy, iz, direction);
-      const c = 4 * slot;
-      this.cells[c] = ix;
-      this.cells[c + 1] = iy;
-      this.cells[c + 2] = iz;
-      this.cells[c + 3] = direction;
-      const place = (this.head + this.count) % maxSize;
-      this.orderSlot[place] = slot;
-      this.orderOf[slot] = place;
-      this.count++;
-      this.counters.inserts++;
-    }
+    const slot = this.claimCell(ix, iy, iz, direction);
+    if (slot < 0) return;
     const p = 4 * slot;
     const planes = this.planes;
     planes[p] = nx;
@@ -175,8 +163,61 @@ export class PlaneCache {
     planes[p + 3] = d;
   }
 
+  /**
+   * The slot of a cell and direction code, made for it if new (evicting the oldest entry when full;
+   * its plane is then the caller's to write): −1 only for a cache of size 0. `claimedNew` says which.
+   * Counts an update or an insert.
+   */
+  claimCell(ix: number, iy: number, iz: number, direction: number): number {
+    const maxSize = this.maxSize;
+    if (maxSize === 0) return -1;
+    const key = planeCacheKey(ix, iy, iz, direction);
+    const check = planeCacheCheck(ix, iy, iz, direction);
+    const keys = this.keys;
+    const mask = this.mask;
+    let slot = key & mask;
+    let k = keys[2 * slot]!;
+    while (k !== 0 && !(k === key && keys[2 * slot + 1] === check)) {
+      slot = (slot + 1) & mask;
+      k = keys[2 * slot]!;
+    }
+    this.claimedNew = k === 0;
+    if (k !== 0) {
+      this.counters.updates++;
+      return slot;
+    }
+    if (this.count === maxSize) {
+      // Eviction shifts clusters back, so the empty slot found above may have moved.
+      this.evictOldest();
+      slot = key & mask;
+      while (keys[2 * slot] !== 0) slot = (slot + 1) & mask;
+    }
+    keys[2 * slot] = key;
+    keys[2 * slot + 1] = check;
+    const c = 4 * slot;
+    this.cells[c] = ix;
+    this.cells[c + 1] = iy;
+    this.cells[c + 2] = iz;
+    this.cells[c + 3] = direction;
+    const place = (this.head + this.count) % maxSize;
+    this.orderSlot[place] = slot;
+    this.orderOf[slot] = place;
+    this.count++;
+    this.counters.inserts++;
+    return slot;
+  }
+
+  /**
+   * Changes whenever entries leave the table (eviction, clear, loading a snapshot): whoever remembers
+   * what it stored can tell whether that may still be there.
+   */
+  get generation(): number {
+    return this.removals;
+  }
+
   /** Empties the table (counters are kept). */
   clear(): void {
+    this.removals++;
     this.keys.fill(0);
     this.head = 0;
     this.count = 0;
@@ -204,6 +245,7 @@ export class PlaneCache {
   /** Puts back a snapshot of a cache of the same size; false (nothing changed) for another size. */
   loadState(state: PlaneCacheState): boolean {
     if (!this.fits(state)) return false;
+    this.removals++;
     this.keys.set(state.keys);
     this.cells.set(state.cells);
     this.planes.set(state.planes);
@@ -219,6 +261,7 @@ export class PlaneCache {
     this.head = (this.head + 1) % this.maxSize;
     this.count--;
     this.counters.evictions++;
+    this.removals++;
     this.removeSlot(slot);
   }
 

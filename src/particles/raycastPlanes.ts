@@ -6,7 +6,7 @@ import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { ParticleEffect } from './particleEffect';
 import { adoptPlane } from './adoptPlane';
-import { SURFACE_CODE, directionCode, type CacheKeying } from './cacheKey';
+import { directionCode, type CacheKeying } from './cacheKey';
 import { planeFromTriangle } from './planeFromTriangle';
 
 /**
@@ -164,7 +164,6 @@ export class PlaneRaycaster {
       const effect = effects[e]!;
       const cache = effect.cache;
       const halfDrop = 0.5 * gravity * effect.params.lookahead;
-      const cellHeight = effect.params.cellHeight;
       const radius = effect.params.radius;
       const end = this.end[e]!;
       for (; r < end; r++) {
@@ -185,14 +184,11 @@ export class PlaneRaycaster {
         if (keying === 'trajectory') {
           cache.store(positions[i4]!, positions[i4 + 1]!, positions[i4 + 2]!, directionCode(dx, dy, dz), nx, ny, nz, d);
         } else {
-          // The band of the hit point and the one above: any particle up to a cell height above the
-          // surface there is in one of them.
           const t = hitT[r]!;
           const hx = origins[r3]! + t * directions[r3]!;
           const hy = origins[r3 + 1]! + t * directions[r3 + 1]!;
           const hz = origins[r3 + 2]! + t * directions[r3 + 2]!;
-          cache.store(hx, hy, hz, SURFACE_CODE, nx, ny, nz, d);
-          cache.store(hx, hy + cellHeight, hz, SURFACE_CODE, nx, ny, nz, d);
+          effect.surfaceStores.store(cache, meshPositions, meshIndices, triangle, hx, hy, hz, nx, ny, nz, d);
         }
       }
     }

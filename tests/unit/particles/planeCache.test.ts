@@ -155,6 +155,31 @@ describe('PlaneCache against a Map', () => {
     expect(new PlaneCache(9, 1, 1).loadState(saved)).toBe(false);
   });
 
+  it('claims a slot for a cell (new or held) and changes generation only when entries leave', () => {
+    const cache = new PlaneCache(3, 1, 1);
+    const start = cache.generation;
+    const slot = cache.claimCell(1, 2, 3, SURFACE_CODE);
+    expect(cache.claimedNew).toBe(true);
+    expect(cache.claimCell(1, 2, 3, SURFACE_CODE)).toBe(slot);
+    expect(cache.claimedNew).toBe(false);
+    cache.storeCell(2, 2, 3, SURFACE_CODE, 0, 1, 0, 1);
+    cache.storeCell(2, 2, 3, SURFACE_CODE, 0, 1, 0, 2);
+    cache.storeCell(3, 2, 3, SURFACE_CODE, 0, 1, 0, 1);
+    expect(cache.generation).toBe(start);
+    expect(cache.counters).toMatchObject({ inserts: 3, updates: 2, evictions: 0 });
+    cache.storeCell(4, 2, 3, SURFACE_CODE, 0, 1, 0, 1); // full: evicts (1, 2, 3)
+    expect(cache.generation).not.toBe(start);
+    expect(cache.findCell(1, 2, 3, SURFACE_CODE)).toBe(-1);
+    let generation = cache.generation;
+    const saved = cache.saveState();
+    cache.clear();
+    expect(cache.generation).not.toBe(generation);
+    generation = cache.generation;
+    cache.loadState(saved);
+    expect(cache.generation).not.toBe(generation);
+    expect(new PlaneCache(0, 1, 1).claimCell(0, 0, 0, 0)).toBe(-1);
+  });
+
   it('rejects bad sizes with a clear error', () => {
     expect(() => new PlaneCache(-1, 1, 1)).toThrow(InvalidParameterError);
     expect(() => new PlaneCache(1.5, 1, 1)).toThrow(InvalidParameterError);

@@ -1,0 +1,73 @@
+import { planeCacheCheck, planeCacheKey } from './cacheKey';
+import { PLANE_CACHE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
+import type { PlaneCache } from './planeCache';
+import { lookBehind } from './raycastPlanes';
+
+/**
+ * The cache phase for one effect: each asker (askers[from .. to)) looks up the cell it is in with the
+ * code it last asked with, and on a hit takes the entry's plane (adoptPlane's rule: a particle already
+ * behind it by no more than the look-behind and a cell height is pushed out and loses its inward normal
+ * speed; deeper, the plane is not its surface). A particle on its own raycast's plane gives way only to
+ * an entry higher where it is. Written out in one loop (the probe, the compare and the adoption) since
+ * it runs tens of thousands of times a frame.
+ */
+export function askCache(b: ParticleBuffers, from: number, to: number, cache: PlaneCache, radius: number, dt: number): void {
+  const positions = b.positions;
+  const velocities = b.velocities;
+  const planes = b.planes;
+  const sources = b.planeSources;
+  const codes = b.codes;
+  const askers = b.askers;
+  const keys = cache.keys;
+  const cachePlanes = cache.planes;
+  const mask = cache.capacity - 1;
+  const inverseSide = 1 / cache.cellSide;
+  const inverseHeight = 1 / cache.cellHeight;
+  const cellHeight = cache.cellHeight;
+  let hits = 0;
+  for (let k = from; k < to; k++) {
+    const i = askers[k]!;
+    const i4 = 4 * i;
+    const px = positions[i4]!, py = positions[i4 + 1]!, pz = positions[i4 + 2]!;
+    const ix = Math.floor(px * inverseSide) | 0;
+    const iy = Math.floor(py * inverseHeight) | 0;
+    const iz = Math.floor(pz * inverseSide) | 0;
+    const code = codes[i]!;
+    const key = planeCacheKey(ix, iy, iz, code);
+    let slot = key & mask;
+    let found = keys[2 * slot]!;
+    while (found !== 0 && !(found === key && keys[2 * slot + 1] === planeCacheCheck(ix, iy, iz, code))) {
+      slot = (slot + 1) & mask;
+      found = keys[2 * slot]!;
+    }
+    if (found === 0) continue;
+    hits++;
+    const s4 = 4 * slot;
+    const nx = cachePlanes[s4]!, ny = cachePlanes[s4 + 1]!, nz = cachePlanes[s4 + 2]!, d = cachePlanes[s4 + 3]!;
+    const distance = nx * px + ny * py + nz * pz - d;
+    // The particle's own look-ahead gives way only to an entry higher where the particle is.
+    if (sources[i] === PLANE_RAY && !(distance < planes[i4]! * px + planes[i4 + 1]! * py + planes[i4 + 2]! * pz - planes[i4 + 3]!)) continue;
+    const push = radius - distance;
+    if (push > 0) {
+      const vx = velocities[i4]!, vy = velocities[i4 + 1]!, vz = velocities[i4 + 2]!;
+      // An entry's plane passes through its cell: a particle in the cell up to a cell height behind it
+      // (and the distance a ray would look behind it) has slipped through that surface, and is put back.
+      if (push > lookBehind(radius, Math.sqrt(vx * vx + vy * vy + vz * vz), dt) + cellHeight) continue;
+      positions[i4] = px + nx * push;
+      positions[i4 + 1] = py + ny * push;
+      positions[i4 + 2] = pz + nz * push;
+      const vn = nx * vx + ny * vy + nz * vz;
+      if (vn < 0) {
+        velocities[i4] = vx - vn * nx;
+        velocities[i4 + 1] = vy - vn * ny;
+        velocities[i4 + 2] = vz - vn * nz;
+      }
+    }
+    planes[i4] = nx;
+    planes[i4 + 1] = ny;
+    planes[i4 + 2] = nz;
+    planes[i4 + 3] = d;
+    sources[i] = PLANE_CACHE;
+  }
+  cache.countLookups(to - from, hits);
+}

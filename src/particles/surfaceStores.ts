@@ -1,0 +1,156 @@
+import { SURFACE_CODE } from './cacheKey';
+import type { PlaneCache } from './planeCache';
+
+/** Columns at most this far (in cells) from the hit's column take the plane: bounds one hit's stores. */
+const REACH = 4;
+
+/** Below this |ny| a plane is too steep to give heights across a column: only the hit's column takes it. */
+const STEEP_NY = 0.2;
+
+/** How far (metres) one plane must be below the other to count as a crease rather than rounding. */
+const CREASE = 1e-4;
+
+/**
+ * Puts raycast hits into a surface-keyed plane cache.
+ *
+ * A hit stores its triangle's plane as the surface of the cache column (a cell in x and z) it hit, and,
+ * the first time that triangle is hit, of every column whose centre lies under it: one raycast describes
+ * the whole triangle, not only the spot it hit. Each column gets the band (cell in y) its plane height
+ * falls in and the band above, so a particle up to a cell height above the surface there is in one of
+ * them. A steep triangle (|ny| < 0.2) only stores the hit's column: its height changes too fast across a
+ * column to be any other column's surface.
+ *
+ * A column that straddles a fold of the surface holds one plane for two triangles, and a particle in it
+ * sinks wherever that plane is below the other triangle:
+ * - a triangle's footprint keeps, of the two planes, the one whose worst sinking over the column (the
+ *   most it is below the other at the column's corners: the difference of two planes is linear) is
+ *   smaller;
+ * - the hit's column takes the new plane (the latest hit is where particles are arriving), except across
+ *   a crease (the plane it held passes under the new triangle, so the surface there is the higher of the
+ *   two): then it takes the plane that sinks less, raised until it is nowhere below the other over the
+ *   column. Particles resting there float at most that much instead of sinking.
+ *
+ * Most hits land on triangles already stored: a stamp per triangle (the cache's generation when its
+ * footprint was written) skips the footprint, until the cache removes any entry (it may be gone).
+ */
+export class SurfaceStores {
+  private stamps = new Int32Array(0);
+  private indices: Uint32Array | null = null;
+  private cache: PlaneCache | null = null;
+
+  /** A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. */
+  store(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hx: number, hy: number, hz: number, nx: number, ny: number, nz: number, d: number): void {
+    if (this.indices !== meshIndices || this.cache !== cache) {
+      // Another mesh (triangle numbers mean other triangles) or another cache: start with nothing
+      // stored (stamp 0; stamps are generation + 1).
+      this.indices = meshIndices;
+      this.cache = cache;
+      this.stamps = new Int32Array(meshIndices.length / 3);
+    }
+    const hitX = cache.cellX(hx), hitY = cache.cellY(hy), hitZ = cache.cellX(hz);
+    offerHit(cache, hitX, hitY, hitZ, nx, ny, nz, d, hx, hz);
+    offerHit(cache, hitX, hitY + 1, hitZ, nx, ny, nz, d, hx, hz);
+    const stamp = cache.generation + 1;
+    if (this.stamps[triangle] === stamp || !(Math.abs(ny) >= STEEP_NY)) return;
+    storeColumns(cache, meshPositions, meshIndices, triangle, hitX, hitZ, nx, ny, nz, d);
+    // Storing may itself have evicted entries (a full cache): then nothing is known to stay.
+    this.stamps[triangle] = cache.generation === stamp - 1 ? stamp : 0;
+  }
+}
+
+/** Offers the plane to the columns whose centres the triangle covers (but the hit's own). */
+function storeColumns(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hitX: number, hitZ: number, nx: number, ny: number, nz: number, d: number): void {
+  const a = 3 * meshIndices[3 * triangle]!;
+  const b = 3 * meshIndices[3 * triangle + 1]!;
+  const c = 3 * meshIndices[3 * triangle + 2]!;
+  const ax = meshPositions[a]!, az = meshPositions[a + 2]!;
+  const bx = meshPositions[b]!, bz = meshPositions[b + 2]!;
+  const cx = meshPositions[c]!, cz = meshPositions[c + 2]!;
+  const area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
+  if (!(area !== 0)) return;
+  const sign = area > 0 ? 1 : -1;
+  const side = cache.cellSide;
+  const inverseSide = 1 / side;
+  const fromX = Math.max(hitX - REACH, Math.floor(Math.min(ax, bx, cx) * inverseSide));
+  const toX = Math.min(hitX + REACH, Math.floor(Math.max(ax, bx, cx) * inverseSide));
+  const fromZ = Math.max(hitZ - REACH, Math.floor(Math.min(az, bz, cz) * inverseSide));
+  const toZ = Math.min(hitZ + REACH, Math.floor(Math.max(az, bz, cz) * inverseSide));
+  const inverseNy = 1 / ny;
+  for (let iz = fromZ; iz <= toZ; iz++) {
+    const pz = (iz + 0.5) * side;
+    for (let ix = fromX; ix <= toX; ix++) {
+      if (ix === hitX && iz === hitZ) continue;
+      const px = (ix + 0.5) * side;
+      // Under the triangle: on the inner side of all three edges (a centre on an edge counts for both).
+      const e0 = sign * ((bx - ax) * (pz - az) - (bz - az) * (px - ax));
+      const e1 = sign * ((cx - bx) * (pz - bz) - (cz - bz) * (px - bx));
+      const e2 = sign * ((ax - cx) * (pz - cz) - (az - cz) * (px - cx));
+      if (e0 < 0 || e1 < 0 || e2 < 0) continue;
+      const iy = cache.cellY((d - nx * px - nz * pz) * inverseNy);
+      offerFootprint(cache, ix, iy, iz, nx, ny, nz, d);
+      offerFootprint(cache, ix, iy + 1, iz, nx, ny, nz, d);
+    }
+  }
+}
+
+/**
+ * How far each of two planes is below the other, at worst, over column (ix, iz): sinking.old for the
+ * plane held at planes[p ..], sinking.offered for n·p = d. Both −Infinity when either plane is steep.
+ */
+const sinking = { old: 0, offered: 0 };
+function worstSinking(planes: Float32Array, p: number, side: number, ix: number, iz: number, nx: number, ny: number, nz: number, d: number): void {
+  const ox = planes[p]!, oy = planes[p + 1]!, oz = planes[p + 2]!, od = planes[p + 3]!;
+  let oldBelow = -Infinity, offeredBelow = -Infinity;
+  if (Math.abs(oy) >= STEEP_NY && Math.abs(ny) >= STEEP_NY) {
+    for (let corner = 0; corner < 4; corner++) {
+      const x = (ix + (corner & 1)) * side;
+      const z = (iz + (corner >> 1)) * side;
+      const difference = (d - nx * x - nz * z) / ny - (od - ox * x - oz * z) / oy;
+      oldBelow = Math.max(oldBelow, difference);
+      offeredBelow = Math.max(offeredBelow, -difference);
+    }
+  }
+  sinking.old = oldBelow;
+  sinking.offered = offeredBelow;
+}
+
+function write(planes: Float32Array, p: number, nx: number, ny: number, nz: number, d: number): void {
+  planes[p] = nx;
+  planes[p + 1] = ny;
+  planes[p + 2] = nz;
+  planes[p + 3] = d;
+}
+
+/** A footprint column keeps the plane that sinks particles less over it. */
+function offerFootprint(cache: PlaneCache, ix: number, iy: number, iz: number, nx: number, ny: number, nz: number, d: number): void {
+  const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
+  if (slot < 0) return;
+  const planes = cache.planes;
+  const p = 4 * slot;
+  if (!cache.claimedNew) {
+    worstSinking(planes, p, cache.cellSide, ix, iz, nx, ny, nz, d);
+    if (!(sinking.offered < sinking.old)) return;
+  }
+  write(planes, p, nx, ny, nz, d);
+}
+
+/** The hit's column takes the plane, or across a crease the envelope of both (see SurfaceStores). */
+function offerHit(cache: PlaneCache, ix: number, iy: number, iz: number, nx: number, ny: number, nz: number, d: number, hx: number, hz: number): void {
+  const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
+  if (slot < 0) return;
+  const planes = cache.planes;
+  const p = 4 * slot;
+  const oy = planes[p + 1]!;
+  if (!cache.claimedNew && Math.abs(oy) >= STEEP_NY && Math.abs(ny) >= STEEP_NY) {
+    const heldAtHit = (planes[p + 3]! - planes[p]! * hx - planes[p + 2]! * hz) / oy;
+    if (heldAtHit < (d - nx * hx - nz * hz) / ny - CREASE) {
+      worstSinking(planes, p, cache.cellSide, ix, iz, nx, ny, nz, d);
+      if (sinking.old < sinking.offered) {
+        planes[p + 3] = planes[p + 3]! + oy * Math.max(0, sinking.old);
+        return;
+      }
+      d += ny * Math.max(0, sinking.offered);
+    }
+  }
+  write(planes, p, nx, ny, nz, d);
+}
