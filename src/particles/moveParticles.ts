@@ -46,6 +46,15 @@ export interface MoveConstants {
   inverseSide: number;
   inverseHeight: number;
   urgentTime: number;
+  /**
+   * On entering a new cell, a particle with a guessed plane asks the cache only while it is within
+   * this far of meeting that plane over the look-ahead (or has no plane at all): three cell heights.
+   * Surface entries sit in the surface's band and the one above, so from higher up a lookup finds one
+   * only where the guess is a band or more too low; the third height keeps those. On the showcase it
+   * saves a fifth of the lookups, nearly all of them misses, for the same fall-through (two heights
+   * saved a third and let 0.13% more particles through).
+   */
+  askMargin: number;
 }
 
 export function moveConstants(p: ParticleEffectParams, step: MoveStep, out: MoveConstants): MoveConstants {
@@ -56,10 +65,11 @@ export function moveConstants(p: ParticleEffectParams, step: MoveStep, out: Move
   out.inverseSide = 1 / p.cellSide;
   out.inverseHeight = 1 / p.cellHeight;
   out.urgentTime = URGENT_FRAMES * step.dt;
+  out.askMargin = 3 * p.cellHeight;
   return out;
 }
 
-const constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0 };
+const constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0, askMargin: 0 };
 
 /** Frames ahead within which meeting a plane that is only a guess is urgent. */
 const URGENT_FRAMES = 4;
@@ -94,7 +104,7 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   const needy = b.needy;
   const live = b.live;
   const dt = step.dt;
-  const { gravityStep, restSpeed, decay, halfDrop, inverseSide, inverseHeight, urgentTime } = moveConstants(p, step, constants);
+  const { gravityStep, restSpeed, decay, halfDrop, inverseSide, inverseHeight, urgentTime, askMargin } = moveConstants(p, step, constants);
   const withWind = step.withWind;
   const cellLookups = step.cellLookups ? 1 : 0;
   const surfaceKeys = step.surfaceKeys;
@@ -207,15 +217,17 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     sources[i] = source;
     const guess = 1 - bit(source === PLANE_RAY);
     const urgent = guess & bit(gap + vnAfter * urgentTime < 0);
-    const approaching = bit(gap + vnAfter * lookahead < 0);
+    const gapAhead = gap + vnAfter * lookahead;
+    const approaching = bit(gapAhead < 0);
+    const withinReach = bit(gapAhead < askMargin);
     const sliding = touching & bit(vx * vx + vy * vy + vz * vz > SLIDING_SPEED_SQUARED);
     const planeless = bit(source === PLANE_NONE);
     const later = guess & (1 - urgent) & (approaching | sliding | (planeless & bit(vy < 0)));
-    // A guess asks the cache on entering a cell once it will meet it within the look-ahead (or when it
-    // has no plane at all), and every frame once meeting it is urgent: an entry may have appeared
-    // since it entered its cell.
+    // A guess asks the cache on entering a cell while within reach of its plane (see askMargin) or
+    // planeless, and every frame once meeting it is urgent: an entry may have appeared since it
+    // entered its cell.
     askers[askCount] = i;
-    askCount += arrival | (cellLookups & guess & (changed | urgent));
+    askCount += arrival | (cellLookups & guess & ((changed & (withinReach | planeless)) | urgent));
     // Both ends are written every time; only the chosen one advances (urgentEnd ≤ laterStart holds
     // since each particle takes at most one place).
     needy[urgentEnd] = i;

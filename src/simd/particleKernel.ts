@@ -13,10 +13,10 @@ interface MoveKernelExports {
 }
 
 /** The step block's layout: float64 slots, then int32 slots (see the kernel, which owns the offsets). */
-const F64 = { dt: 0, gravityStep: 1, restSpeed: 2, decay: 3, half: 4, floor: 5, negRestitution: 6, friction: 7, radius: 8, lookahead: 9, halfDrop: 10, inverseSide: 11, inverseHeight: 12, urgentTime: 13 } as const;
+const F64 = { dt: 0, gravityStep: 1, restSpeed: 2, decay: 3, half: 4, floor: 5, negRestitution: 6, friction: 7, radius: 8, lookahead: 9, halfDrop: 10, inverseSide: 11, inverseHeight: 12, urgentTime: 13, askMargin: 14 } as const;
 const I32 = {
-  start: 28, end: 29, withWind: 30, cellLookups: 31, surfaceKeys: 32, askCount: 33, urgentEnd: 34, laterStart: 35, bounces: 36, alive: 37,
-  positions: 38, velocities: 39, planes: 40, colours: 41, ages: 42, lifetimes: 43, sources: 44, touching: 45, wind: 46, cellStamps: 47, codes: 48, live: 49, askers: 50, needy: 51,
+  start: 30, end: 31, withWind: 32, cellLookups: 33, surfaceKeys: 34, askCount: 35, urgentEnd: 36, laterStart: 37, bounces: 38, alive: 39,
+  positions: 40, velocities: 41, planes: 42, colours: 43, ages: 44, lifetimes: 45, sources: 46, touching: 47, wind: 48, cellStamps: 49, codes: 50, live: 51, askers: 52, needy: 53,
 } as const;
 
 const PAGE = 65536;
@@ -38,7 +38,7 @@ interface Resident {
 export class SimdParticleKernel {
   private readonly module: WebAssembly.Module;
   private readonly residents = new WeakMap<ParticleBuffers, Resident>();
-  private readonly constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0 };
+  private readonly constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0, askMargin: 0 };
 
   constructor(module: WebAssembly.Module) {
     this.module = module;
@@ -54,7 +54,7 @@ export class SimdParticleKernel {
     if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
     const buffers = new ParticleBuffers(capacity, { buffer: memory.buffer, byteOffset: base });
     const block = exports.stepBlock();
-    const resident: Resident = { exports, floats: new Float64Array(memory.buffer, block, 14), ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4) };
+    const resident: Resident = { exports, floats: new Float64Array(memory.buffer, block, 15), ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4) };
     const ints = resident.ints;
     const layout = buffers.layout;
     ints[I32.positions] = base + layout.positions;
@@ -103,6 +103,7 @@ export class SimdParticleKernel {
     floats[F64.inverseSide] = c.inverseSide;
     floats[F64.inverseHeight] = c.inverseHeight;
     floats[F64.urgentTime] = c.urgentTime;
+    floats[F64.askMargin] = c.askMargin;
     ints[I32.start] = start;
     ints[I32.end] = end;
     ints[I32.withWind] = step.withWind ? 1 : 0;

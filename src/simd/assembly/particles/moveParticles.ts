@@ -28,32 +28,33 @@ const HALF_DROP = 80;
 const INVERSE_SIDE = 88;
 const INVERSE_HEIGHT = 96;
 const URGENT_TIME = 104;
+const ASK_MARGIN = 112;
 /** Int32 slots of the step block, after the floats. */
-const START = 112;
-const END = 116;
-const WITH_WIND = 120;
-const CELL_LOOKUPS = 124;
-const SURFACE_KEYS = 128;
-const ASK_COUNT = 132;
-const URGENT_END = 136;
-const LATER_START = 140;
-const BOUNCES = 144;
-const ALIVE = 148;
-const POSITIONS = 152;
-const VELOCITIES = 156;
-const PLANES = 160;
-const COLOURS = 164;
-const AGES = 168;
-const LIFETIMES = 172;
-const SOURCES = 176;
-const TOUCHING = 180;
-const WIND = 184;
-const CELL_STAMPS = 188;
-const CODES = 192;
-const LIVE = 196;
-const ASKERS = 200;
-const NEEDY = 204;
-const STEP_BLOCK_BYTES = 208;
+const START = 120;
+const END = 124;
+const WITH_WIND = 128;
+const CELL_LOOKUPS = 132;
+const SURFACE_KEYS = 136;
+const ASK_COUNT = 140;
+const URGENT_END = 144;
+const LATER_START = 148;
+const BOUNCES = 152;
+const ALIVE = 156;
+const POSITIONS = 160;
+const VELOCITIES = 164;
+const PLANES = 168;
+const COLOURS = 172;
+const AGES = 176;
+const LIFETIMES = 180;
+const SOURCES = 184;
+const TOUCHING = 188;
+const WIND = 192;
+const CELL_STAMPS = 196;
+const CODES = 200;
+const LIVE = 204;
+const ASKERS = 208;
+const NEEDY = 212;
+const STEP_BLOCK_BYTES = 216;
 
 // Plane sources and the surface code, as in src/particles/particleBuffers.ts and cacheKey.ts.
 const PLANE_NONE: i32 = 0;
@@ -135,6 +136,7 @@ export function moveEffect(): void {
   const inverseSide = f64x2.splat(load<f64>(block + INVERSE_SIDE));
   const inverseHeight = f64x2.splat(load<f64>(block + INVERSE_HEIGHT));
   const urgentTime = load<f64>(block + URGENT_TIME);
+  const askMargin = f64x2.splat(load<f64>(block + ASK_MARGIN));
   const start = load<i32>(block + START);
   const end = load<i32>(block + END);
   const withWind = load<i32>(block + WITH_WIND) != 0;
@@ -266,7 +268,9 @@ export function moveEffect(): void {
     const gap = f64x2.sub(f64x2.add(distance, push), radius);
     const offCourseBits = i64x2.bitmask(f64x2.gt(f64x2.add(gap, f64x2.mul(vnAfter, twiceLookahead)), zero));
     const urgentBits = i64x2.bitmask(f64x2.lt(f64x2.add(gap, f64x2.mul(vnAfter, urgentPair)), zero));
-    const approachingBits = i64x2.bitmask(f64x2.lt(f64x2.add(gap, f64x2.mul(vnAfter, lookaheadPair)), zero));
+    const gapAhead = f64x2.add(gap, f64x2.mul(vnAfter, lookaheadPair));
+    const approachingBits = i64x2.bitmask(f64x2.lt(gapAhead, zero));
+    const withinReachBits = i64x2.bitmask(f64x2.lt(gapAhead, askMargin));
     const speedSquared = f64x2.add(f64x2.add(f64x2.mul(vx, vx), f64x2.mul(vy, vy)), f64x2.mul(vz, vz));
     const fastBits = i64x2.bitmask(f64x2.gt(speedSquared, slidingSquared));
     const fallingBits = i64x2.bitmask(f64x2.lt(vy, zero));
@@ -299,7 +303,7 @@ export function moveEffect(): void {
     const planeless = <i32>(source0 == PLANE_NONE) | (<i32>(source1 == PLANE_NONE) << 1);
     const urgent = guess & urgentBits;
     const later = guess & ~urgent & (approachingBits | (touching & fastBits) | (planeless & fallingBits));
-    const ask = arrival | (cellLookups & guess & (changed | urgent));
+    const ask = arrival | (cellLookups & guess & ((changed & (withinReachBits | planeless)) | urgent));
     bounces += popcnt(bounceBits & moving);
 
     if (moving == 3) {
