@@ -266,18 +266,20 @@ export class ParticleSystem implements SimSystem {
 
     start = now;
     const bvh = sandbox.bvh;
+    const reference = this.options.mode === 'reference';
     if (bvh !== null) {
       const raycaster = this.raycaster;
-      frame.raycasts = raycaster.pick(this.effects, this.options.mode === 'reference', this.options.pick, this.buffers.live, this.buffers.needy, this.urgentEnd, this.laterStart, this.random);
+      frame.raycasts = raycaster.pick(this.effects, reference, this.options.pick, this.buffers.live, this.buffers.needy, this.urgentEnd, this.laterStart, this.random);
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
       raycaster.cast(bvh, this.options.kernel === 'wasm-simd');
-      frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying);
+      frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying, !reference);
     }
     now = performance.now();
     phase.rays = now - start;
 
     start = now;
-    this.askCaches(dt);
+    // The reference mode is raycasts alone: every particle casts its own ray each frame.
+    if (!reference) this.askCaches(dt);
     now = performance.now();
     phase.cache = now - start;
 

@@ -60,7 +60,9 @@ export class PlaneCache {
   private readonly orderOf: Int32Array;
   private head = 0;
   private count = 0;
-  private removals = 0;
+  private epoch = 0;
+  private insertedSince = 0;
+  private evictedSince = 0;
   /** Whether the last claimCell made a new entry (its plane not written yet). */
   claimedNew = false;
 
@@ -203,21 +205,33 @@ export class PlaneCache {
     this.orderSlot[place] = slot;
     this.orderOf[slot] = place;
     this.count++;
+    this.insertedSince++;
     this.counters.inserts++;
     return slot;
   }
 
   /**
-   * Changes whenever entries leave the table (eviction, clear, loading a snapshot): whoever remembers
-   * what it stored can tell whether that may still be there.
+   * Changes when the table is emptied or replaced (clear, loading a snapshot). Within one generation,
+   * entries are numbered in insertion order from 0 (an entry's ordinal is insertedSinceClear when it is
+   * made) and evicted oldest first, so the entry of ordinal n is still held exactly while
+   * evictedSinceClear ≤ n: whoever remembers what it inserted can tell whether it is all still there.
    */
   get generation(): number {
-    return this.removals;
+    return this.epoch;
+  }
+
+  get insertedSinceClear(): number {
+    return this.insertedSince;
+  }
+
+  get evictedSinceClear(): number {
+    return this.evictedSince;
   }
 
   /** Empties the table (counters are kept). */
   clear(): void {
-    this.removals++;
+    this.epoch++;
+    this.insertedSince = this.evictedSince = 0;
     this.keys.fill(0);
     this.head = 0;
     this.count = 0;
@@ -245,7 +259,10 @@ export class PlaneCache {
   /** Puts back a snapshot of a cache of the same size; false (nothing changed) for another size. */
   loadState(state: PlaneCacheState): boolean {
     if (!this.fits(state)) return false;
-    this.removals++;
+    // The loaded entries take ordinals 0 .. size−1 in their oldest-first order.
+    this.epoch++;
+    this.insertedSince = state.size;
+    this.evictedSince = 0;
     this.keys.set(state.keys);
     this.cells.set(state.cells);
     this.planes.set(state.planes);
@@ -261,7 +278,7 @@ export class PlaneCache {
     this.head = (this.head + 1) % this.maxSize;
     this.count--;
     this.counters.evictions++;
-    this.removals++;
+    this.evictedSince++;
     this.removeSlot(slot);
   }
 

@@ -146,8 +146,11 @@ export class PlaneRaycaster {
     else castRays(bvh, this.rays, this.hits);
   }
 
-  /** Planes from the hits into their particles and their effects' caches; returns the hits used. */
-  apply(effects: readonly ParticleEffect[], b: ParticleBuffers, bvh: BVH, gravity: number, keying: CacheKeying): number {
+  /**
+   * Planes from the hits into their particles and, with `cacheResults` (not in the reference mode, where
+   * every particle casts its own ray each frame), their effects' caches; returns the hits used.
+   */
+  apply(effects: readonly ParticleEffect[], b: ParticleBuffers, bvh: BVH, gravity: number, keying: CacheKeying, cacheResults: boolean): number {
     const positions = b.positions;
     const velocities = b.velocities;
     const sources = b.planeSources;
@@ -181,6 +184,7 @@ export class PlaneRaycaster {
         hitCount++;
         sources[i] = hitT[r]! <= 1 + backT ? PLANE_RAY : PLANE_FAR;
         const nx = plane[0]!, ny = plane[1]!, nz = plane[2]!, d = plane[3]!;
+        if (!cacheResults) continue;
         if (keying === 'trajectory') {
           cache.store(positions[i4]!, positions[i4 + 1]!, positions[i4 + 2]!, directionCode(dx, dy, dz), nx, ny, nz, d);
         } else {

@@ -30,31 +30,41 @@ const CREASE = 1e-4;
  *   two): then it takes the plane that sinks less, raised until it is nowhere below the other over the
  *   column. Particles resting there float at most that much instead of sinking.
  *
- * Most hits land on triangles already stored: a stamp per triangle (the cache's generation when its
- * footprint was written) skips the footprint, until the cache removes any entry (it may be gone).
+ * Most hits land on triangles already stored: each triangle remembers the cache's insertion ordinal
+ * just before its footprint was stored, and is skipped while nothing of that age or younger has been
+ * evicted (the cache evicts oldest first), so the footprint's new entries are all still there. (A
+ * footprint column that already held an older entry may be evicted before them; it comes back with the
+ * next hit there or the next full store.)
  */
 export class SurfaceStores {
-  private stamps = new Int32Array(0);
+  /** Per triangle: 1 + the cache's insertedSinceClear before its footprint was stored; 0 = not stored. */
+  private stamps = new Float64Array(0);
   private indices: Uint32Array | null = null;
   private cache: PlaneCache | null = null;
+  private generation = -1;
 
   /** A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. */
   store(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hx: number, hy: number, hz: number, nx: number, ny: number, nz: number, d: number): void {
     if (this.indices !== meshIndices || this.cache !== cache) {
-      // Another mesh (triangle numbers mean other triangles) or another cache: start with nothing
-      // stored (stamp 0; stamps are generation + 1).
+      // Another mesh (triangle numbers mean other triangles) or another cache.
       this.indices = meshIndices;
       this.cache = cache;
-      this.stamps = new Int32Array(meshIndices.length / 3);
+      this.stamps = new Float64Array(meshIndices.length / 3);
+      this.generation = cache.generation;
+    } else if (this.generation !== cache.generation) {
+      // The cache was emptied or replaced by a snapshot: nothing stored is known to be there.
+      this.stamps.fill(0);
+      this.generation = cache.generation;
     }
+    // The column hit is the one place known exactly: it takes this plane at every hit.
     const hitX = cache.cellX(hx), hitY = cache.cellY(hy), hitZ = cache.cellX(hz);
     offerHit(cache, hitX, hitY, hitZ, nx, ny, nz, d, hx, hz);
     offerHit(cache, hitX, hitY + 1, hitZ, nx, ny, nz, d, hx, hz);
-    const stamp = cache.generation + 1;
-    if (this.stamps[triangle] === stamp || !(Math.abs(ny) >= STEEP_NY)) return;
+    const stamp = this.stamps[triangle]!;
+    if ((stamp > 0 && stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(ny) >= STEEP_NY)) return;
+    const first = cache.insertedSinceClear;
     storeColumns(cache, meshPositions, meshIndices, triangle, hitX, hitZ, nx, ny, nz, d);
-    // Storing may itself have evicted entries (a full cache): then nothing is known to stay.
-    this.stamps[triangle] = cache.generation === stamp - 1 ? stamp : 0;
+    this.stamps[triangle] = first + 1;
   }
 }
 

@@ -155,7 +155,7 @@ describe('PlaneCache against a Map', () => {
     expect(new PlaneCache(9, 1, 1).loadState(saved)).toBe(false);
   });
 
-  it('claims a slot for a cell (new or held) and changes generation only when entries leave', () => {
+  it('claims a slot for a cell (new or held); numbers insertions and evictions within a generation', () => {
     const cache = new PlaneCache(3, 1, 1);
     const start = cache.generation;
     const slot = cache.claimCell(1, 2, 3, SURFACE_CODE);
@@ -165,18 +165,26 @@ describe('PlaneCache against a Map', () => {
     cache.storeCell(2, 2, 3, SURFACE_CODE, 0, 1, 0, 1);
     cache.storeCell(2, 2, 3, SURFACE_CODE, 0, 1, 0, 2);
     cache.storeCell(3, 2, 3, SURFACE_CODE, 0, 1, 0, 1);
-    expect(cache.generation).toBe(start);
     expect(cache.counters).toMatchObject({ inserts: 3, updates: 2, evictions: 0 });
-    cache.storeCell(4, 2, 3, SURFACE_CODE, 0, 1, 0, 1); // full: evicts (1, 2, 3)
-    expect(cache.generation).not.toBe(start);
+    expect([cache.insertedSinceClear, cache.evictedSinceClear]).toEqual([3, 0]);
+    cache.storeCell(4, 2, 3, SURFACE_CODE, 0, 1, 0, 1); // full: evicts ordinal 0, cell (1, 2, 3)
     expect(cache.findCell(1, 2, 3, SURFACE_CODE)).toBe(-1);
-    let generation = cache.generation;
+    expect([cache.insertedSinceClear, cache.evictedSinceClear]).toEqual([4, 1]);
+    // Entries of ordinal ≥ evictedSinceClear are the ones held: (2,2,3), (3,2,3), (4,2,3).
+    expect(cache.size).toBe(cache.insertedSinceClear - cache.evictedSinceClear);
+    expect(cache.generation).toBe(start);
     const saved = cache.saveState();
     cache.clear();
-    expect(cache.generation).not.toBe(generation);
-    generation = cache.generation;
+    expect(cache.generation).not.toBe(start);
+    expect([cache.insertedSinceClear, cache.evictedSinceClear]).toEqual([0, 0]);
+    const cleared = cache.generation;
     cache.loadState(saved);
-    expect(cache.generation).not.toBe(generation);
+    expect(cache.generation).not.toBe(cleared);
+    // Loaded entries are ordinals 0..2, oldest first: the next insertion evicts (2, 2, 3).
+    expect([cache.insertedSinceClear, cache.evictedSinceClear]).toEqual([3, 0]);
+    cache.storeCell(5, 2, 3, SURFACE_CODE, 0, 1, 0, 1);
+    expect(cache.findCell(2, 2, 3, SURFACE_CODE)).toBe(-1);
+    expect([cache.insertedSinceClear, cache.evictedSinceClear]).toEqual([4, 1]);
     expect(new PlaneCache(0, 1, 1).claimCell(0, 0, 0, 0)).toBe(-1);
   });
 

@@ -111,12 +111,29 @@ describe('SurfaceStores', () => {
     const other = new PlaneCache(4096, SIDE, HEIGHT);
     stores.store(other, positions, indices, 0, 0.6, heightOf(plane, 0.6, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     expect(other.size).toBe(first);
-    // A cache too small for the footprint evicts while storing: the next hit stores it again.
+    // A cache too small for the footprint evicts its own entries while storing: the next hit stores it again.
     const small = new PlaneCache(6, SIDE, HEIGHT);
     stores.store(small, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     small.resetCounters();
     stores.store(small, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     expect(small.counters.evictions).toBeGreaterThan(0);
+    // Evicting only entries older than a footprint leaves it stored; evicting one of its own does not.
+    // Ordinals in `sized`: 0–3 four unrelated cells, 4–5 the hit's column, 6… the footprint.
+    const sized = new PlaneCache(first + 4, SIDE, HEIGHT);
+    const fresh = new SurfaceStores();
+    for (let k = 0; k < 4; k++) sized.storeCell(100 + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0);
+    const storeAt = (x: number, z: number): void => fresh.store(sized, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+    storeAt(0.1, 0.1);
+    for (let k = 0; k < 6; k++) sized.storeCell(200 + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0); // evicts ordinals 0–5
+    sized.resetCounters();
+    storeAt(0.3, 0.3); // a column of the footprint: updated in place, nothing evicted
+    expect(sized.counters.inserts + sized.counters.updates).toBe(2);
+    sized.storeCell(300, 0, 0, SURFACE_CODE, 0, 1, 0, 0); // evicts ordinal 6, the footprint's first
+    sized.resetCounters();
+    storeAt(0.3, 0.3);
+    expect(sized.counters.inserts).toBeGreaterThan(0);
+    expect(sized.counters.inserts + sized.counters.updates).toBe(first);
+    expect(sized.findCell(0, 0, 0, SURFACE_CODE)).toBeGreaterThanOrEqual(0);
   });
 
   /** Triangles A = (0,0) (1,0) (1,0.7) and B = (0,0) (1,0.7) (0,1) (x, z) with random heights, and their planes. */
