@@ -38,6 +38,11 @@ export interface ParticleSystemOptions {
   cellLookups: boolean;
   /** What cache entries are keyed by (see CacheKeying). */
   keying: CacheKeying;
+  /**
+   * With surface keys, a raycast hit gives its plane to every cache column over its triangle, not only
+   * to the column it hit (see SurfaceStores).
+   */
+  footprints: boolean;
   /** Which particles budget rays go to. */
   pick: RayPick;
   /**
@@ -51,7 +56,7 @@ export interface ParticleSystemOptions {
 export const PARTICLE_KERNELS = ['wasm-simd', 'typescript'] as const;
 export type ParticleKernel = (typeof PARTICLE_KERNELS)[number];
 
-export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', pick: 'needy', kernel: 'wasm-simd', seed: 1 });
+export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', footprints: true, pick: 'needy', kernel: 'wasm-simd', seed: 1 });
 
 /** Work done in the last step. */
 export interface ParticleFrameCounters {
@@ -272,7 +277,7 @@ export class ParticleSystem implements SimSystem {
       frame.raycasts = raycaster.pick(this.effects, reference, this.options.pick, this.buffers.live, this.buffers.needy, this.urgentEnd, this.laterStart, this.random);
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
       raycaster.cast(bvh, this.options.kernel === 'wasm-simd');
-      frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying, !reference);
+      frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying, this.options.footprints, !reference);
     }
     now = performance.now();
     phase.rays = now - start;
@@ -498,6 +503,7 @@ function validateOptions(options: ParticleSystemOptions): void {
   if (!(PARTICLE_MODES as readonly string[]).includes(options.mode)) throw new InvalidParameterError('mode', "'budget' or 'reference'", options.mode);
   if (!(options.gravity >= 0 && options.gravity <= 1000)) throw new InvalidParameterError('gravity', 'a number in [0, 1000]', options.gravity);
   if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying)) throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
+  if (typeof options.footprints !== 'boolean') throw new InvalidParameterError('footprints', 'true or false', options.footprints);
   if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
   if (!(PARTICLE_KERNELS as readonly string[]).includes(options.kernel)) throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);
   if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);

@@ -150,7 +150,7 @@ export class PlaneRaycaster {
    * Planes from the hits into their particles and, with `cacheResults` (not in the reference mode, where
    * every particle casts its own ray each frame), their effects' caches; returns the hits used.
    */
-  apply(effects: readonly ParticleEffect[], b: ParticleBuffers, bvh: BVH, gravity: number, keying: CacheKeying, cacheResults: boolean): number {
+  apply(effects: readonly ParticleEffect[], b: ParticleBuffers, bvh: BVH, gravity: number, keying: CacheKeying, footprints: boolean, cacheResults: boolean): number {
     const positions = b.positions;
     const velocities = b.velocities;
     const sources = b.planeSources;
@@ -192,7 +192,7 @@ export class PlaneRaycaster {
           const hx = origins[r3]! + t * directions[r3]!;
           const hy = origins[r3 + 1]! + t * directions[r3 + 1]!;
           const hz = origins[r3 + 2]! + t * directions[r3 + 2]!;
-          effect.surfaceStores.store(cache, meshPositions, meshIndices, triangle, hx, hy, hz, nx, ny, nz, d);
+          effect.surfaceStores.store(cache, meshPositions, meshIndices, triangle, hx, hy, hz, nx, ny, nz, d, footprints);
         }
       }
     }

@@ -43,8 +43,11 @@ export class SurfaceStores {
   private cache: PlaneCache | null = null;
   private generation = -1;
 
-  /** A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. */
-  store(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hx: number, hy: number, hz: number, nx: number, ny: number, nz: number, d: number): void {
+  /**
+   * A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. Without
+   * `footprint`, only the hit's column takes it.
+   */
+  store(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hx: number, hy: number, hz: number, nx: number, ny: number, nz: number, d: number, footprint = true): void {
     if (this.indices !== meshIndices || this.cache !== cache) {
       // Another mesh (triangle numbers mean other triangles) or another cache.
       this.indices = meshIndices;
@@ -61,7 +64,7 @@ export class SurfaceStores {
     offerHit(cache, hitX, hitY, hitZ, nx, ny, nz, d, hx, hz);
     offerHit(cache, hitX, hitY + 1, hitZ, nx, ny, nz, d, hx, hz);
     const stamp = this.stamps[triangle]!;
-    if ((stamp > 0 && stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(ny) >= STEEP_NY)) return;
+    if (!footprint || (stamp > 0 && stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(ny) >= STEEP_NY)) return;
     const first = cache.insertedSinceClear;
     storeColumns(cache, meshPositions, meshIndices, triangle, hitX, hitZ, nx, ny, nz, d);
     this.stamps[triangle] = first + 1;

@@ -33,6 +33,7 @@ export interface SceneParticles {
   pick?: RayPick;
   gravity?: number;
   cellLookups?: boolean;
+  footprints?: boolean;
 }
 
 export interface SceneActors {
@@ -54,7 +55,7 @@ export function describesSystems(systems: SceneSystems): boolean {
   return systems.broadphase !== undefined || systems.particles !== undefined || systems.actors !== undefined;
 }
 const BROAD_PHASE_FIELDS = ['scene', 'strategy', 'count', 'movingPercent', 'speed'] as const;
-const PARTICLE_FIELDS = ['particles', 'budget', 'mode', 'keying', 'pick', 'gravity', 'cellLookups'] as const;
+const PARTICLE_FIELDS = ['particles', 'budget', 'mode', 'keying', 'pick', 'gravity', 'cellLookups', 'footprints'] as const;
 const ACTOR_FIELDS = ['count', 'center', 'size', 'density', 'mix'] as const;
 const MIX_FIELDS = ['sphere', 'box', 'capsule'] as const;
 
@@ -92,6 +93,7 @@ function parseParticles(value: unknown, where: Where): SceneParticles {
   if (input.pick !== undefined) result.pick = expectOneOf(input.pick, RAY_PICKS, child(where, 'pick'));
   if (input.gravity !== undefined) result.gravity = expectNumber(input.gravity, child(where, 'gravity'), 0, 1000);
   if (input.cellLookups !== undefined) result.cellLookups = expectBoolean(input.cellLookups, child(where, 'cellLookups'));
+  if (input.footprints !== undefined) result.footprints = expectBoolean(input.footprints, child(where, 'footprints'));
   return result;
 }
 

@@ -9,6 +9,8 @@
  *   budget      this system's defaults: surface-keyed cache, lookups on cell change, rays to the needy first,
  *               particles moved and rays cast by the WebAssembly SIMD kernels
  *   TypeScript  the same with the move and the rays in TypeScript (the same bits, so the same particles)
+ *   hit cells   the same, but a raycast hit stores its plane only in the cache column it hit, not over its
+ *               whole triangle (SurfaceStores' footprints off)
  *   original    the scheme as first described: trajectory keys, lookups at spawn and bounce, uniform picks
  *   reference   one raycast per live particle per frame (no cache needed)
  * "step" is the simulation (spawn, wind, move, cache, rays); "check" is the fall-through check against
@@ -40,6 +42,7 @@ interface Mode {
 const MODES: Mode[] = [
   { name: `budget ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget' } },
   { name: `budget, TypeScript`, options: { mode: 'budget', kernel: 'typescript' } },
+  { name: `budget, hit cells only`, options: { mode: 'budget', footprints: false } },
   { name: `original ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget', keying: 'trajectory', cellLookups: false, pick: 'uniform' } },
   { name: 'reference', options: { mode: 'reference' } },
 ];
@@ -85,7 +88,7 @@ function calibrate(): number {
 
 function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSystemState, mode: Mode): Row {
   system.restore(snapshot);
-  Object.assign(system.options, { mode: 'budget', keying: 'surface', cellLookups: true, pick: 'needy', kernel: 'wasm-simd' }, mode.options);
+  Object.assign(system.options, { mode: 'budget', keying: 'surface', footprints: true, cellLookups: true, pick: 'needy', kernel: 'wasm-simd' }, mode.options);
   for (const effect of system.effects) effect.cache.clear();
   for (let frame = 0; frame < WARM; frame++) sandbox.step(DT);
   system.resetTotals();

@@ -31,6 +31,7 @@ interface ParticlesSettings {
   budget: number;
   mode: ParticleMode;
   keying: CacheKeying;
+  footprints: boolean;
   cellLookups: boolean;
   pick: RayPick;
   kernel: ParticleKernel;
@@ -80,6 +81,7 @@ export class ParticlesFeature implements AppFeature {
     budget: 1_000,
     mode: 'budget',
     keying: 'surface',
+    footprints: true,
     cellLookups: true,
     pick: 'needy',
     kernel: 'wasm-simd',
@@ -109,6 +111,7 @@ export class ParticlesFeature implements AppFeature {
     folder.add({ reset: () => this.resetEffects() }, 'reset').name('reset effects to the showcase');
     folder.add(s, 'mode', [...PARTICLE_MODES]).name('mode').onChange(() => this.applyOptions());
     folder.add(s, 'keying', [...CACHE_KEYINGS]).name('cache keys').onChange(() => this.applyOptions(true));
+    folder.add(s, 'footprints').name('hit fills its triangle').onChange(() => this.applyOptions(true));
     folder.add(s, 'cellLookups').name('ask cache on new cell').onChange(() => this.applyOptions());
     folder.add(s, 'pick', [...RAY_PICKS]).name('rays go to').onChange(() => this.applyOptions());
     const kernel = folder.add(s, 'kernel', [...PARTICLE_KERNELS]).name('particle kernel').onChange(() => this.applyOptions());
@@ -231,7 +234,7 @@ export class ParticlesFeature implements AppFeature {
 
   private systemOptions(sandbox: Sandbox): Partial<ParticleSystemOptions> {
     const s = this.settings;
-    return { mode: s.mode, keying: s.keying, cellLookups: s.cellLookups, pick: s.pick, kernel: s.kernel, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
+    return { mode: s.mode, keying: s.keying, footprints: s.footprints, cellLookups: s.cellLookups, pick: s.pick, kernel: s.kernel, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
   }
 
   /** Options take effect from the next step; a new keying makes the cached entries meaningless, so the caches start afresh. */

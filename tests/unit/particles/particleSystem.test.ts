@@ -166,6 +166,28 @@ describe('determinism', () => {
   });
 });
 
+describe('surface cache footprints', () => {
+  it('a hit filling its triangle gives more particles their surface from the cache, and fewer fall through', () => {
+    const outcome = (footprints: boolean): { entries: number; fell: number; hitRate: number } => {
+      const sandbox = world(10, 7);
+      const system = run(sandbox, [effect(sandbox, 'fountain', { rate: 3000, budget: 20, speed: 12, spread: 35 })], { footprints }, 300);
+      const cache = system.effects[0]!.cache;
+      let lookups = 0, hits = 0;
+      for (let frame = 0; frame < 60; frame++) {
+        sandbox.step(1 / 60);
+        lookups += cache.counters.lookups;
+        hits += cache.counters.hits;
+      }
+      return { entries: cache.size, fell: system.totals.fellThroughLives / system.totals.lives, hitRate: hits / lookups };
+    };
+    const on = outcome(true);
+    const off = outcome(false);
+    expect(on.entries).toBeGreaterThan(2 * off.entries);
+    expect(on.hitRate).toBeGreaterThan(off.hitRate);
+    expect(on.fell).toBeLessThan(off.fell);
+  });
+});
+
 describe('input and reporting', () => {
   it('rejects bad parameters and options with errors naming the field', () => {
     const sandbox = world(0);
@@ -178,6 +200,7 @@ describe('input and reporting', () => {
     expect(() => new ParticleSystem([{ ...good, cacheSize: 2.5 }])).toThrow(/cacheSize/);
     expect(() => new ParticleSystem([good], { mode: 'fast' as 'budget' })).toThrow(/mode/);
     expect(() => new ParticleSystem([good], { gravity: -1 })).toThrow(/gravity/);
+    expect(() => new ParticleSystem([good], { footprints: 'yes' as unknown as boolean })).toThrow(/footprints/);
     const system = new ParticleSystem([good]);
     expect(() => system.updateEffect(0, { restitution: 2 })).toThrow(/restitution/);
     expect(system.effects[0]!.params.restitution).toBe(good.restitution);

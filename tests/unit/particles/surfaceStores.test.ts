@@ -111,6 +111,10 @@ describe('SurfaceStores', () => {
     const other = new PlaneCache(4096, SIDE, HEIGHT);
     stores.store(other, positions, indices, 0, 0.6, heightOf(plane, 0.6, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     expect(other.size).toBe(first);
+    // Footprints off: only the hit's column, every time.
+    const hitOnly = new PlaneCache(4096, SIDE, HEIGHT);
+    new SurfaceStores().store(hitOnly, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!, false);
+    expect([...entries(hitOnly).keys()].sort()).toEqual([`0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT)},0`, `0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT) + 1},0`].sort());
     // A cache too small for the footprint evicts its own entries while storing: the next hit stores it again.
     const small = new PlaneCache(6, SIDE, HEIGHT);
     stores.store(small, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!);

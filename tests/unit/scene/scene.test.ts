@@ -27,10 +27,10 @@ describe('parseScene', () => {
   });
 
   it('reads the systems a scene runs, and leaves them out when it names none', () => {
-    const scene = parseScene({ systems: { broadphase: { strategy: 'sap', count: 1024 }, particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false }, actors: { count: 10, center: [4, -2], mix: { box: 1 } } } });
+    const scene = parseScene({ systems: { broadphase: { strategy: 'sap', count: 1024 }, particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false, footprints: false }, actors: { count: 10, center: [4, -2], mix: { box: 1 } } } });
     expect(scene.systems).toEqual({
       broadphase: { strategy: 'sap', count: 1024 },
-      particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false },
+      particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false, footprints: false },
       actors: { count: 10, center: [4, -2], mix: { sphere: 0, box: 1, capsule: 0 } },
     });
     expect(parseScene({}).systems).toEqual({});
@@ -60,6 +60,7 @@ describe('parseScene', () => {
     ['a misspelt particle field', '{ "systems": { "particles": { "budjet": 10 } } }', /systems\.particles\.budjet: unknown field/],
     ['a particle mode that does not exist', '{ "systems": { "particles": { "mode": "always" } } }', /systems\.particles\.mode: expected one of "budget", "reference"/],
     ['a flag that is not a boolean', '{ "systems": { "particles": { "cellLookups": "yes" } } }', /systems\.particles\.cellLookups: expected true or false/],
+    ['a footprints flag that is not a boolean', '{ "systems": { "particles": { "footprints": 1 } } }', /systems\.particles\.footprints: expected true or false/],
     ['an actor pile centre of three numbers', '{ "systems": { "actors": { "center": [1, 2, 3] } } }', /systems\.actors\.center: expected an array of 2 finite numbers/],
     ['an actor mix with no shape', '{ "systems": { "actors": { "mix": { "sphere": 0 } } } }', /systems\.actors\.mix: expected at least one shape/],
   ];
