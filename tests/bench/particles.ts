@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   console.log(`machine: load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on 2 cores; calibration loop ${calibrationBefore.toFixed(2)} → ${calibrationAfter.toFixed(2)} ms (lower is a faster machine; best of 20)`);
   console.log('');
   const header = ['mode', 'live', 'step ms', 'p95', 'cpu ms', 'check ms', 'rays/frame', 'lookups', 'hit rate', 'fell through', 'below', 'step × ref'];
-  const widths = [20, 8, 9, 8, 8, 9, 11, 9, 9, 13, 9, 11];
+  const widths = [24, 8, 9, 8, 8, 9, 11, 9, 9, 13, 9, 11];
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ');
   console.log(line(header));
   for (const r of rows) {
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   }
   console.log('');
   console.log(`median ms per phase: ${PARTICLE_PHASES.join(' / ')}`);
-  for (const r of rows) console.log(`  ${r.name.padEnd(20)} ${PARTICLE_PHASES.map((p) => r.phases[p].toFixed(2)).join(' / ')}`);
+  for (const r of rows) console.log(`  ${r.name.padEnd(24)} ${PARTICLE_PHASES.map((p) => r.phases[p].toFixed(2)).join(' / ')}`);
   const ours = rows[0]!;
   console.log('');
   console.log(`targets (${ours.name}): ≤ ${TARGET_MS} ms per step: ${ours.stepMedian <= TARGET_MS ? 'met' : 'NOT met'} (${ours.stepMedian.toFixed(2)} ms median, ${ours.cpuPerStep.toFixed(2)} ms CPU incl. check); ≤ ${pct(TARGET_FELL)} fall through: ${ours.fell <= TARGET_FELL ? 'met' : 'NOT met'} (${pct(ours.fell)})`);
