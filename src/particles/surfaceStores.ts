@@ -37,11 +37,18 @@ const CREASE = 1e-4;
  * next hit there or the next full store.)
  */
 export class SurfaceStores {
-  /** Per triangle: 1 + the cache's insertedSinceClear before its footprint was stored; 0 = not stored. */
-  private stamps = new Float64Array(0);
+  /**
+   * Per triangle: 1 + the cache's insertedSinceClear before its footprint was stored, counted from
+   * `base`; 0 = not stored. 32 bits (4 bytes a triangle, per effect) with a restart before they run out.
+   */
+  private stamps = new Int32Array(0);
+  private base = 0;
   private indices: Uint32Array | null = null;
   private cache: PlaneCache | null = null;
   private generation = -1;
+
+  /** `restartAfter`: insertions counted by one set of stamps before they start again (well inside 32 bits). */
+  constructor(private readonly restartAfter = 2 ** 30) {}
 
   /**
    * A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. Without
@@ -52,20 +59,23 @@ export class SurfaceStores {
       // Another mesh (triangle numbers mean other triangles) or another cache.
       this.indices = meshIndices;
       this.cache = cache;
-      this.stamps = new Float64Array(meshIndices.length / 3);
+      this.stamps = new Int32Array(meshIndices.length / 3);
       this.generation = cache.generation;
-    } else if (this.generation !== cache.generation) {
-      // The cache was emptied or replaced by a snapshot: nothing stored is known to be there.
+      this.base = 0;
+    } else if (this.generation !== cache.generation || cache.insertedSinceClear - this.base >= this.restartAfter) {
+      // The cache was emptied or replaced by a snapshot (nothing stored is known to be there), or the
+      // stamps are about to overflow: start again from what the cache holds now.
       this.stamps.fill(0);
       this.generation = cache.generation;
+      this.base = cache.insertedSinceClear;
     }
     // The column hit is the one place known exactly: it takes this plane at every hit.
     const hitX = cache.cellX(hx), hitY = cache.cellY(hy), hitZ = cache.cellX(hz);
     offerHit(cache, hitX, hitY, hitZ, nx, ny, nz, d, hx, hz);
     offerHit(cache, hitX, hitY + 1, hitZ, nx, ny, nz, d, hx, hz);
     const stamp = this.stamps[triangle]!;
-    if (!footprint || (stamp > 0 && stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(ny) >= STEEP_NY)) return;
-    const first = cache.insertedSinceClear;
+    if (!footprint || (stamp > 0 && this.base + stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(ny) >= STEEP_NY)) return;
+    const first = cache.insertedSinceClear - this.base;
     storeColumns(cache, meshPositions, meshIndices, triangle, hitX, hitZ, nx, ny, nz, d);
     this.stamps[triangle] = first + 1;
   }

@@ -111,6 +111,23 @@ describe('SurfaceStores', () => {
     const other = new PlaneCache(4096, SIDE, HEIGHT);
     stores.store(other, positions, indices, 0, 0.6, heightOf(plane, 0.6, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     expect(other.size).toBe(first);
+    // Stamps that start again (every 40 insertions here instead of 2^30) still skip stored footprints:
+    // a footprint is stored in full at most once per restart.
+    const restarting = new SurfaceStores(40);
+    const roomy = new PlaneCache(4096, SIDE, HEIGHT);
+    let fullStores = 0;
+    for (let round = 0; round < 30; round++) {
+      roomy.resetCounters();
+      restarting.store(roomy, positions, indices, 0, 0.3, heightOf(plane, 0.3, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+      const claims = roomy.counters.inserts + roomy.counters.updates;
+      expect([2, first]).toContain(claims);
+      if (claims === first) fullStores++;
+      expect([...entries(roomy).keys()].filter((cell) => Number(cell.split(',')[0]) < 100)).toHaveLength(first);
+      for (let k = 0; k < 7; k++) roomy.storeCell(500 + 7 * round + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0);
+    }
+    // 30 rounds of 7 insertions: a restart every 40, so 1 + 5 or 6 full stores.
+    expect(fullStores).toBeGreaterThanOrEqual(4);
+    expect(fullStores).toBeLessThanOrEqual(8);
     // Footprints off: only the hit's column, every time.
     const hitOnly = new PlaneCache(4096, SIDE, HEIGHT);
     new SurfaceStores().store(hitOnly, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!, false);
