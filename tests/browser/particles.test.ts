@@ -49,6 +49,18 @@ describe('particles in real Chromium', () => {
     await hudShows(/move on WASM SIMD · rays on WASM SIMD/);
     expect((await particleLine(page)).live).toBeGreaterThan(500);
 
+    // A hit filling its whole triangle (on) against storing only the column it hit: each switch starts
+    // the caches afresh, and over the same second the footprints fill them several times faster.
+    const entriesAfterASecond = async (): Promise<number> => {
+      await page.waitForTimeout(1000);
+      return Number((await row(page, 'cache entries').locator('input').inputValue()).replace(/,/g, ''));
+    };
+    await row(page, 'hit fills its triangle').locator('input').uncheck();
+    const hitCellsOnly = await entriesAfterASecond();
+    await row(page, 'hit fills its triangle').locator('input').check();
+    const footprints = await entriesAfterASecond();
+    expect(footprints).toBeGreaterThan(1.5 * hitCellsOnly);
+
     await folder(page).locator('.lil-title', { hasText: /^Display$/ }).click();
     await row(page, 'planes (sample)').locator('input').check();
     await page.waitForTimeout(500);
