@@ -1,4 +1,3 @@
-import { planeCacheCheck, planeCacheKey } from './cacheKey';
 import { PLANE_CACHE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { PlaneCache } from './planeCache';
 import { lookBehind } from './raycastPlanes';
@@ -8,7 +7,7 @@ import { lookBehind } from './raycastPlanes';
  * code it last asked with, and on a hit takes the entry's plane (adoptPlane's rule: a particle already
  * behind it by no more than the look-behind and a cell height is pushed out and loses its inward normal
  * speed; deeper, the plane is not its surface). A particle on its own raycast's plane gives way only to
- * an entry higher where it is. Written out in one loop (the probe, the compare and the adoption) since
+ * an entry higher where it is. Written out in one loop (the lookup, the compare and the adoption) since
  * it runs tens of thousands of times a frame.
  */
 export function askCache(b: ParticleBuffers, from: number, to: number, cache: PlaneCache, radius: number, dt: number): void {
@@ -18,9 +17,7 @@ export function askCache(b: ParticleBuffers, from: number, to: number, cache: Pl
   const sources = b.planeSources;
   const codes = b.codes;
   const askers = b.askers;
-  const keys = cache.keys;
   const cachePlanes = cache.planes;
-  const mask = cache.capacity - 1;
   const inverseSide = 1 / cache.cellSide;
   const inverseHeight = 1 / cache.cellHeight;
   const cellHeight = cache.cellHeight;
@@ -32,15 +29,8 @@ export function askCache(b: ParticleBuffers, from: number, to: number, cache: Pl
     const ix = Math.floor(px * inverseSide) | 0;
     const iy = Math.floor(py * inverseHeight) | 0;
     const iz = Math.floor(pz * inverseSide) | 0;
-    const code = codes[i]!;
-    const key = planeCacheKey(ix, iy, iz, code);
-    let slot = key & mask;
-    let found = keys[2 * slot]!;
-    while (found !== 0 && !(found === key && keys[2 * slot + 1] === planeCacheCheck(ix, iy, iz, code))) {
-      slot = (slot + 1) & mask;
-      found = keys[2 * slot]!;
-    }
-    if (found === 0) continue;
+    const slot = cache.findCell(ix, iy, iz, codes[i]!);
+    if (slot < 0) continue;
     hits++;
     const s4 = 4 * slot;
     const nx = cachePlanes[s4]!, ny = cachePlanes[s4 + 1]!, nz = cachePlanes[s4 + 2]!, d = cachePlanes[s4 + 3]!;
