@@ -6,14 +6,13 @@ import { getRayTriangleKernel, RAY_TRIANGLE_KERNEL_NAMES, createRayData, type Ra
 import { castRays, castRaysBruteForce, createAllHitsList, traceRay, type RayBatch, type RayHits } from '../../../src/query/rays/index';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
-import { RayBuilder, cameraRays, meshBounds, randomRays } from './raySets';
+import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, randomRays } from './raySets';
 
 let terrain: TerrainMesh;
 beforeAll(() => {
   terrain = generateTerrain({ cells: 40, seed: 17 });
 });
 
-const emptyHits = (n: number): RayHits => ({ t: new Float32Array(n), triangle: new Int32Array(n) });
 
 /**
  * Brute force is most of this file's run time and does not depend on the BVH or its layout, so each
@@ -213,21 +212,7 @@ describe('any-hit and all-hits', () => {
 describe('invalid rays and options', () => {
   it('flags NaN/∞ origins or directions, zero directions and tMax ≤ 0 or NaN as invalid misses, never crashing', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
-    const good = [0, 100, 0];
-    const down = [0.1, -1, 0.2];
-    const rays = new RayBuilder()
-      .add(good, down)
-      .add([NaN, 100, 0], down)
-      .add([Infinity, 100, 0], down)
-      .add(good, [0, NaN, 0])
-      .add(good, [0, -Infinity, 0])
-      .add(good, [0, 0, 0])
-      .add(good, [-0, -0, -0])
-      .add(good, down, 0)
-      .add(good, down, -1)
-      .add(good, down, NaN)
-      .add(good, down)
-      .build();
+    const rays = invalidRayBatch();
     for (const layout of ['quantized', 'float'] as const) {
       const hits = emptyHits(rays.count);
       const counters = castRays(bvh, rays, hits, { layout });

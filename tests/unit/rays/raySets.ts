@@ -1,5 +1,5 @@
 import { Random } from '../../../src/math/random';
-import type { RayBatch } from '../../../src/query/rays/index';
+import type { RayBatch, RayHits } from '../../../src/query/rays/index';
 
 /** Ray batches for the tests: random, coherent, and the adversarial families of the issue. */
 export class RayBuilder {
@@ -22,6 +22,31 @@ export class RayBuilder {
   build(): RayBatch {
     return { count: this.limits.length, origins: Float32Array.from(this.origins), directions: Float32Array.from(this.directions), tMax: Float32Array.from(this.limits) };
   }
+}
+
+/** Hit buffers for n rays. */
+export const emptyHits = (n: number): RayHits => ({ t: new Float32Array(n), triangle: new Int32Array(n) });
+
+/**
+ * Eleven rays down onto a mesh around the origin: the first and last valid, the nine between invalid
+ * (NaN or ∞ origin, NaN or ∞ direction, zero and negative-zero direction, tMax 0, −1 and NaN).
+ */
+export function invalidRayBatch(): RayBatch {
+  const good = [0, 100, 0];
+  const down = [0.1, -1, 0.2];
+  return new RayBuilder()
+    .add(good, down)
+    .add([NaN, 100, 0], down)
+    .add([Infinity, 100, 0], down)
+    .add(good, [0, NaN, 0])
+    .add(good, [0, -Infinity, 0])
+    .add(good, [0, 0, 0])
+    .add(good, [-0, -0, -0])
+    .add(good, down, 0)
+    .add(good, down, -1)
+    .add(good, down, NaN)
+    .add(good, down)
+    .build();
 }
 
 export interface Bounds {

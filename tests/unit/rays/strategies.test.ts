@@ -3,11 +3,11 @@ import { buildBVH, forEachNodeBox, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { createRayData, getRayTriangleKernel } from '../../../src/query/rayTriangle/index';
-import { castRaysBruteForce, type RayBatch, type RayHits } from '../../../src/query/rays/index';
+import { castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
 import { BINARY_SORTINGS, RAY_BATCH_SIZES, WIDE_SORTINGS, castRaysWith, type RayStrategy } from '../../../src/query/rays/strategies';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
-import { RayBuilder, cameraRays, meshBounds, randomRays } from './raySets';
+import { RayBuilder, cameraRays, emptyHits, meshBounds, randomRays } from './raySets';
 
 type Mesh = { positions: Float32Array; indices: Uint32Array };
 
@@ -16,7 +16,6 @@ beforeAll(() => {
   terrain = generateTerrain({ cells: 24, seed: 41 });
 });
 
-const emptyHits = (n: number): RayHits => ({ t: new Float32Array(n), triangle: new Int32Array(n) });
 
 /** Every tree × layout × sorting × batch size (0 = one ray at a time, Infinity = all). */
 function everyStrategy(): Partial<RayStrategy>[] {

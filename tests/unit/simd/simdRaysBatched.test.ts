@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBVH, forEachNodeBox, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
-import { castRays, castRaysBruteForce, type RayBatch, type RayHits } from '../../../src/query/rays/index';
+import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
 import type { SimdRayKernel } from '../../../src/simd/rayKernel';
 import { castRaysSimd, loadSimdRays } from '../../../src/simd/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { flatGrid, triangleSoup, type TestMesh } from '../bvh/meshes';
-import { RayBuilder, cameraRays, meshBounds, randomRays } from '../rays/raySets';
+import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, randomRays } from '../rays/raySets';
 
 let terrain: TerrainMesh;
 let kernel: SimdRayKernel;
@@ -29,7 +29,6 @@ interface Options {
   mode?: 'closest' | 'any';
 }
 
-const emptyHits = (n: number): RayHits => ({ t: new Float32Array(n), triangle: new Int32Array(n) });
 
 type Mesh = Pick<TestMesh, 'positions' | 'indices'>;
 
@@ -246,21 +245,7 @@ describe('WebAssembly SIMD batched walk against the single-ray walk and brute fo
 
   it('invalid rays (NaN, ∞, zero direction, tMax ≤ 0 or NaN) are flagged exactly as the single-ray walk flags them, at every batch size', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
-    const good = [0, 100, 0];
-    const down = [0.1, -1, 0.2];
-    const rays = new RayBuilder()
-      .add(good, down)
-      .add([NaN, 100, 0], down)
-      .add([Infinity, 100, 0], down)
-      .add(good, [0, NaN, 0])
-      .add(good, [0, -Infinity, 0])
-      .add(good, [0, 0, 0])
-      .add(good, [-0, -0, -0])
-      .add(good, down, 0)
-      .add(good, down, -1)
-      .add(good, down, NaN)
-      .add(good, down)
-      .build();
+    const rays = invalidRayBatch();
     for (const batch of BATCHES) {
       const hits = emptyHits(rays.count);
       expect(kernel.cast(bvh, rays, hits, { batch }).invalidRays).toBe(9);
