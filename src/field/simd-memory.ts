@@ -1,3 +1,4 @@
+import { WASM_PAGE_BYTES, alignTo, growMemoryTo } from '../simd/moduleMemory';
 import { PERMUTATION } from './noise3';
 
 /**
@@ -24,7 +25,6 @@ import { PERMUTATION } from './noise3';
  * reused first-fit before the memory grows (WebAssembly memory never shrinks). Growing the memory detaches every view of the
  * old buffer; `floats()` / `words()` re-make theirs, and SimdPointBuffers hands out fresh ones.
  */
-export const PAGE_BYTES = 65536;
 export const PERMUTATION_AT = 0;
 export const TAIL_POSITIONS_AT = 1024;
 export const TAIL_WIND_AT = 1152;
@@ -56,7 +56,7 @@ interface Region {
 }
 
 export class SimdFieldMemory {
-  readonly memory = new WebAssembly.Memory({ initial: Math.ceil((FIRST_REGION_AT + 64 * 1024) / PAGE_BYTES) });
+  readonly memory = new WebAssembly.Memory({ initial: Math.ceil((FIRST_REGION_AT + 64 * 1024) / WASM_PAGE_BYTES) });
   private top = FIRST_REGION_AT;
   private readonly regions = new Map<string, Region>();
   /** Released blocks, reused before the top moves. */
@@ -75,7 +75,7 @@ export class SimdFieldMemory {
     const known = this.regions.get(name);
     if (known !== undefined && known.bytes >= bytes) return known.at;
     // Grow by half again so a slowly rising point count does not move the region every time.
-    const size = Math.ceil(Math.max(bytes, (known?.bytes ?? 0) * 1.5, 64) / 16) * 16;
+    const size = alignTo(Math.max(bytes, (known?.bytes ?? 0) * 1.5, 64), 16);
     if (known !== undefined) this.release(known.at, known.bytes);
     const region = { at: this.reserve(size), bytes: size };
     this.regions.set(name, region);
@@ -84,7 +84,7 @@ export class SimdFieldMemory {
 
   /** A block of at least `bytes`, 16-byte aligned, never moved: a released one that fits, else a new one at the top. */
   reserve(bytes: number): number {
-    const size = Math.ceil(bytes / 16) * 16;
+    const size = alignTo(bytes, 16);
     const fit = this.released.findIndex((block) => block.bytes >= size);
     if (fit >= 0) {
       const block = this.released[fit]!;
@@ -98,14 +98,13 @@ export class SimdFieldMemory {
     }
     const at = this.top;
     this.top += size;
-    const missing = this.top - this.memory.buffer.byteLength;
-    if (missing > 0) this.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    growMemoryTo(this.memory, this.top);
     return at;
   }
 
   /** Gives a block back for reuse; its bytes become anyone's. */
   release(at: number, bytes: number): void {
-    this.released.push({ at, bytes: Math.ceil(bytes / 16) * 16 });
+    this.released.push({ at, bytes: alignTo(bytes, 16) });
   }
 
   /** The whole memory as floats; valid until the next growth. */

@@ -1,4 +1,5 @@
 import { sharedKernel } from './loadWasm';
+import { alignTo, growMemoryTo } from './moduleMemory';
 
 /** The exports of the compiled test (src/simd/assembly/boxTriangle/overlapBoxTriangles.ts). */
 interface BoxTriangleExports {
@@ -14,9 +15,7 @@ interface MemoryViews {
   u8: Uint8Array;
 }
 
-const PAGE = 65536;
 const BOX_BYTES = 48;
-const align16 = (value: number): number => Math.ceil(value / 16) * 16;
 
 /**
  * The WebAssembly SIMD box–triangle test: one box against a run of triangles, two at a time in f64x2,
@@ -47,7 +46,7 @@ export class SimdBoxTriangleKernel {
 
   constructor(instance: WebAssembly.Instance) {
     this.exports = instance.exports as unknown as BoxTriangleExports;
-    this.box = align16(this.exports.heapBase());
+    this.box = alignTo(this.exports.heapBase(), 16);
     this.meshEnd = this.box + BOX_BYTES;
   }
 
@@ -70,7 +69,7 @@ export class SimdBoxTriangleKernel {
     let meshIndices = this.indices;
     if (scratchMesh) {
       meshPositions = this.scratch;
-      meshIndices = align16(this.scratch + positions.byteLength);
+      meshIndices = alignTo(this.scratch + positions.byteLength, 16);
       f32.set(positions, meshPositions >> 2);
       u32.set(indices, meshIndices >> 2);
     }
@@ -106,8 +105,8 @@ export class SimdBoxTriangleKernel {
   private makeResident(positions: Float32Array, indices: Uint32Array): void {
     if (positions === this.residentPositions && indices === this.residentIndices) return;
     this.positions = this.box + BOX_BYTES;
-    this.indices = align16(this.positions + positions.byteLength);
-    this.meshEnd = align16(this.indices + indices.byteLength);
+    this.indices = alignTo(this.positions + positions.byteLength, 16);
+    this.meshEnd = alignTo(this.indices + indices.byteLength, 16);
     this.ids = 0;
     this.idCapacity = 0;
     this.scratchBytes = 0;
@@ -128,11 +127,9 @@ export class SimdBoxTriangleKernel {
     this.idCapacity = Math.max(runLength, this.idCapacity, 1024);
     this.scratchBytes = Math.max(scratchBytes + 16, this.scratchBytes);
     this.ids = this.meshEnd;
-    this.scratch = align16(this.ids + 5 * this.idCapacity);
+    this.scratch = alignTo(this.ids + 5 * this.idCapacity, 16);
     const end = this.scratch + this.scratchBytes;
-    const memory = this.exports.memory;
-    const missing = end - memory.buffer.byteLength;
-    if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+    growMemoryTo(this.exports.memory, end);
   }
 }
 

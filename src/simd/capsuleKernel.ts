@@ -1,8 +1,8 @@
 import type { BVH } from '../bvh/buildBVH';
-import { InvalidParameterError } from '../errors';
 import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from '../query/capsule/capsuleTypes';
 import { PAIRS_PER_TRIANGLE } from '../query/capsule/featureBits';
 import { checkBatch, edgeMasksFor, resolveSweepOptions } from '../query/capsule/sweepCapsules';
+import { alignTo, growMemoryTo, quantizedNodesOf } from './moduleMemory';
 import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords } from './nodeRecords';
 
 /** The exports of the compiled kernel (src/simd/assembly/capsule/sweepCapsules.ts). */
@@ -18,14 +18,12 @@ interface CapsuleKernelExports {
   ): void;
 }
 
-const PAGE = 65536;
 const STACK_ENTRY_BYTES = 8;
 const TRIANGLE_GROUP_BYTES = 144;
 /** Bytes per capsule in the staging area: start, end, motion (3 × f32 each), radius, then toi,
  *  triangle, point and normal (3 × f32 each). */
 const CAPSULE_BYTES = 72;
 const TRACE_ENTRY_BYTES = 12;
-const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
 /** Addresses inside the module's memory of the resident BVH and the staging areas. */
 interface Layout {
@@ -74,18 +72,17 @@ export class SimdCapsuleKernel {
 
   /** Copies a BVH into the module's memory now rather than on its first sweep. */
   upload(bvh: BVH): void {
-    const nodes = bvh.quantized;
-    if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
+    const nodes = quantizedNodesOf(bvh);
     const order = bvh.triangleOrder;
     const count = order === null ? bvh.triangleCount : order.length;
-    const stack = align(this.exports.heapBase(), 64);
+    const stack = alignTo(this.exports.heapBase(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const magnitude = stack + STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
-    const nodeStart = align(magnitude + 24, 128);
+    const nodeStart = alignTo(magnitude + 24, 128);
     const triangles = nodeStart + NODE_RECORD_BYTES * nodes.nodeCount;
-    const references = align(triangles + TRIANGLE_GROUP_BYTES * Math.ceil(count / 4), 16);
+    const references = alignTo(triangles + TRIANGLE_GROUP_BYTES * Math.ceil(count / 4), 16);
     const masks = references + 4 * count;
-    const staging = align(masks + count, 64);
+    const staging = alignTo(masks + count, 64);
     const capsuleCapacity = this.layout?.capsuleCapacity ?? 1024;
     const traceCapacity = this.layout?.traceCapacity ?? 0;
     this.ensureMemory(staging + CAPSULE_BYTES * capsuleCapacity + TRACE_ENTRY_BYTES * traceCapacity);
@@ -206,8 +203,6 @@ export class SimdCapsuleKernel {
   }
 
   private ensureMemory(bytes: number): void {
-    const memory = this.exports.memory;
-    const missing = bytes - memory.buffer.byteLength;
-    if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+    growMemoryTo(this.exports.memory, bytes);
   }
 }

@@ -2,6 +2,7 @@ import type { ParticleEffectParams } from '../particles/effectParams';
 import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from '../particles/moveParticles';
 import { ParticleBuffers, particleLayout } from '../particles/particleBuffers';
 import { sharedKernel } from './loadWasm';
+import { alignTo, growMemoryTo } from './moduleMemory';
 
 /** The exports of the compiled move kernel (src/simd/assembly/particles/moveParticles.ts). */
 interface MoveKernelExports {
@@ -19,7 +20,6 @@ const I32 = {
   positions: 40, velocities: 41, planes: 42, colours: 43, ages: 44, lifetimes: 45, sources: 46, touching: 47, wind: 48, cellStamps: 49, codes: 50, live: 51, askers: 52, needy: 53,
 } as const;
 
-const PAGE = 65536;
 
 /** One module instance per set of buffers: its memory holds exactly them. */
 interface Resident {
@@ -48,10 +48,10 @@ export class SimdParticleKernel {
   createBuffers(capacity: number): ParticleBuffers {
     const instance = new WebAssembly.Instance(this.module, {});
     const exports = instance.exports as unknown as MoveKernelExports;
-    const base = Math.ceil(exports.heapBase() / 16) * 16;
+    const base = alignTo(exports.heapBase(), 16);
     const needed = base + particleLayout(capacity).bytes;
     const memory = exports.memory;
-    if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+    growMemoryTo(memory, needed);
     const buffers = new ParticleBuffers(capacity, { buffer: memory.buffer, byteOffset: base });
     const block = exports.stepBlock();
     const resident: Resident = { exports, floats: new Float64Array(memory.buffer, block, 15), ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4) };

@@ -1,6 +1,7 @@
 import type { BVH } from '../bvh/buildBVH';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
+import { alignTo, growMemoryTo, quantizedNodesOf } from './moduleMemory';
 import { frameMagnitudes } from './nodeRecords';
 import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
@@ -50,14 +51,12 @@ const DEFAULT_ALONE_BELOW = 2;
 /** Below this many rays the Morton sort costs more than it saves. */
 const REORDER_MIN_RAYS = 1024;
 
-const PAGE = 65536;
 const STACK_ENTRY_BYTES = 8;
 /** The batched walk's list element (ray slot, entry distance) and stack entry (node, list, length). */
 const LIST_ELEMENT_BYTES = 8;
 const BATCH_ENTRY_BYTES = 16;
 /** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
 const RAY_BYTES = 36;
-const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
 /** Addresses inside the module's memory of the resident BVH and the ray staging area. */
 interface Layout {
@@ -105,18 +104,17 @@ export class SimdRayKernel {
 
   /** Copies a BVH into the module's memory now rather than on its first cast. */
   upload(bvh: BVH): void {
-    const nodes = bvh.quantized;
-    if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
+    const nodes = quantizedNodesOf(bvh);
     const references = bvh.triangleOrder === null ? bvh.triangleCount : bvh.triangleOrder.length;
     const leaves = packLeafGroups(nodes, bvh.triangleOrder, references);
-    const stacks = align(this.exports.heapBase(), 64);
+    const stacks = alignTo(this.exports.heapBase(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
     const magnitude = stacks + stackBytes;
-    const nodeStart = align(magnitude + 24, 128);
+    const nodeStart = alignTo(magnitude + 24, 128);
     const triangles = nodeStart + RAY_NODE_RECORD_BYTES * nodes.nodeCount;
-    const order = align(triangles + 144 * leaves.groupCount, 16);
-    const rays = align(order + 16 * leaves.groupCount, 64);
+    const order = alignTo(triangles + 144 * leaves.groupCount, 16);
+    const rays = alignTo(order + 16 * leaves.groupCount, 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
@@ -173,7 +171,7 @@ export class SimdRayKernel {
     // four child lists, then the arena of pending lists; a ray walking alone uses the traversal stack.
     const batchSize = Math.max(1, Math.min(batch, count));
     const pending = layout.stackBytes / STACK_ENTRY_BYTES;
-    const records = align(layout.rays + RAY_BYTES * capacity, 64);
+    const records = alignTo(layout.rays + RAY_BYTES * capacity, 64);
     const batchStack = batch > 0 ? records + this.exports.rayRecordBytes() * batchSize : 0;
     const children = batchStack + BATCH_ENTRY_BYTES * pending;
     const arena = children + 4 * LIST_ELEMENT_BYTES * batchSize;
@@ -222,9 +220,7 @@ export class SimdRayKernel {
   }
 
   private ensureMemory(bytes: number): void {
-    const memory = this.exports.memory;
-    const missing = bytes - memory.buffer.byteLength;
-    if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+    growMemoryTo(this.exports.memory, bytes);
   }
 }
 
