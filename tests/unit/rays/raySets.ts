@@ -1,3 +1,4 @@
+import { forEachNodeBox, type BVH } from '../../../src/bvh/index';
 import { Random } from '../../../src/math/random';
 import type { RayBatch, RayHits } from '../../../src/query/rays/index';
 
@@ -98,4 +99,42 @@ export function cameraRays(side: number, bounds: Bounds): RayBatch {
     }
   }
   return rays.build();
+}
+
+/** What nodeBoxRays casts at each target (a node box's corner or a point on one of its edges). */
+export interface NodeBoxRayKinds {
+  /** Axis-parallel rays through the target: along z only, or along z, −y and −x. */
+  axes: 1 | 3;
+  /** Also a ray starting at the target itself, in a random downward direction. */
+  fromTarget: boolean;
+  /** Nearly horizontal rays skimming just above the highest vertex, after the boxes. */
+  skimming: number;
+}
+
+/**
+ * Adversarial rays for a BVH: for about 30% of its node boxes, rays from above aimed exactly at a
+ * corner and at a point of a top edge, axis-parallel rays through those points (running along box
+ * edges and faces), and grazing rays over the whole mesh.
+ */
+export function nodeBoxRays(bvh: BVH, positions: Float32Array, random: Random, kinds: NodeBoxRayKinds): RayBuilder {
+  const rays = new RayBuilder();
+  const bounds = meshBounds(positions);
+  forEachNodeBox(bvh, (x0, y0, z0, x1, y1, z1) => {
+    if (random.next() > 0.3) return;
+    const corner = [random.next() < 0.5 ? x0 : x1, random.next() < 0.5 ? y0 : y1, random.next() < 0.5 ? z0 : z1];
+    const edgePoint = [x0 + random.next() * (x1 - x0), y1, z0];
+    for (const target of [corner, edgePoint]) {
+      rays.through([random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])], target);
+      rays.add([target[0]!, target[1]!, bounds.min[2] - 1], [0, 0, 1]);
+      if (kinds.axes === 3) {
+        rays.add([target[0]!, bounds.max[1] + 1, target[2]!], [0, -1, 0]);
+        rays.add([bounds.max[0] + 1, target[1]!, target[2]!], [-1, 0, -0]);
+      }
+      if (kinds.fromTarget) rays.add([target[0]!, target[1]!, target[2]!], [random.range(-1, 1), -0.5, random.range(-1, 1)]);
+    }
+  });
+  for (let i = 0; i < kinds.skimming; i++) {
+    rays.add([bounds.min[0] - 1, bounds.max[1] + random.range(-0.5, 0.01), random.range(bounds.min[2], bounds.max[2])], [1, random.range(-0.01, 0.0), random.range(-0.2, 0.2)]);
+  }
+  return rays;
 }

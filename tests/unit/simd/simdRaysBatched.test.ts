@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildBVH, forEachNodeBox, type BVH } from '../../../src/bvh/index';
+import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
@@ -7,7 +7,7 @@ import type { SimdRayKernel } from '../../../src/simd/rayKernel';
 import { castRaysSimd, loadSimdRays } from '../../../src/simd/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { flatGrid, triangleSoup, type TestMesh } from '../bvh/meshes';
-import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, randomRays } from '../rays/raySets';
+import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from '../rays/raySets';
 
 let terrain: TerrainMesh;
 let kernel: SimdRayKernel;
@@ -178,23 +178,7 @@ describe('WebAssembly SIMD batched walk against the single-ray walk and brute fo
   it('rays at the corners, along the edges and in the faces of node boxes, and grazing rays (seed 309)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const random = new Random(309);
-    const rays = new RayBuilder();
-    const bounds = meshBounds(terrain.positions);
-    forEachNodeBox(bvh, (x0, y0, z0, x1, y1, z1) => {
-      if (random.next() > 0.3) return;
-      const corner = [random.next() < 0.5 ? x0 : x1, random.next() < 0.5 ? y0 : y1, random.next() < 0.5 ? z0 : z1];
-      const edgePoint = [x0 + random.next() * (x1 - x0), y1, z0];
-      for (const target of [corner, edgePoint]) {
-        rays.through([random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])], target);
-        rays.add([target[0]!, target[1]!, bounds.min[2] - 1], [0, 0, 1]);
-        rays.add([target[0]!, bounds.max[1] + 1, target[2]!], [0, -1, 0]);
-        rays.add([bounds.max[0] + 1, target[1]!, target[2]!], [-1, 0, -0]);
-        rays.add([target[0]!, target[1]!, target[2]!], [random.range(-1, 1), -0.5, random.range(-1, 1)]);
-      }
-    });
-    for (let i = 0; i < 300; i++) {
-      rays.add([bounds.min[0] - 1, bounds.max[1] + random.range(-0.5, 0.01), random.range(bounds.min[2], bounds.max[2])], [1, random.range(-0.01, 0.0), random.range(-0.2, 0.2)]);
-    }
+    const rays = nodeBoxRays(bvh, terrain.positions, random, { axes: 3, fromTarget: true, skimming: 300 });
     const batch = rays.build();
     for (const doubleSided of [false, true]) {
       expectSameAsSingleRay(terrain, bvh, batch, { doubleSided });
