@@ -39,7 +39,7 @@ describe('WebAssembly SIMD ray kernel in real Chromium', () => {
     const batched = await hudLine(page, /A 4-way quantized · WebAssembly SIMD · batch 64 · watertight: WebAssembly SIMD batched walk, batch 64 · [^\n]*?([\d,]+) hits/);
     expect(batched).toMatch(/nodes\/ray/);
     expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(/same hits/);
-    await expect.poll(() => control(page, 'A', folder(page, 'Last trace')).locator('input').inputValue()).toMatch(/WebAssembly SIMD batched walk, batch 64/);
+    await expect.poll(() => control(page, 'A', folder(page, 'Last trace')).locator('input').inputValue(), { timeout: 30_000 }).toMatch(/WebAssembly SIMD batched walk, batch 64/);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'simd-rays-batched.png') });
 
     // Every batch size, 'all' included, then back to TypeScript: the readout follows each switch.
