@@ -1,5 +1,5 @@
 import { PLANE_CACHE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
-import type { PlaneCache } from './planeCache';
+import { planeIndexOf, type PlaneCache } from './planeCache';
 import { lookBehind } from './raycastPlanes';
 
 /**
@@ -32,8 +32,8 @@ export function askCache(b: ParticleBuffers, from: number, to: number, cache: Pl
     const slot = cache.findCell(ix, iy, iz, codes[i]!);
     if (slot < 0) continue;
     hits++;
-    const s4 = 4 * slot;
-    const nx = cachePlanes[s4]!, ny = cachePlanes[s4 + 1]!, nz = cachePlanes[s4 + 2]!, d = cachePlanes[s4 + 3]!;
+    const at = planeIndexOf(slot);
+    const nx = cachePlanes[at]!, ny = cachePlanes[at + 1]!, nz = cachePlanes[at + 2]!, d = cachePlanes[at + 3]!;
     const distance = nx * px + ny * py + nz * pz - d;
     // The particle's own look-ahead gives way only to an entry higher where the particle is.
     if (sources[i] === PLANE_RAY && !(distance < planes[i4]! * px + planes[i4 + 1]! * py + planes[i4 + 2]! * pz - planes[i4 + 3]!)) continue;

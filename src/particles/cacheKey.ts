@@ -74,14 +74,3 @@ export function planeCacheKey(ix: number, iy: number, iz: number, direction: num
   h ^= h >>> 16;
   return h === 0 ? 1 : h;
 }
-
-/**
- * A second 32-bit mix of a cell and direction code, independent of planeCacheKey (different
- * multipliers, no shared structure): the table stores both, so lookups compare 64 bits without keeping
- * the cell itself in the probed memory.
- */
-export function planeCacheCheck(ix: number, iy: number, iz: number, direction: number): number {
-  let h = Math.imul(ix, 0x9e3779b1) ^ Math.imul(iy ^ 0x5bd1e995, 0x85ebca77) ^ Math.imul(iz, 0xc2b2ae3d) ^ Math.imul(direction + 0x165667b1, 0x27d4eb2f);
-  h ^= h >>> 15;
-  return Math.imul(h, 0x2c1b3c6d);
-}

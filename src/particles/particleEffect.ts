@@ -2,7 +2,7 @@ import type { Random } from '../math/random';
 import { effectCapacity, type ParticleEffectParams } from './effectParams';
 import { NO_PLANE_OFFSET, PLANE_CACHE, PLANE_NONE, cellStamp, type ParticleBuffers } from './particleBuffers';
 import { SURFACE_CODE, cellCoordinate, directionCode } from './cacheKey';
-import { PlaneCache } from './planeCache';
+import { PlaneCache, planeIndexOf } from './planeCache';
 import { SurfaceStores } from './surfaceStores';
 
 /** What an effect carries from frame to frame besides its particles and cache. */
@@ -134,12 +134,12 @@ export class ParticleEffect {
       codes[i] = direction;
       const slot = cache.lookupCell(ix, iy, iz, direction);
       if (slot >= 0) {
-        const s4 = 4 * slot;
+        const at = planeIndexOf(slot);
         const cachePlanes = cache.planes;
-        planes[i4] = cachePlanes[s4]!;
-        planes[i4 + 1] = cachePlanes[s4 + 1]!;
-        planes[i4 + 2] = cachePlanes[s4 + 2]!;
-        planes[i4 + 3] = cachePlanes[s4 + 3]!;
+        planes[i4] = cachePlanes[at]!;
+        planes[i4 + 1] = cachePlanes[at + 1]!;
+        planes[i4 + 2] = cachePlanes[at + 2]!;
+        planes[i4 + 3] = cachePlanes[at + 3]!;
         buffers.planeSources[i] = PLANE_CACHE;
       } else {
         planes[i4] = 0;

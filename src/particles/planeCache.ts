@@ -1,5 +1,5 @@
 import { InvalidParameterError } from '../errors';
-import { cellCoordinate, planeCacheCheck, planeCacheKey } from './cacheKey';
+import { cellCoordinate, planeCacheKey } from './cacheKey';
 
 /** Work a cache did since its counters were last reset. */
 export interface PlaneCacheCounters {
@@ -16,13 +16,24 @@ export interface PlaneCacheCounters {
 
 /** Everything a cache holds, for snapshots (step back, restart). */
 export interface PlaneCacheState {
-  keys: Int32Array;
-  cells: Int32Array;
-  planes: Float32Array;
+  /** The slot records' words (keys, cells and planes, see PlaneCache). */
+  records: Int32Array;
   orderSlot: Int32Array;
   orderOf: Int32Array;
   head: number;
   size: number;
+}
+
+/** 32-bit words per slot record: key, ix, iz, iy and direction, nx, ny, nz, d (32 bytes). */
+const RECORD_WORDS = 8;
+const X_WORD = 1;
+const Z_WORD = 2;
+const Y_CODE_WORD = 3;
+const PLANE_WORD = 4;
+
+/** Where slot `slot`'s plane (nx, ny, nz, d) starts in PlaneCache.planes. */
+export function planeIndexOf(slot: number): number {
+  return slot * RECORD_WORDS + PLANE_WORD;
 }
 
 /** The largest cache accepted: a table of 2²⁴ slots already costs 600 MiB. */
@@ -32,13 +43,14 @@ export const MAX_PLANE_CACHE_SIZE = 1 << 23;
  * The (position, direction) → plane cache: an open-addressing hash table with linear probing, at most
  * `maxSize` entries, the oldest entry evicted first when a new one needs room.
  *
- * Layout, per slot of a power-of-two table at most half full:
- *   keys[2s]           Int32  mixed 32-bit key (planeCacheKey), 0 = empty; the home slot is key & mask
- *   keys[2s + 1]       Int32  a second, independent mix of the cell (planeCacheCheck), compared on a key
- *                             match: two cells would have to collide in 64 bits to share a plane
- *   cells[4s .. 4s+3]  Int32  ix, iy, iz, direction code, for drawing and inspection (never read by lookups)
- *   planes[4s .. 4s+3] Float32 nx, ny, nz, d (the plane n·p = d)
- *   orderOf[s]         Int32  the entry's place in the insertion ring (kept right when deletion shifts it)
+ * Layout, per slot of a power-of-two table at most half full: a record of 8 words (32 bytes, so a
+ * lookup reads the key, the cell it compares and the plane it returns from one cache line), read as
+ * Int32 through `keys` and as Float32 through `planes` (two views of one buffer):
+ *   keys[8s]              Int32  mixed 32-bit key (planeCacheKey), 0 = empty; the home slot is key & mask
+ *   keys[8s + 1 .. +3]    Int32  ix, iz, and iy · 8 + direction code: the cell itself, compared on a key
+ *                                match, so two cells never share a plane (exact for |iy| < 2²⁸)
+ *   planes[8s + 4 .. +7]  Float32 nx, ny, nz, d (the plane n·p = d; planeIndexOf(s) is 8s + 4)
+ *   orderOf[s]            Int32  the entry's place in the insertion ring (kept right when deletion shifts it)
  * and the insertion ring orderSlot[(head + i) % maxSize], i < size, names the slots oldest first.
  *
  * Age counts from an entry's first insertion: refreshing a plane does not make it younger, which keeps
@@ -49,8 +61,9 @@ export class PlaneCache {
   readonly maxSize: number;
   readonly cellSide: number;
   readonly cellHeight: number;
+  /** The slot records as Int32 (keys and cells). */
   readonly keys: Int32Array;
-  readonly cells: Int32Array;
+  /** The same records as Float32 (planes at planeIndexOf(slot)). */
   readonly planes: Float32Array;
   readonly counters: PlaneCacheCounters = { lookups: 0, hits: 0, misses: 0, inserts: 0, updates: 0, evictions: 0 };
   private readonly mask: number;
@@ -78,9 +91,9 @@ export class PlaneCache {
     let capacity = 4;
     while (capacity < 2 * maxSize) capacity *= 2;
     this.mask = capacity - 1;
-    this.keys = new Int32Array(2 * capacity);
-    this.cells = new Int32Array(capacity * 4);
-    this.planes = new Float32Array(capacity * 4);
+    const records = new ArrayBuffer(capacity * RECORD_WORDS * 4);
+    this.keys = new Int32Array(records);
+    this.planes = new Float32Array(records);
     this.orderOf = new Int32Array(capacity);
     this.orderSlot = new Int32Array(Math.max(maxSize, 1));
   }
@@ -97,7 +110,7 @@ export class PlaneCache {
 
   /**
    * The slot holding the plane for the cell of (x, y, z) and a direction code (directionCode, or
-   * SURFACE_CODE), or −1; the plane is planes[4·slot .. 4·slot + 3]. Counts a lookup and a hit or a miss.
+   * SURFACE_CODE), or −1; the plane is planes[planeIndexOf(slot) ..] (four floats). Counts a lookup and a hit or a miss.
    */
   lookup(x: number, y: number, z: number, code: number): number {
     const slot = this.findCell(cellCoordinate(x, this.inverseSide), cellCoordinate(y, this.inverseHeight), cellCoordinate(z, this.inverseSide), code);
@@ -145,19 +158,28 @@ export class PlaneCache {
     const key = planeCacheKey(ix, iy, iz, direction);
     const keys = this.keys;
     const mask = this.mask;
+    const yCode = (iy << 3) | (direction & 7);
     let slot = key & mask;
     for (;;) {
-      const k = keys[2 * slot]!;
+      const r = slot * RECORD_WORDS;
+      const k = keys[r]!;
       if (k === 0) return -1;
-      if (k === key && keys[2 * slot + 1] === planeCacheCheck(ix, iy, iz, direction)) return slot;
+      if (k === key && keys[r + X_WORD] === ix && keys[r + Z_WORD] === iz && keys[r + Y_CODE_WORD] === yCode) return slot;
       slot = (slot + 1) & mask;
     }
+  }
+
+  /** The cell and direction code of an occupied slot: [ix, iy, iz, code]. */
+  cellAt(slot: number): [number, number, number, number] {
+    const r = slot * RECORD_WORDS;
+    const keys = this.keys;
+    return [keys[r + X_WORD]!, keys[r + Y_CODE_WORD]! >> 3, keys[r + Z_WORD]!, keys[r + Y_CODE_WORD]! & 7];
   }
 
   storeCell(ix: number, iy: number, iz: number, direction: number, nx: number, ny: number, nz: number, d: number): void {
     const slot = this.claimCell(ix, iy, iz, direction);
     if (slot < 0) return;
-    const p = 4 * slot;
+    const p = planeIndexOf(slot);
     const planes = this.planes;
     planes[p] = nx;
     planes[p + 1] = ny;
@@ -174,14 +196,16 @@ export class PlaneCache {
     const maxSize = this.maxSize;
     if (maxSize === 0) return -1;
     const key = planeCacheKey(ix, iy, iz, direction);
-    const check = planeCacheCheck(ix, iy, iz, direction);
+    const yCode = (iy << 3) | (direction & 7);
     const keys = this.keys;
     const mask = this.mask;
     let slot = key & mask;
-    let k = keys[2 * slot]!;
-    while (k !== 0 && !(k === key && keys[2 * slot + 1] === check)) {
+    let r = slot * RECORD_WORDS;
+    let k = keys[r]!;
+    while (k !== 0 && !(k === key && keys[r + X_WORD] === ix && keys[r + Z_WORD] === iz && keys[r + Y_CODE_WORD] === yCode)) {
       slot = (slot + 1) & mask;
-      k = keys[2 * slot]!;
+      r = slot * RECORD_WORDS;
+      k = keys[r]!;
     }
     this.claimedNew = k === 0;
     if (k !== 0) {
@@ -192,15 +216,13 @@ export class PlaneCache {
       // Eviction shifts clusters back, so the empty slot found above may have moved.
       this.evictOldest();
       slot = key & mask;
-      while (keys[2 * slot] !== 0) slot = (slot + 1) & mask;
+      while (keys[slot * RECORD_WORDS] !== 0) slot = (slot + 1) & mask;
+      r = slot * RECORD_WORDS;
     }
-    keys[2 * slot] = key;
-    keys[2 * slot + 1] = check;
-    const c = 4 * slot;
-    this.cells[c] = ix;
-    this.cells[c + 1] = iy;
-    this.cells[c + 2] = iz;
-    this.cells[c + 3] = direction;
+    keys[r] = key;
+    keys[r + X_WORD] = ix;
+    keys[r + Z_WORD] = iz;
+    keys[r + Y_CODE_WORD] = yCode;
     const place = (this.head + this.count) % maxSize;
     this.orderSlot[place] = slot;
     this.orderOf[slot] = place;
@@ -232,7 +254,8 @@ export class PlaneCache {
   clear(): void {
     this.epoch++;
     this.insertedSince = this.evictedSince = 0;
-    this.keys.fill(0);
+    const keys = this.keys;
+    for (let r = 0; r < keys.length; r += RECORD_WORDS) keys[r] = 0;
     this.head = 0;
     this.count = 0;
   }
@@ -248,12 +271,12 @@ export class PlaneCache {
   }
 
   saveState(): PlaneCacheState {
-    return { keys: this.keys.slice(), cells: this.cells.slice(), planes: this.planes.slice(), orderSlot: this.orderSlot.slice(), orderOf: this.orderOf.slice(), head: this.head, size: this.count };
+    return { records: this.keys.slice(), orderSlot: this.orderSlot.slice(), orderOf: this.orderOf.slice(), head: this.head, size: this.count };
   }
 
   /** Whether a snapshot came from a cache of this size. */
   fits(state: PlaneCacheState): boolean {
-    return state.keys.length === this.keys.length && state.orderSlot.length === this.orderSlot.length;
+    return state.records.length === this.keys.length && state.orderSlot.length === this.orderSlot.length;
   }
 
   /** Puts back a snapshot of a cache of the same size; false (nothing changed) for another size. */
@@ -263,9 +286,7 @@ export class PlaneCache {
     this.epoch++;
     this.insertedSince = state.size;
     this.evictedSince = 0;
-    this.keys.set(state.keys);
-    this.cells.set(state.cells);
-    this.planes.set(state.planes);
+    this.keys.set(state.records);
     this.orderSlot.set(state.orderSlot);
     this.orderOf.set(state.orderOf);
     this.head = state.head;
@@ -285,8 +306,6 @@ export class PlaneCache {
   /** Deletes a slot and shifts back every following entry of its cluster that may move closer to home. */
   private removeSlot(slot: number): void {
     const keys = this.keys;
-    const cells = this.cells;
-    const planes = this.planes;
     const orderOf = this.orderOf;
     const orderSlot = this.orderSlot;
     const mask = this.mask;
@@ -294,29 +313,21 @@ export class PlaneCache {
     let next = slot;
     for (;;) {
       next = (next + 1) & mask;
-      const key = keys[2 * next]!;
+      const from = next * RECORD_WORDS;
+      const key = keys[from]!;
       if (key === 0) break;
       const home = key & mask;
       // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
       const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
       if (stays) continue;
-      keys[2 * hole] = key;
-      keys[2 * hole + 1] = keys[2 * next + 1]!;
-      const from = 4 * next;
-      const to = 4 * hole;
-      cells[to] = cells[from]!;
-      cells[to + 1] = cells[from + 1]!;
-      cells[to + 2] = cells[from + 2]!;
-      cells[to + 3] = cells[from + 3]!;
-      planes[to] = planes[from]!;
-      planes[to + 1] = planes[from + 1]!;
-      planes[to + 2] = planes[from + 2]!;
-      planes[to + 3] = planes[from + 3]!;
+      // Whole records move as Int32 words, which carries the plane floats bit for bit.
+      const to = hole * RECORD_WORDS;
+      for (let w = 0; w < RECORD_WORDS; w++) keys[to + w] = keys[from + w]!;
       const place = orderOf[next]!;
       orderOf[hole] = place;
       orderSlot[place] = hole;
       hole = next;
     }
-    keys[2 * hole] = 0;
+    keys[hole * RECORD_WORDS] = 0;
   }
 }

@@ -1,5 +1,5 @@
 import { SURFACE_CODE } from './cacheKey';
-import type { PlaneCache } from './planeCache';
+import { planeIndexOf, type PlaneCache } from './planeCache';
 
 /** Columns at most this far (in cells) from the hit's column take the plane: bounds one hit's stores. */
 const REACH = 4;
@@ -149,7 +149,7 @@ function offerFootprint(cache: PlaneCache, ix: number, iy: number, iz: number, n
   const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
   if (slot < 0) return;
   const planes = cache.planes;
-  const p = 4 * slot;
+  const p = planeIndexOf(slot);
   if (!cache.claimedNew) {
     worstSinking(planes, p, cache.cellSide, ix, iz, nx, ny, nz, d);
     if (!(sinking.offered < sinking.old)) return;
@@ -162,7 +162,7 @@ function offerHit(cache: PlaneCache, ix: number, iy: number, iz: number, nx: num
   const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
   if (slot < 0) return;
   const planes = cache.planes;
-  const p = 4 * slot;
+  const p = planeIndexOf(slot);
   const oy = planes[p + 1]!;
   if (!cache.claimedNew && Math.abs(oy) >= STEEP_NY && Math.abs(ny) >= STEEP_NY) {
     const heldAtHit = (planes[p + 3]! - planes[p]! * hx - planes[p + 2]! * hz) / oy;

@@ -149,8 +149,7 @@ export class CacheCells {
     const slots: number[] = [];
     cache.forEachEntry((slot) => slots.push(slot));
     for (let k = slots.length - 1; k >= 0 && n < count; k--) {
-      const c = 4 * slots[k]!;
-      const [ix, iy, iz, code] = [cache.cells[c]!, cache.cells[c + 1]!, cache.cells[c + 2]!, cache.cells[c + 3]!];
+      const [ix, iy, iz, code] = cache.cellAt(slots[k]!);
       this.bounds.set([ix * side, iy * height, iz * side, (ix + 1) * side, (iy + 1) * height, (iz + 1) * side], 6 * n);
       this.codes[n] = code;
       n++;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLANE_CACHE, PLANE_CONTACT, PLANE_NONE, PLANE_RAY, ParticleBuffers, PlaneCache, Random, SURFACE_CODE, adoptPlane, askCache, lookBehind } from '../../../src/core';
+import { PLANE_CACHE, PLANE_CONTACT, PLANE_NONE, PLANE_RAY, ParticleBuffers, PlaneCache, Random, SURFACE_CODE, adoptPlane, askCache, lookBehind, planeIndexOf } from '../../../src/core';
 
 const SIDE = 0.5;
 const HEIGHT = 1;
@@ -12,12 +12,12 @@ function referenceAsk(b: ParticleBuffers, from: number, to: number, cache: Plane
     const i4 = 4 * i;
     const slot = cache.lookup(p[i4]!, p[i4 + 1]!, p[i4 + 2]!, b.codes[i]!);
     if (slot < 0) continue;
-    const s4 = 4 * slot;
-    const entryDistance = planes[s4]! * p[i4]! + planes[s4 + 1]! * p[i4 + 1]! + planes[s4 + 2]! * p[i4 + 2]! - planes[s4 + 3]!;
+    const at = planeIndexOf(slot);
+    const entryDistance = planes[at]! * p[i4]! + planes[at + 1]! * p[i4 + 1]! + planes[at + 2]! * p[i4 + 2]! - planes[at + 3]!;
     const ownDistance = b.planes[i4]! * p[i4]! + b.planes[i4 + 1]! * p[i4 + 1]! + b.planes[i4 + 2]! * p[i4 + 2]! - b.planes[i4 + 3]!;
     if (b.planeSources[i] === PLANE_RAY && !(entryDistance < ownDistance)) continue;
     const speed = Math.hypot(v[i4]!, v[i4 + 1]!, v[i4 + 2]!);
-    if (adoptPlane(b, i, planes, s4, radius, lookBehind(radius, speed, dt) + HEIGHT)) b.planeSources[i] = PLANE_CACHE;
+    if (adoptPlane(b, i, planes, at, radius, lookBehind(radius, speed, dt) + HEIGHT)) b.planeSources[i] = PLANE_CACHE;
   }
 }
 

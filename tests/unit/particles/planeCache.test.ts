@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError, PlaneCache, Random, SURFACE_CODE, cellCoordinate, directionCode, planeCacheKey } from '../../../src/core';
+import { InvalidParameterError, PlaneCache, Random, SURFACE_CODE, cellCoordinate, directionCode, planeCacheKey, planeIndexOf } from '../../../src/core';
 
 /** The reference: a Map in insertion order, which is exactly oldest-first eviction with in-place updates. */
 class MapCache {
@@ -25,7 +25,7 @@ class MapCache {
 }
 
 function planeAt(cache: PlaneCache, slot: number): number[] {
-  return Array.from(cache.planes.subarray(4 * slot, 4 * slot + 4));
+  return Array.from(cache.planes.subarray(planeIndexOf(slot), planeIndexOf(slot) + 4));
 }
 
 /** Cells whose keys share one home slot in a table of `capacity` slots: the worst case for linear probing. */
@@ -63,7 +63,7 @@ function runAgainstReference(cache: PlaneCache, cells: number[][], operations: n
   expect(cache.counters.evictions).toBe(reference.evictions);
   // Every entry the reference holds is found, in the same (oldest-first) order.
   const order: string[] = [];
-  cache.forEachEntry((slot) => order.push(Array.from(cache.cells.subarray(4 * slot, 4 * slot + 4)).join(',')));
+  cache.forEachEntry((slot) => order.push(cache.cellAt(slot).join(',')));
   expect(order).toEqual([...reference.map.keys()]);
 }
 
@@ -150,7 +150,7 @@ describe('PlaneCache against a Map', () => {
     for (let i = 12; i < 20; i++) cache.storeCell(i, 0, 0, 0, 0, 1, 0, i);
     expect(cache.loadState(saved)).toBe(true);
     const order: number[] = [];
-    cache.forEachEntry((slot) => order.push(cache.cells[4 * slot]!));
+    cache.forEachEntry((slot) => order.push(cache.cellAt(slot)[0]));
     expect(order).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
     expect(new PlaneCache(9, 1, 1).loadState(saved)).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlaneCache, Random, SURFACE_CODE, SurfaceStores, planeFromTriangle } from '../../../src/core';
+import { PlaneCache, Random, SURFACE_CODE, SurfaceStores, planeFromTriangle, planeIndexOf } from '../../../src/core';
 
 const SIDE = 0.25;
 const HEIGHT = 2;
@@ -8,9 +8,9 @@ const HEIGHT = 2;
 function entries(cache: PlaneCache): Map<string, number[]> {
   const out = new Map<string, number[]>();
   cache.forEachEntry((slot) => {
-    const cell = Array.from(cache.cells.subarray(4 * slot, 4 * slot + 4));
+    const cell = cache.cellAt(slot);
     expect(cell[3]).toBe(SURFACE_CODE);
-    out.set(cell.slice(0, 3).join(), Array.from(cache.planes.subarray(4 * slot, 4 * slot + 4)));
+    out.set(cell.slice(0, 3).join(), Array.from(cache.planes.subarray(planeIndexOf(slot), planeIndexOf(slot) + 4)));
   });
   return out;
 }
@@ -193,7 +193,7 @@ describe('SurfaceStores', () => {
       if (band !== Math.floor(heightOf(planes[0]!, 0.48, 0.27) / HEIGHT)) continue;
       const slot = cache.findCell(1, band, 1, SURFACE_CODE);
       expect(slot).toBeGreaterThanOrEqual(0);
-      const column = Array.from(cache.planes.subarray(4 * slot, 4 * slot + 4));
+      const column = Array.from(cache.planes.subarray(planeIndexOf(slot), planeIndexOf(slot) + 4));
       // A crease: A's plane passes under B (at B's hit point).
       const valley = heightOf(planes[0]!, 0.3, 0.45) < heightOf(planes[1]!, 0.3, 0.45) - 1e-4;
       if (valley) {
@@ -232,7 +232,7 @@ describe('SurfaceStores', () => {
       hitOn(1, 0.1, 0.9);
       const slot = cache.findCell(1, Math.floor(heightOf(planes[1]!, 0.375, 0.375) / HEIGHT), 1, SURFACE_CODE);
       expect(slot).toBeGreaterThanOrEqual(0);
-      const column = Array.from(cache.planes.subarray(4 * slot, 4 * slot + 4));
+      const column = Array.from(cache.planes.subarray(planeIndexOf(slot), planeIndexOf(slot) + 4));
       const sinks = planes.map((p) => worstSinking(p, planes, 1, 1));
       expect(worstSinking(column, planes, 1, 1)).toBeCloseTo(Math.min(...sinks), 5);
       // Only a column that held A's plane before B's footprint came is a real contest.
