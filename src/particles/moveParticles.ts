@@ -74,6 +74,9 @@ const constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfD
 /** Frames ahead within which meeting a plane that is only a guess is urgent. */
 const URGENT_FRAMES = 4;
 
+/** The least tangential speed friction divides by (float32, as the move computes). */
+const TINY = Math.fround(1e-9);
+
 /** Speeds below this are at rest: a resting particle needs no new plane. */
 const SLIDING_SPEED_SQUARED = 0.25;
 
@@ -87,6 +90,10 @@ const SLIDING_SPEED_SQUARED = 0.25;
  * data that flips from one particle to the next, so those become 0/1 integers that scale the updates,
  * and list appends always write and advance by the flag. The branches left (dead slots, deaths,
  * touching the plane) are rare or come in runs.
+ *
+ * The arithmetic is float32's, like the storage: each result is rounded with Math.fround (an operation
+ * on two float32 values computed in float64 and rounded once is the float32 operation), so the
+ * WebAssembly SIMD twin, four particles per f32x4, writes the same bits.
  */
 export function moveEffect(b: ParticleBuffers, start: number, end: number, p: ParticleEffectParams, step: MoveStep, lists: MoveLists): void {
   const positions = b.positions;
@@ -103,17 +110,21 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   const askers = b.askers;
   const needy = b.needy;
   const live = b.live;
-  const dt = step.dt;
-  const { gravityStep, restSpeed, decay, halfDrop, inverseSide, inverseHeight, urgentTime, askMargin } = moveConstants(p, step, constants);
+  const f = Math.fround;
+  const c = moveConstants(p, step, constants);
+  const dt = f(step.dt);
+  const gravityStep = f(c.gravityStep), restSpeed = f(c.restSpeed), decay = f(c.decay), halfDrop = f(c.halfDrop);
+  const inverseSide = f(c.inverseSide), inverseHeight = f(c.inverseHeight), urgentTime = f(c.urgentTime), askMargin = f(c.askMargin);
   const withWind = step.withWind;
   const cellLookups = step.cellLookups ? 1 : 0;
   const surfaceKeys = step.surfaceKeys;
-  const half = step.half;
-  const floor = step.floor;
-  const restitution = p.restitution;
-  const friction = p.friction;
-  const radius = p.radius;
-  const lookahead = p.lookahead;
+  const half = f(step.half);
+  const floor = f(step.floor);
+  const negRestitution = f(-p.restitution);
+  const friction = f(p.friction);
+  const radius = f(p.radius);
+  const lookahead = f(p.lookahead);
+  const twiceLookahead = 2 * lookahead;
   let askCount = lists.askCount;
   let urgentEnd = start;
   let laterStart = end;
@@ -123,7 +134,7 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   for (let i = start; i < end; i++) {
     const life = lifetimes[i]!;
     if (life === 0) continue;
-    const age = ages[i]! + dt;
+    const age = f(ages[i]! + dt);
     const i4 = 4 * i;
     if (!(age < life)) {
       lifetimes[i] = 0;
@@ -132,21 +143,21 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     }
     ages[i] = age;
     let vx = velocities[i4]!;
-    let vy = velocities[i4 + 1]! - gravityStep;
+    let vy = f(velocities[i4 + 1]! - gravityStep);
     let vz = velocities[i4 + 2]!;
     if (withWind) {
       const wx = wind[i4]!, wy = wind[i4 + 1]!, wz = wind[i4 + 2]!;
-      vx = wx + (vx - wx) * decay;
-      vy = wy + (vy - wy) * decay;
-      vz = wz + (vz - wz) * decay;
+      vx = f(wx + f(f(vx - wx) * decay));
+      vy = f(wy + f(f(vy - wy) * decay));
+      vz = f(wz + f(f(vz - wz) * decay));
     } else {
-      vx *= decay;
-      vy *= decay;
-      vz *= decay;
+      vx = f(vx * decay);
+      vy = f(vy * decay);
+      vz = f(vz * decay);
     }
-    let px = positions[i4]! + vx * dt;
-    let py = positions[i4 + 1]! + vy * dt;
-    let pz = positions[i4 + 2]! + vz * dt;
+    let px = f(positions[i4]! + f(vx * dt));
+    let py = f(positions[i4 + 1]! + f(vy * dt));
+    let pz = f(positions[i4 + 2]! + f(vz * dt));
     if (!(px >= -half && px <= half && pz >= -half && pz <= half && py >= floor)) {
       lifetimes[i] = 0;
       colours[i4 + 3] = 0;
@@ -155,11 +166,11 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
 
     // The plane test: a dot product and a compare; penetration is pushed out along the normal.
     const nx = planes[i4]!, ny = planes[i4 + 1]!, nz = planes[i4 + 2]!;
-    const distance = nx * px + ny * py + nz * pz - planes[i4 + 3]!;
-    const push = Math.max(0, radius - distance);
-    px += nx * push;
-    py += ny * push;
-    pz += nz * push;
+    const distance = f(f(f(f(nx * px) + f(ny * py)) + f(nz * pz)) - planes[i4 + 3]!);
+    const push = Math.max(0, f(radius - distance));
+    px = f(px + f(nx * push));
+    py = f(py + f(ny * push));
+    pz = f(pz + f(nz * push));
     const touching = bit(push > 0);
     const landing = touching & (1 - touchingBefore[i]!);
     touchingBefore[i] = touching;
@@ -167,18 +178,18 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     if (touching !== 0) {
       // Touching is the rare case (most particles are in flight), so the contact response is a branch
       // that predicts well; computing it for everyone cost a fifth of the loop.
-      const vn = vx * nx + vy * ny + vz * nz;
+      const vn = f(f(f(vx * nx) + f(vy * ny)) + f(vz * nz));
       if (vn < 0) {
         bounce = bit(vn < -restSpeed);
-        const outgoing = -restitution * vn * bounce;
-        const impulse = outgoing - vn;
-        const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
-        const tangential = Math.sqrt(tx * tx + ty * ty + tz * tz);
+        const outgoing = f(negRestitution * vn) * bounce;
+        const impulse = f(outgoing - vn);
+        const tx = f(vx - f(vn * nx)), ty = f(vy - f(vn * ny)), tz = f(vz - f(vn * nz));
+        const tangential = f(Math.sqrt(f(f(f(tx * tx) + f(ty * ty)) + f(tz * tz))));
         // Coulomb friction: the normal impulse bounds how much tangential speed is lost.
-        const keep = Math.max(0, 1 - (friction * impulse) / Math.max(tangential, 1e-9));
-        vx = tx * keep + nx * outgoing;
-        vy = ty * keep + ny * outgoing;
-        vz = tz * keep + nz * outgoing;
+        const keep = Math.max(0, f(1 - f(f(friction * impulse) / Math.max(tangential, TINY))));
+        vx = f(f(tx * keep) + f(nx * outgoing));
+        vy = f(f(ty * keep) + f(ny * outgoing));
+        vz = f(f(tz * keep) + f(nz * outgoing));
       }
     }
     positions[i4] = px;
@@ -192,13 +203,13 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     alive++;
 
     // The cache cell of the coming arc (the direction is the raycast chord's).
-    const ix = Math.floor(px * inverseSide) | 0;
-    const iy = Math.floor(py * inverseHeight) | 0;
-    const iz = Math.floor(pz * inverseSide) | 0;
+    const ix = Math.floor(f(px * inverseSide)) | 0;
+    const iy = Math.floor(f(py * inverseHeight)) | 0;
+    const iz = Math.floor(f(pz * inverseSide)) | 0;
     // A landing or a bounce asks about the surface it arrived at: the direction it came in with is
     // kept one more frame (the change to the new one is seen, and asked about, next frame).
     const arrived = codes[i]!;
-    const heading = surfaceKeys ? SURFACE_CODE : directionCode(vx, vy - halfDrop, vz);
+    const heading = surfaceKeys ? SURFACE_CODE : directionCode(vx, f(vy - halfDrop), vz);
     const arrival = landing | bounce;
     const direction = heading + arrival * (arrived - heading);
     const stamp = cellStamp(ix, iy, iz);
@@ -208,19 +219,19 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     // A plane from the particle's own raycast holds while the particle is on its way to it. A bounce,
     // sliding into another cell, or no longer meeting it within twice the look-ahead (the arc left the
     // chord the ray followed) makes it a guess: the plane last touched.
-    const vnAfter = vx * nx + vy * ny + vz * nz;
-    const gap = distance + push - radius;
+    const vnAfter = f(f(f(vx * nx) + f(vy * ny)) + f(vz * nz));
+    const gap = f(f(distance + push) - radius);
     let source = sources[i]!;
-    const offCourse = bit(source === PLANE_RAY) & (1 - touching) & bit(gap + vnAfter * 2 * lookahead > 0);
+    const offCourse = bit(source === PLANE_RAY) & (1 - touching) & bit(f(gap + f(vnAfter * twiceLookahead)) > 0);
     const stale = bounce | (touching & changed) | offCourse;
     source += stale * (PLANE_CONTACT - source);
     sources[i] = source;
     const guess = 1 - bit(source === PLANE_RAY);
-    const urgent = guess & bit(gap + vnAfter * urgentTime < 0);
-    const gapAhead = gap + vnAfter * lookahead;
+    const urgent = guess & bit(f(gap + f(vnAfter * urgentTime)) < 0);
+    const gapAhead = f(gap + f(vnAfter * lookahead));
     const approaching = bit(gapAhead < 0);
     const withinReach = bit(gapAhead < askMargin);
-    const sliding = touching & bit(vx * vx + vy * vy + vz * vz > SLIDING_SPEED_SQUARED);
+    const sliding = touching & bit(f(f(f(vx * vx) + f(vy * vy)) + f(vz * vz)) > SLIDING_SPEED_SQUARED);
     const planeless = bit(source === PLANE_NONE);
     const later = guess & (1 - urgent) & (approaching | sliding | (planeless & bit(vy < 0)));
     // A guess asks the cache on entering a cell while within reach of its plane (see askMargin) or

@@ -152,8 +152,8 @@ export interface ParticleLayout {
 }
 
 /**
- * Where each array of `capacity` slots goes: 16-byte aligned, widest first, and 32 spare bytes at the
- * end because the SIMD move reads particles in pairs (a lone last one reads its absent partner).
+ * Where each array of `capacity` slots goes: 16-byte aligned, widest first, and 64 spare bytes at the
+ * end because the SIMD move reads particles four at a time (the last quad may read up to three absent ones).
  */
 export function particleLayout(capacity: number): ParticleLayout {
   let at = 0;
@@ -180,6 +180,6 @@ export function particleLayout(capacity: number): ParticleLayout {
     codes: take(1),
     bytes: 0,
   };
-  layout.bytes = at + 32;
+  layout.bytes = at + 64;
   return layout;
 }

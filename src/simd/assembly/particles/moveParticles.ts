@@ -1,17 +1,21 @@
-// One step of motion for one particle effect, two particles at a time in f64x2: the twin of
+// One step of motion for one particle effect, four particles at a time in f32x4: the twin of
 // src/particles/moveParticles.ts (moveEffect), which documents the rules. Every float is computed in
-// float64 with the same operations in the same order as the TypeScript (WebAssembly SIMD has no fused
-// multiply-add), so both write the same bits: the tests compare every buffer and list exactly.
+// float32 with the same operations in the same order as the TypeScript, which rounds each result with
+// Math.fround (WebAssembly SIMD has no fused multiply-add, and a float64 +, −, ×, ÷ or √ of two float32
+// values rounded to float32 is the float32 operation), so both write the same bits: the tests compare
+// every buffer and list exactly.
 //
-// The particles are stored as float4 per particle (x, y, z, unused); a pair is loaded as two f32x4,
-// shuffled into x, y and z pairs and widened to f64x2, and narrowed and shuffled back on the way out
-// (the unused fourth float is written back as it was). The per-particle flags are integer work on
-// 2-bit lane masks, the byte arrays read and written a pair at a time; only the list appends go particle
-// by particle, in slot order. Cell coordinates saturate where the TypeScript's `| 0` wraps, which only
-// differs beyond 2^31 cells from the origin (far outside any world a particle survives in).
+// The particles are stored as float4 per particle (x, y, z, unused); four of them are transposed into
+// x, y, z (and w) vectors with unpack shuffles and transposed back on the way out, the unused fourth
+// float written back as it was. The per-particle flags are integer work on 4-bit lane masks and on
+// i32x4 lanes widened from the byte arrays, which are read and written four at a time; only the list
+// appends go particle by particle, in slot order. Cell coordinates saturate where the TypeScript's
+// `| 0` wraps, which only differs beyond 2^31 cells from the origin (far outside any world a particle
+// survives in).
 //
 // Everything the step needs is in one block of memory written by src/simd/particleKernel.ts (the
-// offsets below); the buffers live in this module's memory, laid out by src/particles/particleBuffers.ts.
+// offsets below); the buffers live in this module's memory, laid out by src/particles/particleBuffers.ts
+// (with spare bytes at the end, as the last quad of slots may read past the last particle).
 
 /** Float64 slots of the step block. */
 const DT = 0;
@@ -77,42 +81,83 @@ export function heapBase(): usize {
   return __heap_base;
 }
 
-function directionCode(dx: f64, dy: f64, dz: f64): i32 {
-  const ax = Math.abs(dx), ay = Math.abs(dy), az = Math.abs(dz);
-  const xDominant = <i32>(ax >= ay) & <i32>(ax >= az);
-  const yDominant = (1 - xDominant) & <i32>(ay >= az);
-  const zDominant = 1 - xDominant - yDominant;
-  return xDominant * (1 - <i32>(dx > 0)) + yDominant * (3 - <i32>(dy > 0)) + zDominant * (5 - <i32>(dz > 0));
+/** Lane k holds k: which slots of a quad lie before the effect's end. */
+const LANE_INDEX: v128 = i32x4(0, 1, 2, 3);
+/** Lane k holds bit k: turns a 4-bit lane mask back into i32x4 lanes. */
+const LANE_BIT: v128 = i32x4(1, 2, 4, 8);
+
+/** The 4-bit mask `bits` as all-ones / all-zeros i32x4 lanes. */
+function lanesOf(bits: i32): v128 {
+  return i32x4.ne(v128.and(i32x4.splat(bits), LANE_BIT), i32x4.splat(0));
 }
 
-// Transposing a pair of float4 particles a = (x0 y0 z0 w0), b = (x1 y1 z1 w1) with shuffles that are
-// one instruction each on x64 (unpack low/high of 32- and 64-bit lanes). Where the step's time goes
-// (10k particles, L2-resident, measured by cutting the kernel short): ~5% ages and deaths, ~45% the
-// float part (integration, plane test, contact response), ~50% the flags and list appends.
-/** (x0 x1 y0 y1) */
+/** Four bytes at `at` widened to i32x4 lanes. */
+function loadBytes(at: usize): v128 {
+  return i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(at)));
+}
+
+/** The low bytes of four i32x4 lanes (each 0–255) as one 32-bit word, lane 0 lowest. */
+function packBytes(lanes: v128): i32 {
+  const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(lanes, lanes), lanes);
+  return i32x4.extract_lane(bytes, 0);
+}
+
+/** Bits 0–3 of `bits` as the four bytes 0/1 of a 32-bit word. */
+function bitBytes(bits: i32): i32 {
+  return (bits & 1) | ((bits & 2) << 7) | ((bits & 4) << 14) | ((bits & 8) << 21);
+}
+
+/** The first bit of each of four bytes 0/1 as a 4-bit mask. */
+function byteBits(word: i32): i32 {
+  return (word & 1) | ((word >> 7) & 2) | ((word >> 14) & 4) | ((word >> 21) & 8);
+}
+
+/**
+ * The direction codes of four directions (see cacheKey.ts): 0/1 for ±x, 2/3 for ±y, 4/5 for ±z, ties to
+ * the earlier axis, a zero vector −x (1), NaN +z… (5), lane by lane as the TypeScript computes one.
+ */
+function directionCodes(dx: v128, dy: v128, dz: v128): v128 {
+  const ax = f32x4.abs(dx), ay = f32x4.abs(dy), az = f32x4.abs(dz);
+  const xDominant = v128.and(f32x4.ge(ax, ay), f32x4.ge(ax, az));
+  const yDominant = v128.andnot(f32x4.ge(ay, az), xDominant);
+  // A true compare is −1, so 1 + (dx > 0) is 0 for +x and 1 for −x.
+  const zero = f32x4.splat(0);
+  const xCode = i32x4.add(i32x4.splat(1), f32x4.gt(dx, zero));
+  const yCode = i32x4.add(i32x4.splat(3), f32x4.gt(dy, zero));
+  const zCode = i32x4.add(i32x4.splat(5), f32x4.gt(dz, zero));
+  return v128.bitselect(xCode, v128.bitselect(yCode, zCode, yDominant), xDominant);
+}
+
+// The 4 × 4 transpose of four float4 particles a = (x0 y0 z0 w0) … d = (x3 y3 z3 w3) into x, y, z, w
+// vectors: unpack low/high of 32- then 64-bit lanes, one instruction each on x64. The same shuffles
+// transpose back.
 function lowPairs(a: v128, b: v128): v128 {
   return v128.shuffle<f32>(a, b, 0, 4, 1, 5);
 }
-/** (z0 z1 w0 w1) */
 function highPairs(a: v128, b: v128): v128 {
   return v128.shuffle<f32>(a, b, 2, 6, 3, 7);
 }
-/** The first two lanes of `pairs` widened to f64x2. */
-function first(pairs: v128): v128 {
-  return f64x2.promote_low_f32x4(pairs);
+function firstHalves(ab: v128, cd: v128): v128 {
+  return v128.shuffle<i64>(ab, cd, 0, 2);
 }
-/** The last two lanes of `pairs` widened to f64x2. */
-function second(pairs: v128): v128 {
-  return f64x2.promote_low_f32x4(v128.shuffle<i64>(pairs, pairs, 1, 1));
+function secondHalves(ab: v128, cd: v128): v128 {
+  return v128.shuffle<i64>(ab, cd, 1, 3);
 }
-/**
- * Narrows x, y, z pairs back to float32 and interleaves them with the fourth floats of the particles
- * as they were (`oldHigh` = highPairs of the old particles): (x0 y0 z0 w0) for lane 0, else lane 1's.
- */
-function particleOf(x: v128, y: v128, z: v128, oldHigh: v128, lane: u8): v128 {
-  const xy = v128.shuffle<f32>(f32x4.demote_f64x2_zero(x), f32x4.demote_f64x2_zero(y), 0, 4, 1, 5); // x0 y0 x1 y1
-  const zw = v128.shuffle<f32>(f32x4.demote_f64x2_zero(z), v128.shuffle<i64>(oldHigh, oldHigh, 1, 1), 0, 4, 1, 5); // z0 w0 z1 w1
-  return lane == 0 ? v128.shuffle<i64>(xy, zw, 0, 2) : v128.shuffle<i64>(xy, zw, 1, 3);
+
+/** Stores lane `lane` of four particles given as x, y, z, w vectors back as one float4 at `at`. */
+function storeParticle(at: usize, x: v128, y: v128, z: v128, w: v128, lane: i32): void {
+  const xy = lane < 2 ? lowPairs(x, y) : highPairs(x, y); // x y of lanes (0, 1) or (2, 3)
+  const zw = lane < 2 ? lowPairs(z, w) : highPairs(z, w);
+  v128.store(at, (lane & 1) == 0 ? firstHalves(xy, zw) : secondHalves(xy, zw));
+}
+
+/** Stores four particles given as x, y, z, w vectors back as float4s from `at`. */
+function storeParticles(at: usize, x: v128, y: v128, z: v128, w: v128): void {
+  const xyLow = lowPairs(x, y), zwLow = lowPairs(z, w), xyHigh = highPairs(x, y), zwHigh = highPairs(z, w);
+  v128.store(at, firstHalves(xyLow, zwLow));
+  v128.store(at, secondHalves(xyLow, zwLow), 16);
+  v128.store(at, firstHalves(xyHigh, zwHigh), 32);
+  v128.store(at, secondHalves(xyHigh, zwHigh), 48);
 }
 
 function kill(i: usize, lifetimes: usize, colours: usize): void {
@@ -120,27 +165,41 @@ function kill(i: usize, lifetimes: usize, colours: usize): void {
   store<u8>(colours + (i << 2) + 3, 0);
 }
 
+/** Kills the slots of a quad whose bits are set in `lanes`. */
+function killLanes(i0: usize, lanes: i32, lifetimes: usize, colours: usize): void {
+  for (let lane = 0; lane < 4; lane++) if (lanes & (1 << lane)) kill(i0 + <usize>lane, lifetimes, colours);
+}
+
+/** Lane `lane` of an i32x4 (lane not a constant). */
+function laneOf(v: v128, lane: i32): i32 {
+  return lane == 0 ? i32x4.extract_lane(v, 0) : lane == 1 ? i32x4.extract_lane(v, 1) : lane == 2 ? i32x4.extract_lane(v, 2) : i32x4.extract_lane(v, 3);
+}
+
 export function moveEffect(): void {
   const block = STEP_BLOCK;
-  const dt = load<f64>(block + DT);
-  const gravityStep = f64x2.splat(load<f64>(block + GRAVITY_STEP));
-  const restSpeed = load<f64>(block + REST_SPEED);
-  const decay = f64x2.splat(load<f64>(block + DECAY));
-  const half = load<f64>(block + HALF);
-  const floor = load<f64>(block + FLOOR);
-  const negRestitution = f64x2.splat(load<f64>(block + NEG_RESTITUTION));
-  const friction = f64x2.splat(load<f64>(block + FRICTION));
-  const radius = f64x2.splat(load<f64>(block + RADIUS));
-  const lookahead = load<f64>(block + LOOKAHEAD);
-  const halfDrop = load<f64>(block + HALF_DROP);
-  const inverseSide = f64x2.splat(load<f64>(block + INVERSE_SIDE));
-  const inverseHeight = f64x2.splat(load<f64>(block + INVERSE_HEIGHT));
-  const urgentTime = load<f64>(block + URGENT_TIME);
-  const askMargin = f64x2.splat(load<f64>(block + ASK_MARGIN));
+  // The step's numbers arrive as float64 and are used as float32, as the TypeScript rounds them.
+  const dt = f32x4.splat(<f32>load<f64>(block + DT));
+  const gravityStep = f32x4.splat(<f32>load<f64>(block + GRAVITY_STEP));
+  const negRestSpeed = f32x4.neg(f32x4.splat(<f32>load<f64>(block + REST_SPEED)));
+  const decay = f32x4.splat(<f32>load<f64>(block + DECAY));
+  const half = <f32>load<f64>(block + HALF);
+  const negHalf = f32x4.splat(-half), halfLanes = f32x4.splat(half);
+  const floor = f32x4.splat(<f32>load<f64>(block + FLOOR));
+  const negRestitution = f32x4.splat(<f32>load<f64>(block + NEG_RESTITUTION));
+  const friction = f32x4.splat(<f32>load<f64>(block + FRICTION));
+  const radius = f32x4.splat(<f32>load<f64>(block + RADIUS));
+  const lookahead = <f32>load<f64>(block + LOOKAHEAD);
+  const lookaheadLanes = f32x4.splat(lookahead);
+  const twiceLookahead = f32x4.splat(2 * lookahead);
+  const halfDrop = f32x4.splat(<f32>load<f64>(block + HALF_DROP));
+  const inverseSide = f32x4.splat(<f32>load<f64>(block + INVERSE_SIDE));
+  const inverseHeight = f32x4.splat(<f32>load<f64>(block + INVERSE_HEIGHT));
+  const urgentTime = f32x4.splat(<f32>load<f64>(block + URGENT_TIME));
+  const askMargin = f32x4.splat(<f32>load<f64>(block + ASK_MARGIN));
   const start = load<i32>(block + START);
   const end = load<i32>(block + END);
   const withWind = load<i32>(block + WITH_WIND) != 0;
-  const cellLookups = load<i32>(block + CELL_LOOKUPS) != 0 ? 3 : 0; // a 2-bit lane mask
+  const cellLookups = load<i32>(block + CELL_LOOKUPS) != 0 ? 15 : 0; // a 4-bit lane mask
   const surfaceKeys = load<i32>(block + SURFACE_KEYS) != 0;
   const positions = <usize>load<i32>(block + POSITIONS);
   const velocities = <usize>load<i32>(block + VELOCITIES);
@@ -162,185 +221,165 @@ export function moveEffect(): void {
   let bounces: i32 = 0;
   let alive: i32 = 0;
 
-  const dtPair = f64x2.splat(dt);
-  const zero = f64x2.splat(0);
-  const one = f64x2.splat(1);
-  const tiny = f64x2.splat(1e-9);
-  const negHalf = f64x2.splat(-half), halfPair = f64x2.splat(half), floorPair = f64x2.splat(floor);
-  const negRestSpeed = f64x2.splat(-restSpeed);
-  const twiceLookahead = f64x2.splat(2 * lookahead);
-  const lookaheadPair = f64x2.splat(lookahead);
-  const urgentPair = f64x2.splat(urgentTime);
-  const slidingSquared = f64x2.splat(SLIDING_SPEED_SQUARED);
+  const zero = f32x4.splat(0);
+  const one = f32x4.splat(1);
+  const tiny = f32x4.splat(<f32>1e-9);
+  const slidingSquared = f32x4.splat(<f32>SLIDING_SPEED_SQUARED);
+  const endLanes = i32x4.splat(end);
+  const surfaceCode = i32x4.splat(SURFACE_CODE);
+  const rayCode = i32x4.splat(PLANE_RAY), noneCode = i32x4.splat(PLANE_NONE), contactCode = i32x4.splat(PLANE_CONTACT);
   const stampX = i32x4.splat(<i32>0x9e3779b1), stampY = i32x4.splat(<i32>0x85ebca77), stampZ = i32x4.splat(<i32>0xc2b2ae3d);
 
-  for (let i = start; i < end; i += 2) {
+  for (let i = start; i < end; i += 4) {
     const i0 = <usize>i;
-    // A lone last particle pairs with a lane of lifetime 0, which nothing writes to.
-    const pairLife = i + 1 < end ? v128.load64_zero(lifetimes + (i0 << 2)) : v128.load32_zero(lifetimes + (i0 << 2));
-    const life = f64x2.promote_low_f32x4(pairLife);
-    const occupied = i64x2.bitmask(f64x2.ne(life, zero));
+    // Slots past the effect's end read as empty (lifetime 0), so nothing is written to them.
+    const inRange = i32x4.lt_s(i32x4.add(i32x4.splat(i), LANE_INDEX), endLanes);
+    const life = v128.and(v128.load(lifetimes + (i0 << 2)), inRange);
+    const occupied = i32x4.bitmask(f32x4.ne(life, zero));
     if (occupied == 0) continue;
-    const age = f64x2.add(f64x2.promote_low_f32x4(v128.load64_zero(ages + (i0 << 2))), dtPair);
-    const young = i64x2.bitmask(f64x2.lt(age, life));
-    // Lanes that were occupied but are too old die here.
-    let dying = occupied & ~young;
-    if (dying & 1) kill(i0, lifetimes, colours);
-    if (dying & 2) kill(i0 + 1, lifetimes, colours);
+    const age = f32x4.add(v128.load(ages + (i0 << 2)), dt);
+    const young = i32x4.bitmask(f32x4.lt(age, life));
+    // Slots that were occupied but are too old die here.
+    const dying = occupied & ~young;
+    if (dying) killLanes(i0, dying, lifetimes, colours);
     let moving = occupied & young;
     if (moving == 0) continue;
-    const age32 = f32x4.demote_f64x2_zero(age);
-    if (moving & 1) store<f32>(ages + (i0 << 2), f32x4.extract_lane(age32, 0));
-    if (moving & 2) store<f32>(ages + (i0 << 2) + 4, f32x4.extract_lane(age32, 1));
+    // The age is kept even by a particle lost below (the TypeScript stores it first too).
+    if (moving == 15) v128.store(ages + (i0 << 2), age);
+    else for (let lane = 0; lane < 4; lane++) if (moving & (1 << lane)) store<i32>(ages + ((i0 + <usize>lane) << 2), laneOf(age, lane));
 
     const p4 = i0 << 4;
-    const v0 = v128.load(velocities + p4), v1 = v128.load(velocities + p4, 16);
-    const vLow = lowPairs(v0, v1), vHigh = highPairs(v0, v1);
-    let vx = first(vLow);
-    let vy = f64x2.sub(second(vLow), gravityStep);
-    let vz = first(vHigh);
+    const va = v128.load(velocities + p4), vb = v128.load(velocities + p4, 16), vc = v128.load(velocities + p4, 32), vd = v128.load(velocities + p4, 48);
+    const vLow = lowPairs(va, vb), vLow2 = lowPairs(vc, vd), vHigh = highPairs(va, vb), vHigh2 = highPairs(vc, vd);
+    let vx = firstHalves(vLow, vLow2);
+    let vy = f32x4.sub(secondHalves(vLow, vLow2), gravityStep);
+    let vz = firstHalves(vHigh, vHigh2);
+    const vw = secondHalves(vHigh, vHigh2);
     if (withWind) {
-      const w0 = v128.load(wind + p4), w1 = v128.load(wind + p4, 16);
-      const wLow = lowPairs(w0, w1);
-      const wx = first(wLow), wy = second(wLow), wz = first(highPairs(w0, w1));
-      vx = f64x2.add(wx, f64x2.mul(f64x2.sub(vx, wx), decay));
-      vy = f64x2.add(wy, f64x2.mul(f64x2.sub(vy, wy), decay));
-      vz = f64x2.add(wz, f64x2.mul(f64x2.sub(vz, wz), decay));
+      const wa = v128.load(wind + p4), wb = v128.load(wind + p4, 16), wc = v128.load(wind + p4, 32), wd = v128.load(wind + p4, 48);
+      const wLow = lowPairs(wa, wb), wLow2 = lowPairs(wc, wd);
+      const wx = firstHalves(wLow, wLow2), wy = secondHalves(wLow, wLow2), wz = firstHalves(highPairs(wa, wb), highPairs(wc, wd));
+      vx = f32x4.add(wx, f32x4.mul(f32x4.sub(vx, wx), decay));
+      vy = f32x4.add(wy, f32x4.mul(f32x4.sub(vy, wy), decay));
+      vz = f32x4.add(wz, f32x4.mul(f32x4.sub(vz, wz), decay));
     } else {
-      vx = f64x2.mul(vx, decay);
-      vy = f64x2.mul(vy, decay);
-      vz = f64x2.mul(vz, decay);
+      vx = f32x4.mul(vx, decay);
+      vy = f32x4.mul(vy, decay);
+      vz = f32x4.mul(vz, decay);
     }
-    const q0 = v128.load(positions + p4), q1 = v128.load(positions + p4, 16);
-    const qLow = lowPairs(q0, q1), qHigh = highPairs(q0, q1);
-    let px = f64x2.add(first(qLow), f64x2.mul(vx, dtPair));
-    let py = f64x2.add(second(qLow), f64x2.mul(vy, dtPair));
-    let pz = f64x2.add(first(qHigh), f64x2.mul(vz, dtPair));
+    const qa = v128.load(positions + p4), qb = v128.load(positions + p4, 16), qc = v128.load(positions + p4, 32), qd = v128.load(positions + p4, 48);
+    const qLow = lowPairs(qa, qb), qLow2 = lowPairs(qc, qd), qHigh = highPairs(qa, qb), qHigh2 = highPairs(qc, qd);
+    let px = f32x4.add(firstHalves(qLow, qLow2), f32x4.mul(vx, dt));
+    let py = f32x4.add(secondHalves(qLow, qLow2), f32x4.mul(vy, dt));
+    let pz = f32x4.add(firstHalves(qHigh, qHigh2), f32x4.mul(vz, dt));
+    const pw = secondHalves(qHigh, qHigh2);
     const inside = v128.and(
-      v128.and(f64x2.ge(px, negHalf), f64x2.le(px, halfPair)),
-      v128.and(v128.and(f64x2.ge(pz, negHalf), f64x2.le(pz, halfPair)), f64x2.ge(py, floorPair)),
+      v128.and(f32x4.ge(px, negHalf), f32x4.le(px, halfLanes)),
+      v128.and(v128.and(f32x4.ge(pz, negHalf), f32x4.le(pz, halfLanes)), f32x4.ge(py, floor)),
     );
-    const lost = moving & ~i64x2.bitmask(inside);
-    if (lost & 1) kill(i0, lifetimes, colours);
-    if (lost & 2) kill(i0 + 1, lifetimes, colours);
+    const lost = moving & ~i32x4.bitmask(inside);
+    if (lost) killLanes(i0, lost, lifetimes, colours);
     moving &= ~lost;
     if (moving == 0) continue;
 
-    const n0 = v128.load(planes + p4), n1 = v128.load(planes + p4, 16);
-    const nLow = lowPairs(n0, n1), nHigh = highPairs(n0, n1);
-    const nx = first(nLow), ny = second(nLow), nz = first(nHigh), nd = second(nHigh);
-    const distance = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(nx, px), f64x2.mul(ny, py)), f64x2.mul(nz, pz)), nd);
-    const push = f64x2.max(zero, f64x2.sub(radius, distance));
-    px = f64x2.add(px, f64x2.mul(nx, push));
-    py = f64x2.add(py, f64x2.mul(ny, push));
-    pz = f64x2.add(pz, f64x2.mul(nz, push));
-    const touchingMask = f64x2.gt(push, zero);
-    const touchingBits = i64x2.bitmask(touchingMask);
+    const na = v128.load(planes + p4), nb = v128.load(planes + p4, 16), nc = v128.load(planes + p4, 32), nd4 = v128.load(planes + p4, 48);
+    const nLow = lowPairs(na, nb), nLow2 = lowPairs(nc, nd4), nHigh = highPairs(na, nb), nHigh2 = highPairs(nc, nd4);
+    const nx = firstHalves(nLow, nLow2), ny = secondHalves(nLow, nLow2), nz = firstHalves(nHigh, nHigh2), nd = secondHalves(nHigh, nHigh2);
+    const distance = f32x4.sub(f32x4.add(f32x4.add(f32x4.mul(nx, px), f32x4.mul(ny, py)), f32x4.mul(nz, pz)), nd);
+    const push = f32x4.max(zero, f32x4.sub(radius, distance));
+    px = f32x4.add(px, f32x4.mul(nx, push));
+    py = f32x4.add(py, f32x4.mul(ny, push));
+    pz = f32x4.add(pz, f32x4.mul(nz, push));
+    const touchingMask = f32x4.gt(push, zero);
+    const touching = i32x4.bitmask(touchingMask) & moving;
     let bounceBits = 0;
-    if (touchingBits & moving) {
-      const vn = f64x2.add(f64x2.add(f64x2.mul(vx, nx), f64x2.mul(vy, ny)), f64x2.mul(vz, nz));
-      const respond = v128.and(touchingMask, f64x2.lt(vn, zero));
-      const bounceMask = v128.and(respond, f64x2.lt(vn, negRestSpeed));
-      bounceBits = i64x2.bitmask(bounceMask);
-      const outgoing = v128.and(f64x2.mul(negRestitution, vn), bounceMask);
-      const impulse = f64x2.sub(outgoing, vn);
-      const tx = f64x2.sub(vx, f64x2.mul(vn, nx)), ty = f64x2.sub(vy, f64x2.mul(vn, ny)), tz = f64x2.sub(vz, f64x2.mul(vn, nz));
-      const tangential = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(tx, tx), f64x2.mul(ty, ty)), f64x2.mul(tz, tz)));
-      const keep = f64x2.max(zero, f64x2.sub(one, f64x2.div(f64x2.mul(friction, impulse), f64x2.max(tangential, tiny))));
-      vx = v128.bitselect(f64x2.add(f64x2.mul(tx, keep), f64x2.mul(nx, outgoing)), vx, respond);
-      vy = v128.bitselect(f64x2.add(f64x2.mul(ty, keep), f64x2.mul(ny, outgoing)), vy, respond);
-      vz = v128.bitselect(f64x2.add(f64x2.mul(tz, keep), f64x2.mul(nz, outgoing)), vz, respond);
+    if (touching) {
+      const vn = f32x4.add(f32x4.add(f32x4.mul(vx, nx), f32x4.mul(vy, ny)), f32x4.mul(vz, nz));
+      const respond = v128.and(touchingMask, f32x4.lt(vn, zero));
+      const bounceMask = v128.and(respond, f32x4.lt(vn, negRestSpeed));
+      bounceBits = i32x4.bitmask(bounceMask);
+      const outgoing = v128.and(f32x4.mul(negRestitution, vn), bounceMask);
+      const impulse = f32x4.sub(outgoing, vn);
+      const tx = f32x4.sub(vx, f32x4.mul(vn, nx)), ty = f32x4.sub(vy, f32x4.mul(vn, ny)), tz = f32x4.sub(vz, f32x4.mul(vn, nz));
+      const tangential = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(tx, tx), f32x4.mul(ty, ty)), f32x4.mul(tz, tz)));
+      const keep = f32x4.max(zero, f32x4.sub(one, f32x4.div(f32x4.mul(friction, impulse), f32x4.max(tangential, tiny))));
+      vx = v128.bitselect(f32x4.add(f32x4.mul(tx, keep), f32x4.mul(nx, outgoing)), vx, respond);
+      vy = v128.bitselect(f32x4.add(f32x4.mul(ty, keep), f32x4.mul(ny, outgoing)), vy, respond);
+      vz = v128.bitselect(f32x4.add(f32x4.mul(tz, keep), f32x4.mul(nz, outgoing)), vz, respond);
     }
-    if (moving & 1) {
-      v128.store(positions + p4, particleOf(px, py, pz, qHigh, 0));
-      v128.store(velocities + p4, particleOf(vx, vy, vz, vHigh, 0));
-    }
-    if (moving & 2) {
-      v128.store(positions + p4, particleOf(px, py, pz, qHigh, 1), 16);
-      v128.store(velocities + p4, particleOf(vx, vy, vz, vHigh, 1), 16);
+    if (moving == 15) {
+      storeParticles(positions + p4, px, py, pz, pw);
+      storeParticles(velocities + p4, vx, vy, vz, vw);
+    } else {
+      for (let lane = 0; lane < 4; lane++) {
+        if ((moving & (1 << lane)) == 0) continue;
+        storeParticle(positions + p4 + (<usize>lane << 4), px, py, pz, pw, lane);
+        storeParticle(velocities + p4 + (<usize>lane << 4), vx, vy, vz, vw, lane);
+      }
     }
 
-    const ix = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(px, inverseSide)));
-    const iy = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(py, inverseHeight)));
-    const iz = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(pz, inverseSide)));
+    const ix = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.mul(px, inverseSide)));
+    const iy = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.mul(py, inverseHeight)));
+    const iz = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.mul(pz, inverseSide)));
     const stamps = v128.xor(v128.xor(i32x4.mul(ix, stampX), i32x4.mul(iy, stampY)), i32x4.mul(iz, stampZ));
-    const vnAfter = f64x2.add(f64x2.add(f64x2.mul(vx, nx), f64x2.mul(vy, ny)), f64x2.mul(vz, nz));
-    const gap = f64x2.sub(f64x2.add(distance, push), radius);
-    const offCourseBits = i64x2.bitmask(f64x2.gt(f64x2.add(gap, f64x2.mul(vnAfter, twiceLookahead)), zero));
-    const urgentBits = i64x2.bitmask(f64x2.lt(f64x2.add(gap, f64x2.mul(vnAfter, urgentPair)), zero));
-    const gapAhead = f64x2.add(gap, f64x2.mul(vnAfter, lookaheadPair));
-    const approachingBits = i64x2.bitmask(f64x2.lt(gapAhead, zero));
-    const withinReachBits = i64x2.bitmask(f64x2.lt(gapAhead, askMargin));
-    const speedSquared = f64x2.add(f64x2.add(f64x2.mul(vx, vx), f64x2.mul(vy, vy)), f64x2.mul(vz, vz));
-    const fastBits = i64x2.bitmask(f64x2.gt(speedSquared, slidingSquared));
-    const fallingBits = i64x2.bitmask(f64x2.lt(vy, zero));
+    const vnAfter = f32x4.add(f32x4.add(f32x4.mul(vx, nx), f32x4.mul(vy, ny)), f32x4.mul(vz, nz));
+    const gap = f32x4.sub(f32x4.add(distance, push), radius);
+    const offCourseBits = i32x4.bitmask(f32x4.gt(f32x4.add(gap, f32x4.mul(vnAfter, twiceLookahead)), zero));
+    const urgentBits = i32x4.bitmask(f32x4.lt(f32x4.add(gap, f32x4.mul(vnAfter, urgentTime)), zero));
+    const gapAhead = f32x4.add(gap, f32x4.mul(vnAfter, lookaheadLanes));
+    const approachingBits = i32x4.bitmask(f32x4.lt(gapAhead, zero));
+    const withinReachBits = i32x4.bitmask(f32x4.lt(gapAhead, askMargin));
+    const speedSquared = f32x4.add(f32x4.add(f32x4.mul(vx, vx), f32x4.mul(vy, vy)), f32x4.mul(vz, vz));
+    const fastBits = i32x4.bitmask(f32x4.gt(speedSquared, slidingSquared));
+    const fallingBits = i32x4.bitmask(f32x4.lt(vy, zero));
 
-    // The integer part, both lanes at once as 2-bit masks (bit 0 = slot i, bit 1 = slot i + 1); the
-    // byte arrays are read and written a pair at a time.
-    const touching = touchingBits & moving;
-    const before = <i32>load<u16>(touchingBefore + i0);
-    const landing = touching & ~((before & 1) | ((before >> 7) & 2));
+    // The integer part: 4-bit lane masks, and the byte arrays widened to i32x4 lanes four at a time.
+    const landing = touching & ~byteBits(load<i32>(touchingBefore + i0));
     const arrival = landing | bounceBits;
-    const arrivedPair = <i32>load<u16>(codes + i0);
-    const arrived0 = arrivedPair & 0xff, arrived1 = arrivedPair >> 8;
-    let heading0 = SURFACE_CODE, heading1 = SURFACE_CODE;
-    if (!surfaceKeys) {
-      const headingY = f64x2.sub(vy, f64x2.splat(halfDrop));
-      heading0 = directionCode(f64x2.extract_lane(vx, 0), f64x2.extract_lane(headingY, 0), f64x2.extract_lane(vz, 0));
-      heading1 = directionCode(f64x2.extract_lane(vx, 1), f64x2.extract_lane(headingY, 1), f64x2.extract_lane(vz, 1));
-    }
-    const direction0 = select(arrived0, heading0, arrival & 1);
-    const direction1 = select(arrived1, heading1, arrival & 2);
-    const changed = (i32x4.bitmask(i32x4.ne(stamps, v128.load64_zero(cellStamps + (i0 << 2)))) & 3) | <i32>(direction0 != arrived0) | (<i32>(direction1 != arrived1) << 1);
-    const sourcePair = <i32>load<u16>(sources + i0);
-    let source0 = sourcePair & 0xff, source1 = sourcePair >> 8;
-    const ray = <i32>(source0 == PLANE_RAY) | (<i32>(source1 == PLANE_RAY) << 1);
+    const arrived = loadBytes(codes + i0);
+    const heading = surfaceKeys ? surfaceCode : directionCodes(vx, f32x4.sub(vy, halfDrop), vz);
+    const direction = v128.bitselect(arrived, heading, lanesOf(arrival));
+    const changed = i32x4.bitmask(v128.or(i32x4.ne(stamps, v128.load(cellStamps + (i0 << 2))), i32x4.ne(direction, arrived)));
+    let source = loadBytes(sources + i0);
+    const ray = i32x4.bitmask(i32x4.eq(source, rayCode));
     const offCourse = ray & ~touching & offCourseBits;
     const stale = bounceBits | (touching & changed) | offCourse;
-    source0 = select(PLANE_CONTACT, source0, stale & 1);
-    source1 = select(PLANE_CONTACT, source1, stale & 2);
-    const guess = 3 & ~(<i32>(source0 == PLANE_RAY) | (<i32>(source1 == PLANE_RAY) << 1));
-    const planeless = <i32>(source0 == PLANE_NONE) | (<i32>(source1 == PLANE_NONE) << 1);
+    source = v128.bitselect(contactCode, source, lanesOf(stale));
+    const guess = 15 & ~i32x4.bitmask(i32x4.eq(source, rayCode));
+    const planeless = i32x4.bitmask(i32x4.eq(source, noneCode));
     const urgent = guess & urgentBits;
     const later = guess & ~urgent & (approachingBits | (touching & fastBits) | (planeless & fallingBits));
     const ask = arrival | (cellLookups & guess & ((changed & (withinReachBits | planeless)) | urgent));
     bounces += popcnt(bounceBits & moving);
 
-    if (moving == 3) {
-      store<u16>(touchingBefore + i0, <u16>((touching & 1) | ((touching & 2) << 7)));
-      store<u16>(codes + i0, <u16>(direction0 | (direction1 << 8)));
-      store<u16>(sources + i0, <u16>(source0 | (source1 << 8)));
-      v128.store64_lane(cellStamps + (i0 << 2), stamps, 0);
+    if (moving == 15) {
+      store<i32>(touchingBefore + i0, bitBytes(touching));
+      store<i32>(codes + i0, packBytes(direction));
+      store<i32>(sources + i0, packBytes(source));
+      v128.store(cellStamps + (i0 << 2), stamps);
     } else {
-      // One lane moves: the other (dead, or just died) keeps its bytes.
-      const lane: usize = moving >> 1;
-      const slot = i0 + lane;
-      store<u8>(touchingBefore + slot, <u8>((touching >> <i32>lane) & 1));
-      store<u8>(codes + slot, <u8>(lane == 0 ? direction0 : direction1));
-      store<u8>(sources + slot, <u8>(lane == 0 ? source0 : source1));
-      store<i32>(cellStamps + (slot << 2), lane == 0 ? i32x4.extract_lane(stamps, 0) : i32x4.extract_lane(stamps, 1));
+      // Lanes that do not move (dead, or just died) keep their bytes.
+      for (let lane = 0; lane < 4; lane++) {
+        if ((moving & (1 << lane)) == 0) continue;
+        const slot = i0 + <usize>lane;
+        store<u8>(touchingBefore + slot, <u8>((touching >> lane) & 1));
+        store<u8>(codes + slot, <u8>laneOf(direction, lane));
+        store<u8>(sources + slot, <u8>laneOf(source, lane));
+        store<i32>(cellStamps + (slot << 2), laneOf(stamps, lane));
+      }
     }
     // The appends, in slot order as the TypeScript loop makes them.
-    if (moving & 1) {
-      store<i32>(live + (<usize>(start + alive) << 2), <i32>i0);
-      alive++;
-      store<i32>(askers + (<usize>askCount << 2), <i32>i0);
-      askCount += ask & 1;
-      store<i32>(needy + (<usize>urgentEnd << 2), <i32>i0);
-      urgentEnd += urgent & 1;
-      store<i32>(needy + (<usize>(laterStart - 1) << 2), <i32>i0);
-      laterStart -= later & 1;
-    }
-    if (moving & 2) {
-      const slot = <i32>i0 + 1;
+    for (let lane = 0; lane < 4; lane++) {
+      if ((moving & (1 << lane)) == 0) continue;
+      const slot = i + lane;
       store<i32>(live + (<usize>(start + alive) << 2), slot);
       alive++;
       store<i32>(askers + (<usize>askCount << 2), slot);
-      askCount += ask >> 1;
+      askCount += (ask >> lane) & 1;
       store<i32>(needy + (<usize>urgentEnd << 2), slot);
-      urgentEnd += urgent >> 1;
+      urgentEnd += (urgent >> lane) & 1;
       store<i32>(needy + (<usize>(laterStart - 1) << 2), slot);
-      laterStart -= later >> 1;
+      laterStart -= (later >> lane) & 1;
     }
   }
   store<i32>(block + ASK_COUNT, askCount);
