@@ -86,6 +86,53 @@ const LANE_INDEX: v128 = i32x4(0, 1, 2, 3);
 /** Lane k holds bit k: turns a 4-bit lane mask back into i32x4 lanes. */
 const LANE_BIT: v128 = i32x4(1, 2, 4, 8);
 
+/**
+ * Swizzles that left-pack the lanes of a 4-bit mask, lowest lane first (row m for mask m, 16 bytes;
+ * index 128 reads as 0): how a quad appends its chosen slots to a list with one store.
+ */
+const PACK_LOW: usize = memory.data<u8>([
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128,
+  8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128,
+  4, 5, 6, 7, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128, 128, 128, 128,
+  12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128,
+  4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128,
+  8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128,
+  4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+]);
+/** The same, packed to the high lanes in reverse (lowest lane last): appends to a list growing down. */
+const PACK_HIGH_REVERSED: usize = memory.data<u8>([
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3,
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 4, 5, 6, 7,
+  128, 128, 128, 128, 128, 128, 128, 128, 4, 5, 6, 7, 0, 1, 2, 3,
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 8, 9, 10, 11,
+  128, 128, 128, 128, 128, 128, 128, 128, 8, 9, 10, 11, 0, 1, 2, 3,
+  128, 128, 128, 128, 128, 128, 128, 128, 8, 9, 10, 11, 4, 5, 6, 7,
+  128, 128, 128, 128, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 12, 13, 14, 15,
+  128, 128, 128, 128, 128, 128, 128, 128, 12, 13, 14, 15, 0, 1, 2, 3,
+  128, 128, 128, 128, 128, 128, 128, 128, 12, 13, 14, 15, 4, 5, 6, 7,
+  128, 128, 128, 128, 12, 13, 14, 15, 4, 5, 6, 7, 0, 1, 2, 3,
+  128, 128, 128, 128, 128, 128, 128, 128, 12, 13, 14, 15, 8, 9, 10, 11,
+  128, 128, 128, 128, 12, 13, 14, 15, 8, 9, 10, 11, 0, 1, 2, 3,
+  128, 128, 128, 128, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7,
+  12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3
+]);
+
+/** Appends the slots of `lanes` (lowest first) at `at`; writes all four lanes, the unchosen past the end. */
+function appendLanes(at: usize, slots: v128, lanes: i32): void {
+  v128.store(at, i8x16.swizzle(slots, v128.load(PACK_LOW + (<usize>lanes << 4))));
+}
+
 /** The 4-bit mask `bits` as all-ones / all-zeros i32x4 lanes. */
 function lanesOf(bits: i32): v128 {
   return i32x4.ne(v128.and(i32x4.splat(bits), LANE_BIT), i32x4.splat(0));
@@ -368,7 +415,24 @@ export function moveEffect(): void {
         store<i32>(cellStamps + (slot << 2), laneOf(stamps, lane));
       }
     }
-    // The appends, in slot order as the TypeScript loop makes them.
+    // The appends, in slot order as the TypeScript loop makes them. A whole quad appends with one
+    // store per list, which writes four lanes: past each list's end, where nothing is kept yet, as
+    // long as the quad lies in the effect and the needy lists' ends are 8 apart (else lane by lane).
+    if (i + 4 <= end && laterStart - urgentEnd >= 8) {
+      const slots = i32x4.add(i32x4.splat(i), LANE_INDEX);
+      appendLanes(live + (<usize>(start + alive) << 2), slots, moving);
+      alive += popcnt(moving);
+      const asking = ask & moving;
+      appendLanes(askers + (<usize>askCount << 2), slots, asking);
+      askCount += popcnt(asking);
+      const urgentLanes = urgent & moving;
+      appendLanes(needy + (<usize>urgentEnd << 2), slots, urgentLanes);
+      urgentEnd += popcnt(urgentLanes);
+      const laterLanes = later & moving;
+      v128.store(needy + (<usize>(laterStart - 4) << 2), i8x16.swizzle(slots, v128.load(PACK_HIGH_REVERSED + (<usize>laterLanes << 4))));
+      laterStart -= popcnt(laterLanes);
+      continue;
+    }
     for (let lane = 0; lane < 4; lane++) {
       if ((moving & (1 << lane)) == 0) continue;
       const slot = i + lane;
