@@ -17,7 +17,7 @@
  * the true surface, which only measuring needs. Fell through = lives that were ever below the true
  * surface by more than their radius; below = share of particle-frames spent there.
  *
- *   npx tsx tests/bench/particles.ts            full run (≈ 10 min, mostly the reference mode)
+ *   npx tsx tests/bench/particles.ts            full run (≈ 1 min, half of it the reference mode)
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
  */
 import { loadavg } from 'node:os';
