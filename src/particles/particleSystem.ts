@@ -174,7 +174,8 @@ export class ParticleSystem implements SimSystem {
       return effect;
     });
     this.simdMemoryRefused = '';
-    this.buffers = (this.wantsSimd() ? this.kernelBuffers(start) : null) ?? new ParticleBuffers(start);
+    this.buffers = new ParticleBuffers(start);
+    if (this.wantsSimd()) this.moveIntoKernelMemory();
     this.askersEnd = new Int32Array(effects.length);
     this.urgentEnd = new Int32Array(effects.length);
     this.laterStart = new Int32Array(effects.length);
@@ -317,10 +318,16 @@ export class ParticleSystem implements SimSystem {
     for (const name of PARTICLE_PHASES) timings.record(`particles.${name}`, phase[name]);
   }
 
-  /** Which phases run on WebAssembly SIMD now (the rest run in TypeScript). */
-  simdInUse(): { move: boolean; rays: boolean } {
+  /**
+   * Which phases run on WebAssembly now (the rest run in TypeScript): the move and the rays on SIMD
+   * kernels, the cache lookups on the move's module once every cache lives in its memory.
+   */
+  simdInUse(): { move: boolean; cache: boolean; rays: boolean } {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
-    return { move: kernel !== null && kernel.holds(this.buffers), rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null };
+    const buffers = this.buffers;
+    const move = kernel !== null && kernel.holds(buffers);
+    const cache = move && this.effects.every((effect) => kernel.holdsCache(buffers, effect.cache));
+    return { move, cache, rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null };
   }
 
   /** Whether the SIMD move should run: chosen, and loaded. */
@@ -328,18 +335,6 @@ export class ParticleSystem implements SimSystem {
     return this.options.kernel === 'wasm-simd' && simdParticleKernel() !== null && this.simdMemoryRefused === '';
   }
 
-  /**
-   * Buffers in a module memory of their own, or null when the engine refuses the memory (a big effect
-   * on a small device): the particles then stay in TypeScript, and simdRefusal() says why.
-   */
-  private kernelBuffers(capacity: number): ParticleBuffers | null {
-    try {
-      return simdParticleKernel()!.createBuffers(capacity);
-    } catch (error) {
-      this.simdMemoryRefused = `no WebAssembly memory for ${capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
-      return null;
-    }
-  }
 
   /** Why the SIMD move is not running although chosen and loaded ('' when it runs or was not chosen). */
   simdRefusal(): string {
@@ -347,16 +342,26 @@ export class ParticleSystem implements SimSystem {
   }
 
   /**
-   * The SIMD move works on particles in its module's memory: when it is chosen (or has just loaded)
-   * and they are elsewhere, they are copied there once, flying on unchanged. Switching back to
-   * TypeScript leaves them where they are (TypeScript moves either).
+   * The SIMD move and the WebAssembly cache phase work on particles and caches in the kernel module's
+   * memory: when that kernel is chosen (or has just loaded) and they are elsewhere — or an effect got a
+   * new cache (new cell or cache size) — all of them move into a new module memory once, flying on
+   * unchanged and keeping every entry. Switching back to TypeScript leaves them where they are
+   * (TypeScript works on either). When the engine refuses the memory (a big effect on a small device)
+   * the particles stay in TypeScript, and simdRefusal() says why.
    */
   private moveIntoKernelMemory(): void {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
-    if (kernel === null || kernel.holds(this.buffers)) return;
-    const resident = this.kernelBuffers(this.buffers.capacity);
-    if (resident === null) return;
-    resident.copyFrom(this.buffers);
+    if (kernel === null) return;
+    const buffers = this.buffers;
+    if (kernel.holds(buffers) && this.effects.every((effect) => kernel.holdsCache(buffers, effect.cache))) return;
+    let resident: ParticleBuffers;
+    try {
+      resident = kernel.createResident(buffers.capacity, this.effects.map((effect) => effect.cache));
+    } catch (error) {
+      this.simdMemoryRefused = `no WebAssembly memory for ${buffers.capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
+      return;
+    }
+    resident.copyFrom(buffers);
     this.buffers = resident;
   }
 
@@ -406,11 +411,12 @@ export class ParticleSystem implements SimSystem {
    * replaces any plane but the particle's own look-ahead.
    */
   private askCaches(dt: number): void {
+    const simd = this.wantsSimd() ? simdParticleKernel() : null;
     let from = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
       const to = this.askersEnd[e]!;
-      askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
+      if (simd === null || !simd.ask(this.buffers, from, to, effect.cache, effect.params.radius, dt)) askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
       from = to;
     }
   }
@@ -426,6 +432,7 @@ export class ParticleSystem implements SimSystem {
     return {
       mode: this.options.mode,
       moveKernel: simd.move ? 'wasm-simd' : 'typescript',
+      cacheKernel: simd.cache ? 'wasm' : 'typescript',
       rayKernel: simd.rays ? 'wasm-simd' : 'typescript',
       effects: this.effects.length,
       alive: f.alive,

@@ -31,6 +31,22 @@ const Z_WORD = 2;
 const Y_CODE_WORD = 3;
 const PLANE_WORD = 4;
 
+/** Table slots for `maxSize` entries: a power of two, at least twice as many (the table stays half empty). */
+function tableCapacity(maxSize: number): number {
+  let capacity = 4;
+  while (capacity < 2 * maxSize) capacity *= 2;
+  return capacity;
+}
+
+/** The Int32 view of the records of a table of `capacity` slots: in `storage`, or in a fresh buffer. */
+function recordWords(capacity: number, storage?: { buffer: ArrayBufferLike; byteOffset: number }): Int32Array {
+  const words = capacity * RECORD_WORDS;
+  if (storage === undefined) return new Int32Array(words);
+  const free = storage.buffer.byteLength - storage.byteOffset;
+  if (free < words * 4) throw new RangeError(`plane cache storage holds ${free} bytes; ${words * 4} needed for a table of ${capacity} slots`);
+  return new Int32Array(storage.buffer, storage.byteOffset, words);
+}
+
 /** Where slot `slot`'s plane (nx, ny, nz, d) starts in PlaneCache.planes. */
 export function planeIndexOf(slot: number): number {
   return slot * RECORD_WORDS + PLANE_WORD;
@@ -61,10 +77,10 @@ export class PlaneCache {
   readonly maxSize: number;
   readonly cellSide: number;
   readonly cellHeight: number;
-  /** The slot records as Int32 (keys and cells). */
-  readonly keys: Int32Array;
-  /** The same records as Float32 (planes at planeIndexOf(slot)). */
-  readonly planes: Float32Array;
+  /** The slot records as Int32 (keys and cells); a new view after relocate(). */
+  keys: Int32Array;
+  /** The same records as Float32 (planes at planeIndexOf(slot)); a new view after relocate(). */
+  planes: Float32Array;
   readonly counters: PlaneCacheCounters = { lookups: 0, hits: 0, misses: 0, inserts: 0, updates: 0, evictions: 0 };
   private readonly mask: number;
   private readonly inverseSide: number;
@@ -88,14 +104,29 @@ export class PlaneCache {
     this.cellHeight = cellHeight;
     this.inverseSide = 1 / cellSide;
     this.inverseHeight = 1 / cellHeight;
-    let capacity = 4;
-    while (capacity < 2 * maxSize) capacity *= 2;
+    const capacity = tableCapacity(maxSize);
     this.mask = capacity - 1;
-    const records = new ArrayBuffer(capacity * RECORD_WORDS * 4);
-    this.keys = new Int32Array(records);
-    this.planes = new Float32Array(records);
+    this.keys = recordWords(capacity);
+    this.planes = new Float32Array(this.keys.buffer, this.keys.byteOffset, this.keys.length);
     this.orderOf = new Int32Array(capacity);
     this.orderSlot = new Int32Array(Math.max(maxSize, 1));
+  }
+
+  /** Bytes of slot records a cache of `maxSize` entries keeps (what relocate() needs). */
+  static recordBytes(maxSize: number): number {
+    return tableCapacity(maxSize) * RECORD_WORDS * 4;
+  }
+
+  /**
+   * Moves the slot records to `storage` (recordBytes(maxSize) bytes from a 16-byte aligned offset),
+   * e.g. into a WebAssembly module's memory: the same entries, ages and generation, so nothing that
+   * remembers what it stored here notices.
+   */
+  relocate(storage: { buffer: ArrayBufferLike; byteOffset: number }): void {
+    const keys = recordWords(this.capacity, storage);
+    keys.set(this.keys);
+    this.keys = keys;
+    this.planes = new Float32Array(keys.buffer, keys.byteOffset, keys.length);
   }
 
   /** Entries held now. */

@@ -1,4 +1,5 @@
 import type { ParticleEffectParams } from '../particles/effectParams';
+import { PlaneCache } from '../particles/planeCache';
 import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from '../particles/moveParticles';
 import { ParticleBuffers, particleLayout } from '../particles/particleBuffers';
 import { sharedKernel } from './loadWasm';
@@ -11,7 +12,14 @@ interface MoveKernelExports {
   stepBlock(): number;
   stepBlockBytes(): number;
   moveEffect(): void;
+  askBlock(): number;
+  askBlockBytes(): number;
+  askCache(): number;
 }
+
+/** The ask block's layout (see src/simd/assembly/particles/askCache.ts, which owns the offsets). */
+const ASK_I32 = { from: 0, to: 1, records: 2, mask: 3, positions: 4, velocities: 5, planes: 6, sources: 7, codes: 8, askers: 9 } as const;
+const ASK_F64 = { inverseSide: 6, inverseHeight: 7, cellHeight: 8, radius: 9, dt: 10 } as const;
 
 /** The step block's layout: float64 slots, then int32 slots (see the kernel, which owns the offsets). */
 const F64 = { dt: 0, gravityStep: 1, restSpeed: 2, decay: 3, half: 4, floor: 5, negRestitution: 6, friction: 7, radius: 8, lookahead: 9, halfDrop: 10, inverseSide: 11, inverseHeight: 12, urgentTime: 13, askMargin: 14 } as const;
@@ -21,19 +29,26 @@ const I32 = {
 } as const;
 
 
-/** One module instance per set of buffers: its memory holds exactly them. */
+/** One module instance per set of buffers: its memory holds exactly them and their effects' caches. */
 interface Resident {
   exports: MoveKernelExports;
+  memory: ArrayBuffer;
   floats: Float64Array;
   ints: Int32Array;
+  askFloats: Float64Array;
+  askInts: Int32Array;
 }
 
+
+
 /**
- * The WebAssembly SIMD twin of moveEffect. The particles must live in the module's memory for it to
- * work in place, so each ParticleBuffers it moves is made by createBuffers(): a new instance of the
- * compiled module (a few kilobytes; instantiating from a compiled module is synchronous and cheap) whose
- * memory is grown once to hold them. Buffers made otherwise are not resident and move() declines them.
- * The memory never grows after that, so the views stay valid for the buffers' lifetime.
+ * The WebAssembly twins of moveEffect (SIMD) and askCache. The particles, and for the cache phase the
+ * effects' plane caches, must live in the module's memory for them to work in place, so each
+ * ParticleBuffers the kernel moves is made by createResident(): a new instance of the compiled module
+ * (a few kilobytes; instantiating from a compiled module is synchronous and cheap) whose memory is grown
+ * once to hold the buffers and the caches given, which move there. Buffers and caches made otherwise are not
+ * resident and move() and ask() decline them. The memory never grows after that, so the views stay
+ * valid for the buffers' lifetime.
  */
 export class SimdParticleKernel {
   private readonly module: WebAssembly.Module;
@@ -46,15 +61,38 @@ export class SimdParticleKernel {
 
   /** Particle buffers of `capacity` slots in a module memory of their own. */
   createBuffers(capacity: number): ParticleBuffers {
+    return this.createResident(capacity, []);
+  }
+
+  /**
+   * Particle buffers of `capacity` slots in a module memory of their own, into which `caches` move
+   * (PlaneCache.relocate: the same caches, entries and all).
+   */
+  createResident(capacity: number, caches: readonly PlaneCache[]): ParticleBuffers {
     const instance = new WebAssembly.Instance(this.module, {});
     const exports = instance.exports as unknown as MoveKernelExports;
     const base = alignTo(exports.heapBase(), 16);
-    const needed = base + particleLayout(capacity).bytes;
+    let needed = base + particleLayout(capacity).bytes;
+    const cacheOffsets = caches.map((cache) => {
+      const at = alignTo(needed, 64);
+      needed = at + PlaneCache.recordBytes(cache.maxSize);
+      return at;
+    });
     const memory = exports.memory;
     growMemoryTo(memory, needed);
     const buffers = new ParticleBuffers(capacity, { buffer: memory.buffer, byteOffset: base });
+    caches.forEach((cache, k) => cache.relocate({ buffer: memory.buffer, byteOffset: cacheOffsets[k]! }));
     const block = exports.stepBlock();
-    const resident: Resident = { exports, floats: new Float64Array(memory.buffer, block, 15), ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4) };
+    const askBlock = exports.askBlock();
+    const resident: Resident = {
+      exports,
+      memory: memory.buffer,
+      floats: new Float64Array(memory.buffer, block, 15),
+      ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4),
+      askFloats: new Float64Array(memory.buffer, askBlock, exports.askBlockBytes() / 8),
+      askInts: new Int32Array(memory.buffer, askBlock, exports.askBlockBytes() / 4),
+    };
+    const askInts = resident.askInts;
     const ints = resident.ints;
     const layout = buffers.layout;
     ints[I32.positions] = base + layout.positions;
@@ -71,13 +109,45 @@ export class SimdParticleKernel {
     ints[I32.live] = base + layout.live;
     ints[I32.askers] = base + layout.askers;
     ints[I32.needy] = base + layout.needy;
+    askInts[ASK_I32.positions] = base + layout.positions;
+    askInts[ASK_I32.velocities] = base + layout.velocities;
+    askInts[ASK_I32.planes] = base + layout.planes;
+    askInts[ASK_I32.sources] = base + layout.planeSources;
+    askInts[ASK_I32.codes] = base + layout.codes;
+    askInts[ASK_I32.askers] = base + layout.askers;
     this.residents.set(buffers, resident);
     return buffers;
   }
 
-  /** Whether these buffers live in a memory of this kernel (made by createBuffers). */
+  /** Whether these buffers live in a memory of this kernel (made by createBuffers or createResident). */
   holds(buffers: ParticleBuffers): boolean {
     return this.residents.has(buffers);
+  }
+
+  /** Whether a cache lives in the same kernel memory as these buffers (made with them by createResident). */
+  holdsCache(buffers: ParticleBuffers, cache: PlaneCache): boolean {
+    return this.residents.get(buffers)?.memory === cache.keys.buffer;
+  }
+
+  /**
+   * askCache on resident buffers and cache, with the same results bit for bit (counts the lookups and
+   * hits on the cache). Returns false, doing nothing, for buffers or a cache it does not hold.
+   */
+  ask(b: ParticleBuffers, from: number, to: number, cache: PlaneCache, radius: number, dt: number): boolean {
+    const resident = this.residents.get(b);
+    if (resident === undefined || resident.memory !== cache.keys.buffer) return false;
+    const { askFloats, askInts } = resident;
+    askInts[ASK_I32.from] = from;
+    askInts[ASK_I32.to] = to;
+    askInts[ASK_I32.records] = cache.keys.byteOffset;
+    askInts[ASK_I32.mask] = cache.capacity - 1;
+    askFloats[ASK_F64.inverseSide] = 1 / cache.cellSide;
+    askFloats[ASK_F64.inverseHeight] = 1 / cache.cellHeight;
+    askFloats[ASK_F64.cellHeight] = cache.cellHeight;
+    askFloats[ASK_F64.radius] = radius;
+    askFloats[ASK_F64.dt] = dt;
+    cache.countLookups(to - from, resident.exports.askCache());
+    return true;
   }
 
   /**

@@ -202,11 +202,11 @@ export class ParticlesFeature implements AppFeature {
     ];
   }
 
-  /** Which code moved the particles and cast their rays in the last step. */
+  /** Which code moved the particles, asked the caches and cast the rays in the last step. */
   private kernelReadout(): string {
-    const used = this.system?.simdInUse() ?? { move: false, rays: false };
+    const used = this.system?.simdInUse() ?? { move: false, cache: false, rays: false };
     const refusal = this.system?.simdRefusal() ?? '';
-    return `move on ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · rays on ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
+    return `move on ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · cache on ${used.cache ? 'WASM' : 'TypeScript'} · rays on ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
   }
 
   private setVisible(on: boolean): void {

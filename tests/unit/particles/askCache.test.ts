@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLANE_CACHE, PLANE_CONTACT, PLANE_NONE, PLANE_RAY, ParticleBuffers, PlaneCache, Random, SURFACE_CODE, adoptPlane, askCache, lookBehind, planeIndexOf } from '../../../src/core';
+import { PLANE_CACHE, PLANE_CONTACT, PLANE_NONE, PLANE_RAY, ParticleBuffers, PlaneCache, Random, SURFACE_CODE, adoptPlane, askCache, loadSimdParticles, lookBehind, planeIndexOf } from '../../../src/core';
 
 const SIDE = 0.5;
 const HEIGHT = 1;
@@ -117,5 +117,63 @@ describe('askCache', () => {
     expect(buffers.positions[8 + 1]).toBe(0.375);
     // Exactly at the radius is not behind the plane: falling on, not stopped.
     expect(buffers.velocities[1]).toBe(-1);
+  });
+});
+
+describe('the WebAssembly cache phase (SimdParticleKernel.ask)', () => {
+  const bytes = (b: ParticleBuffers): number[] => [b.positions, b.velocities, b.planes, b.planeSources].flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
+
+  /** askCache and the kernel from the same particles and cache entries: the same bits and counters. */
+  async function expectTwins(buffers: ParticleBuffers, cache: PlaneCache, ranges: readonly (readonly [number, number])[], radius: number, dt: number): Promise<void> {
+    const kernel = (await loadSimdParticles())!;
+    const residentCache = new PlaneCache(cache.maxSize, cache.cellSide, cache.cellHeight);
+    residentCache.loadState(cache.saveState());
+    const resident = kernel.createResident(buffers.capacity, [residentCache]);
+    expect(kernel.holdsCache(resident, residentCache)).toBe(true);
+    resident.copyFrom(buffers);
+    resident.askers.set(buffers.askers);
+    for (const [from, to] of ranges) {
+      askCache(buffers, from, to, cache, radius, dt);
+      expect(kernel.ask(resident, from, to, residentCache, radius, dt)).toBe(true);
+    }
+    expect(bytes(resident)).toEqual(bytes(buffers));
+    for (const counter of ['lookups', 'hits', 'misses'] as const) expect(residentCache.counters[counter]).toBe(cache.counters[counter]);
+  }
+
+  for (const seed of [54, 55, 56]) {
+    it(`gives the same bits as askCache on random askers (seed ${seed})`, async () => {
+      const { buffers, cache, askers } = randomSetup(seed, 3000);
+      await expectTwins(buffers, cache, [[0, 700], [700, askers]], 0.08, 1 / 60);
+      expect(cache.counters.hits).toBeGreaterThan(200);
+    });
+  }
+
+  it('gives the same bits on exact ties, cells beyond ±32,768 (keys that wrap) and NaN positions', async () => {
+    const { buffers, cache } = randomSetup(57, 64);
+    const far = 40_000 * SIDE;
+    cache.storeCell(40_000, 0, -40_000, SURFACE_CODE, 0, 1, 0, 0.5);
+    cache.storeCell(40_000 - 65_536, 0, -40_000 + 65_536, SURFACE_CODE, 0, 1, 0, 0.75);
+    cache.storeCell(0, 0, 0, SURFACE_CODE, 0, 1, 0, 0.25);
+    const places: [number, number, number][] = [[far + 0.1, 0.6, -far + 0.1], [far - 65_536 * SIDE + 0.1, 0.6, -far + 65_536 * SIDE + 0.1], [0.25, 0.25 + 0.08, 0.25], [NaN, 0.5, 0.2], [0.1, NaN, 0.1]];
+    places.forEach((place, i) => {
+      buffers.positions.set(place, 4 * i);
+      buffers.codes[i] = SURFACE_CODE;
+      buffers.planeSources[i] = PLANE_CONTACT;
+    });
+    for (let i = 0; i < 64; i++) buffers.askers[i] = i;
+    await expectTwins(buffers, cache, [[0, 64]], 0.08, 1 / 60);
+    // The two far cells share a key's packed words but not a plane.
+    expect(buffers.planes[3]).toBe(0.5);
+    expect(buffers.planes[4 + 3]).toBe(0.75);
+  });
+
+  it('declines buffers or a cache that are not in its memory', async () => {
+    const kernel = (await loadSimdParticles())!;
+    const { buffers, cache } = randomSetup(58, 16);
+    const resident = kernel.createResident(16, []);
+    expect(kernel.ask(buffers, 0, 4, cache, 0.08, 1 / 60)).toBe(false);
+    expect(kernel.ask(resident, 0, 4, cache, 0.08, 1 / 60)).toBe(false);
+    expect(kernel.holdsCache(resident, cache)).toBe(false);
+    expect(cache.counters.lookups).toBe(0);
   });
 });

@@ -155,6 +155,24 @@ describe('PlaneCache against a Map', () => {
     expect(new PlaneCache(9, 1, 1).loadState(saved)).toBe(false);
   });
 
+  it('relocates its records to another block of memory: the same entries, ages, generation and ordinals', () => {
+    const cache = new PlaneCache(8, 1, 1);
+    for (let i = 0; i < 11; i++) cache.storeCell(i, i % 3, -i, SURFACE_CODE, 0, 1, 0, i);
+    const before = { state: cache.saveState(), generation: cache.generation, inserted: cache.insertedSinceClear, evicted: cache.evictedSinceClear };
+    const block = new ArrayBuffer(64 + PlaneCache.recordBytes(8));
+    cache.relocate({ buffer: block, byteOffset: 64 });
+    expect(cache.keys.buffer).toBe(block);
+    expect(cache.planes.buffer).toBe(block);
+    expect(Array.from(cache.keys)).toEqual(Array.from(before.state.records));
+    expect([cache.generation, cache.insertedSinceClear, cache.evictedSinceClear]).toEqual([before.generation, before.inserted, before.evicted]);
+    for (let i = 3; i < 11; i++) expect(cache.planes[planeIndexOf(cache.findCell(i, i % 3, -i, SURFACE_CODE)) + 3]).toBe(i);
+    // It keeps working there: the next store evicts the oldest entry (cell 3).
+    cache.storeCell(20, 0, 0, SURFACE_CODE, 0, 1, 0, 20);
+    expect(cache.findCell(3, 0, -3, SURFACE_CODE)).toBe(-1);
+    expect(new Int32Array(block, 64, 8)[0]).not.toBe(0);
+    expect(() => cache.relocate({ buffer: new ArrayBuffer(PlaneCache.recordBytes(8)), byteOffset: 16 })).toThrow(RangeError);
+  });
+
   it('claims a slot for a cell (new or held); numbers insertions and evictions within a generation', () => {
     const cache = new PlaneCache(3, 1, 1);
     const start = cache.generation;

@@ -32,8 +32,8 @@ describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
     for (const mode of ['budget', 'reference'] as const) {
       const simd = run({ mode, kernel: 'wasm-simd' });
       const typescript = run({ mode, kernel: 'typescript' });
-      expect(simd.simdInUse()).toEqual({ move: true, rays: true });
-      expect(typescript.simdInUse()).toEqual({ move: false, rays: false });
+      expect(simd.simdInUse()).toEqual({ move: true, cache: true, rays: true });
+      expect(typescript.simdInUse()).toEqual({ move: false, cache: false, rays: false });
       expect(simdParticleKernel()!.holds(simd.buffers)).toBe(true);
       expect(simd.totals.raycasts).toBeGreaterThan(1000);
       expect(fingerprint(simd)).toBe(fingerprint(typescript));
@@ -45,10 +45,30 @@ describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
     const typescript = run({ kernel: 'typescript' });
     const toSimd = run({ kernel: 'typescript' }, 70);
     const toTypescript = run({ kernel: 'wasm-simd' }, 70);
-    expect(toSimd.simdInUse().move).toBe(true);
+    expect(toSimd.simdInUse()).toEqual({ move: true, cache: true, rays: true });
     expect(toTypescript.simdInUse().move).toBe(false);
     expect(fingerprint(toSimd)).toBe(fingerprint(typescript));
     expect(fingerprint(toTypescript)).toBe(fingerprint(typescript));
+  });
+
+  it('move a new cache (another cache size) into the kernel’s memory with the particles, which fly on', async () => {
+    await loadSimdParticles();
+    const changed = (kernel: 'wasm-simd' | 'typescript'): ParticleSystem => {
+      const sandbox = new Sandbox(parseScene({ name: 'kernels', seed: 1, terrain: { cells: 48, worldSize: 48, heightScale: 8, kind: 'ridged' } }));
+      sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+      const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: 4000, budget: 80 }), { seed: 9, kernel }, false);
+      sandbox.addSystem(system);
+      for (let frame = 0; frame < 120; frame++) {
+        if (frame === 60) system.updateEffect(0, { cacheSize: 2048 });
+        if (frame === 61 && kernel === 'wasm-simd') expect(system.simdInUse()).toEqual({ move: true, cache: true, rays: true });
+        sandbox.step(1 / 60);
+      }
+      return system;
+    };
+    const simd = changed('wasm-simd');
+    expect(simd.effects[0]!.cache.maxSize).toBe(2048);
+    expect(simdParticleKernel()!.holdsCache(simd.buffers, simd.effects[0]!.cache)).toBe(true);
+    expect(fingerprint(simd)).toBe(fingerprint(changed('typescript')));
   });
 
   it('rejects an unknown kernel', () => {
@@ -57,8 +77,8 @@ describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
 
   it('keep moving in TypeScript, saying why, when the engine refuses the kernel its memory', async () => {
     const kernel = (await loadSimdParticles())!;
-    const createBuffers = kernel.createBuffers.bind(kernel);
-    kernel.createBuffers = () => {
+    const createResident = kernel.createResident.bind(kernel);
+    kernel.createResident = () => {
       throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
     };
     try {
@@ -67,7 +87,7 @@ describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
       expect(refused.simdRefusal()).toMatch(/no WebAssembly memory for [\d,]+ particles \(WebAssembly.Memory.grow/);
       expect(fingerprint(refused)).toBe(fingerprint(run({ kernel: 'typescript' })));
     } finally {
-      kernel.createBuffers = createBuffers;
+      kernel.createResident = createResident;
     }
     // New effects ask again.
     const system = run({ kernel: 'wasm-simd' });

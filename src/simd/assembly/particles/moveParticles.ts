@@ -453,3 +453,6 @@ export function moveEffect(): void {
   store<i32>(block + BOUNCES, bounces);
   store<i32>(block + ALIVE, alive);
 }
+
+// The cache phase runs in the same module: the plane caches' records share this memory with the particles.
+export { askCache, askBlock, askBlockBytes } from './askCache';
