@@ -39,16 +39,14 @@ interface Resident {
   askInts: Int32Array;
 }
 
-
-
 /**
  * The WebAssembly twins of moveEffect (SIMD) and askCache. The particles, and for the cache phase the
  * effects' plane caches, must live in the module's memory for them to work in place, so each
  * ParticleBuffers the kernel moves is made by createResident(): a new instance of the compiled module
  * (a few kilobytes; instantiating from a compiled module is synchronous and cheap) whose memory is grown
- * once to hold the buffers and the caches given, which move there. Buffers and caches made otherwise are not
- * resident and move() and ask() decline them. The memory never grows after that, so the views stay
- * valid for the buffers' lifetime.
+ * once to hold the buffers and the caches given, which move there. Buffers and caches made otherwise
+ * are not resident, and move() and ask() decline them. The memory never grows after that, so the views
+ * stay valid for the buffers' lifetime.
  */
 export class SimdParticleKernel {
   private readonly module: WebAssembly.Module;
