@@ -335,7 +335,6 @@ export class ParticleSystem implements SimSystem {
     return this.options.kernel === 'wasm-simd' && simdParticleKernel() !== null && this.simdMemoryRefused === '';
   }
 
-
   /** Why the SIMD move is not running although chosen and loaded ('' when it runs or was not chosen). */
   simdRefusal(): string {
     return this.simdMemoryRefused;
