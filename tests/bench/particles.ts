@@ -7,8 +7,9 @@
  * snapshot with empty caches, runs WARM frames in its own mode (discarded) and is measured over FRAMES
  * frames of 1/60 s. Rows:
  *   budget      this system's defaults: surface-keyed cache, lookups on cell change, rays to the needy first,
- *               particles moved and rays cast by the WebAssembly SIMD kernels
- *   TypeScript  the same with the move and the rays in TypeScript (the same bits, so the same particles)
+ *               particles moved, caches asked and rays cast in WebAssembly (the move and the rays on SIMD)
+ *   TypeScript  the same with the move, the cache lookups and the rays in TypeScript (the same bits, so
+ *               the same particles)
  *   hit cells   the same, but a raycast hit stores its plane only in the cache column it hit, not over its
  *               whole triangle (SurfaceStores' footprints off)
  *   original    the scheme as first described: trajectory keys, lookups at spawn and bounce, uniform picks
@@ -127,7 +128,7 @@ function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSys
 }
 
 async function main(): Promise<void> {
-  // The move and the rays run on the WebAssembly SIMD kernels (same bits as TypeScript) except in the 'TypeScript' row.
+  // The move, the cache lookups and the rays run in WebAssembly (same bits as TypeScript) except in the 'TypeScript' row.
   if ((await loadSimdRays()) === null) console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
   if ((await loadSimdParticles()) === null) console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
   const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
