@@ -41,12 +41,12 @@ describe('particles in real Chromium', () => {
     // Chromium has WebAssembly SIMD: the kernels load, move the particles and cast their rays; TypeScript
     // can be chosen live, and back, with the particles flying on.
     const hudShows = (pattern: RegExp) => page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
-    await hudShows(/move on WASM SIMD · cache on WASM · rays on WASM SIMD/);
+    await hudShows(/particle kernels: move WASM SIMD · cache WASM · rays WASM SIMD/);
     await row(page, 'particle kernel').locator('select').selectOption('typescript');
-    await hudShows(/move on TypeScript · cache on TypeScript · rays on TypeScript/);
+    await hudShows(/particle kernels: move TypeScript · cache TypeScript · rays TypeScript/);
     expect((await particleLine(page)).live).toBeGreaterThan(500);
     await row(page, 'particle kernel').locator('select').selectOption('wasm-simd');
-    await hudShows(/move on WASM SIMD · cache on WASM · rays on WASM SIMD/);
+    await hudShows(/particle kernels: move WASM SIMD · cache WASM · rays WASM SIMD/);
     expect((await particleLine(page)).live).toBeGreaterThan(500);
 
     // A hit filling its whole triangle (on) against storing only the column it hit: each switch starts

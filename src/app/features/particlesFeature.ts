@@ -198,7 +198,8 @@ export class ParticlesFeature implements AppFeature {
     const fell = t.lives > 0 ? ((100 * t.fellThroughLives) / t.lives).toFixed(2) : '0';
     return [
       `particles: ${f.alive.toLocaleString('en')} live · ${f.raycasts.toLocaleString('en')} rays · cache ${f.cacheLookups.toLocaleString('en')} lookups ${hitRate}% hits, ${f.cacheEvictions} evicted · ${f.bounces.toLocaleString('en')} bounces · fell through ${f.fellThrough} (${fell}% of lives)`,
-      `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')} · ${this.kernelReadout()}`,
+      `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')}`,
+      `particle kernels: ${this.kernelReadout()}`,
     ];
   }
 
@@ -206,7 +207,7 @@ export class ParticlesFeature implements AppFeature {
   private kernelReadout(): string {
     const used = this.system?.simdInUse() ?? { move: false, cache: false, rays: false };
     const refusal = this.system?.simdRefusal() ?? '';
-    return `move on ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · cache on ${used.cache ? 'WASM' : 'TypeScript'} · rays on ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
+    return `move ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · cache ${used.cache ? 'WASM' : 'TypeScript'} · rays ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
   }
 
   private setVisible(on: boolean): void {
