@@ -24,7 +24,7 @@ function run(options: Partial<ParticleSystemOptions>, switchAt = -1): ParticleSy
   return system;
 }
 
-describe('particles on the WebAssembly SIMD kernels (move and rays)', () => {
+describe('particles on the WebAssembly kernels (move, cache lookups and rays)', () => {
   it('give the same particles as TypeScript, on a budget and in the reference mode (seed 9)', async () => {
     // Node 20+ has WebAssembly SIMD; null means the modules were not built (npm run build:wasm).
     expect(await loadSimdRays()).not.toBeNull();
