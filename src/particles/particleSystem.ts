@@ -14,7 +14,7 @@ import { PlaneRaycaster, RAY_PICKS, type RayPick } from './raycastPlanes';
 import { askCache } from './askCache';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
-import { simdParticleKernel } from '../simd/particleKernel';
+import { simdParticleKernel, type SimdParticleKernel } from '../simd/particleKernel';
 import { simdRayKernel } from '../simd/simdRays';
 
 /** 'budget': each effect spends its raycast budget on random particles; 'reference': one raycast per particle per frame. */
@@ -174,8 +174,7 @@ export class ParticleSystem implements SimSystem {
       return effect;
     });
     this.simdMemoryRefused = '';
-    this.buffers = new ParticleBuffers(start);
-    if (this.wantsSimd()) this.moveIntoKernelMemory();
+    this.buffers = (this.wantsSimd() ? this.kernelBuffers(start) : null) ?? new ParticleBuffers(start);
     this.askersEnd = new Int32Array(effects.length);
     this.urgentEnd = new Int32Array(effects.length);
     this.laterStart = new Int32Array(effects.length);
@@ -324,10 +323,8 @@ export class ParticleSystem implements SimSystem {
    */
   simdInUse(): { move: boolean; cache: boolean; rays: boolean } {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
-    const buffers = this.buffers;
-    const move = kernel !== null && kernel.holds(buffers);
-    const cache = move && this.effects.every((effect) => kernel.holdsCache(buffers, effect.cache));
-    return { move, cache, rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null };
+    const move = kernel !== null && kernel.holds(this.buffers);
+    return { move, cache: move && this.cachesResident(kernel), rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null };
   }
 
   /** Whether the SIMD move should run: chosen, and loaded. */
@@ -345,23 +342,33 @@ export class ParticleSystem implements SimSystem {
    * memory: when that kernel is chosen (or has just loaded) and they are elsewhere — or an effect got a
    * new cache (new cell or cache size) — all of them move into a new module memory once, flying on
    * unchanged and keeping every entry. Switching back to TypeScript leaves them where they are
-   * (TypeScript works on either). When the engine refuses the memory (a big effect on a small device)
-   * the particles stay in TypeScript, and simdRefusal() says why.
+   * (TypeScript works on either).
    */
   private moveIntoKernelMemory(): void {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
-    if (kernel === null) return;
-    const buffers = this.buffers;
-    if (kernel.holds(buffers) && this.effects.every((effect) => kernel.holdsCache(buffers, effect.cache))) return;
-    let resident: ParticleBuffers;
-    try {
-      resident = kernel.createResident(buffers.capacity, this.effects.map((effect) => effect.cache));
-    } catch (error) {
-      this.simdMemoryRefused = `no WebAssembly memory for ${buffers.capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
-      return;
-    }
-    resident.copyFrom(buffers);
+    if (kernel === null || (kernel.holds(this.buffers) && this.cachesResident(kernel))) return;
+    const resident = this.kernelBuffers(this.buffers.capacity);
+    if (resident === null) return;
+    resident.copyFrom(this.buffers);
     this.buffers = resident;
+  }
+
+  /** Whether every effect's cache lives in the kernel memory of the buffers. */
+  private cachesResident(kernel: SimdParticleKernel): boolean {
+    return this.effects.every((effect) => kernel.holdsCache(this.buffers, effect.cache));
+  }
+
+  /**
+   * Buffers in a module memory of their own, into which the effects' caches move; null when the engine
+   * refuses the memory (the particles and caches then stay where they are, and simdRefusal() says why).
+   */
+  private kernelBuffers(capacity: number): ParticleBuffers | null {
+    try {
+      return simdParticleKernel()!.createResident(capacity, this.effects.map((effect) => effect.cache));
+    } catch (error) {
+      this.simdMemoryRefused = `no WebAssembly memory for ${capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
+      return null;
+    }
   }
 
   /** Integrates, tests each particle against its plane and bounces, effect by effect. */

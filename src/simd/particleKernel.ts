@@ -57,11 +57,6 @@ export class SimdParticleKernel {
     this.module = module;
   }
 
-  /** Particle buffers of `capacity` slots in a module memory of their own. */
-  createBuffers(capacity: number): ParticleBuffers {
-    return this.createResident(capacity, []);
-  }
-
   /**
    * Particle buffers of `capacity` slots in a module memory of their own, into which `caches` move
    * (PlaneCache.relocate: the same caches, entries and all).
@@ -117,7 +112,7 @@ export class SimdParticleKernel {
     return buffers;
   }
 
-  /** Whether these buffers live in a memory of this kernel (made by createBuffers or createResident). */
+  /** Whether these buffers live in a memory of this kernel (made by createResident). */
   holds(buffers: ParticleBuffers): boolean {
     return this.residents.has(buffers);
   }

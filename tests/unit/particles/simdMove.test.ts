@@ -84,7 +84,7 @@ const ARRAYS = ['positions', 'velocities', 'planes', 'ages', 'lifetimes', 'cellS
 function expectTwins(capacity: number, effects: readonly Effect[], step: MoveStep, seed: number, prepare: (b: ParticleBuffers, random: Random) => void = randomParticles): void {
   const typescript = new ParticleBuffers(capacity);
   prepare(typescript, new Random(seed));
-  const simd = kernel.createBuffers(capacity);
+  const simd = kernel.createResident(capacity, []);
   simd.copyFrom(typescript);
   simd.wind.set(typescript.wind);
   for (let round = 0; round < 4; round++) {
@@ -173,14 +173,14 @@ describe('the WebAssembly SIMD particle move', () => {
     const params = particleEffectPreset('sparks', [0, 0, 0]);
     expect(kernel.holds(plain)).toBe(false);
     expect(kernel.move(plain, 0, 8, params, baseStep(), emptyLists())).toBe(false);
-    const resident = kernel.createBuffers(8);
+    const resident = kernel.createResident(8, []);
     expect(kernel.holds(resident)).toBe(true);
     expect(kernel.move(resident, 0, 8, params, baseStep(), emptyLists())).toBe(true);
   });
 
   it('gives every set of buffers a memory of its own, so one never moves another', () => {
-    const a = kernel.createBuffers(100_000);
-    const b = kernel.createBuffers(3);
+    const a = kernel.createResident(100_000, []);
+    const b = kernel.createResident(3, []);
     expect(a.positions.buffer).not.toBe(b.positions.buffer);
     a.positions.fill(1);
     expect(Array.from(b.positions)).toEqual(new Array(12).fill(0));
