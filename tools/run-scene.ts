@@ -87,11 +87,17 @@ function run(options: RunnerOptions): void {
   console.log('');
   console.log(`${'phase'.padEnd(28)}${'median ms'.padStart(12)}${'min ms'.padStart(12)}${'max ms'.padStart(12)}${'samples'.padStart(9)}`);
   for (const [name, s] of Object.entries(phases)) {
-    console.log(`${name.padEnd(28)}${s.median.toFixed(3).padStart(12)}${s.min.toFixed(3).padStart(12)}${s.max.toFixed(3).padStart(12)}${String(s.samples).padStart(9)}`);
+    console.log(
+      `${name.padEnd(28)}${s.median.toFixed(3).padStart(12)}${s.min.toFixed(3).padStart(12)}${s.max.toFixed(3).padStart(12)}${String(s.samples).padStart(9)}`,
+    );
   }
   console.log('');
   for (const [system, metrics] of Object.entries(report.metrics)) {
-    console.log(`${system}: ${Object.entries(metrics).map(([k, v]) => `${k}=${v}`).join('  ')}`);
+    console.log(
+      `${system}: ${Object.entries(metrics)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('  ')}`,
+    );
   }
 }
 

@@ -73,15 +73,25 @@ export class ActorBuffers {
    */
   add(shape: ActorShape, position: ArrayLike<number>, orientation: ArrayLike<number> = [0, 0, 0, 1], density = 1, group = 1): number {
     for (let k = 0; k < 3; k++) if (!Number.isFinite(position[k])) throw new InvalidParameterError(`position[${k}]`, 'a finite number', position[k]);
-    const qx = orientation[0]!, qy = orientation[1]!, qz = orientation[2]!, qw = orientation[3]!;
+    const qx = orientation[0]!,
+      qy = orientation[1]!,
+      qz = orientation[2]!,
+      qw = orientation[3]!;
     const qLength = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    if (!(qLength > 1e-12) || !Number.isFinite(qLength)) throw new InvalidParameterError('orientation', 'a finite non-zero quaternion (x, y, z, w)', Array.from(orientation as ArrayLike<number>).join(', '));
+    if (!(qLength > 1e-12) || !Number.isFinite(qLength))
+      throw new InvalidParameterError(
+        'orientation',
+        'a finite non-zero quaternion (x, y, z, w)',
+        Array.from(orientation as ArrayLike<number>).join(', '),
+      );
     if (!(density > 0) || !Number.isFinite(density)) throw new InvalidParameterError('density', 'a finite number > 0', density);
     const mass = this.massScratch;
     const i = this.count;
     this.reserve(i + 1, this.sphereTotal);
     const kind = encodeShape(shape, this.size, 3 * i);
-    const sx = this.size[3 * i]!, sy = this.size[3 * i + 1]!, sz = this.size[3 * i + 2]!;
+    const sx = this.size[3 * i]!,
+      sy = this.size[3 * i + 1]!,
+      sz = this.size[3 * i + 2]!;
     const spheres = this.sphereScratch;
     spheres.length = 0;
     const n = contactSpheres(kind, sx, sy, sz, spheres);
@@ -153,17 +163,34 @@ export class ActorBuffers {
   /** Recomputes actor i's rotation matrix, world inverse inertia, world sphere centres and box. */
   refreshActor(i: number): void {
     const q = this.orientation;
-    const x = q[4 * i]!, y = q[4 * i + 1]!, z = q[4 * i + 2]!, w = q[4 * i + 3]!;
+    const x = q[4 * i]!,
+      y = q[4 * i + 1]!,
+      z = q[4 * i + 2]!,
+      w = q[4 * i + 3]!;
     const R = this.rotation;
     const r = 9 * i;
-    const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
-    const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
-    const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
-    R[r] = r00; R[r + 1] = r01; R[r + 2] = r02;
-    R[r + 3] = r10; R[r + 4] = r11; R[r + 5] = r12;
-    R[r + 6] = r20; R[r + 7] = r21; R[r + 8] = r22;
+    const r00 = 1 - 2 * (y * y + z * z),
+      r01 = 2 * (x * y - z * w),
+      r02 = 2 * (x * z + y * w);
+    const r10 = 2 * (x * y + z * w),
+      r11 = 1 - 2 * (x * x + z * z),
+      r12 = 2 * (y * z - x * w);
+    const r20 = 2 * (x * z - y * w),
+      r21 = 2 * (y * z + x * w),
+      r22 = 1 - 2 * (x * x + y * y);
+    R[r] = r00;
+    R[r + 1] = r01;
+    R[r + 2] = r02;
+    R[r + 3] = r10;
+    R[r + 4] = r11;
+    R[r + 5] = r12;
+    R[r + 6] = r20;
+    R[r + 7] = r21;
+    R[r + 8] = r22;
     // I⁻¹ in the world = R · diag(inverse moments) · Rᵀ (symmetric, all nine written for plain reads).
-    const ix = this.invInertia[3 * i]!, iy = this.invInertia[3 * i + 1]!, iz = this.invInertia[3 * i + 2]!;
+    const ix = this.invInertia[3 * i]!,
+      iy = this.invInertia[3 * i + 1]!,
+      iz = this.invInertia[3 * i + 2]!;
     const W = this.invInertiaWorld;
     W[r] = r00 * r00 * ix + r01 * r01 * iy + r02 * r02 * iz;
     W[r + 1] = W[r + 3] = r00 * r10 * ix + r01 * r11 * iy + r02 * r12 * iz;
@@ -172,14 +199,24 @@ export class ActorBuffers {
     W[r + 5] = W[r + 7] = r10 * r20 * ix + r11 * r21 * iy + r12 * r22 * iz;
     W[r + 8] = r20 * r20 * ix + r21 * r21 * iy + r22 * r22 * iz;
 
-    const px = this.position[3 * i]!, py = this.position[3 * i + 1]!, pz = this.position[3 * i + 2]!;
+    const px = this.position[3 * i]!,
+      py = this.position[3 * i + 1]!,
+      pz = this.position[3 * i + 2]!;
     const local = this.sphereLocal;
     const world = this.sphereWorld;
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
     const first = this.sphereStart[i]!;
     const last = first + this.sphereCount[i]!;
     for (let s = first; s < last; s++) {
-      const lx = local[4 * s]!, ly = local[4 * s + 1]!, lz = local[4 * s + 2]!, radius = local[4 * s + 3]!;
+      const lx = local[4 * s]!,
+        ly = local[4 * s + 1]!,
+        lz = local[4 * s + 2]!,
+        radius = local[4 * s + 3]!;
       const wx = px + r00 * lx + r01 * ly + r02 * lz;
       const wy = py + r10 * lx + r11 * ly + r12 * lz;
       const wz = pz + r20 * lx + r21 * ly + r22 * lz;

@@ -53,18 +53,32 @@ export function findActorContacts(
     const reach = (speedA + speedB) * substep + margin;
     let kept = 0;
     let shallowest = 0;
-    const firstA = sphereStart[a]!, lastA = firstA + sphereCount[a]!;
-    const firstB = sphereStart[b]!, lastB = firstB + sphereCount[b]!;
+    const firstA = sphereStart[a]!,
+      lastA = firstA + sphereCount[a]!;
+    const firstB = sphereStart[b]!,
+      lastB = firstB + sphereCount[b]!;
     const boxB = 6 * b;
     for (let i = firstA; i < lastA; i++) {
-      const ax = world[3 * i]!, ay = world[3 * i + 1]!, az = world[3 * i + 2]!;
+      const ax = world[3 * i]!,
+        ay = world[3 * i + 1]!,
+        az = world[3 * i + 2]!;
       const ra = local[4 * i + 3]!;
       // Spheres of a farther from b's box than they can reach meet none of b's spheres.
       const grow = ra + reach;
-      if (ax + grow < box[boxB]! || ax - grow > box[boxB + 3]! || ay + grow < box[boxB + 1]! || ay - grow > box[boxB + 4]! || az + grow < box[boxB + 2]! || az - grow > box[boxB + 5]!) continue;
+      if (
+        ax + grow < box[boxB]! ||
+        ax - grow > box[boxB + 3]! ||
+        ay + grow < box[boxB + 1]! ||
+        ay - grow > box[boxB + 4]! ||
+        az + grow < box[boxB + 2]! ||
+        az - grow > box[boxB + 5]!
+      )
+        continue;
       for (let j = firstB; j < lastB; j++) {
         counters.sphereTests++;
-        const dx = ax - world[3 * j]!, dy = ay - world[3 * j + 1]!, dz = az - world[3 * j + 2]!;
+        const dx = ax - world[3 * j]!,
+          dy = ay - world[3 * j + 1]!,
+          dz = az - world[3 * j + 2]!;
         const rb = local[4 * j + 3]!;
         const limit = ra + rb + reach;
         const d2 = dx * dx + dy * dy + dz * dz;
@@ -128,8 +142,12 @@ export function findActorContacts(
 }
 
 function pointSpeed(velocity: Float64Array, angular: Float64Array, radius: Float64Array, i: number): number {
-  const vx = velocity[3 * i]!, vy = velocity[3 * i + 1]!, vz = velocity[3 * i + 2]!;
-  const wx = angular[3 * i]!, wy = angular[3 * i + 1]!, wz = angular[3 * i + 2]!;
+  const vx = velocity[3 * i]!,
+    vy = velocity[3 * i + 1]!,
+    vz = velocity[3 * i + 2]!;
+  const wx = angular[3 * i]!,
+    wy = angular[3 * i + 1]!,
+    wz = angular[3 * i + 2]!;
   return Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * radius[i]!;
 }
 

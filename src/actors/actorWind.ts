@@ -41,7 +41,14 @@ export interface WindSettings {
  * in a strong gust would otherwise overshoot and oscillate under explicit integration). The forces are
  * added to the actors' force and torque accumulators and recorded in windForce. Returns the sample count.
  */
-export function applyWindToActors(actors: ActorBuffers, field: WindSampler, filter: number, settings: WindSettings, dt: number, batch: WindBatch): number {
+export function applyWindToActors(
+  actors: ActorBuffers,
+  field: WindSampler,
+  filter: number,
+  settings: WindSettings,
+  dt: number,
+  batch: WindBatch,
+): number {
   const count = actors.count;
   const awake = actors.awake;
   const lost = actors.lost;
@@ -94,7 +101,9 @@ export function applyWindToActors(actors: ActorBuffers, field: WindSampler, filt
     let scale = halfRho * speed * dragCoefficientOf(kind[i]!) * area;
     const cap = dt > 0 ? 1 / (invMass[i]! * dt) : Infinity;
     if (scale > cap) scale = cap;
-    const fx = scale * rx, fy = scale * ry, fz = scale * rz;
+    const fx = scale * rx,
+      fy = scale * ry,
+      fz = scale * rz;
     force[i3] = force[i3]! + fx;
     force[i3 + 1] = force[i3 + 1]! + fy;
     force[i3 + 2] = force[i3 + 2]! + fz;

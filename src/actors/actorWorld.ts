@@ -197,7 +197,11 @@ export class ActorWorld {
       return;
     }
     this.triangleSource = source ?? new TriangleBoxQuery(bvh);
-    let minY = Infinity, minX = Infinity, minZ = Infinity, maxX = -Infinity, maxZ = -Infinity;
+    let minY = Infinity,
+      minX = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxZ = -Infinity;
     const p = bvh.positions;
     for (let v = 0; v < p.length; v += 3) {
       if (p[v]! < minX) minX = p[v]!;
@@ -230,7 +234,14 @@ export class ActorWorld {
    */
   applyWind(field: WindSampler, filter = ALL_GROUPS, dt = this.options.substep): number {
     const start = now();
-    const samples = applyWindToActors(this.actors, field, filter >>> 0, { airDensity: this.options.airDensity, lever: this.options.windLever }, dt, this.windBatch);
+    const samples = applyWindToActors(
+      this.actors,
+      field,
+      filter >>> 0,
+      { airDensity: this.options.airDensity, lever: this.options.windLever },
+      dt,
+      this.windBatch,
+    );
     this.counters.windSamples = samples;
     this.phaseMs.wind = now() - start;
     return samples;
@@ -248,7 +259,15 @@ export class ActorWorld {
     for (let i = 0; i < a.count; i++) {
       if (a.awake[i] !== 0 || a.lost[i] !== 0 || (a.group[i]! & f) === 0) continue;
       const b = 6 * i;
-      if (a.box[b]! > box[3]! || a.box[b + 3]! < box[0]! || a.box[b + 1]! > box[4]! || a.box[b + 4]! < box[1]! || a.box[b + 2]! > box[5]! || a.box[b + 5]! < box[2]!) continue;
+      if (
+        a.box[b]! > box[3]! ||
+        a.box[b + 3]! < box[0]! ||
+        a.box[b + 1]! > box[4]! ||
+        a.box[b + 4]! < box[1]! ||
+        a.box[b + 2]! > box[5]! ||
+        a.box[b + 5]! < box[2]!
+      )
+        continue;
       wake(a, i);
       woken++;
     }
@@ -375,7 +394,9 @@ export class ActorWorld {
       v[i3] = vx;
       v[i3 + 1] = vy;
       v[i3 + 2] = vz;
-      const tx = torque[i3]! * h, ty = torque[i3 + 1]! * h, tz = torque[i3 + 2]! * h;
+      const tx = torque[i3]! * h,
+        ty = torque[i3 + 1]! * h,
+        tz = torque[i3 + 2]! * h;
       const r = 9 * i;
       let wx = (w[i3]! + inertia[r]! * tx + inertia[r + 1]! * ty + inertia[r + 2]! * tz) * angularDamping;
       let wy = (w[i3 + 1]! + inertia[r + 3]! * tx + inertia[r + 4]! * ty + inertia[r + 5]! * tz) * angularDamping;
@@ -411,9 +432,14 @@ export class ActorWorld {
       const y = (p[i3 + 1] = p[i3 + 1]! + (v[i3 + 1]! + pv[i3 + 1]!) * h);
       const z = (p[i3 + 2] = p[i3 + 2]! + (v[i3 + 2]! + pv[i3 + 2]!) * h);
       // q ← q + ½h·(ω, 0)⊗q, then normalised.
-      const wx = (w[i3]! + pw[i3]!) * half, wy = (w[i3 + 1]! + pw[i3 + 1]!) * half, wz = (w[i3 + 2]! + pw[i3 + 2]!) * half;
+      const wx = (w[i3]! + pw[i3]!) * half,
+        wy = (w[i3 + 1]! + pw[i3 + 1]!) * half,
+        wz = (w[i3 + 2]! + pw[i3 + 2]!) * half;
       const i4 = 4 * i;
-      const qx = q[i4]!, qy = q[i4 + 1]!, qz = q[i4 + 2]!, qw = q[i4 + 3]!;
+      const qx = q[i4]!,
+        qy = q[i4 + 1]!,
+        qz = q[i4 + 2]!,
+        qw = q[i4 + 3]!;
       let nx = qx + wx * qw + wy * qz - wz * qy;
       let ny = qy - wx * qz + wy * qw + wz * qx;
       let nz = qz + wx * qy - wy * qx + wz * qw;
@@ -488,8 +514,12 @@ export class ActorWorld {
       }
       if (present && a.awake[i] === 0) continue;
       const i3 = 3 * i;
-      const vx = a.velocity[i3]!, vy = a.velocity[i3 + 1]!, vz = a.velocity[i3 + 2]!;
-      const wx = a.angularVelocity[i3]!, wy = a.angularVelocity[i3 + 1]!, wz = a.angularVelocity[i3 + 2]!;
+      const vx = a.velocity[i3]!,
+        vy = a.velocity[i3 + 1]!,
+        vz = a.velocity[i3 + 2]!;
+      const wx = a.angularVelocity[i3]!,
+        wy = a.angularVelocity[i3 + 1]!,
+        wz = a.angularVelocity[i3 + 2]!;
       const reach = (Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * a.radius[i]!) * h + margin;
       const b = 6 * i;
       grown[0] = box[b]! - reach;
@@ -523,7 +553,8 @@ export class ActorWorld {
   /** Awake, sleeping and lost actor counts. */
   census(): { awake: number; sleeping: number; lost: number } {
     const a = this.actors;
-    let awake = 0, lost = 0;
+    let awake = 0,
+      lost = 0;
     for (let i = 0; i < a.count; i++) {
       if (a.lost[i] !== 0) lost++;
       else if (a.awake[i] !== 0) awake++;

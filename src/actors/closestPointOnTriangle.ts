@@ -5,20 +5,36 @@
  * gets a point on it: the walk then ends in a vertex or edge region.
  */
 export function closestPointOnTriangle(
-  px: number, py: number, pz: number,
-  ax: number, ay: number, az: number,
-  bx: number, by: number, bz: number,
-  cx: number, cy: number, cz: number,
+  px: number,
+  py: number,
+  pz: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  cx: number,
+  cy: number,
+  cz: number,
   out: Float64Array,
 ): void {
-  const abx = bx - ax, aby = by - ay, abz = bz - az;
-  const acx = cx - ax, acy = cy - ay, acz = cz - az;
-  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const abx = bx - ax,
+    aby = by - ay,
+    abz = bz - az;
+  const acx = cx - ax,
+    acy = cy - ay,
+    acz = cz - az;
+  const apx = px - ax,
+    apy = py - ay,
+    apz = pz - az;
   const d1 = abx * apx + aby * apy + abz * apz;
   const d2 = acx * apx + acy * apy + acz * apz;
   if (d1 <= 0 && d2 <= 0) return set(out, ax, ay, az);
 
-  const bpx = px - bx, bpy = py - by, bpz = pz - bz;
+  const bpx = px - bx,
+    bpy = py - by,
+    bpz = pz - bz;
   const d3 = abx * bpx + aby * bpy + abz * bpz;
   const d4 = acx * bpx + acy * bpy + acz * bpz;
   if (d3 >= 0 && d4 <= d3) return set(out, bx, by, bz);
@@ -29,7 +45,9 @@ export function closestPointOnTriangle(
     return set(out, ax + v * abx, ay + v * aby, az + v * abz);
   }
 
-  const cpx = px - cx, cpy = py - cy, cpz = pz - cz;
+  const cpx = px - cx,
+    cpy = py - cy,
+    cpz = pz - cz;
   const d5 = abx * cpx + aby * cpy + abz * cpz;
   const d6 = acx * cpx + acy * cpy + acz * cpz;
   if (d6 >= 0 && d5 <= d6) return set(out, cx, cy, cz);

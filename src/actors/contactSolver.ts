@@ -74,13 +74,21 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     const o = CONTACT_STRIDE * c;
     const a = bodies[2 * c]!;
     const b = bodies[2 * c + 1]!;
-    const nx = data[o]!, ny = data[o + 1]!, nz = data[o + 2]!;
-    const px = data[o + C_PX]!, py = data[o + C_PX + 1]!, pz = data[o + C_PX + 2]!;
+    const nx = data[o]!,
+      ny = data[o + 1]!,
+      nz = data[o + 2]!;
+    const px = data[o + C_PX]!,
+      py = data[o + C_PX + 1]!,
+      pz = data[o + C_PX + 2]!;
     const depth = data[o + C_DEPTH]!;
     const dynamicA = awake[a] !== 0;
     const dynamicB = b >= 0 && awake[b] !== 0;
-    const rax = px - position[3 * a]!, ray = py - position[3 * a + 1]!, raz = pz - position[3 * a + 2]!;
-    let rbx = 0, rby = 0, rbz = 0;
+    const rax = px - position[3 * a]!,
+      ray = py - position[3 * a + 1]!,
+      raz = pz - position[3 * a + 2]!;
+    let rbx = 0,
+      rby = 0,
+      rbz = 0;
     if (b >= 0) {
       rbx = px - position[3 * b]!;
       rby = py - position[3 * b + 1]!;
@@ -105,7 +113,9 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
       t1y = nz * l;
       t1z = -ny * l;
     }
-    const t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+    const t2x = ny * t1z - nz * t1y,
+      t2y = nz * t1x - nx * t1z,
+      t2z = nx * t1y - ny * t1x;
     data[o + C_T1] = t1x;
     data[o + C_T1 + 1] = t1y;
     data[o + C_T1 + 2] = t1z;
@@ -116,9 +126,15 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     const mb = dynamicB ? invMass[b]! : 0;
     const ia = dynamicA ? 9 * a : -1;
     const ib = dynamicB ? 9 * b : -1;
-    data[o + C_MASS_N] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, nx, ny, nz) + angularTerm(inertia, ib, rbx, rby, rbz, nx, ny, nz));
-    data[o + C_MASS_T1] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, t1x, t1y, t1z) + angularTerm(inertia, ib, rbx, rby, rbz, t1x, t1y, t1z));
-    data[o + C_MASS_T2] = inverseOr0(ma + mb + angularTerm(inertia, ia, rax, ray, raz, t2x, t2y, t2z) + angularTerm(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z));
+    data[o + C_MASS_N] = inverseOr0(
+      ma + mb + angularTerm(inertia, ia, rax, ray, raz, nx, ny, nz) + angularTerm(inertia, ib, rbx, rby, rbz, nx, ny, nz),
+    );
+    data[o + C_MASS_T1] = inverseOr0(
+      ma + mb + angularTerm(inertia, ia, rax, ray, raz, t1x, t1y, t1z) + angularTerm(inertia, ib, rbx, rby, rbz, t1x, t1y, t1z),
+    );
+    data[o + C_MASS_T2] = inverseOr0(
+      ma + mb + angularTerm(inertia, ia, rax, ray, raz, t2x, t2y, t2z) + angularTerm(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z),
+    );
     data[o + C_ROLL_MASS1] = inverseOr0(spinTerm(inertia, ia, t1x, t1y, t1z) + spinTerm(inertia, ib, t1x, t1y, t1z));
     data[o + C_ROLL_MASS2] = inverseOr0(spinTerm(inertia, ia, t2x, t2y, t2z) + spinTerm(inertia, ib, t2x, t2y, t2z));
     data[o + C_ROLL_MASS3] = inverseOr0(spinTerm(inertia, ia, nx, ny, nz) + spinTerm(inertia, ib, nx, ny, nz));
@@ -151,7 +167,11 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
 /** d · I⁻¹ d for the world inverse inertia at offset i (none when i < 0). */
 function spinTerm(inertia: Float64Array, i: number, dx: number, dy: number, dz: number): number {
   if (i < 0) return 0;
-  return dx * (inertia[i]! * dx + inertia[i + 1]! * dy + inertia[i + 2]! * dz) + dy * (inertia[i + 3]! * dx + inertia[i + 4]! * dy + inertia[i + 5]! * dz) + dz * (inertia[i + 6]! * dx + inertia[i + 7]! * dy + inertia[i + 8]! * dz);
+  return (
+    dx * (inertia[i]! * dx + inertia[i + 1]! * dy + inertia[i + 2]! * dz) +
+    dy * (inertia[i + 3]! * dx + inertia[i + 4]! * dy + inertia[i + 5]! * dz) +
+    dz * (inertia[i + 6]! * dx + inertia[i + 7]! * dy + inertia[i + 8]! * dz)
+  );
 }
 
 const inverseOr0 = (k: number): number => (k > 0 ? 1 / k : 0);
@@ -159,7 +179,9 @@ const inverseOr0 = (k: number): number => (k > 0 ? 1 / k : 0);
 /** (r × d) · I⁻¹ (r × d) for the world inverse inertia at offset i (none when i < 0). */
 function angularTerm(inertia: Float64Array, i: number, rx: number, ry: number, rz: number, dx: number, dy: number, dz: number): number {
   if (i < 0) return 0;
-  const cx = ry * dz - rz * dy, cy = rz * dx - rx * dz, cz = rx * dy - ry * dx;
+  const cx = ry * dz - rz * dy,
+    cy = rz * dx - rx * dz,
+    cz = rx * dy - ry * dx;
   const ix = inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
   const iy = inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
   const iz = inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz;
@@ -167,7 +189,13 @@ function angularTerm(inertia: Float64Array, i: number, rx: number, ry: number, r
 }
 
 /** Velocity pass: friction then the normal, `iterations` sweeps over all contacts. */
-export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, iterations: number, friction: number, rollingResistance: number): void {
+export function solveVelocities(
+  actors: ActorBuffers,
+  contacts: ContactBuffer,
+  iterations: number,
+  friction: number,
+  rollingResistance: number,
+): void {
   const data = contacts.data;
   const bodies = contacts.bodies;
   const count = contacts.count;
@@ -183,8 +211,12 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
       const b = bodies[2 * c + 1]!;
       const dynamicA = awake[a] !== 0;
       const dynamicB = b >= 0 && awake[b] !== 0;
-      const rax = data[o + C_RA]!, ray = data[o + C_RA + 1]!, raz = data[o + C_RA + 2]!;
-      const rbx = data[o + C_RB]!, rby = data[o + C_RB + 1]!, rbz = data[o + C_RB + 2]!;
+      const rax = data[o + C_RA]!,
+        ray = data[o + C_RA + 1]!,
+        raz = data[o + C_RA + 2]!;
+      const rbx = data[o + C_RB]!,
+        rby = data[o + C_RB + 1]!,
+        rbz = data[o + C_RB + 2]!;
       const a3 = 3 * a;
       const b3 = 3 * b;
       // Relative velocity of the contact point, a minus b.
@@ -201,17 +233,23 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
       // (With no normal impulse yet and none applied before, the rows could only clamp to zero.)
       if (rollLimit > 0 || data[o + C_LAMBDA_ROLL1] !== 0 || data[o + C_LAMBDA_ROLL2] !== 0 || data[o + C_LAMBDA_ROLL3] !== 0) {
         // Rolling and spinning resistance: angular impulses about the tangents and the normal.
-        let sx = w[a3]!, sy = w[a3 + 1]!, sz = w[a3 + 2]!;
+        let sx = w[a3]!,
+          sy = w[a3 + 1]!,
+          sz = w[a3 + 2]!;
         if (b >= 0) {
           sx -= w[b3]!;
           sy -= w[b3 + 1]!;
           sz -= w[b3 + 2]!;
         }
-        let ax = 0, ay = 0, az = 0;
+        let ax = 0,
+          ay = 0,
+          az = 0;
         for (let t = 0; t < 3; t++) {
           const to = o + ROLL_AXIS[t]!;
           const lo = o + ROLL_LAMBDA[t]!;
-          const tx = data[to]!, ty = data[to + 1]!, tz = data[to + 2]!;
+          const tx = data[to]!,
+            ty = data[to + 1]!,
+            tz = data[to + 2]!;
           const old = data[lo]!;
           let lambda = old - data[o + ROLL_MASS[t]!]! * (sx * tx + sy * ty + sz * tz);
           if (lambda > rollLimit) lambda = rollLimit;
@@ -245,12 +283,16 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
           }
         }
       }
-      let px = 0, py = 0, pz = 0;
+      let px = 0,
+        py = 0,
+        pz = 0;
       // Friction along the two tangents, each clamped to the friction cone's box.
       for (let t = 0; t < 2; t++) {
         const to = o + (t === 0 ? C_T1 : C_T2);
         const lo = o + (t === 0 ? C_LAMBDA_T1 : C_LAMBDA_T2);
-        const tx = data[to]!, ty = data[to + 1]!, tz = data[to + 2]!;
+        const tx = data[to]!,
+          ty = data[to + 1]!,
+          tz = data[to + 2]!;
         const speed = vx * tx + vy * ty + vz * tz;
         const old = data[lo]!;
         let lambda = old - data[o + (t === 0 ? C_MASS_T1 : C_MASS_T2)]! * speed;
@@ -274,7 +316,9 @@ export function solveVelocities(actors: ActorBuffers, contacts: ContactBuffer, i
           vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
         }
       }
-      const nx = data[o]!, ny = data[o + 1]!, nz = data[o + 2]!;
+      const nx = data[o]!,
+        ny = data[o + 1]!,
+        nz = data[o + 2]!;
       const normalSpeed = vx * nx + vy * ny + vz * nz;
       const old = data[o + C_LAMBDA_N]!;
       const lambda = Math.max(0, old + data[o + C_MASS_N]! * (data[o + C_TARGET]! - normalSpeed));
@@ -304,8 +348,12 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
       const b = bodies[2 * c + 1]!;
       const dynamicA = awake[a] !== 0;
       const dynamicB = b >= 0 && awake[b] !== 0;
-      const rax = data[o + C_RA]!, ray = data[o + C_RA + 1]!, raz = data[o + C_RA + 2]!;
-      const rbx = data[o + C_RB]!, rby = data[o + C_RB + 1]!, rbz = data[o + C_RB + 2]!;
+      const rax = data[o + C_RA]!,
+        ray = data[o + C_RA + 1]!,
+        raz = data[o + C_RA + 2]!;
+      const rbx = data[o + C_RB]!,
+        rby = data[o + C_RB + 1]!,
+        rbz = data[o + C_RB + 2]!;
       const a3 = 3 * a;
       const b3 = 3 * b;
       let vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
@@ -316,7 +364,9 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
         vy -= v[b3 + 1]! + w[b3 + 2]! * rbx - w[b3]! * rbz;
         vz -= v[b3 + 2]! + w[b3]! * rby - w[b3 + 1]! * rbx;
       }
-      const nx = data[o]!, ny = data[o + 1]!, nz = data[o + 2]!;
+      const nx = data[o]!,
+        ny = data[o + 1]!,
+        nz = data[o + 2]!;
       const old = data[o + C_LAMBDA_PUSH]!;
       const lambda = Math.max(0, old + data[o + C_MASS_N]! * (target - (vx * nx + vy * ny + vz * nz)));
       data[o + C_LAMBDA_PUSH] = lambda;
@@ -328,10 +378,23 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
 
 /** Impulse P at the contact: +P on a, −P on b; immovable bodies are left alone. */
 function applyImpulse(
-  v: Float64Array, w: Float64Array, invMass: Float64Array, inertia: Float64Array,
-  a: number, dynamicA: boolean, b: number, dynamicB: boolean,
-  rax: number, ray: number, raz: number, rbx: number, rby: number, rbz: number,
-  px: number, py: number, pz: number,
+  v: Float64Array,
+  w: Float64Array,
+  invMass: Float64Array,
+  inertia: Float64Array,
+  a: number,
+  dynamicA: boolean,
+  b: number,
+  dynamicB: boolean,
+  rax: number,
+  ray: number,
+  raz: number,
+  rbx: number,
+  rby: number,
+  rbz: number,
+  px: number,
+  py: number,
+  pz: number,
 ): void {
   if (dynamicA) {
     const m = invMass[a]!;
@@ -339,7 +402,9 @@ function applyImpulse(
     v[a3] = v[a3]! + m * px;
     v[a3 + 1] = v[a3 + 1]! + m * py;
     v[a3 + 2] = v[a3 + 2]! + m * pz;
-    const cx = ray * pz - raz * py, cy = raz * px - rax * pz, cz = rax * py - ray * px;
+    const cx = ray * pz - raz * py,
+      cy = raz * px - rax * pz,
+      cz = rax * py - ray * px;
     const i = 9 * a;
     w[a3] = w[a3]! + inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
     w[a3 + 1] = w[a3 + 1]! + inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
@@ -351,7 +416,9 @@ function applyImpulse(
     v[b3] = v[b3]! - m * px;
     v[b3 + 1] = v[b3 + 1]! - m * py;
     v[b3 + 2] = v[b3 + 2]! - m * pz;
-    const cx = rby * pz - rbz * py, cy = rbz * px - rbx * pz, cz = rbx * py - rby * px;
+    const cx = rby * pz - rbz * py,
+      cy = rbz * px - rbx * pz,
+      cz = rbx * py - rby * px;
     const i = 9 * b;
     w[b3] = w[b3]! - (inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz);
     w[b3 + 1] = w[b3 + 1]! - (inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz);

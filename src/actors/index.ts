@@ -1,4 +1,12 @@
-export { ActorWorld, DEFAULT_ACTOR_WORLD_OPTIONS, ALL_GROUPS, resolveActorWorldOptions, type ActorWorldOptions, type ActorWorldSnapshot, type ActorPhaseTimes } from './actorWorld';
+export {
+  ActorWorld,
+  DEFAULT_ACTOR_WORLD_OPTIONS,
+  ALL_GROUPS,
+  resolveActorWorldOptions,
+  type ActorWorldOptions,
+  type ActorWorldSnapshot,
+  type ActorPhaseTimes,
+} from './actorWorld';
 export { ActorSystem } from './actorSystem';
 export { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 export { spawnPile, DEFAULT_PILE, type PileSpec } from './spawnPile';
@@ -8,7 +16,18 @@ export { findTerrainContacts, type TriangleSource, type TerrainContactCounters }
 export { findActorContacts, CONTACTS_PER_PAIR, type ActorContactCounters } from './actorContacts';
 export { ContactBuffer, CONTACT_STRIDE, TERRAIN } from './contactBuffer';
 export {
-  SHAPE_SPHERE, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_NAMES, DRAG_COEFFICIENTS, MAX_ACTOR_SIZE,
-  boundingRadius, contactSpheres, dragCoefficientOf, massProperties, projectedArea, shapeVolume,
-  type ActorShape, type ShapeName,
+  SHAPE_SPHERE,
+  SHAPE_BOX,
+  SHAPE_CAPSULE,
+  SHAPE_NAMES,
+  DRAG_COEFFICIENTS,
+  MAX_ACTOR_SIZE,
+  boundingRadius,
+  contactSpheres,
+  dragCoefficientOf,
+  massProperties,
+  projectedArea,
+  shapeVolume,
+  type ActorShape,
+  type ShapeName,
 } from './shapes';

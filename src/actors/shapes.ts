@@ -97,7 +97,7 @@ export function massProperties(kind: number, sx: number, sy: number, sz: number,
     const cylinder = density * Math.PI * r * r * 2 * h;
     const caps = density * (4 / 3) * Math.PI * r * r * r;
     const axial = cylinder * 0.5 * r * r + caps * 0.4 * r * r;
-    const across = cylinder * (h * h / 3 + r * r / 4) + caps * (0.4 * r * r + h * h + 0.75 * h * r);
+    const across = cylinder * ((h * h) / 3 + (r * r) / 4) + caps * (0.4 * r * r + h * h + 0.75 * h * r);
     out[0] = cylinder + caps;
     out[1] = across;
     out[2] = axial;
@@ -149,7 +149,12 @@ export function contactSpheres(kind: number, sx: number, sy: number, sz: number,
       for (let k = 0; k < nz; k++) {
         // Only points on the lattice's surface: the interior never touches anything first.
         if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1 && k > 0 && k < nz - 1) continue;
-        out.push(-inner[0]! + (2 * inner[0]! * i) / (nx - 1), -inner[1]! + (2 * inner[1]! * j) / (ny - 1), -inner[2]! + (2 * inner[2]! * k) / (nz - 1), r);
+        out.push(
+          -inner[0]! + (2 * inner[0]! * i) / (nx - 1),
+          -inner[1]! + (2 * inner[1]! * j) / (ny - 1),
+          -inner[2]! + (2 * inner[2]! * k) / (nz - 1),
+          r,
+        );
         added++;
       }
     }

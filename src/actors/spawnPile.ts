@@ -36,13 +36,15 @@ export const DEFAULT_PILE: Readonly<PileSpec> = Object.freeze({
  */
 export function spawnPile(world: ActorWorld, input: Partial<PileSpec>, groundHeight: (x: number, z: number) => number): void {
   const spec: PileSpec = { ...DEFAULT_PILE, ...input, mix: { ...DEFAULT_PILE.mix, ...input.mix } };
-  if (!Number.isInteger(spec.count) || spec.count < 0 || spec.count > 100000) throw new InvalidParameterError('pile.count', 'an integer in [0, 100000]', spec.count);
+  if (!Number.isInteger(spec.count) || spec.count < 0 || spec.count > 100000)
+    throw new InvalidParameterError('pile.count', 'an integer in [0, 100000]', spec.count);
   if (!(spec.size > 0) || !(spec.size <= 100)) throw new InvalidParameterError('pile.size', 'a number in (0, 100]', spec.size);
   const weights = [spec.mix.sphere, spec.mix.box, spec.mix.capsule];
   if (!weights.every((w) => w >= 0 && Number.isFinite(w)) || !(weights[0]! + weights[1]! + weights[2]! > 0)) {
     throw new InvalidParameterError('pile.mix', 'three finite weights ≥ 0, not all 0', weights.join(', '));
   }
-  if (!Number.isFinite(spec.center[0]) || !Number.isFinite(spec.center[1])) throw new InvalidParameterError('pile.center', 'two finite numbers', spec.center.join(', '));
+  if (!Number.isFinite(spec.center[0]) || !Number.isFinite(spec.center[1]))
+    throw new InvalidParameterError('pile.center', 'two finite numbers', spec.center.join(', '));
   const random = new Random(spec.seed);
   const total = weights[0]! + weights[1]! + weights[2]!;
   // The largest actor: a box of 1.2·size half extents has a bounding radius of 1.2·√3·size.
@@ -53,7 +55,10 @@ export function spawnPile(world: ActorWorld, input: Partial<PileSpec>, groundHei
   let base = -Infinity;
   for (let i = 0; i <= 4 * side; i++) {
     for (let j = 0; j <= 4 * side; j++) {
-      base = Math.max(base, groundHeight(start0 - spacing + (i * (side + 1) * spacing) / (4 * side), start1 - spacing + (j * (side + 1) * spacing) / (4 * side)));
+      base = Math.max(
+        base,
+        groundHeight(start0 - spacing + (i * (side + 1) * spacing) / (4 * side), start1 - spacing + (j * (side + 1) * spacing) / (4 * side)),
+      );
     }
   }
   if (!Number.isFinite(base)) base = 0;
@@ -69,7 +74,8 @@ export function spawnPile(world: ActorWorld, input: Partial<PileSpec>, groundHei
     while (kind < 2 && pick >= weights[kind]!) pick -= weights[kind++]!;
     let shape: ActorShape;
     if (kind === 0) shape = { kind: 'sphere', radius: scale };
-    else if (kind === 1) shape = { kind: 'box', halfExtents: [scale * random.range(0.5, 1), scale * random.range(0.5, 1), scale * random.range(0.5, 1)] };
+    else if (kind === 1)
+      shape = { kind: 'box', halfExtents: [scale * random.range(0.5, 1), scale * random.range(0.5, 1), scale * random.range(0.5, 1)] };
     else shape = { kind: 'capsule', radius: scale * random.range(0.35, 0.55), halfLength: scale * random.range(0.5, 1) };
     world.addActor(shape, [x, y, z], randomRotation(random), spec.density, spec.group);
   }
@@ -77,7 +83,10 @@ export function spawnPile(world: ActorWorld, input: Partial<PileSpec>, groundHei
 
 /** A uniformly distributed rotation (Shoemake's method), as a quaternion x, y, z, w. */
 function randomRotation(random: Random): [number, number, number, number] {
-  const u1 = random.next(), u2 = random.next(), u3 = random.next();
-  const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
+  const u1 = random.next(),
+    u2 = random.next(),
+    u3 = random.next();
+  const a = Math.sqrt(1 - u1),
+    b = Math.sqrt(u1);
   return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
 }

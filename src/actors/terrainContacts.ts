@@ -57,12 +57,23 @@ export function findTerrainContacts(
   const cand = candidates;
   for (let i = 0; i < count; i++) {
     if (awake[i] === 0) continue;
-    const vx = velocity[3 * i]!, vy = velocity[3 * i + 1]!, vz = velocity[3 * i + 2]!;
-    const wx = angular[3 * i]!, wy = angular[3 * i + 1]!, wz = angular[3 * i + 2]!;
+    const vx = velocity[3 * i]!,
+      vy = velocity[3 * i + 1]!,
+      vz = velocity[3 * i + 2]!;
+    const wx = angular[3 * i]!,
+      wy = angular[3 * i + 1]!,
+      wz = angular[3 * i + 2]!;
     const pointSpeed = Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * radius[i]!;
     const reach = pointSpeed * substep + margin;
     const b = 6 * i;
-    const found = source.run(box[b]! - reach, box[b + 1]! - reach, box[b + 2]! - reach, box[b + 3]! + reach, box[b + 4]! + reach, box[b + 5]! + reach);
+    const found = source.run(
+      box[b]! - reach,
+      box[b + 1]! - reach,
+      box[b + 2]! - reach,
+      box[b + 3]! + reach,
+      box[b + 4]! + reach,
+      box[b + 5]! + reach,
+    );
     counters.triangleQueries++;
     counters.trianglesNear += found;
     if (found === 0) continue;
@@ -70,24 +81,40 @@ export function findTerrainContacts(
     const first = sphereStart[i]!;
     const last = first + sphereCount[i]!;
     for (let s = first; s < last; s++) {
-      const cx = world[3 * s]!, cy = world[3 * s + 1]!, cz = world[3 * s + 2]!;
+      const cx = world[3 * s]!,
+        cy = world[3 * s + 1]!,
+        cz = world[3 * s + 2]!;
       const r = local[4 * s + 3]!;
       const extent = r + reach;
       let kept = 0;
       for (let t = 0; t < found; t++) {
         const i3 = 3 * triangles[t]!;
-        const a = 3 * indices[i3]!, e = 3 * indices[i3 + 1]!, f = 3 * indices[i3 + 2]!;
-        const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
-        const bx = positions[e]!, by = positions[e + 1]!, bz = positions[e + 2]!;
-        const qx0 = positions[f]!, qy0 = positions[f + 1]!, qz0 = positions[f + 2]!;
+        const a = 3 * indices[i3]!,
+          e = 3 * indices[i3 + 1]!,
+          f = 3 * indices[i3 + 2]!;
+        const ax = positions[a]!,
+          ay = positions[a + 1]!,
+          az = positions[a + 2]!;
+        const bx = positions[e]!,
+          by = positions[e + 1]!,
+          bz = positions[e + 2]!;
+        const qx0 = positions[f]!,
+          qy0 = positions[f + 1]!,
+          qz0 = positions[f + 2]!;
         if (Math.min(ax, bx, qx0) > cx + extent || Math.max(ax, bx, qx0) < cx - extent) continue;
         if (Math.min(ay, by, qy0) > cy + extent || Math.max(ay, by, qy0) < cy - extent) continue;
         if (Math.min(az, bz, qz0) > cz + extent || Math.max(az, bz, qz0) < cz - extent) continue;
         counters.sphereTriangleTests++;
         // Face normal from the winding.
-        const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
-        const e2x = qx0 - ax, e2y = qy0 - ay, e2z = qz0 - az;
-        let fx = e1y * e2z - e1z * e2y, fy = e1z * e2x - e1x * e2z, fz = e1x * e2y - e1y * e2x;
+        const e1x = bx - ax,
+          e1y = by - ay,
+          e1z = bz - az;
+        const e2x = qx0 - ax,
+          e2y = qy0 - ay,
+          e2z = qz0 - az;
+        let fx = e1y * e2z - e1z * e2y,
+          fy = e1z * e2x - e1x * e2z,
+          fz = e1x * e2y - e1y * e2x;
         const fLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
         const flat = !(fLength > 1e-20);
         if (!flat) {
@@ -98,10 +125,14 @@ export function findTerrainContacts(
         const height = flat ? 0 : (cx - ax) * fx + (cy - ay) * fy + (cz - az) * fz;
         if (height < -r) continue;
         closestPointOnTriangle(cx, cy, cz, ax, ay, az, bx, by, bz, qx0, qy0, qz0, closest);
-        const qx = closest[0]!, qy = closest[1]!, qz = closest[2]!;
+        const qx = closest[0]!,
+          qy = closest[1]!,
+          qz = closest[2]!;
         let nx: number, ny: number, nz: number, depth: number;
         if (height >= 0 || flat) {
-          const dx = cx - qx, dy = cy - qy, dz = cz - qz;
+          const dx = cx - qx,
+            dy = cy - qy,
+            dz = cz - qz;
           const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
           depth = r - distance;
           if (depth < -reach) continue;
@@ -116,7 +147,9 @@ export function findTerrainContacts(
           } else continue;
         } else {
           // Behind the plane: only when the centre projects inside the triangle (else a neighbour owns it).
-          const ox = cx - height * fx - qx, oy = cy - height * fy - qy, oz = cz - height * fz - qz;
+          const ox = cx - height * fx - qx,
+            oy = cy - height * fy - qy,
+            oz = cz - height * fz - qz;
           if (ox * ox + oy * oy + oz * oz > 1e-12 * (1 + r * r)) continue;
           nx = fx;
           ny = fy;

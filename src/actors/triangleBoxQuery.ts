@@ -107,8 +107,12 @@ export class TriangleBoxQuery {
       top--;
       const node = stackNode[top]!;
       const f = 6 * top;
-      const fx = stackFrame[f]!, fy = stackFrame[f + 1]!, fz = stackFrame[f + 2]!;
-      const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
+      const fx = stackFrame[f]!,
+        fy = stackFrame[f + 1]!,
+        fz = stackFrame[f + 2]!;
+      const stepX = stackFrame[f + 3]!,
+        stepY = stackFrame[f + 4]!,
+        stepZ = stackFrame[f + 5]!;
       visited++;
       const b = QUANTIZED_NODE_U16 * node;
       const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
@@ -155,12 +159,20 @@ export class TriangleBoxQuery {
           const triangle = order !== null ? order[k]! : k;
           tested++;
           const i3 = 3 * triangle;
-          const a = 3 * indices[i3]!, c = 3 * indices[i3 + 1]!, d = 3 * indices[i3 + 2]!;
-          const ax = positions[a]!, cx = positions[c]!, dx = positions[d]!;
+          const a = 3 * indices[i3]!,
+            c = 3 * indices[i3 + 1]!,
+            d = 3 * indices[i3 + 2]!;
+          const ax = positions[a]!,
+            cx = positions[c]!,
+            dx = positions[d]!;
           if (Math.min(ax, cx, dx) > maxX || Math.max(ax, cx, dx) < minX) continue;
-          const ay = positions[a + 1]!, cy = positions[c + 1]!, dy = positions[d + 1]!;
+          const ay = positions[a + 1]!,
+            cy = positions[c + 1]!,
+            dy = positions[d + 1]!;
           if (Math.min(ay, cy, dy) > maxY || Math.max(ay, cy, dy) < minY) continue;
-          const az = positions[a + 2]!, cz = positions[c + 2]!, dz = positions[d + 2]!;
+          const az = positions[a + 2]!,
+            cz = positions[c + 2]!,
+            dz = positions[d + 2]!;
           if (Math.min(az, cz, dz) > maxZ || Math.max(az, cz, dz) < minZ) continue;
           if (stamp !== null) {
             if (stamp[triangle] === mark) continue;

@@ -21,7 +21,9 @@ export function stamp(): string {
 
 /** The canvas as a PNG blob (the renderer keeps its drawing buffer, so this is the last frame). */
 export function canvasPng(canvas: HTMLCanvasElement): Promise<Blob> {
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob === null ? reject(new Error('the canvas could not be encoded as PNG')) : resolve(blob)), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob === null ? reject(new Error('the canvas could not be encoded as PNG')) : resolve(blob)), 'image/png'),
+  );
 }
 
 /**
@@ -37,7 +39,8 @@ export class VideoCapture {
   }
 
   start(canvas: HTMLCanvasElement, fps = 60): void {
-    if (typeof MediaRecorder === 'undefined' || typeof canvas.captureStream !== 'function') throw new Error('video capture needs MediaRecorder and canvas.captureStream, which this browser lacks');
+    if (typeof MediaRecorder === 'undefined' || typeof canvas.captureStream !== 'function')
+      throw new Error('video capture needs MediaRecorder and canvas.captureStream, which this browser lacks');
     const type = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm'].find((t) => MediaRecorder.isTypeSupported(t));
     if (type === undefined) throw new Error('this browser cannot encode WebM video');
     this.chunks = [];

@@ -13,4 +13,14 @@ import { ParticlesFeature } from './features/particlesFeature';
 let wind: WindFeature | null = null;
 
 /** Every feature of the page, in install order (GUI folders appear in this order). */
-export const FEATURES: ReadonlyArray<() => AppFeature> = [() => new BvhFeature(), () => new CrackFeature(), () => (wind = new WindFeature()), () => new BroadPhaseFeature(), () => new ActorsFeature(() => wind), () => new BoxProbeFeature(), () => new CapsuleFeature(), () => new RayEmittersFeature(), () => new ParticlesFeature()];
+export const FEATURES: ReadonlyArray<() => AppFeature> = [
+  () => new BvhFeature(),
+  () => new CrackFeature(),
+  () => (wind = new WindFeature()),
+  () => new BroadPhaseFeature(),
+  () => new ActorsFeature(() => wind),
+  () => new BoxProbeFeature(),
+  () => new CapsuleFeature(),
+  () => new RayEmittersFeature(),
+  () => new ParticlesFeature(),
+];

@@ -1,6 +1,15 @@
 import Stats from 'stats.js';
 import '../ui/style.css';
-import { ColliderscopeError, FrameRecorder, Sandbox, describesSystems, type MetricValue, type RecordingInfo, type SceneDefinition, type TerrainMesh } from '../core';
+import {
+  ColliderscopeError,
+  FrameRecorder,
+  Sandbox,
+  describesSystems,
+  type MetricValue,
+  type RecordingInfo,
+  type SceneDefinition,
+  type TerrainMesh,
+} from '../core';
 import { ControlBar } from '../ui/controlBar';
 import { HelpOverlay, type Shortcut } from '../ui/helpOverlay';
 import { PresenterOverlay } from '../ui/presenterOverlay';
@@ -147,7 +156,11 @@ class App {
       presenter: () => this.setPresenting(!this.presenting),
       help: () => this.help.toggle(),
     });
-    this.presenterOverlay = new PresenterOverlay(root, { previous: () => this.changeScene(-1), next: () => this.changeScene(1), leave: () => this.setPresenting(false) });
+    this.presenterOverlay = new PresenterOverlay(root, {
+      previous: () => this.changeScene(-1),
+      next: () => this.changeScene(1),
+      leave: () => this.setPresenting(false),
+    });
     this.resultDialog = new ResultDialog(root);
     this.help = new HelpOverlay(root, SHORTCUTS);
 
@@ -276,13 +289,19 @@ class App {
     if (sandbox === null) return;
     this.paused = true;
     this.pendingSteps = 0;
-    if (!sandbox.stepBack()) this.reportError(sandbox.rewindable ? 'Nothing older to step back to (the last 120 frames are kept).' : 'A running subsystem cannot save its state, so stepping back is off for this scene.');
+    if (!sandbox.stepBack())
+      this.reportError(
+        sandbox.rewindable
+          ? 'Nothing older to step back to (the last 120 frames are kept).'
+          : 'A running subsystem cannot save its state, so stepping back is off for this scene.',
+      );
   }
 
   private restart(): void {
     const sandbox = this.sandbox;
     if (sandbox === null) return;
-    if (!sandbox.restart()) this.reportError('A running subsystem cannot save its state, so this scene cannot restart in place; reload the page for a clean start.');
+    if (!sandbox.restart())
+      this.reportError('A running subsystem cannot save its state, so this scene cannot restart in place; reload the page for a clean start.');
     sandbox.timings.clear();
   }
 
@@ -292,7 +311,12 @@ class App {
       scene: sandbox.scene.name,
       seed: sandbox.scene.seed,
       settings: { ...this.settings, url: location.origin + location.pathname + location.search + encodeState(this.panel.gui, this.stage.getView()) },
-      machine: { userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency ?? 0, devicePixelRatio: window.devicePixelRatio, canvas: `${this.stage.renderer.domElement.width}×${this.stage.renderer.domElement.height}` },
+      machine: {
+        userAgent: navigator.userAgent,
+        cores: navigator.hardwareConcurrency ?? 0,
+        devicePixelRatio: window.devicePixelRatio,
+        canvas: `${this.stage.renderer.domElement.width}×${this.stage.renderer.domElement.height}`,
+      },
       startedAt: new Date().toISOString(),
     };
   }

@@ -23,7 +23,9 @@ export function presetNames(): string[] {
 export function loadPreset(name: string): SceneDefinition {
   const text = PRESETS.get(name);
   if (text === undefined) {
-    throw new ColliderscopeError(`no scene preset named ${JSON.stringify(name)}; the presets are ${presetNames().join(', ')}`, { file: `scenes/${name}.json` });
+    throw new ColliderscopeError(`no scene preset named ${JSON.stringify(name)}; the presets are ${presetNames().join(', ')}`, {
+      file: `scenes/${name}.json`,
+    });
   }
   return parseSceneText(text, `scenes/${name}.json`);
 }

@@ -67,7 +67,8 @@ export function applyState(gui: GUI, hash: string, order: (key: string) => numbe
   for (const [key, text] of entries) {
     if (key === 'camera') {
       const numbers = text.split(',').map(Number);
-      if (numbers.length === 7 && numbers.every(Number.isFinite)) result.camera = { position: numbers.slice(0, 3), target: numbers.slice(3, 6), fov: numbers[6]! };
+      if (numbers.length === 7 && numbers.every(Number.isFinite))
+        result.camera = { position: numbers.slice(0, 3), target: numbers.slice(3, 6), fov: numbers[6]! };
       else result.problems.push(`camera: expected 7 numbers, got "${text}"`);
       continue;
     }

@@ -195,7 +195,12 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
     const sj = 3 * s + j;
     const dk = 3 * id + k;
     const sk = 3 * s + k;
-    if (virtualMin[dj]! <= staticMax[sj]! && staticMin[sj]! < virtualMax[dj]! && virtualMin[dk]! <= staticMax[sk]! && staticMin[sk]! < virtualMax[dk]!) {
+    if (
+      virtualMin[dj]! <= staticMax[sj]! &&
+      staticMin[sj]! < virtualMax[dj]! &&
+      virtualMin[dk]! <= staticMax[sk]! &&
+      staticMin[sk]! < virtualMax[dk]!
+    ) {
       if (begins) this.pairs.touch(id, s);
       else this.pairs.release(id, s);
     }
@@ -329,6 +334,12 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
   }
 
   counters(): Readonly<Record<string, number>> {
-    return { 'dynamic swaps': this.stats.swaps, 'virtual moves': this.stats.virtualMoves, 'static endpoints': this.staticEndpoints, 'static rebuilds': this.stats.rebuilds, 'hash look-ups': this.lastLookups };
+    return {
+      'dynamic swaps': this.stats.swaps,
+      'virtual moves': this.stats.virtualMoves,
+      'static endpoints': this.staticEndpoints,
+      'static rebuilds': this.stats.rebuilds,
+      'hash look-ups': this.lastLookups,
+    };
   }
 }

@@ -136,7 +136,11 @@ export class BoxPruningBroadPhase extends BroadPhaseBase {
   }
 
   counters(): Readonly<Record<string, number>> {
-    const counters: Record<string, number> = { 'candidate tests': this.stats.tests, 'overlaps found': this.stats.pairs, 'sweep axis': this.stats.axis };
+    const counters: Record<string, number> = {
+      'candidate tests': this.stats.tests,
+      'overlaps found': this.stats.pairs,
+      'sweep axis': this.stats.axis,
+    };
     if (this.sort === 'coherent') counters['insertion moves'] = this.stats.moves;
     return counters;
   }

@@ -80,7 +80,17 @@ export class BoxTable {
     const hy = source[offset + 4]!;
     const hz = source[offset + 5]!;
     // One test for the common case; NaN and infinities fail it too.
-    if (!(lx <= hx && ly <= hy && lz <= hz && lx >= -MAX_FLOAT32 && ly >= -MAX_FLOAT32 && lz >= -MAX_FLOAT32 && hx <= MAX_FLOAT32 && hy <= MAX_FLOAT32 && hz <= MAX_FLOAT32)) {
+    if (!(
+      lx <= hx &&
+      ly <= hy &&
+      lz <= hz &&
+      lx >= -MAX_FLOAT32 &&
+      ly >= -MAX_FLOAT32 &&
+      lz >= -MAX_FLOAT32 &&
+      hx <= MAX_FLOAT32 &&
+      hy <= MAX_FLOAT32 &&
+      hz <= MAX_FLOAT32
+    )) {
       explainBadBox(source, offset);
     }
     const boxes = this.boxes;
@@ -170,7 +180,11 @@ function explainBadBox(source: BoxSource, offset: number): never {
     const lo = source[offset + axis]!;
     const hi = source[offset + 3 + axis]!;
     if (Math.abs(lo) > MAX_FLOAT32 || Math.abs(hi) > MAX_FLOAT32) {
-      throw new InvalidParameterError(`box[${Math.abs(lo) > MAX_FLOAT32 ? axis : axis + 3}]`, `coordinates within float32 range (±${MAX_FLOAT32})`, Math.abs(lo) > MAX_FLOAT32 ? lo : hi);
+      throw new InvalidParameterError(
+        `box[${Math.abs(lo) > MAX_FLOAT32 ? axis : axis + 3}]`,
+        `coordinates within float32 range (±${MAX_FLOAT32})`,
+        Math.abs(lo) > MAX_FLOAT32 ? lo : hi,
+      );
     }
     if (!(lo <= hi)) throw new InvalidParameterError(`box[${axis + 3}]`, `max ≥ min (${lo})`, hi);
   }

@@ -82,7 +82,8 @@ export abstract class BroadPhaseBase implements BroadPhase {
     this.lastLookups = this.pairs.lookups;
     const stale = this.staleObjects();
     // Every live box updated: every stale test would say yes, so skip the per-pair look-ups.
-    const rule = this.staleRule === StaleRule.Dirty && stale === this.dirty && this.liveDirty >= this.table.liveCount ? StaleRule.All : this.staleRule;
+    const rule =
+      this.staleRule === StaleRule.Dirty && stale === this.dirty && this.liveDirty >= this.table.liveCount ? StaleRule.All : this.staleRule;
     this.pairs.commit(this.dead, this.deadCount > 0, rule, stale);
     this.afterCommit();
     this.clearDead();

@@ -58,9 +58,12 @@ export class BruteForceBroadPhase implements BroadPhase {
         if (kind[p] === KIND_STATIC && kind[q] === KIND_STATIC) continue;
         const qb = 6 * q;
         if (
-          boxes[pb]! <= boxes[qb + 3]! && boxes[qb]! <= boxes[pb + 3]! &&
-          boxes[pb + 1]! <= boxes[qb + 4]! && boxes[qb + 1]! <= boxes[pb + 4]! &&
-          boxes[pb + 2]! <= boxes[qb + 5]! && boxes[qb + 2]! <= boxes[pb + 5]!
+          boxes[pb]! <= boxes[qb + 3]! &&
+          boxes[qb]! <= boxes[pb + 3]! &&
+          boxes[pb + 1]! <= boxes[qb + 4]! &&
+          boxes[qb + 1]! <= boxes[pb + 4]! &&
+          boxes[pb + 2]! <= boxes[qb + 5]! &&
+          boxes[qb + 2]! <= boxes[pb + 5]!
         ) {
           const a = Math.min(p, q);
           const b = Math.max(p, q);

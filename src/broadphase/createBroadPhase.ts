@@ -9,7 +9,16 @@ import { RegionPruningBroadPhase } from './regionPruningBroadPhase';
 import { SapBroadPhase } from './sapBroadPhase';
 
 /** Every strategy by name; the settings object and the GUI speak these names. */
-export const BROAD_PHASE_NAMES = ['brute-force', 'sap', 'multi-sap', 'bipartite-sap', 'box-pruning', 'box-pruning-coherent', 'regions', 'dynamic-tree'] as const;
+export const BROAD_PHASE_NAMES = [
+  'brute-force',
+  'sap',
+  'multi-sap',
+  'bipartite-sap',
+  'box-pruning',
+  'box-pruning-coherent',
+  'regions',
+  'dynamic-tree',
+] as const;
 export type BroadPhaseName = (typeof BROAD_PHASE_NAMES)[number];
 
 export function createBroadPhase(name: BroadPhaseName): BroadPhase {

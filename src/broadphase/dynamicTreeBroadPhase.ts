@@ -83,7 +83,8 @@ export class DynamicTreeBroadPhase extends BroadPhaseBase {
           // Both changed: the smaller id's query reports the pair (it reaches the other's tree too).
           if (other === id || (dirty[other] && other < id)) continue;
           const p = 6 * other;
-          if (boxes[p]! <= hx && lx <= boxes[p + 3]! && boxes[p + 1]! <= hy && ly <= boxes[p + 4]! && boxes[p + 2]! <= hz && lz <= boxes[p + 5]!) pairs.touch(id, other);
+          if (boxes[p]! <= hx && lx <= boxes[p + 3]! && boxes[p + 1]! <= hy && ly <= boxes[p + 4]! && boxes[p + 2]! <= hz && lz <= boxes[p + 5]!)
+            pairs.touch(id, other);
         }
       }
     }

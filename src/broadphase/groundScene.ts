@@ -46,7 +46,8 @@ export class GroundScene implements BroadPhaseScene {
   constructor(options: Partial<GroundSceneOptions> = {}) {
     const o = { ...DEFAULT_GROUND_SCENE_OPTIONS, ...options };
     for (const field of ['statics', 'dynamics'] as const) {
-      if (!Number.isInteger(o[field]) || o[field] < 0 || o[field] > 1 << 21) throw new InvalidParameterError(field, 'an integer in [0, 2097152]', o[field]);
+      if (!Number.isInteger(o[field]) || o[field] < 0 || o[field] > 1 << 21)
+        throw new InvalidParameterError(field, 'an integer in [0, 2097152]', o[field]);
     }
     if (!(o.worldSize > 0 && Number.isFinite(o.worldSize))) throw new InvalidParameterError('worldSize', 'a finite number > 0', o.worldSize);
     this.options = o;
@@ -97,7 +98,7 @@ export class GroundScene implements BroadPhaseScene {
       this.centre[2 * k + 1] = random.range(-half * 0.8, half * 0.8);
       this.radius[k] = random.range(5, half * 0.3);
       // About half a unit per frame along the path at speed 1.
-      this.angularSpeed[k] = (random.next() < 0.5 ? -1 : 1) * random.range(0.3, 0.7) / this.radius[k]!;
+      this.angularSpeed[k] = ((random.next() < 0.5 ? -1 : 1) * random.range(0.3, 0.7)) / this.radius[k]!;
       this.phase[k] = random.range(0, 2 * Math.PI);
       this.halfExtent[k] = random.range(0.8, 2);
       this.placeDynamic(k);

@@ -72,7 +72,8 @@ export class MultiSapBroadPhase extends BroadPhaseBase {
     for (let z = next[2]!; z <= next[5]!; z++)
       for (let y = next[1]!; y <= next[4]!; y++)
         for (let x = next[0]!; x <= next[3]!; x++) {
-          if (x >= range[at]! && x <= range[at + 3]! && y >= range[at + 1]! && y <= range[at + 4]! && z >= range[at + 2]! && z <= range[at + 5]!) continue;
+          if (x >= range[at]! && x <= range[at + 3]! && y >= range[at + 1]! && y <= range[at + 4]! && z >= range[at + 2]! && z <= range[at + 5]!)
+            continue;
           this.join(this.grid.index(x, y, z), id);
         }
     range.set(next, at);
@@ -140,6 +141,12 @@ export class MultiSapBroadPhase extends BroadPhaseBase {
   counters(): Readonly<Record<string, number>> {
     let used = 0;
     for (const cell of this.cells) if (cell !== null && cell.size > 0) used++;
-    return { swaps: this.stats.swaps, 'cells in use': used, 'box copies in cells': this.stats.copies, 'cell crossings': this.stats.crossings, 'hash look-ups': this.lastLookups };
+    return {
+      swaps: this.stats.swaps,
+      'cells in use': used,
+      'box copies in cells': this.stats.copies,
+      'cell crossings': this.stats.crossings,
+      'hash look-ups': this.lastLookups,
+    };
   }
 }

@@ -37,7 +37,8 @@ export class OrbitScene implements BroadPhaseScene {
 
   constructor(options: Partial<OrbitSceneOptions> = {}) {
     const o = { ...DEFAULT_ORBIT_SCENE_OPTIONS, ...options };
-    if (!Number.isInteger(o.count) || o.count < 0 || o.count > 1 << 22) throw new InvalidParameterError('count', 'an integer in [0, 4194304]', o.count);
+    if (!Number.isInteger(o.count) || o.count < 0 || o.count > 1 << 22)
+      throw new InvalidParameterError('count', 'an integer in [0, 4194304]', o.count);
     if (!(Number.isFinite(o.amplitude) && o.amplitude >= 0)) throw new InvalidParameterError('amplitude', 'a finite number ≥ 0', o.amplitude);
     this.options = o;
     this.movingPercent = o.movingPercent;

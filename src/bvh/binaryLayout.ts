@@ -73,7 +73,8 @@ function safeFrameAxis(min: number, max: number): [number, number] {
 }
 
 export function packBinary(tree: BuildTree): BinaryNodes {
-  if (tree.referenceCount > BINARY_MAX_REFERENCES) throw new ColliderscopeError(`binary layout: ${tree.referenceCount} references exceed ${BINARY_MAX_REFERENCES}`);
+  if (tree.referenceCount > BINARY_MAX_REFERENCES)
+    throw new ColliderscopeError(`binary layout: ${tree.referenceCount} references exceed ${BINARY_MAX_REFERENCES}`);
   const treeNodes = tree.nodeCount;
   // The root, the padding node, and two per inner node of the tree.
   const nodeCount = treeNodes === 0 ? 0 : treeNodes + 1;
@@ -141,8 +142,35 @@ export function packBinary(tree: BuildTree): BinaryNodes {
         const l = 6 * left[node]!;
         const r = 6 * right[node]!;
         const code =
-          binaryOctantCode(bounds[l]!, bounds[l + 1]!, bounds[l + 2]!, bounds[l + 3]!, bounds[l + 4]!, bounds[l + 5]!, bounds[r]!, bounds[r + 1]!, bounds[r + 2]!, bounds[r + 3]!, bounds[r + 4]!, bounds[r + 5]!) |
-          (splitAxisCode(bounds[l]!, bounds[l + 1]!, bounds[l + 2]!, bounds[l + 3]!, bounds[l + 4]!, bounds[l + 5]!, bounds[r]!, bounds[r + 1]!, bounds[r + 2]!, bounds[r + 3]!, bounds[r + 4]!, bounds[r + 5]!) << 8);
+          binaryOctantCode(
+            bounds[l]!,
+            bounds[l + 1]!,
+            bounds[l + 2]!,
+            bounds[l + 3]!,
+            bounds[l + 4]!,
+            bounds[l + 5]!,
+            bounds[r]!,
+            bounds[r + 1]!,
+            bounds[r + 2]!,
+            bounds[r + 3]!,
+            bounds[r + 4]!,
+            bounds[r + 5]!,
+          ) |
+          (splitAxisCode(
+            bounds[l]!,
+            bounds[l + 1]!,
+            bounds[l + 2]!,
+            bounds[l + 3]!,
+            bounds[l + 4]!,
+            bounds[l + 5]!,
+            bounds[r]!,
+            bounds[r + 1]!,
+            bounds[r + 2]!,
+            bounds[r + 3]!,
+            bounds[r + 4]!,
+            bounds[r + 5]!,
+          ) <<
+            8);
         codes[at] = code;
         stack.push(right[node]!, c + 1, depth + 1, left[node]!, c, depth + 1);
       }

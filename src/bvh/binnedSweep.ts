@@ -14,8 +14,12 @@ export function evaluateBinnedSweep(workspace: BuildWorkspace, start: number, co
   const centres = workspace.centreBox;
   const radius = workspace.options.sweptRadius;
 
-  const cMinX = centres[0]!, cMinY = centres[1]!, cMinZ = centres[2]!;
-  const extentX = centres[3]! - cMinX, extentY = centres[4]! - cMinY, extentZ = centres[5]! - cMinZ;
+  const cMinX = centres[0]!,
+    cMinY = centres[1]!,
+    cMinZ = centres[2]!;
+  const extentX = centres[3]! - cMinX,
+    extentY = centres[4]! - cMinY,
+    extentZ = centres[5]! - cMinZ;
   // A zero extent gives scale 0: every reference lands in bin 0 and the axis offers no split.
   const scaleX = extentX > 0 ? bins / extentX : 0;
   const scaleY = extentY > 0 ? bins / extentY : 0;
@@ -25,14 +29,22 @@ export function evaluateBinnedSweep(workspace: BuildWorkspace, start: number, co
   binCounts.fill(0);
   for (let b = 0; b < 3 * bins; b++) {
     const o = 6 * b;
-    binBounds[o] = Infinity; binBounds[o + 1] = Infinity; binBounds[o + 2] = Infinity;
-    binBounds[o + 3] = -Infinity; binBounds[o + 4] = -Infinity; binBounds[o + 5] = -Infinity;
+    binBounds[o] = Infinity;
+    binBounds[o + 1] = Infinity;
+    binBounds[o + 2] = Infinity;
+    binBounds[o + 3] = -Infinity;
+    binBounds[o + 4] = -Infinity;
+    binBounds[o + 5] = -Infinity;
   }
   const end = start + count;
   for (let ref = start; ref < end; ref++) {
     const r = 6 * ref;
-    const x0 = bounds[r]!, y0 = bounds[r + 1]!, z0 = bounds[r + 2]!;
-    const x1 = bounds[r + 3]!, y1 = bounds[r + 4]!, z1 = bounds[r + 5]!;
+    const x0 = bounds[r]!,
+      y0 = bounds[r + 1]!,
+      z0 = bounds[r + 2]!;
+    const x1 = bounds[r + 3]!,
+      y1 = bounds[r + 4]!,
+      z1 = bounds[r + 5]!;
     let bx = Math.floor((x0 + x1 - cMinX) * scaleX);
     let by = Math.floor((y0 + y1 - cMinY) * scaleY);
     let bz = Math.floor((z0 + z1 - cMinZ) * scaleZ);
@@ -45,14 +57,26 @@ export function evaluateBinnedSweep(workspace: BuildWorkspace, start: number, co
     binCounts[by]++;
     binCounts[bz]++;
     let o = 6 * bx;
-    if (x0 < binBounds[o]!) binBounds[o] = x0; if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0; if (z0 < binBounds[o + 2]!) binBounds[o + 2] = z0;
-    if (x1 > binBounds[o + 3]!) binBounds[o + 3] = x1; if (y1 > binBounds[o + 4]!) binBounds[o + 4] = y1; if (z1 > binBounds[o + 5]!) binBounds[o + 5] = z1;
+    if (x0 < binBounds[o]!) binBounds[o] = x0;
+    if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0;
+    if (z0 < binBounds[o + 2]!) binBounds[o + 2] = z0;
+    if (x1 > binBounds[o + 3]!) binBounds[o + 3] = x1;
+    if (y1 > binBounds[o + 4]!) binBounds[o + 4] = y1;
+    if (z1 > binBounds[o + 5]!) binBounds[o + 5] = z1;
     o = 6 * by;
-    if (x0 < binBounds[o]!) binBounds[o] = x0; if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0; if (z0 < binBounds[o + 2]!) binBounds[o + 2] = z0;
-    if (x1 > binBounds[o + 3]!) binBounds[o + 3] = x1; if (y1 > binBounds[o + 4]!) binBounds[o + 4] = y1; if (z1 > binBounds[o + 5]!) binBounds[o + 5] = z1;
+    if (x0 < binBounds[o]!) binBounds[o] = x0;
+    if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0;
+    if (z0 < binBounds[o + 2]!) binBounds[o + 2] = z0;
+    if (x1 > binBounds[o + 3]!) binBounds[o + 3] = x1;
+    if (y1 > binBounds[o + 4]!) binBounds[o + 4] = y1;
+    if (z1 > binBounds[o + 5]!) binBounds[o + 5] = z1;
     o = 6 * bz;
-    if (x0 < binBounds[o]!) binBounds[o] = x0; if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0; if (z0 < binBounds[o + 2]!) binBounds[o + 2] = z0;
-    if (x1 > binBounds[o + 3]!) binBounds[o + 3] = x1; if (y1 > binBounds[o + 4]!) binBounds[o + 4] = y1; if (z1 > binBounds[o + 5]!) binBounds[o + 5] = z1;
+    if (x0 < binBounds[o]!) binBounds[o] = x0;
+    if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0;
+    if (z0 < binBounds[o + 2]!) binBounds[o + 2] = z0;
+    if (x1 > binBounds[o + 3]!) binBounds[o + 3] = x1;
+    if (y1 > binBounds[o + 4]!) binBounds[o + 4] = y1;
+    if (z1 > binBounds[o + 5]!) binBounds[o + 5] = z1;
   }
 
   // An axis with no centre extent puts everything in bin 0, so its planes all have an empty side and are skipped.
@@ -64,21 +88,19 @@ export function evaluateBinnedSweep(workspace: BuildWorkspace, start: number, co
  * boxes[6(axis·bins + b) ..]. Records the cheapest in workspace.choice with `kind`; `position` is the
  * last bin on the left.
  */
-export function sweepBins(
-  counts: Int32Array,
-  boxes: Float64Array,
-  bins: number,
-  radius: number,
-  workspace: BuildWorkspace,
-  kind: number,
-): void {
+export function sweepBins(counts: Int32Array, boxes: Float64Array, bins: number, radius: number, workspace: BuildWorkspace, kind: number): void {
   const suffixBoxes = workspace.suffixBoxes;
   const suffixAreas = workspace.suffixAreas;
   const suffixCounts = workspace.suffixCounts;
   const choice = workspace.choice;
   for (let axis = 0; axis < 3; axis++) {
     const base = axis * bins;
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
     let rightCount = 0;
     for (let b = bins - 1; b >= 1; b--) {
       const o = 6 * (base + b);
@@ -90,12 +112,21 @@ export function sweepBins(
       if (boxes[o + 4]! > maxY) maxY = boxes[o + 4]!;
       if (boxes[o + 5]! > maxZ) maxZ = boxes[o + 5]!;
       const s = 6 * b;
-      suffixBoxes[s] = minX; suffixBoxes[s + 1] = minY; suffixBoxes[s + 2] = minZ;
-      suffixBoxes[s + 3] = maxX; suffixBoxes[s + 4] = maxY; suffixBoxes[s + 5] = maxZ;
+      suffixBoxes[s] = minX;
+      suffixBoxes[s + 1] = minY;
+      suffixBoxes[s + 2] = minZ;
+      suffixBoxes[s + 3] = maxX;
+      suffixBoxes[s + 4] = maxY;
+      suffixBoxes[s + 5] = maxZ;
       suffixAreas[b] = rightCount > 0 ? inflatedHalfArea(maxX - minX, maxY - minY, maxZ - minZ, radius) : 0;
       suffixCounts[b] = rightCount;
     }
-    minX = Infinity; minY = Infinity; minZ = Infinity; maxX = -Infinity; maxY = -Infinity; maxZ = -Infinity;
+    minX = Infinity;
+    minY = Infinity;
+    minZ = Infinity;
+    maxX = -Infinity;
+    maxY = -Infinity;
+    maxZ = -Infinity;
     let leftCount = 0;
     for (let b = 0; b < bins - 1; b++) {
       const o = 6 * (base + b);
@@ -115,7 +146,12 @@ export function sweepBins(
         choice.axis = axis;
         choice.position = b;
         const left = choice.leftBox;
-        left[0] = minX; left[1] = minY; left[2] = minZ; left[3] = maxX; left[4] = maxY; left[5] = maxZ;
+        left[0] = minX;
+        left[1] = minY;
+        left[2] = minZ;
+        left[3] = maxX;
+        left[4] = maxY;
+        left[5] = maxZ;
         const right = choice.rightBox;
         for (let k = 0; k < 6; k++) right[k] = suffixBoxes[6 * (b + 1) + k]!;
       }

@@ -22,19 +22,28 @@ export function clipTriangleToSlab(
   refOffset: number,
   out: Float64Array,
 ): boolean {
-  let minX = Infinity, minY = Infinity, minZ = Infinity;
-  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity;
+  let maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   const base = 3 * triangle;
   for (let edge = 0; edge < 3; edge++) {
     const p = 3 * indices[base + edge]!;
     const q = 3 * indices[base + (edge === 2 ? 0 : edge + 1)]!;
-    const px = positions[p]!, py = positions[p + 1]!, pz = positions[p + 2]!;
+    const px = positions[p]!,
+      py = positions[p + 1]!,
+      pz = positions[p + 2]!;
     const pa = positions[p + axis]!;
     const qa = positions[q + axis]!;
     if (pa >= lo && pa <= hi) {
-      if (px < minX) minX = px; if (px > maxX) maxX = px;
-      if (py < minY) minY = py; if (py > maxY) maxY = py;
-      if (pz < minZ) minZ = pz; if (pz > maxZ) maxZ = pz;
+      if (px < minX) minX = px;
+      if (px > maxX) maxX = px;
+      if (py < minY) minY = py;
+      if (py > maxY) maxY = py;
+      if (pz < minZ) minZ = pz;
+      if (pz > maxZ) maxZ = pz;
     }
     for (let side = 0; side < 2; side++) {
       const plane = side === 0 ? lo : hi;
@@ -43,18 +52,28 @@ export function clipTriangleToSlab(
         const x = px + s * (positions[q]! - px);
         const y = py + s * (positions[q + 1]! - py);
         const z = pz + s * (positions[q + 2]! - pz);
-        if (x < minX) minX = x; if (x > maxX) maxX = x;
-        if (y < minY) minY = y; if (y > maxY) maxY = y;
-        if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+        if (z < minZ) minZ = z;
+        if (z > maxZ) maxZ = z;
       }
     }
   }
   if (!(minX <= maxX)) return false;
-  minX -= Math.abs(minX) * PAD; maxX += Math.abs(maxX) * PAD;
-  minY -= Math.abs(minY) * PAD; maxY += Math.abs(maxY) * PAD;
-  minZ -= Math.abs(minZ) * PAD; maxZ += Math.abs(maxZ) * PAD;
-  out[0] = minX; out[1] = minY; out[2] = minZ;
-  out[3] = maxX; out[4] = maxY; out[5] = maxZ;
+  minX -= Math.abs(minX) * PAD;
+  maxX += Math.abs(maxX) * PAD;
+  minY -= Math.abs(minY) * PAD;
+  maxY += Math.abs(maxY) * PAD;
+  minZ -= Math.abs(minZ) * PAD;
+  maxZ += Math.abs(maxZ) * PAD;
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = minZ;
+  out[3] = maxX;
+  out[4] = maxY;
+  out[5] = maxZ;
   out[axis] = lo;
   out[axis + 3] = hi;
   for (let k = 0; k < 3; k++) {

@@ -25,7 +25,12 @@ export function collapseToWide(tree: BuildTree, options: BuildOptions): WideTree
   const depth = new Int32Array(capacity);
 
   const area = (node: number): number =>
-    inflatedHalfArea(bounds[6 * node + 3]! - bounds[6 * node]!, bounds[6 * node + 4]! - bounds[6 * node + 1]!, bounds[6 * node + 5]! - bounds[6 * node + 2]!, radius);
+    inflatedHalfArea(
+      bounds[6 * node + 3]! - bounds[6 * node]!,
+      bounds[6 * node + 4]! - bounds[6 * node + 1]!,
+      bounds[6 * node + 5]! - bounds[6 * node + 2]!,
+      radius,
+    );
   const isInternal = (node: number): boolean => left[node]! >= 0;
   const waste = (node: number): number => {
     const leaves = leavesBelow[node]!;
@@ -71,31 +76,50 @@ export function collapseToWide(tree: BuildTree, options: BuildOptions): WideTree
       candidate[1] = r;
       consider(2);
       if (isInternal(l)) {
-        candidate[0] = left[l]!; candidate[1] = right[l]!; candidate[2] = r;
+        candidate[0] = left[l]!;
+        candidate[1] = right[l]!;
+        candidate[2] = r;
         consider(3);
         if (isInternal(r)) {
-          candidate[0] = left[l]!; candidate[1] = right[l]!; candidate[2] = left[r]!; candidate[3] = right[r]!;
+          candidate[0] = left[l]!;
+          candidate[1] = right[l]!;
+          candidate[2] = left[r]!;
+          candidate[3] = right[r]!;
           consider(4);
         }
         for (const open of [left[l]!, right[l]!]) {
           if (!isInternal(open)) continue;
           if (open === left[l]) {
-            candidate[0] = left[open]!; candidate[1] = right[open]!; candidate[2] = right[l]!; candidate[3] = r;
+            candidate[0] = left[open]!;
+            candidate[1] = right[open]!;
+            candidate[2] = right[l]!;
+            candidate[3] = r;
           } else {
-            candidate[0] = left[l]!; candidate[1] = left[open]!; candidate[2] = right[open]!; candidate[3] = r;
+            candidate[0] = left[l]!;
+            candidate[1] = left[open]!;
+            candidate[2] = right[open]!;
+            candidate[3] = r;
           }
           consider(4);
         }
       }
       if (isInternal(r)) {
-        candidate[0] = l; candidate[1] = left[r]!; candidate[2] = right[r]!;
+        candidate[0] = l;
+        candidate[1] = left[r]!;
+        candidate[2] = right[r]!;
         consider(3);
         for (const open of [left[r]!, right[r]!]) {
           if (!isInternal(open)) continue;
           if (open === left[r]) {
-            candidate[0] = l; candidate[1] = left[open]!; candidate[2] = right[open]!; candidate[3] = right[r]!;
+            candidate[0] = l;
+            candidate[1] = left[open]!;
+            candidate[2] = right[open]!;
+            candidate[3] = right[r]!;
           } else {
-            candidate[0] = l; candidate[1] = left[r]!; candidate[2] = left[open]!; candidate[3] = right[open]!;
+            candidate[0] = l;
+            candidate[1] = left[r]!;
+            candidate[2] = left[open]!;
+            candidate[3] = right[open]!;
           }
           consider(4);
         }

@@ -8,13 +8,28 @@ import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from './q
  * Called once per non-empty child slot with its decoded box (exactly what a query tests), the depth of
  * the child (root's children are depth 1), whether it is a leaf range, and the node holding the slot.
  */
-export type NodeBoxVisitor = (minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, depth: number, isLeaf: boolean, node: number, slot: number) => void;
+export type NodeBoxVisitor = (
+  minX: number,
+  minY: number,
+  minZ: number,
+  maxX: number,
+  maxY: number,
+  maxZ: number,
+  depth: number,
+  isLeaf: boolean,
+  node: number,
+  slot: number,
+) => void;
 
 /**
  * Walks every child box of the packed tree, each node once (a shared node under the first parent that
  * reaches it), for the overlay and for checks. Reads the quantized layout when built, else the float one.
  */
-export function forEachNodeBox(bvh: BVH, visit: NodeBoxVisitor, layout: 'quantized' | 'float' = bvh.quantized !== null ? 'quantized' : 'float'): void {
+export function forEachNodeBox(
+  bvh: BVH,
+  visit: NodeBoxVisitor,
+  layout: 'quantized' | 'float' = bvh.quantized !== null ? 'quantized' : 'float',
+): void {
   const quantized = layout === 'quantized' ? bvh.quantized : null;
   const float = layout === 'float' ? bvh.float : null;
   const nodeCount = quantized?.nodeCount ?? float?.nodeCount ?? 0;

@@ -20,8 +20,18 @@ export const octantSign = (octant: number, axis: number): number => ((octant >> 
  * factor 2 does not change the order); a tie keeps the left child first.
  */
 export function binaryOctantCode(
-  lMinX: number, lMinY: number, lMinZ: number, lMaxX: number, lMaxY: number, lMaxZ: number,
-  rMinX: number, rMinY: number, rMinZ: number, rMaxX: number, rMaxY: number, rMaxZ: number,
+  lMinX: number,
+  lMinY: number,
+  lMinZ: number,
+  lMaxX: number,
+  lMaxY: number,
+  lMaxZ: number,
+  rMinX: number,
+  rMinY: number,
+  rMinZ: number,
+  rMaxX: number,
+  rMaxY: number,
+  rMaxZ: number,
 ): number {
   const x = rMinX + rMaxX - lMinX - lMaxX;
   const y = rMinY + rMaxY - lMinY - lMaxY;
@@ -40,13 +50,25 @@ export function binaryOctantCode(
  * costs the traversal the same one AND and differs only in the order it picks.
  */
 export function splitAxisCode(
-  lMinX: number, lMinY: number, lMinZ: number, lMaxX: number, lMaxY: number, lMaxZ: number,
-  rMinX: number, rMinY: number, rMinZ: number, rMaxX: number, rMaxY: number, rMaxZ: number,
+  lMinX: number,
+  lMinY: number,
+  lMinZ: number,
+  lMaxX: number,
+  lMaxY: number,
+  lMaxZ: number,
+  rMinX: number,
+  rMinY: number,
+  rMinZ: number,
+  rMaxX: number,
+  rMaxY: number,
+  rMaxZ: number,
 ): number {
   const x = rMinX + rMaxX - lMinX - lMaxX;
   const y = rMinY + rMaxY - lMinY - lMaxY;
   const z = rMinZ + rMaxZ - lMinZ - lMaxZ;
-  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  const ax = Math.abs(x),
+    ay = Math.abs(y),
+    az = Math.abs(z);
   const axis = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
   const difference = axis === 0 ? x : axis === 1 ? y : z;
   if (difference === 0) return 0;
@@ -79,7 +101,9 @@ export function wideOctantPermutations(bvh: BVH): Uint8Array {
   const order = [0, 1, 2, 3];
   for (let node = 0; node < nodeCount; node++) {
     for (let octant = 0; octant < 8; octant++) {
-      const sx = octantSign(octant, 0), sy = octantSign(octant, 1), sz = octantSign(octant, 2);
+      const sx = octantSign(octant, 0),
+        sy = octantSign(octant, 1),
+        sz = octantSign(octant, 2);
       for (let s = 0; s < 4; s++) {
         const o = 12 * node + 3 * s;
         keys[s] = present[4 * node + s] ? sx * centres[o]! + sy * centres[o + 1]! + sz * centres[o + 2]! : Infinity;

@@ -81,7 +81,11 @@ function checkNumber(name: string, value: unknown, min: number, max: number, int
 /** Fills defaults and validates every field; throws InvalidParameterError naming the bad one. */
 export function resolveBuildOptions(input: Partial<BuildOptions> = {}): BuildOptions {
   const options: BuildOptions = { ...DEFAULT_BUILD_OPTIONS, ...input };
-  if (!Array.isArray(options.layouts) || options.layouts.length === 0 || !options.layouts.every((l) => (BVH_LAYOUTS as readonly string[]).includes(l))) {
+  if (
+    !Array.isArray(options.layouts) ||
+    options.layouts.length === 0 ||
+    !options.layouts.every((l) => (BVH_LAYOUTS as readonly string[]).includes(l))
+  ) {
     throw new InvalidParameterError('layouts', `a non-empty list of ${BVH_LAYOUTS.join(', ')}`, options.layouts);
   }
   checkNumber('traversalCost', options.traversalCost, 0, 1e6, false);

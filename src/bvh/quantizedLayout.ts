@@ -36,9 +36,11 @@ export interface QuantizedNodes {
 }
 
 /** Bound b (0..5) of slot s of node n as a raw 16-bit value. */
-export const quantizedBound = (u16: Uint16Array, node: number, bound: number, slot: number): number => u16[QUANTIZED_NODE_U16 * node + 4 * bound + slot]!;
+export const quantizedBound = (u16: Uint16Array, node: number, bound: number, slot: number): number =>
+  u16[QUANTIZED_NODE_U16 * node + 4 * bound + slot]!;
 /** Child word of slot s of node n. */
-export const quantizedChildWord = (u32: Uint32Array, node: number, slot: number): number => u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
+export const quantizedChildWord = (u32: Uint32Array, node: number, slot: number): number =>
+  u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
 
 /** Widens an axis of a frame whose extent is positive but too small to quantize against safely. */
 function makeFrameSafe(frame: Float64Array, offset: number): void {
@@ -133,9 +135,24 @@ export function packQuantized(wide: WideTree, tree: BuildTree, collisionMask: nu
         u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(child, CHILD_TYPE_NODE, s, collisionMask);
       } else {
         const leaf = wide.ref[slot]!;
-        u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(tree.leafStart[leaf]!, leafType(tree.leafCount[leaf]!), s, collisionMask);
+        u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(
+          tree.leafStart[leaf]!,
+          leafType(tree.leafCount[leaf]!),
+          s,
+          collisionMask,
+        );
       }
     }
   }
-  return { layout: 'quantized', nodeCount, buffer, u16, u32, rootFrame, firstShared: wide.firstShared, sharedFrames, bytes: buffer.byteLength + 8 * sharedFrames.length };
+  return {
+    layout: 'quantized',
+    nodeCount,
+    buffer,
+    u16,
+    u32,
+    rootFrame,
+    firstShared: wide.firstShared,
+    sharedFrames,
+    bytes: buffer.byteLength + 8 * sharedFrames.length,
+  };
 }

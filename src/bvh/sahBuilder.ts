@@ -167,7 +167,9 @@ function initialiseReferences(workspace: BuildWorkspace, triangleCount: number):
     refTriangle[tri] = tri;
     const o = 6 * tri;
     for (let k = 0; k < 3; k++) {
-      const va = positions[a + k]!, vb = positions[b + k]!, vc = positions[c + k]!;
+      const va = positions[a + k]!,
+        vb = positions[b + k]!,
+        vc = positions[c + k]!;
       refBounds[o + k] = Math.min(va, vb, vc);
       refBounds[o + 3 + k] = Math.max(va, vb, vc);
     }
@@ -177,29 +179,64 @@ function initialiseReferences(workspace: BuildWorkspace, triangleCount: number):
 /** The node's box and the box of its references' doubled centres, into workspace.nodeBox / centreBox. */
 function computeNodeBoxes(workspace: BuildWorkspace, start: number, count: number): void {
   const bounds = workspace.refBounds;
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  let cMinX = Infinity, cMinY = Infinity, cMinZ = Infinity, cMaxX = -Infinity, cMaxY = -Infinity, cMaxZ = -Infinity;
-  let widestX = 0, widestY = 0, widestZ = 0;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
+  let cMinX = Infinity,
+    cMinY = Infinity,
+    cMinZ = Infinity,
+    cMaxX = -Infinity,
+    cMaxY = -Infinity,
+    cMaxZ = -Infinity;
+  let widestX = 0,
+    widestY = 0,
+    widestZ = 0;
   const end = start + count;
   for (let ref = start; ref < end; ref++) {
     const o = 6 * ref;
-    const x0 = bounds[o]!, y0 = bounds[o + 1]!, z0 = bounds[o + 2]!;
-    const x1 = bounds[o + 3]!, y1 = bounds[o + 4]!, z1 = bounds[o + 5]!;
-    if (x0 < minX) minX = x0; if (y0 < minY) minY = y0; if (z0 < minZ) minZ = z0;
-    if (x1 > maxX) maxX = x1; if (y1 > maxY) maxY = y1; if (z1 > maxZ) maxZ = z1;
-    const cx = x0 + x1, cy = y0 + y1, cz = z0 + z1;
+    const x0 = bounds[o]!,
+      y0 = bounds[o + 1]!,
+      z0 = bounds[o + 2]!;
+    const x1 = bounds[o + 3]!,
+      y1 = bounds[o + 4]!,
+      z1 = bounds[o + 5]!;
+    if (x0 < minX) minX = x0;
+    if (y0 < minY) minY = y0;
+    if (z0 < minZ) minZ = z0;
+    if (x1 > maxX) maxX = x1;
+    if (y1 > maxY) maxY = y1;
+    if (z1 > maxZ) maxZ = z1;
+    const cx = x0 + x1,
+      cy = y0 + y1,
+      cz = z0 + z1;
     if (x1 - x0 > widestX) widestX = x1 - x0;
     if (y1 - y0 > widestY) widestY = y1 - y0;
     if (z1 - z0 > widestZ) widestZ = z1 - z0;
-    if (cx < cMinX) cMinX = cx; if (cx > cMaxX) cMaxX = cx;
-    if (cy < cMinY) cMinY = cy; if (cy > cMaxY) cMaxY = cy;
-    if (cz < cMinZ) cMinZ = cz; if (cz > cMaxZ) cMaxZ = cz;
+    if (cx < cMinX) cMinX = cx;
+    if (cx > cMaxX) cMaxX = cx;
+    if (cy < cMinY) cMinY = cy;
+    if (cy > cMaxY) cMaxY = cy;
+    if (cz < cMinZ) cMinZ = cz;
+    if (cz > cMaxZ) cMaxZ = cz;
   }
   const box = workspace.nodeBox;
-  box[0] = minX; box[1] = minY; box[2] = minZ; box[3] = maxX; box[4] = maxY; box[5] = maxZ;
+  box[0] = minX;
+  box[1] = minY;
+  box[2] = minZ;
+  box[3] = maxX;
+  box[4] = maxY;
+  box[5] = maxZ;
   workspace.hasBigReference = 2 * widestX > maxX - minX || 2 * widestY > maxY - minY || 2 * widestZ > maxZ - minZ;
   const centres = workspace.centreBox;
-  centres[0] = cMinX; centres[1] = cMinY; centres[2] = cMinZ; centres[3] = cMaxX; centres[4] = cMaxY; centres[5] = cMaxZ;
+  centres[0] = cMinX;
+  centres[1] = cMinY;
+  centres[2] = cMinZ;
+  centres[3] = cMaxX;
+  centres[4] = cMaxY;
+  centres[5] = cMaxZ;
 }
 
 /** Surface area of the overlap of two boxes, zero unless they overlap with volume (touching is free). */
@@ -232,11 +269,19 @@ function warmUpFeedback(options: BuildOptions): void {
   };
   for (let i = 0; i < count; i++) {
     const size = i % 17 === 0 ? 40 : 2;
-    const cx = 100 * next(), cy = 100 * next(), cz = 100 * next();
+    const cx = 100 * next(),
+      cy = 100 * next(),
+      cz = 100 * next();
     for (let k = 0; k < 9; k++) positions[9 * i + k] = (k % 3 === 0 ? cx : k % 3 === 1 ? cy : cz) + size * (next() - 0.5);
     indices[3 * i] = 3 * i;
     indices[3 * i + 1] = 3 * i + 1;
     indices[3 * i + 2] = 3 * i + 2;
   }
-  buildBinaryTree(positions, indices, count, { ...options, spatialSplits: true, spatialOverlapThreshold: 0, bigLittleSplit: true, exactSweepLimit: 16 });
+  buildBinaryTree(positions, indices, count, {
+    ...options,
+    spatialSplits: true,
+    spatialOverlapThreshold: 0,
+    bigLittleSplit: true,
+    exactSweepLimit: 16,
+  });
 }

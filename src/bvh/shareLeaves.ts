@@ -56,7 +56,12 @@ export function shareHalfFullLeaves(wide: WideTree, tree: BuildTree): WideTree {
     const [a, b] = pairOf(i);
     const to = keptCount + i;
     newDepth[to] = Math.max(depth[a]!, depth[b]!);
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
     for (let s = 0; s < 4; s++) {
       const from = s < 2 ? 4 * a + s : 4 * b + s - 2;
       newKind[4 * to + s] = CHILD_LEAF;
@@ -64,8 +69,12 @@ export function shareHalfFullLeaves(wide: WideTree, tree: BuildTree): WideTree {
       const leaf = source[from]!;
       newSource[4 * to + s] = leaf;
       const o = 6 * leaf;
-      minX = Math.min(minX, bounds[o]!); minY = Math.min(minY, bounds[o + 1]!); minZ = Math.min(minZ, bounds[o + 2]!);
-      maxX = Math.max(maxX, bounds[o + 3]!); maxY = Math.max(maxY, bounds[o + 4]!); maxZ = Math.max(maxZ, bounds[o + 5]!);
+      minX = Math.min(minX, bounds[o]!);
+      minY = Math.min(minY, bounds[o + 1]!);
+      minZ = Math.min(minZ, bounds[o + 2]!);
+      maxX = Math.max(maxX, bounds[o + 3]!);
+      maxY = Math.max(maxY, bounds[o + 4]!);
+      maxZ = Math.max(maxZ, bounds[o + 5]!);
     }
     frames.set([minX, minY, minZ, maxX, maxY, maxZ], 6 * i);
   }

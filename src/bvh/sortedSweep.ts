@@ -32,7 +32,12 @@ export function evaluateSortedSweep(workspace: BuildWorkspace, start: number, co
       order[base + j + 1] = ref;
     }
 
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
     for (let i = count - 1; i >= 1; i--) {
       const o = 6 * order[base + i]!;
       if (bounds[o]! < minX) minX = bounds[o]!;
@@ -42,12 +47,21 @@ export function evaluateSortedSweep(workspace: BuildWorkspace, start: number, co
       if (bounds[o + 4]! > maxY) maxY = bounds[o + 4]!;
       if (bounds[o + 5]! > maxZ) maxZ = bounds[o + 5]!;
       const s = 6 * i;
-      suffixBoxes[s] = minX; suffixBoxes[s + 1] = minY; suffixBoxes[s + 2] = minZ;
-      suffixBoxes[s + 3] = maxX; suffixBoxes[s + 4] = maxY; suffixBoxes[s + 5] = maxZ;
+      suffixBoxes[s] = minX;
+      suffixBoxes[s + 1] = minY;
+      suffixBoxes[s + 2] = minZ;
+      suffixBoxes[s + 3] = maxX;
+      suffixBoxes[s + 4] = maxY;
+      suffixBoxes[s + 5] = maxZ;
       suffixAreas[i] = inflatedHalfArea(maxX - minX, maxY - minY, maxZ - minZ, radius);
     }
 
-    minX = Infinity; minY = Infinity; minZ = Infinity; maxX = -Infinity; maxY = -Infinity; maxZ = -Infinity;
+    minX = Infinity;
+    minY = Infinity;
+    minZ = Infinity;
+    maxX = -Infinity;
+    maxY = -Infinity;
+    maxZ = -Infinity;
     for (let i = 0; i < count - 1; i++) {
       const o = 6 * order[base + i]!;
       if (bounds[o]! < minX) minX = bounds[o]!;
@@ -64,7 +78,12 @@ export function evaluateSortedSweep(workspace: BuildWorkspace, start: number, co
         choice.axis = axis;
         choice.position = leftCount;
         const left = choice.leftBox;
-        left[0] = minX; left[1] = minY; left[2] = minZ; left[3] = maxX; left[4] = maxY; left[5] = maxZ;
+        left[0] = minX;
+        left[1] = minY;
+        left[2] = minZ;
+        left[3] = maxX;
+        left[4] = maxY;
+        left[5] = maxZ;
         const right = choice.rightBox;
         for (let k = 0; k < 6; k++) right[k] = suffixBoxes[6 * leftCount + k]!;
       }

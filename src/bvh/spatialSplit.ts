@@ -30,8 +30,12 @@ export function evaluateSpatialSplit(workspace: BuildWorkspace, start: number, c
     exit.fill(0);
     for (let b = 0; b < bins; b++) {
       const o = 6 * b;
-      binBounds[o] = Infinity; binBounds[o + 1] = Infinity; binBounds[o + 2] = Infinity;
-      binBounds[o + 3] = -Infinity; binBounds[o + 4] = -Infinity; binBounds[o + 5] = -Infinity;
+      binBounds[o] = Infinity;
+      binBounds[o + 1] = Infinity;
+      binBounds[o + 2] = Infinity;
+      binBounds[o + 3] = -Infinity;
+      binBounds[o + 4] = -Infinity;
+      binBounds[o + 5] = -Infinity;
     }
     for (let ref = start; ref < end; ref++) {
       const r = 6 * ref;
@@ -59,7 +63,12 @@ export function evaluateSpatialSplit(workspace: BuildWorkspace, start: number, c
       }
     }
 
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
     let rightCount = 0;
     for (let b = bins - 1; b >= 1; b--) {
       const o = 6 * b;
@@ -73,7 +82,12 @@ export function evaluateSpatialSplit(workspace: BuildWorkspace, start: number, c
       suffixAreas[b] = rightCount > 0 ? inflatedHalfArea(maxX - minX, maxY - minY, maxZ - minZ, radius) : 0;
       suffixCounts[b] = rightCount;
     }
-    minX = Infinity; minY = Infinity; minZ = Infinity; maxX = -Infinity; maxY = -Infinity; maxZ = -Infinity;
+    minX = Infinity;
+    minY = Infinity;
+    minZ = Infinity;
+    maxX = -Infinity;
+    maxY = -Infinity;
+    maxZ = -Infinity;
     let leftCount = 0;
     for (let b = 0; b < bins - 1; b++) {
       const o = 6 * b;

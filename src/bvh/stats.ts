@@ -32,7 +32,11 @@ export interface BVHStats {
   packMs: number;
 }
 
-export function measureWideTree(wide: WideTree, tree: BuildTree, options: BuildOptions): Omit<BVHStats, 'bytes' | 'bytesPerTriangle' | 'floatBytes' | 'buildMs' | 'binaryBuildMs' | 'collapseMs' | 'packMs'> {
+export function measureWideTree(
+  wide: WideTree,
+  tree: BuildTree,
+  options: BuildOptions,
+): Omit<BVHStats, 'bytes' | 'bytesPerTriangle' | 'floatBytes' | 'buildMs' | 'binaryBuildMs' | 'collapseMs' | 'packMs'> {
   const { kind, ref, source, depth, nodeCount } = wide;
   const bounds = tree.bounds;
   const radius = options.sweptRadius;

@@ -83,7 +83,7 @@ class Compiler {
     const cursor = this.cursor;
     cursor.next();
     cursor.expectWord('float4', "after 'const' (every value is a float4)");
-    const name = cursor.expectIdentifier('the constant\'s name');
+    const name = cursor.expectIdentifier("the constant's name");
     this.checkNewName(name);
     cursor.expectPunct('=', `after '${name.text}'`);
     const file = this.file;
@@ -117,14 +117,16 @@ class Compiler {
     const members: Member[] = [];
     while (!cursor.isPunct('}')) {
       cursor.expectWord('float4', `to start a member of ${name.text} (e.g. float4 wind : CHANNEL1;) or '}'`);
-      const member = cursor.expectIdentifier('the member\'s name');
+      const member = cursor.expectIdentifier("the member's name");
       cursor.expectPunct(':', `and a semantic after '${member.text}', e.g. ${member.text} : CHANNEL1`);
       const semantic = cursor.expectIdentifier('a semantic such as CHANNEL0');
       const match = /^CHANNEL(\d+)$/.exec(semantic.text);
       if (match === null) this.semanticError(`'${semantic.text}' is not a semantic; use CHANNEL0 (position) or CHANNEL1 (wind)`, semantic);
       const channel = Number(match[1]);
-      if (channel >= CHANNEL_COUNT) this.semanticError(`CHANNEL${channel} is not bound; CHANNEL0 is the query position and CHANNEL1 the wind`, semantic);
-      if (name.text === 'vf_out' && channel === 0) this.semanticError('CHANNEL0 is the query position, which a field cannot write; output the wind on CHANNEL1', semantic);
+      if (channel >= CHANNEL_COUNT)
+        this.semanticError(`CHANNEL${channel} is not bound; CHANNEL0 is the query position and CHANNEL1 the wind`, semantic);
+      if (name.text === 'vf_out' && channel === 0)
+        this.semanticError('CHANNEL0 is the query position, which a field cannot write; output the wind on CHANNEL1', semantic);
       for (const other of members) {
         if (other.name === member.text) this.semanticError(`${name.text} already has a member '${member.text}'`, member);
         if (other.channel === channel) this.semanticError(`'${other.name}' already uses CHANNEL${channel}`, semantic);
@@ -209,7 +211,7 @@ class FunctionBody implements NameScope {
       if (first.kind === 'end') cursor.fail(`the body of ${functionName.text} is never closed; add '}'`, first);
       if (cursor.isWord('float4')) {
         cursor.next();
-        const name = cursor.expectIdentifier('the local\'s name');
+        const name = cursor.expectIdentifier("the local's name");
         this.compiler.checkLocalName(name);
         if (this.locals.has(name.text)) this.compiler.fail(`'${name.text}' is already declared; assign with ${name.text} = … instead`, name);
         if (name.text === this.inputName || name.text === this.outputName) this.compiler.fail(`'${name.text}' names a parameter`, name);
@@ -250,7 +252,10 @@ class FunctionBody implements NameScope {
     cursor.next();
     for (const output of this.outputs) {
       if (!this.writtenChannels.has(output.channel)) {
-        this.compiler.fail(`${this.outputName}.${output.name} is never written; add e.g. ${this.outputName}.${output.name} = ${this.inputName}.${output.name} + …;`, functionName);
+        this.compiler.fail(
+          `${this.outputName}.${output.name} is never written; add e.g. ${this.outputName}.${output.name} = ${this.inputName}.${output.name} + …;`,
+          functionName,
+        );
       }
     }
   }
@@ -274,7 +279,8 @@ class FunctionBody implements NameScope {
     if (local !== undefined) return { kind: 'register', register: local, temporary: false };
     const constant = this.compiler.constant(name.text);
     if (constant !== undefined) return { kind: 'constant', value: Float64Array.from(constant.value), global: constant.name };
-    if (BUILTINS.has(name.text) || name.text === 'float4') this.compiler.fail(`'${name.text}' is a function; call it, e.g. ${BUILTINS.get(name.text)?.signature ?? 'float4(x, y, z, w)'}`, name);
+    if (BUILTINS.has(name.text) || name.text === 'float4')
+      this.compiler.fail(`'${name.text}' is a function; call it, e.g. ${BUILTINS.get(name.text)?.signature ?? 'float4(x, y, z, w)'}`, name);
     return this.unknown(name);
   }
 
@@ -285,7 +291,10 @@ class FunctionBody implements NameScope {
   private member(members: readonly Member[], token: Token, struct: string): Member {
     const found = members.find((member) => member.name === token.text);
     if (found === undefined) {
-      const hint = closestName(token.text, members.map((member) => member.name));
+      const hint = closestName(
+        token.text,
+        members.map((member) => member.name),
+      );
       this.compiler.fail(
         `${struct} has no member '${token.text}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (members: ${members.map((m) => m.name).join(', ') || 'none'})`,
         token,
@@ -296,6 +305,9 @@ class FunctionBody implements NameScope {
 
   private unknown(name: Token): never {
     const hint = closestName(name.text, this.names());
-    return this.compiler.fail(`unknown name '${name.text}'${hint === undefined ? '; declare it with float4 ' + name.text + ' = …;' : `; did you mean '${hint}'?`}`, name);
+    return this.compiler.fail(
+      `unknown name '${name.text}'${hint === undefined ? '; declare it with float4 ' + name.text + ' = …;' : `; did you mean '${hint}'?`}`,
+      name,
+    );
   }
 }

@@ -51,8 +51,10 @@ export function evaluateField(program: FieldProgram, positions: Float32Array, wi
   if (!(wind instanceof Float32Array)) throw new InvalidParameterError('wind', 'a Float32Array of float4s', wind);
   const count = options.count ?? Math.floor(positions.length / 4);
   if (!Number.isInteger(count) || count < 0) throw new InvalidParameterError('count', 'a whole number of points ≥ 0', count);
-  if (options.count === undefined && positions.length % 4 !== 0) throw new InvalidParameterError('positions', 'a length that is a multiple of 4 (float4 per point)', positions.length);
-  if (positions.length < count * 4) throw new InvalidParameterError('positions', `at least ${count * 4} floats for ${count} points`, positions.length);
+  if (options.count === undefined && positions.length % 4 !== 0)
+    throw new InvalidParameterError('positions', 'a length that is a multiple of 4 (float4 per point)', positions.length);
+  if (positions.length < count * 4)
+    throw new InvalidParameterError('positions', `at least ${count * 4} floats for ${count} points`, positions.length);
   if (wind.length < count * 4) throw new InvalidParameterError('wind', `at least ${count * 4} floats for ${count} points`, wind.length);
   validateBytecode(program);
 
@@ -66,7 +68,8 @@ export function evaluateField(program: FieldProgram, positions: Float32Array, wi
     backend = 'auto';
   }
   if (backend === 'jit' || (backend === 'auto' && isJitAvailable())) {
-    if (!isJitAvailable()) throw new InvalidParameterError('backend', "'interpreter' (this environment forbids generating code at run time)", backend);
+    if (!isJitAvailable())
+      throw new InvalidParameterError('backend', "'interpreter' (this environment forbids generating code at run time)", backend);
     jitKernel(program)(program.floats, positions, wind, count, fieldNoise);
     if (options.ran !== undefined) options.ran.backend = 'jit';
     return 0;

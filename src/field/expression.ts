@@ -110,7 +110,12 @@ export function compileExpression(cursor: TokenCursor, scope: NameScope, emitter
         pending.push({ kind: 'negate', token });
       } else {
         const why = token.kind === 'punct' && token.text === '+' ? ' (there is no unary +; drop it)' : '';
-        throw new FieldSyntaxError(`expected a value (a number, a name, a call or '('), found ${describeToken(token)}${why}`, token.line, token.column, file);
+        throw new FieldSyntaxError(
+          `expected a value (a number, a name, a call or '('), found ${describeToken(token)}${why}`,
+          token.line,
+          token.column,
+          file,
+        );
       }
       continue;
     }
@@ -154,7 +159,8 @@ export function compileExpression(cursor: TokenCursor, scope: NameScope, emitter
         );
       }
       if (token.text === ',') {
-        if (open.kind !== 'call') throw new FieldSyntaxError("',' inside parentheses; a comma only separates function arguments", token.line, token.column, file);
+        if (open.kind !== 'call')
+          throw new FieldSyntaxError("',' inside parentheses; a comma only separates function arguments", token.line, token.column, file);
         open.argumentCount++;
         expectOperand = true;
         continue;
@@ -167,7 +173,12 @@ export function compileExpression(cursor: TokenCursor, scope: NameScope, emitter
       while (pending.length > 0) {
         const top = pending[pending.length - 1]!;
         if (top.kind === 'paren' || top.kind === 'call') {
-          throw new FieldSyntaxError(`the '(' ${top.kind === 'call' ? `of ${top.token.text}(` : ''}opened here is never closed; add ')'`, top.token.line, top.token.column + (top.kind === 'call' ? top.token.text.length : 0), file);
+          throw new FieldSyntaxError(
+            `the '(' ${top.kind === 'call' ? `of ${top.token.text}(` : ''}opened here is never closed; add ')'`,
+            top.token.line,
+            top.token.column + (top.kind === 'call' ? top.token.text.length : 0),
+            file,
+          );
         }
         pop();
       }

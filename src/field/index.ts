@@ -2,7 +2,15 @@
 export { compileField, type CompileOptions } from './compile';
 export { disassemble, formatFloat32, type DisassembleOptions } from './disassemble';
 export { setConstant, getConstant } from './constants';
-export { evaluateField, simdFieldPointBuffers, simdFieldUnavailableReason, FIELD_BACKENDS, FIELD_BACKEND_LABELS, type FieldBackend, type EvaluateFieldOptions } from './evaluate';
+export {
+  evaluateField,
+  simdFieldPointBuffers,
+  simdFieldUnavailableReason,
+  FIELD_BACKENDS,
+  FIELD_BACKEND_LABELS,
+  type FieldBackend,
+  type EvaluateFieldOptions,
+} from './evaluate';
 export { isWasmSimdSupported } from '../simd/simdSupport';
 export type { SimdPointBuffers } from './simd-memory';
 export { createFieldScratch, scratchBytesPerPoint, DEFAULT_SCRATCH_BYTES, type FieldScratch } from './scratch';

@@ -31,7 +31,11 @@ export function interpretField(program: FieldProgram, positions: Float32Array, w
   const s = scratch.values;
   const fit = Math.floor(s.length / (registerCount * 4));
   if (fit < 1) {
-    throw new InvalidParameterError('scratch', `at least ${scratchBytesPerPoint(registerCount)} bytes (${registerCount} registers × 32 bytes for one point)`, scratch.bytes);
+    throw new InvalidParameterError(
+      'scratch',
+      `at least ${scratchBytesPerPoint(registerCount)} bytes (${registerCount} registers × 32 bytes for one point)`,
+      scratch.bytes,
+    );
   }
   const chunk = Math.min(fit, Math.max(count, 1));
   const stride = chunk * 4;
@@ -56,9 +60,27 @@ export function interpretField(program: FieldProgram, positions: Float32Array, w
           if (variant === 0) {
             REGISTER_REGISTER[operationBase]!(s, d, words[pc + 2]! * stride, words[pc + 3]! * stride, count4);
           } else if (variant === 1) {
-            REGISTER_CONSTANT[operationBase]!(s, d, words[pc + 2]! * stride, floats[pc + 3]!, floats[pc + 4]!, floats[pc + 5]!, floats[pc + 6]!, count4);
+            REGISTER_CONSTANT[operationBase]!(
+              s,
+              d,
+              words[pc + 2]! * stride,
+              floats[pc + 3]!,
+              floats[pc + 4]!,
+              floats[pc + 5]!,
+              floats[pc + 6]!,
+              count4,
+            );
           } else if (variant === 2) {
-            CONSTANT_REGISTER[operationBase]!(s, d, floats[pc + 2]!, floats[pc + 3]!, floats[pc + 4]!, floats[pc + 5]!, words[pc + 6]! * stride, count4);
+            CONSTANT_REGISTER[operationBase]!(
+              s,
+              d,
+              floats[pc + 2]!,
+              floats[pc + 3]!,
+              floats[pc + 4]!,
+              floats[pc + 5]!,
+              words[pc + 6]! * stride,
+              count4,
+            );
           } else {
             // Two patchable constants: the same value for every point, so compute it once.
             for (let k = 0; k < 4; k++) {

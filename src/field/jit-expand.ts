@@ -10,7 +10,12 @@ export function expandInstruction(builder: KernelBuilder, operation: string, arg
   const b = args[1];
   const c = args[2];
   const each = (template: (k: number) => string, operands: readonly Scalar[][]): Scalar[] =>
-    [0, 1, 2, 3].map((k) => builder.define(template(k), operands.map((operand) => operand[k]!)));
+    [0, 1, 2, 3].map((k) =>
+      builder.define(
+        template(k),
+        operands.map((operand) => operand[k]!),
+      ),
+    );
   const dotText = (x: readonly Scalar[], y: readonly Scalar[]): string =>
     `${x[0]!.text} * ${y[0]!.text} + ${x[1]!.text} * ${y[1]!.text} + ${x[2]!.text} * ${y[2]!.text} + ${x[3]!.text} * ${y[3]!.text}`;
   const binary = (symbol: string): Scalar[] => each((k) => `${a[k]!.text} ${symbol} ${b![k]!.text}`, [a, b!]);
@@ -22,18 +27,30 @@ export function expandInstruction(builder: KernelBuilder, operation: string, arg
     });
   const call = (fn: string): Scalar[] => each((k) => `${fn}(${a[k]!.text})`, [a]);
   switch (operation) {
-    case 'add': return binary('+');
-    case 'sub': return binary('-');
-    case 'mul': return binary('*');
-    case 'div': return binary('/');
-    case 'min': return each((k) => `Math.min(${a[k]!.text}, ${b![k]!.text})`, [a, b!]);
-    case 'max': return each((k) => `Math.max(${a[k]!.text}, ${b![k]!.text})`, [a, b!]);
-    case 'lt': return compare('<');
-    case 'le': return compare('<=');
-    case 'gt': return compare('>');
-    case 'ge': return compare('>=');
-    case 'eq': return compare('===');
-    case 'ne': return compare('!==');
+    case 'add':
+      return binary('+');
+    case 'sub':
+      return binary('-');
+    case 'mul':
+      return binary('*');
+    case 'div':
+      return binary('/');
+    case 'min':
+      return each((k) => `Math.min(${a[k]!.text}, ${b![k]!.text})`, [a, b!]);
+    case 'max':
+      return each((k) => `Math.max(${a[k]!.text}, ${b![k]!.text})`, [a, b!]);
+    case 'lt':
+      return compare('<');
+    case 'le':
+      return compare('<=');
+    case 'gt':
+      return compare('>');
+    case 'ge':
+      return compare('>=');
+    case 'eq':
+      return compare('===');
+    case 'ne':
+      return compare('!==');
     case 'dot': {
       const dot = builder.define(dotText(a, b!), [...a, ...b!]);
       return [dot, dot, dot, dot];
@@ -45,16 +62,26 @@ export function expandInstruction(builder: KernelBuilder, operation: string, arg
         builder.define(`${a[0]!.text} * ${b![1]!.text} - ${a[1]!.text} * ${b![0]!.text}`, [a[0]!, a[1]!, b![0]!, b![1]!]),
         ZERO,
       ];
-    case 'mov': return [...a];
-    case 'swizzle': return [0, 1, 2, 3].map((k) => a[(immediate >> (2 * k)) & 3]!);
-    case 'neg': return each((k) => `-${a[k]!.text}`, [a]);
-    case 'abs': return call('Math.abs');
-    case 'floor': return call('Math.floor');
-    case 'sqrt': return call('Math.sqrt');
-    case 'sin': return call('Math.sin');
-    case 'cos': return call('Math.cos');
-    case 'frac': return each((k) => `${a[k]!.text} - Math.floor(${a[k]!.text})`, [a]);
-    case 'saturate': return each((k) => `Math.min(Math.max(${a[k]!.text}, 0), 1)`, [a]);
+    case 'mov':
+      return [...a];
+    case 'swizzle':
+      return [0, 1, 2, 3].map((k) => a[(immediate >> (2 * k)) & 3]!);
+    case 'neg':
+      return each((k) => `-${a[k]!.text}`, [a]);
+    case 'abs':
+      return call('Math.abs');
+    case 'floor':
+      return call('Math.floor');
+    case 'sqrt':
+      return call('Math.sqrt');
+    case 'sin':
+      return call('Math.sin');
+    case 'cos':
+      return call('Math.cos');
+    case 'frac':
+      return each((k) => `${a[k]!.text} - Math.floor(${a[k]!.text})`, [a]);
+    case 'saturate':
+      return each((k) => `Math.min(Math.max(${a[k]!.text}, 0), 1)`, [a]);
     case 'length': {
       const length = builder.define(`Math.sqrt(${dotText(a, a)})`, a);
       return [length, length, length, length];
@@ -68,8 +95,10 @@ export function expandInstruction(builder: KernelBuilder, operation: string, arg
       const noise = builder.define(`noise(${a[0]!.text}, ${a[1]!.text}, ${a[2]!.text})`, [a[0]!, a[1]!, a[2]!]);
       return [noise, noise, noise, noise];
     }
-    case 'lerp': return each((k) => `${a[k]!.text} + (${b![k]!.text} - ${a[k]!.text}) * ${c![k]!.text}`, [a, b!, c!]);
-    case 'clamp': return each((k) => `Math.min(Math.max(${a[k]!.text}, ${b![k]!.text}), ${c![k]!.text})`, [a, b!, c!]);
+    case 'lerp':
+      return each((k) => `${a[k]!.text} + (${b![k]!.text} - ${a[k]!.text}) * ${c![k]!.text}`, [a, b!, c!]);
+    case 'clamp':
+      return each((k) => `Math.min(Math.max(${a[k]!.text}, ${b![k]!.text}), ${c![k]!.text})`, [a, b!, c!]);
     case 'select':
       // Branch on the comparison itself when the mask came from one (same outcome, one test fewer).
       return [0, 1, 2, 3].map((k) => {

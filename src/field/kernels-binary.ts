@@ -14,109 +14,238 @@ export type RegisterRegisterKernel = (s: Float64Array, d: number, a: number, b: 
 export type RegisterConstantKernel = (s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number) => void;
 export type ConstantRegisterKernel = (s: Float64Array, d: number, c0: number, c1: number, c2: number, c3: number, b: number, count4: number) => void;
 
-
 function addRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! + s[b + i]!; s[d + i + 1] = s[a + i + 1]! + s[b + i + 1]!; s[d + i + 2] = s[a + i + 2]! + s[b + i + 2]!; s[d + i + 3] = s[a + i + 3]! + s[b + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! + s[b + i]!;
+    s[d + i + 1] = s[a + i + 1]! + s[b + i + 1]!;
+    s[d + i + 2] = s[a + i + 2]! + s[b + i + 2]!;
+    s[d + i + 3] = s[a + i + 3]! + s[b + i + 3]!;
+  }
 }
 
 function addRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! + c0; s[d + i + 1] = s[a + i + 1]! + c1; s[d + i + 2] = s[a + i + 2]! + c2; s[d + i + 3] = s[a + i + 3]! + c3; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! + c0;
+    s[d + i + 1] = s[a + i + 1]! + c1;
+    s[d + i + 2] = s[a + i + 2]! + c2;
+    s[d + i + 3] = s[a + i + 3]! + c3;
+  }
 }
 
 function subRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! - s[b + i]!; s[d + i + 1] = s[a + i + 1]! - s[b + i + 1]!; s[d + i + 2] = s[a + i + 2]! - s[b + i + 2]!; s[d + i + 3] = s[a + i + 3]! - s[b + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! - s[b + i]!;
+    s[d + i + 1] = s[a + i + 1]! - s[b + i + 1]!;
+    s[d + i + 2] = s[a + i + 2]! - s[b + i + 2]!;
+    s[d + i + 3] = s[a + i + 3]! - s[b + i + 3]!;
+  }
 }
 
 function subRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! - c0; s[d + i + 1] = s[a + i + 1]! - c1; s[d + i + 2] = s[a + i + 2]! - c2; s[d + i + 3] = s[a + i + 3]! - c3; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! - c0;
+    s[d + i + 1] = s[a + i + 1]! - c1;
+    s[d + i + 2] = s[a + i + 2]! - c2;
+    s[d + i + 3] = s[a + i + 3]! - c3;
+  }
 }
 
 function mulRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! * s[b + i]!; s[d + i + 1] = s[a + i + 1]! * s[b + i + 1]!; s[d + i + 2] = s[a + i + 2]! * s[b + i + 2]!; s[d + i + 3] = s[a + i + 3]! * s[b + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! * s[b + i]!;
+    s[d + i + 1] = s[a + i + 1]! * s[b + i + 1]!;
+    s[d + i + 2] = s[a + i + 2]! * s[b + i + 2]!;
+    s[d + i + 3] = s[a + i + 3]! * s[b + i + 3]!;
+  }
 }
 
 function mulRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! * c0; s[d + i + 1] = s[a + i + 1]! * c1; s[d + i + 2] = s[a + i + 2]! * c2; s[d + i + 3] = s[a + i + 3]! * c3; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! * c0;
+    s[d + i + 1] = s[a + i + 1]! * c1;
+    s[d + i + 2] = s[a + i + 2]! * c2;
+    s[d + i + 3] = s[a + i + 3]! * c3;
+  }
 }
 
 function divRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! / s[b + i]!; s[d + i + 1] = s[a + i + 1]! / s[b + i + 1]!; s[d + i + 2] = s[a + i + 2]! / s[b + i + 2]!; s[d + i + 3] = s[a + i + 3]! / s[b + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! / s[b + i]!;
+    s[d + i + 1] = s[a + i + 1]! / s[b + i + 1]!;
+    s[d + i + 2] = s[a + i + 2]! / s[b + i + 2]!;
+    s[d + i + 3] = s[a + i + 3]! / s[b + i + 3]!;
+  }
 }
 
 function divRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! / c0; s[d + i + 1] = s[a + i + 1]! / c1; s[d + i + 2] = s[a + i + 2]! / c2; s[d + i + 3] = s[a + i + 3]! / c3; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! / c0;
+    s[d + i + 1] = s[a + i + 1]! / c1;
+    s[d + i + 2] = s[a + i + 2]! / c2;
+    s[d + i + 3] = s[a + i + 3]! / c3;
+  }
 }
 
 function minRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.min(s[a + i]!, s[b + i]!); s[d + i + 1] = Math.min(s[a + i + 1]!, s[b + i + 1]!); s[d + i + 2] = Math.min(s[a + i + 2]!, s[b + i + 2]!); s[d + i + 3] = Math.min(s[a + i + 3]!, s[b + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.min(s[a + i]!, s[b + i]!);
+    s[d + i + 1] = Math.min(s[a + i + 1]!, s[b + i + 1]!);
+    s[d + i + 2] = Math.min(s[a + i + 2]!, s[b + i + 2]!);
+    s[d + i + 3] = Math.min(s[a + i + 3]!, s[b + i + 3]!);
+  }
 }
 
 function minRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.min(s[a + i]!, c0); s[d + i + 1] = Math.min(s[a + i + 1]!, c1); s[d + i + 2] = Math.min(s[a + i + 2]!, c2); s[d + i + 3] = Math.min(s[a + i + 3]!, c3); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.min(s[a + i]!, c0);
+    s[d + i + 1] = Math.min(s[a + i + 1]!, c1);
+    s[d + i + 2] = Math.min(s[a + i + 2]!, c2);
+    s[d + i + 3] = Math.min(s[a + i + 3]!, c3);
+  }
 }
 
 function maxRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.max(s[a + i]!, s[b + i]!); s[d + i + 1] = Math.max(s[a + i + 1]!, s[b + i + 1]!); s[d + i + 2] = Math.max(s[a + i + 2]!, s[b + i + 2]!); s[d + i + 3] = Math.max(s[a + i + 3]!, s[b + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.max(s[a + i]!, s[b + i]!);
+    s[d + i + 1] = Math.max(s[a + i + 1]!, s[b + i + 1]!);
+    s[d + i + 2] = Math.max(s[a + i + 2]!, s[b + i + 2]!);
+    s[d + i + 3] = Math.max(s[a + i + 3]!, s[b + i + 3]!);
+  }
 }
 
 function maxRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.max(s[a + i]!, c0); s[d + i + 1] = Math.max(s[a + i + 1]!, c1); s[d + i + 2] = Math.max(s[a + i + 2]!, c2); s[d + i + 3] = Math.max(s[a + i + 3]!, c3); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.max(s[a + i]!, c0);
+    s[d + i + 1] = Math.max(s[a + i + 1]!, c1);
+    s[d + i + 2] = Math.max(s[a + i + 2]!, c2);
+    s[d + i + 3] = Math.max(s[a + i + 3]!, c3);
+  }
 }
 
 function lessThanRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! < s[b + i]! ? 1 : 0; s[d + i + 1] = s[a + i + 1]! < s[b + i + 1]! ? 1 : 0; s[d + i + 2] = s[a + i + 2]! < s[b + i + 2]! ? 1 : 0; s[d + i + 3] = s[a + i + 3]! < s[b + i + 3]! ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! < s[b + i]! ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! < s[b + i + 1]! ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! < s[b + i + 2]! ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! < s[b + i + 3]! ? 1 : 0;
+  }
 }
 
 function lessThanRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! < c0 ? 1 : 0; s[d + i + 1] = s[a + i + 1]! < c1 ? 1 : 0; s[d + i + 2] = s[a + i + 2]! < c2 ? 1 : 0; s[d + i + 3] = s[a + i + 3]! < c3 ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! < c0 ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! < c1 ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! < c2 ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! < c3 ? 1 : 0;
+  }
 }
 
 function lessEqualRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! <= s[b + i]! ? 1 : 0; s[d + i + 1] = s[a + i + 1]! <= s[b + i + 1]! ? 1 : 0; s[d + i + 2] = s[a + i + 2]! <= s[b + i + 2]! ? 1 : 0; s[d + i + 3] = s[a + i + 3]! <= s[b + i + 3]! ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! <= s[b + i]! ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! <= s[b + i + 1]! ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! <= s[b + i + 2]! ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! <= s[b + i + 3]! ? 1 : 0;
+  }
 }
 
 function lessEqualRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! <= c0 ? 1 : 0; s[d + i + 1] = s[a + i + 1]! <= c1 ? 1 : 0; s[d + i + 2] = s[a + i + 2]! <= c2 ? 1 : 0; s[d + i + 3] = s[a + i + 3]! <= c3 ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! <= c0 ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! <= c1 ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! <= c2 ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! <= c3 ? 1 : 0;
+  }
 }
 
 function greaterThanRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! > s[b + i]! ? 1 : 0; s[d + i + 1] = s[a + i + 1]! > s[b + i + 1]! ? 1 : 0; s[d + i + 2] = s[a + i + 2]! > s[b + i + 2]! ? 1 : 0; s[d + i + 3] = s[a + i + 3]! > s[b + i + 3]! ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! > s[b + i]! ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! > s[b + i + 1]! ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! > s[b + i + 2]! ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! > s[b + i + 3]! ? 1 : 0;
+  }
 }
 
 function greaterThanRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! > c0 ? 1 : 0; s[d + i + 1] = s[a + i + 1]! > c1 ? 1 : 0; s[d + i + 2] = s[a + i + 2]! > c2 ? 1 : 0; s[d + i + 3] = s[a + i + 3]! > c3 ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! > c0 ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! > c1 ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! > c2 ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! > c3 ? 1 : 0;
+  }
 }
 
 function greaterEqualRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! >= s[b + i]! ? 1 : 0; s[d + i + 1] = s[a + i + 1]! >= s[b + i + 1]! ? 1 : 0; s[d + i + 2] = s[a + i + 2]! >= s[b + i + 2]! ? 1 : 0; s[d + i + 3] = s[a + i + 3]! >= s[b + i + 3]! ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! >= s[b + i]! ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! >= s[b + i + 1]! ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! >= s[b + i + 2]! ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! >= s[b + i + 3]! ? 1 : 0;
+  }
 }
 
 function greaterEqualRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! >= c0 ? 1 : 0; s[d + i + 1] = s[a + i + 1]! >= c1 ? 1 : 0; s[d + i + 2] = s[a + i + 2]! >= c2 ? 1 : 0; s[d + i + 3] = s[a + i + 3]! >= c3 ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! >= c0 ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! >= c1 ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! >= c2 ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! >= c3 ? 1 : 0;
+  }
 }
 
 function equalRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! === s[b + i]! ? 1 : 0; s[d + i + 1] = s[a + i + 1]! === s[b + i + 1]! ? 1 : 0; s[d + i + 2] = s[a + i + 2]! === s[b + i + 2]! ? 1 : 0; s[d + i + 3] = s[a + i + 3]! === s[b + i + 3]! ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! === s[b + i]! ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! === s[b + i + 1]! ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! === s[b + i + 2]! ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! === s[b + i + 3]! ? 1 : 0;
+  }
 }
 
 function equalRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! === c0 ? 1 : 0; s[d + i + 1] = s[a + i + 1]! === c1 ? 1 : 0; s[d + i + 2] = s[a + i + 2]! === c2 ? 1 : 0; s[d + i + 3] = s[a + i + 3]! === c3 ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! === c0 ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! === c1 ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! === c2 ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! === c3 ? 1 : 0;
+  }
 }
 
 function notEqualRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! !== s[b + i]! ? 1 : 0; s[d + i + 1] = s[a + i + 1]! !== s[b + i + 1]! ? 1 : 0; s[d + i + 2] = s[a + i + 2]! !== s[b + i + 2]! ? 1 : 0; s[d + i + 3] = s[a + i + 3]! !== s[b + i + 3]! ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! !== s[b + i]! ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! !== s[b + i + 1]! ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! !== s[b + i + 2]! ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! !== s[b + i + 3]! ? 1 : 0;
+  }
 }
 
 function notEqualRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, c3: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! !== c0 ? 1 : 0; s[d + i + 1] = s[a + i + 1]! !== c1 ? 1 : 0; s[d + i + 2] = s[a + i + 2]! !== c2 ? 1 : 0; s[d + i + 3] = s[a + i + 3]! !== c3 ? 1 : 0; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! !== c0 ? 1 : 0;
+    s[d + i + 1] = s[a + i + 1]! !== c1 ? 1 : 0;
+    s[d + i + 2] = s[a + i + 2]! !== c2 ? 1 : 0;
+    s[d + i + 3] = s[a + i + 3]! !== c3 ? 1 : 0;
+  }
 }
 
 function subCR(s: Float64Array, d: number, c0: number, c1: number, c2: number, c3: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = c0 - s[b + i]!; s[d + i + 1] = c1 - s[b + i + 1]!; s[d + i + 2] = c2 - s[b + i + 2]!; s[d + i + 3] = c3 - s[b + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = c0 - s[b + i]!;
+    s[d + i + 1] = c1 - s[b + i + 1]!;
+    s[d + i + 2] = c2 - s[b + i + 2]!;
+    s[d + i + 3] = c3 - s[b + i + 3]!;
+  }
 }
 
 function divCR(s: Float64Array, d: number, c0: number, c1: number, c2: number, c3: number, b: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = c0 / s[b + i]!; s[d + i + 1] = c1 / s[b + i + 1]!; s[d + i + 2] = c2 / s[b + i + 2]!; s[d + i + 3] = c3 / s[b + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = c0 / s[b + i]!;
+    s[d + i + 1] = c1 / s[b + i + 1]!;
+    s[d + i + 2] = c2 / s[b + i + 2]!;
+    s[d + i + 3] = c3 / s[b + i + 3]!;
+  }
 }
 
 function dotRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
@@ -139,8 +268,12 @@ function dotRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2
 }
 function crossRR(s: Float64Array, d: number, a: number, b: number, count4: number): void {
   for (let i = 0; i < count4; i += 4) {
-    const ax = s[a + i]!, ay = s[a + i + 1]!, az = s[a + i + 2]!;
-    const bx = s[b + i]!, by = s[b + i + 1]!, bz = s[b + i + 2]!;
+    const ax = s[a + i]!,
+      ay = s[a + i + 1]!,
+      az = s[a + i + 2]!;
+    const bx = s[b + i]!,
+      by = s[b + i + 1]!,
+      bz = s[b + i + 2]!;
     s[d + i] = ay * bz - az * by;
     s[d + i + 1] = az * bx - ax * bz;
     s[d + i + 2] = ax * by - ay * bx;
@@ -149,7 +282,9 @@ function crossRR(s: Float64Array, d: number, a: number, b: number, count4: numbe
 }
 function crossRC(s: Float64Array, d: number, a: number, c0: number, c1: number, c2: number, _c3: number, count4: number): void {
   for (let i = 0; i < count4; i += 4) {
-    const ax = s[a + i]!, ay = s[a + i + 1]!, az = s[a + i + 2]!;
+    const ax = s[a + i]!,
+      ay = s[a + i + 1]!,
+      az = s[a + i + 2]!;
     s[d + i] = ay * c2 - az * c1;
     s[d + i + 1] = az * c0 - ax * c2;
     s[d + i + 2] = ax * c1 - ay * c0;
@@ -158,7 +293,9 @@ function crossRC(s: Float64Array, d: number, a: number, c0: number, c1: number, 
 }
 function crossCR(s: Float64Array, d: number, c0: number, c1: number, c2: number, _c3: number, b: number, count4: number): void {
   for (let i = 0; i < count4; i += 4) {
-    const bx = s[b + i]!, by = s[b + i + 1]!, bz = s[b + i + 2]!;
+    const bx = s[b + i]!,
+      by = s[b + i + 1]!,
+      bz = s[b + i + 2]!;
     s[d + i] = c1 * bz - c2 * by;
     s[d + i + 1] = c2 * bx - c0 * bz;
     s[d + i + 2] = c0 * by - c1 * bx;
@@ -175,7 +312,6 @@ function mirrored(kernel: RegisterConstantKernel): ConstantRegisterKernel {
 export const REGISTER_REGISTER: RegisterRegisterKernel[] = [];
 export const REGISTER_CONSTANT: RegisterConstantKernel[] = [];
 export const CONSTANT_REGISTER: ConstantRegisterKernel[] = [];
-
 
 REGISTER_REGISTER[OP_ADD] = addRR;
 REGISTER_CONSTANT[OP_ADD] = addRC;

@@ -1,5 +1,21 @@
 import { fieldNoise } from './noise3';
-import { OP_ABS, OP_CLAMP, OP_COS, OP_FLOOR, OP_FRAC, OP_LENGTH, OP_LERP, OP_MOV, OP_NEG, OP_NOISE, OP_NORMALIZE, OP_SATURATE, OP_SELECT, OP_SIN, OP_SQRT } from './opcodes';
+import {
+  OP_ABS,
+  OP_CLAMP,
+  OP_COS,
+  OP_FLOOR,
+  OP_FRAC,
+  OP_LENGTH,
+  OP_LERP,
+  OP_MOV,
+  OP_NEG,
+  OP_NOISE,
+  OP_NORMALIZE,
+  OP_SATURATE,
+  OP_SELECT,
+  OP_SIN,
+  OP_SQRT,
+} from './opcodes';
 
 /**
  * The interpreter's one- and three-argument kernels and the swizzle, same conventions as
@@ -14,40 +30,87 @@ function move(s: Float64Array, d: number, a: number, count4: number): void {
 }
 
 function negate(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = -s[a + i]!; s[d + i + 1] = -s[a + i + 1]!; s[d + i + 2] = -s[a + i + 2]!; s[d + i + 3] = -s[a + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = -s[a + i]!;
+    s[d + i + 1] = -s[a + i + 1]!;
+    s[d + i + 2] = -s[a + i + 2]!;
+    s[d + i + 3] = -s[a + i + 3]!;
+  }
 }
 
 function absolute(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.abs(s[a + i]!); s[d + i + 1] = Math.abs(s[a + i + 1]!); s[d + i + 2] = Math.abs(s[a + i + 2]!); s[d + i + 3] = Math.abs(s[a + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.abs(s[a + i]!);
+    s[d + i + 1] = Math.abs(s[a + i + 1]!);
+    s[d + i + 2] = Math.abs(s[a + i + 2]!);
+    s[d + i + 3] = Math.abs(s[a + i + 3]!);
+  }
 }
 
 function floor(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.floor(s[a + i]!); s[d + i + 1] = Math.floor(s[a + i + 1]!); s[d + i + 2] = Math.floor(s[a + i + 2]!); s[d + i + 3] = Math.floor(s[a + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.floor(s[a + i]!);
+    s[d + i + 1] = Math.floor(s[a + i + 1]!);
+    s[d + i + 2] = Math.floor(s[a + i + 2]!);
+    s[d + i + 3] = Math.floor(s[a + i + 3]!);
+  }
 }
 
 function squareRoot(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.sqrt(s[a + i]!); s[d + i + 1] = Math.sqrt(s[a + i + 1]!); s[d + i + 2] = Math.sqrt(s[a + i + 2]!); s[d + i + 3] = Math.sqrt(s[a + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.sqrt(s[a + i]!);
+    s[d + i + 1] = Math.sqrt(s[a + i + 1]!);
+    s[d + i + 2] = Math.sqrt(s[a + i + 2]!);
+    s[d + i + 3] = Math.sqrt(s[a + i + 3]!);
+  }
 }
 
 function sine(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.sin(s[a + i]!); s[d + i + 1] = Math.sin(s[a + i + 1]!); s[d + i + 2] = Math.sin(s[a + i + 2]!); s[d + i + 3] = Math.sin(s[a + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.sin(s[a + i]!);
+    s[d + i + 1] = Math.sin(s[a + i + 1]!);
+    s[d + i + 2] = Math.sin(s[a + i + 2]!);
+    s[d + i + 3] = Math.sin(s[a + i + 3]!);
+  }
 }
 
 function cosine(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.cos(s[a + i]!); s[d + i + 1] = Math.cos(s[a + i + 1]!); s[d + i + 2] = Math.cos(s[a + i + 2]!); s[d + i + 3] = Math.cos(s[a + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.cos(s[a + i]!);
+    s[d + i + 1] = Math.cos(s[a + i + 1]!);
+    s[d + i + 2] = Math.cos(s[a + i + 2]!);
+    s[d + i + 3] = Math.cos(s[a + i + 3]!);
+  }
 }
 
 function saturate(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.min(Math.max(s[a + i]!, 0), 1); s[d + i + 1] = Math.min(Math.max(s[a + i + 1]!, 0), 1); s[d + i + 2] = Math.min(Math.max(s[a + i + 2]!, 0), 1); s[d + i + 3] = Math.min(Math.max(s[a + i + 3]!, 0), 1); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.min(Math.max(s[a + i]!, 0), 1);
+    s[d + i + 1] = Math.min(Math.max(s[a + i + 1]!, 0), 1);
+    s[d + i + 2] = Math.min(Math.max(s[a + i + 2]!, 0), 1);
+    s[d + i + 3] = Math.min(Math.max(s[a + i + 3]!, 0), 1);
+  }
 }
 
 function fraction(s: Float64Array, d: number, a: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { const x0 = s[a + i]!; s[d + i] = x0 - Math.floor(x0); const x1 = s[a + i + 1]!; s[d + i + 1] = x1 - Math.floor(x1); const x2 = s[a + i + 2]!; s[d + i + 2] = x2 - Math.floor(x2); const x3 = s[a + i + 3]!; s[d + i + 3] = x3 - Math.floor(x3); }
+  for (let i = 0; i < count4; i += 4) {
+    const x0 = s[a + i]!;
+    s[d + i] = x0 - Math.floor(x0);
+    const x1 = s[a + i + 1]!;
+    s[d + i + 1] = x1 - Math.floor(x1);
+    const x2 = s[a + i + 2]!;
+    s[d + i + 2] = x2 - Math.floor(x2);
+    const x3 = s[a + i + 3]!;
+    s[d + i + 3] = x3 - Math.floor(x3);
+  }
 }
 
 function length(s: Float64Array, d: number, a: number, count4: number): void {
   for (let i = 0; i < count4; i += 4) {
-    const x = s[a + i]!, y = s[a + i + 1]!, z = s[a + i + 2]!, w = s[a + i + 3]!;
+    const x = s[a + i]!,
+      y = s[a + i + 1]!,
+      z = s[a + i + 2]!,
+      w = s[a + i + 3]!;
     const length = Math.sqrt(x * x + y * y + z * z + w * w);
     s[d + i] = length;
     s[d + i + 1] = length;
@@ -58,7 +121,10 @@ function length(s: Float64Array, d: number, a: number, count4: number): void {
 
 function normalize(s: Float64Array, d: number, a: number, count4: number): void {
   for (let i = 0; i < count4; i += 4) {
-    const x = s[a + i]!, y = s[a + i + 1]!, z = s[a + i + 2]!, w = s[a + i + 3]!;
+    const x = s[a + i]!,
+      y = s[a + i + 1]!,
+      z = s[a + i + 2]!,
+      w = s[a + i + 3]!;
     const squared = x * x + y * y + z * z + w * w;
     const inverse = squared > 0 ? 1 / Math.sqrt(squared) : 0;
     s[d + i] = x * inverse;
@@ -79,22 +145,47 @@ function noise(s: Float64Array, d: number, a: number, count4: number): void {
 }
 
 function lerp(s: Float64Array, d: number, a: number, b: number, c: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { const x0 = s[a + i]!; s[d + i] = x0 + (s[b + i]! - x0) * s[c + i]!; const x1 = s[a + i + 1]!; s[d + i + 1] = x1 + (s[b + i + 1]! - x1) * s[c + i + 1]!; const x2 = s[a + i + 2]!; s[d + i + 2] = x2 + (s[b + i + 2]! - x2) * s[c + i + 2]!; const x3 = s[a + i + 3]!; s[d + i + 3] = x3 + (s[b + i + 3]! - x3) * s[c + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    const x0 = s[a + i]!;
+    s[d + i] = x0 + (s[b + i]! - x0) * s[c + i]!;
+    const x1 = s[a + i + 1]!;
+    s[d + i + 1] = x1 + (s[b + i + 1]! - x1) * s[c + i + 1]!;
+    const x2 = s[a + i + 2]!;
+    s[d + i + 2] = x2 + (s[b + i + 2]! - x2) * s[c + i + 2]!;
+    const x3 = s[a + i + 3]!;
+    s[d + i + 3] = x3 + (s[b + i + 3]! - x3) * s[c + i + 3]!;
+  }
 }
 
 function clamp(s: Float64Array, d: number, a: number, b: number, c: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = Math.min(Math.max(s[a + i]!, s[b + i]!), s[c + i]!); s[d + i + 1] = Math.min(Math.max(s[a + i + 1]!, s[b + i + 1]!), s[c + i + 1]!); s[d + i + 2] = Math.min(Math.max(s[a + i + 2]!, s[b + i + 2]!), s[c + i + 2]!); s[d + i + 3] = Math.min(Math.max(s[a + i + 3]!, s[b + i + 3]!), s[c + i + 3]!); }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = Math.min(Math.max(s[a + i]!, s[b + i]!), s[c + i]!);
+    s[d + i + 1] = Math.min(Math.max(s[a + i + 1]!, s[b + i + 1]!), s[c + i + 1]!);
+    s[d + i + 2] = Math.min(Math.max(s[a + i + 2]!, s[b + i + 2]!), s[c + i + 2]!);
+    s[d + i + 3] = Math.min(Math.max(s[a + i + 3]!, s[b + i + 3]!), s[c + i + 3]!);
+  }
 }
 
 function select(s: Float64Array, d: number, a: number, b: number, c: number, count4: number): void {
-  for (let i = 0; i < count4; i += 4) { s[d + i] = s[a + i]! !== 0 ? s[b + i]! : s[c + i]!; s[d + i + 1] = s[a + i + 1]! !== 0 ? s[b + i + 1]! : s[c + i + 1]!; s[d + i + 2] = s[a + i + 2]! !== 0 ? s[b + i + 2]! : s[c + i + 2]!; s[d + i + 3] = s[a + i + 3]! !== 0 ? s[b + i + 3]! : s[c + i + 3]!; }
+  for (let i = 0; i < count4; i += 4) {
+    s[d + i] = s[a + i]! !== 0 ? s[b + i]! : s[c + i]!;
+    s[d + i + 1] = s[a + i + 1]! !== 0 ? s[b + i + 1]! : s[c + i + 1]!;
+    s[d + i + 2] = s[a + i + 2]! !== 0 ? s[b + i + 2]! : s[c + i + 2]!;
+    s[d + i + 3] = s[a + i + 3]! !== 0 ? s[b + i + 3]! : s[c + i + 3]!;
+  }
 }
 
 /** Every component of the result from the component of `a` the 2-bit fields of `pattern` name. */
 export function swizzle(s: Float64Array, d: number, a: number, pattern: number, count4: number): void {
-  const sx = pattern & 3, sy = (pattern >> 2) & 3, sz = (pattern >> 4) & 3, sw = (pattern >> 6) & 3;
+  const sx = pattern & 3,
+    sy = (pattern >> 2) & 3,
+    sz = (pattern >> 4) & 3,
+    sw = (pattern >> 6) & 3;
   for (let i = 0; i < count4; i += 4) {
-    const x = s[a + i + sx]!, y = s[a + i + sy]!, z = s[a + i + sz]!, w = s[a + i + sw]!;
+    const x = s[a + i + sx]!,
+      y = s[a + i + sy]!,
+      z = s[a + i + sz]!,
+      w = s[a + i + sw]!;
     s[d + i] = x;
     s[d + i + 1] = y;
     s[d + i + 2] = z;

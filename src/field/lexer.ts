@@ -112,7 +112,8 @@ export function tokenize(source: string, file?: string): Token[] {
     }
     if (matched === undefined) {
       const shown = source[index] ?? '';
-      const hint = shown === '!' ? ' (there is no !; compare with == or != instead)' : shown === '[' ? ' (there is no indexing; use a swizzle such as .x)' : '';
+      const hint =
+        shown === '!' ? ' (there is no !; compare with == or != instead)' : shown === '[' ? ' (there is no indexing; use a swizzle such as .x)' : '';
       fail(`unexpected character '${shown}'${hint}`, index);
     } else {
       tokens.push({ kind: 'punct', text: matched, value: 0, line, column });

@@ -19,7 +19,10 @@ export function applyOperation(
   immediate: number,
   out: Float64Array,
 ): void {
-  const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!;
+  const a0 = a[0]!,
+    a1 = a[1]!,
+    a2 = a[2]!,
+    a3 = a[3]!;
   switch (operation) {
     case 'dot':
       out.fill(a0 * b![0]! + a1 * b![1]! + a2 * b![2]! + a3 * b![3]!);
@@ -58,30 +61,55 @@ export function applyOperation(
 
 function componentwise(operation: OperationName, x: number, y: number, z: number): number {
   switch (operation) {
-    case 'add': return x + y;
-    case 'sub': return x - y;
-    case 'mul': return x * y;
-    case 'div': return x / y;
-    case 'min': return Math.min(x, y);
-    case 'max': return Math.max(x, y);
-    case 'lt': return x < y ? 1 : 0;
-    case 'le': return x <= y ? 1 : 0;
-    case 'gt': return x > y ? 1 : 0;
-    case 'ge': return x >= y ? 1 : 0;
-    case 'eq': return x === y ? 1 : 0;
-    case 'ne': return x !== y ? 1 : 0;
-    case 'mov': return x;
-    case 'neg': return -x;
-    case 'abs': return Math.abs(x);
-    case 'floor': return Math.floor(x);
-    case 'frac': return x - Math.floor(x);
-    case 'sqrt': return Math.sqrt(x);
-    case 'sin': return Math.sin(x);
-    case 'cos': return Math.cos(x);
-    case 'saturate': return Math.min(Math.max(x, 0), 1);
-    case 'lerp': return x + (y - x) * z;
-    case 'clamp': return Math.min(Math.max(x, y), z);
-    case 'select': return x !== 0 ? y : z;
-    default: throw new Error(`no component-wise meaning for ${operation}`);
+    case 'add':
+      return x + y;
+    case 'sub':
+      return x - y;
+    case 'mul':
+      return x * y;
+    case 'div':
+      return x / y;
+    case 'min':
+      return Math.min(x, y);
+    case 'max':
+      return Math.max(x, y);
+    case 'lt':
+      return x < y ? 1 : 0;
+    case 'le':
+      return x <= y ? 1 : 0;
+    case 'gt':
+      return x > y ? 1 : 0;
+    case 'ge':
+      return x >= y ? 1 : 0;
+    case 'eq':
+      return x === y ? 1 : 0;
+    case 'ne':
+      return x !== y ? 1 : 0;
+    case 'mov':
+      return x;
+    case 'neg':
+      return -x;
+    case 'abs':
+      return Math.abs(x);
+    case 'floor':
+      return Math.floor(x);
+    case 'frac':
+      return x - Math.floor(x);
+    case 'sqrt':
+      return Math.sqrt(x);
+    case 'sin':
+      return Math.sin(x);
+    case 'cos':
+      return Math.cos(x);
+    case 'saturate':
+      return Math.min(Math.max(x, 0), 1);
+    case 'lerp':
+      return x + (y - x) * z;
+    case 'clamp':
+      return Math.min(Math.max(x, y), z);
+    case 'select':
+      return x !== 0 ? y : z;
+    default:
+      throw new Error(`no component-wise meaning for ${operation}`);
   }
 }

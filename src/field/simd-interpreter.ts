@@ -51,13 +51,22 @@ export function buildInterpreterModule(): Uint8Array<ArrayBuffer> {
   /** bases[slot][k] = scratch + (register·4 + k)·stride, the register number read from the word at pc + wordOffset·4. */
   const registerBases = (slot: number, wordOffset: number): void => {
     for (let k = 0; k < 4; k++) {
-      f.localGet(pc).memory(Op.i32Load, 2, wordOffset * 4).i32Const(4).op(Op.i32Mul);
+      f.localGet(pc)
+        .memory(Op.i32Load, 2, wordOffset * 4)
+        .i32Const(4)
+        .op(Op.i32Mul);
       if (k > 0) f.i32Const(k).op(Op.i32Add);
       f.localGet(stride).op(Op.i32Mul).localGet(scratchAt).op(Op.i32Add).localSet(bases[slot]![k]!);
     }
   };
   const fixedRegisterBases = (slot: number, register: number): void => {
-    for (let k = 0; k < 4; k++) f.localGet(scratchAt).localGet(stride).i32Const(register * 4 + k).op(Op.i32Mul).op(Op.i32Add).localSet(bases[slot]![k]!);
+    for (let k = 0; k < 4; k++)
+      f.localGet(scratchAt)
+        .localGet(stride)
+        .i32Const(register * 4 + k)
+        .op(Op.i32Mul)
+        .op(Op.i32Add)
+        .localSet(bases[slot]![k]!);
   };
   const loadComponent = (base: number): number => {
     const local = pool.take();
@@ -92,11 +101,17 @@ export function buildInterpreterModule(): Uint8Array<ArrayBuffer> {
   f.block(); // the default: unreachable for validated bytecode
   for (let opcode = OPCODE_COUNT - 1; opcode >= 0; opcode--) f.block();
   f.localGet(pc).memory(Op.i32Load, 2, 0);
-  f.brTable(Array.from({ length: OPCODE_COUNT }, (_, opcode) => opcode), OPCODE_COUNT);
+  f.brTable(
+    Array.from({ length: OPCODE_COUNT }, (_, opcode) => opcode),
+    OPCODE_COUNT,
+  );
   for (let opcode = 0; opcode < OPCODE_COUNT; opcode++) {
     f.end();
     emitCase(f, opcode);
-    f.localGet(pc).i32Const(instructionWords(opcode) * 4).op(Op.i32Add).localSet(pc);
+    f.localGet(pc)
+      .i32Const(instructionWords(opcode) * 4)
+      .op(Op.i32Add)
+      .localSet(pc);
     // Still open: the later cases' blocks, the default block, then the loop.
     f.br(OPCODE_COUNT - opcode);
   }
@@ -132,7 +147,9 @@ export function buildInterpreterModule(): Uint8Array<ArrayBuffer> {
       } else if (kind === 'c') {
         const splats = [0, 1, 2, 3].map((k) => {
           const local = pool.take();
-          g.localGet(pc).simdMemory(SimdOp.v128Load32Splat, 2, (word + k) * 4).localSet(local);
+          g.localGet(pc)
+            .simdMemory(SimdOp.v128Load32Splat, 2, (word + k) * 4)
+            .localSet(local);
           return local;
         });
         argumentSlots.push(splats);
@@ -145,7 +162,13 @@ export function buildInterpreterModule(): Uint8Array<ArrayBuffer> {
       // Result component k reads argument component (pattern >> 2k) & 3: pick the base addresses once.
       for (let k = 0; k < 4; k++) {
         g.localGet(scratchAt).localGet(pc).memory(Op.i32Load, 2, 8).i32Const(4).op(Op.i32Mul);
-        g.localGet(pc).memory(Op.i32Load, 2, 12).i32Const(2 * k).op(Op.i32ShrU).i32Const(3).op(Op.i32And).op(Op.i32Add);
+        g.localGet(pc)
+          .memory(Op.i32Load, 2, 12)
+          .i32Const(2 * k)
+          .op(Op.i32ShrU)
+          .i32Const(3)
+          .op(Op.i32And)
+          .op(Op.i32Add);
         g.localGet(stride).op(Op.i32Mul).op(Op.i32Add).localSet(bases[1]![k]!);
       }
       forEachGroup(() => {

@@ -114,7 +114,9 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const uses: { user: number; argument: number }[][] = instructions.map(() => []);
   instructions.forEach((instruction, i) => {
     if (!live[i]) return;
-    invariant[i] = instruction.sources.every((source) => source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]));
+    invariant[i] = instruction.sources.every(
+      (source) => source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]),
+    );
     instruction.sources.forEach((source, argument) => {
       if (source.kind === 'instruction') uses[source.index]!.push({ user: i, argument });
     });
@@ -193,11 +195,16 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const windColumns: number[][] = groups.map(() => zero);
   const value = (source: Source, g: number): number[] => {
     switch (source.kind) {
-      case 'instruction': return valueOf[g]![source.index]!;
-      case 'position': return positionColumns[g]!;
-      case 'wind': return windColumns[g]!;
-      case 'zero': return zero;
-      case 'constant': return constant(source.at);
+      case 'instruction':
+        return valueOf[g]![source.index]!;
+      case 'position':
+        return positionColumns[g]!;
+      case 'wind':
+        return windColumns[g]!;
+      case 'zero':
+        return zero;
+      case 'constant':
+        return constant(source.at);
     }
   };
   /**
@@ -210,14 +217,29 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const emitInstruction = (i: number, forGroups: readonly number[] = groups): void => {
     const instruction = instructions[i]!;
     if (invariant[i]) {
-      const result = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map((source) => value(source, 0)), instruction.immediate);
+      const result = emitLaneOperation(
+        f,
+        pool,
+        functions,
+        instruction.operation,
+        instruction.sources.map((source) => value(source, 0)),
+        instruction.immediate,
+      );
       for (const g of groups) valueOf[g]![i] = result;
       return;
     }
     for (const g of forGroups) {
       if (deferring[i] && !fullSelects && deferredTo[i] < 0) emitFlaggedSelect(i, g);
       else if (deferring[i]) emitDeferringSelect(i, g);
-      else valueOf[g]![i] = emitLaneOperation(f, pool, functions, instruction.operation, instruction.sources.map((source) => value(source, g)), instruction.immediate);
+      else
+        valueOf[g]![i] = emitLaneOperation(
+          f,
+          pool,
+          functions,
+          instruction.operation,
+          instruction.sources.map((source) => value(source, g)),
+          instruction.immediate,
+        );
     }
   };
   /** The locals of a mask's lanes: a comparison's all-ones mask, else `component ≠ 0`. */
@@ -283,11 +305,18 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     const comparison = instructions[mask.index]!;
     const bounded = BOUNDED_COMPARISONS[comparison.operation];
     if (bounded === undefined || invariant[mask.index]) return;
-    const isScalar = (source: Source): boolean => source.kind === 'instruction' && !invariant[source.index] && SCALAR_RESULTS.has(instructions[source.index]!.operation);
-    const isInvariant = (source: Source): boolean => source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]);
+    const isScalar = (source: Source): boolean =>
+      source.kind === 'instruction' && !invariant[source.index] && SCALAR_RESULTS.has(instructions[source.index]!.operation);
+    const isInvariant = (source: Source): boolean =>
+      source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]);
     const [left, right] = comparison.sources as [Source, Source];
     // b > x is x < b: with the scalar on the right the comparison flips.
-    const [scalar, limits, { opcode, largest }] = isScalar(left) && isInvariant(right) ? [left, right, bounded.scalarLeft] : isScalar(right) && isInvariant(left) ? [right, left, bounded.scalarRight] : [undefined, undefined, bounded.scalarLeft];
+    const [scalar, limits, { opcode, largest }] =
+      isScalar(left) && isInvariant(right)
+        ? [left, right, bounded.scalarLeft]
+        : isScalar(right) && isInvariant(left)
+          ? [right, left, bounded.scalarRight]
+          : [undefined, undefined, bounded.scalarLeft];
     if (scalar === undefined || limits === undefined) return;
     const components = value(limits, 0);
     const local = pool.take();
@@ -362,15 +391,27 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
         // A flagged point's row goes to a discard slot, so its incoming wind stays for the redo loop
         // (an address select per row costs less than blending the columns back).
         rows.forEach((row, k) => {
-          f.i32Const(DISCARD_AT).localGet(wind).i32Const(64 * g + 16 * k).op(Op.i32Add);
-          f.localGet(laneBits).i32Const(1 << k).op(Op.i32And).op(Op.select);
+          f.i32Const(DISCARD_AT)
+            .localGet(wind)
+            .i32Const(64 * g + 16 * k)
+            .op(Op.i32Add);
+          f.localGet(laneBits)
+            .i32Const(1 << k)
+            .op(Op.i32And)
+            .op(Op.select);
           f.localGet(row).simdMemory(SimdOp.v128Store, 4);
         });
       }
     }
     if (redoesSelects && !fullSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
-    f.localGet(position).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(position);
-    f.localGet(wind).i32Const(64 * GROUPS_PER_ITERATION).op(Op.i32Add).localSet(wind);
+    f.localGet(position)
+      .i32Const(64 * GROUPS_PER_ITERATION)
+      .op(Op.i32Add)
+      .localSet(position);
+    f.localGet(wind)
+      .i32Const(64 * GROUPS_PER_ITERATION)
+      .op(Op.i32Add)
+      .localSet(wind);
     f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
     f.end();
     forgetLoop();
@@ -387,7 +428,12 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     const pointOffsets = [f.local(i32), f.local(i32), f.local(i32), f.local(i32)];
     f.localGet(listAt).localSet(entry);
     f.loop();
-    pointOffsets.forEach((local, k) => f.localGet(entry).memory(Op.i32Load, 2, 4 * k).localSet(local));
+    pointOffsets.forEach((local, k) =>
+      f
+        .localGet(entry)
+        .memory(Op.i32Load, 2, 4 * k)
+        .localSet(local),
+    );
     const gather = (base: number): number[] =>
       pointOffsets.map((offset) => {
         const row = pool.take();
@@ -410,7 +456,11 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     }
     // Patchable components that are ±0 now are very likely ±0 at every call (an axis, a plane's
     // normal): a second main loop knows them to be, and runs while the bytecode still says so.
-    for (const { at } of assumedZeros) f.localGet(codeAt).memory(Op.i32Load, 2, at * 4).i32Const(0x7fffffff).op(Op.i32And);
+    for (const { at } of assumedZeros)
+      f.localGet(codeAt)
+        .memory(Op.i32Load, 2, at * 4)
+        .i32Const(0x7fffffff)
+        .op(Op.i32And);
     for (let k = 1; k < assumedZeros.length; k++) f.op(Op.i32Or);
     f.op(Op.i32Eqz).if();
     for (const { local } of assumedZeros) pool.facts.set(local, 'zeroOrNaN');

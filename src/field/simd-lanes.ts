@@ -124,7 +124,14 @@ const UNARY: Partial<Record<OperationName, SimdOp>> = {
  * holding the result's four components. Moves and swizzles only rename; nothing else reuses an
  * argument's local, so a result may alias any argument.
  */
-export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions: LaneFunctions, operation: OperationName, args: readonly Vector[], immediate: number): number[] {
+export function emitLaneOperation(
+  f: FunctionBuilder,
+  pool: LanePool,
+  functions: LaneFunctions,
+  operation: OperationName,
+  args: readonly Vector[],
+  immediate: number,
+): number[] {
   const a = args[0]!;
   const b = args[1] ?? a;
   const c = args[2] ?? a;
@@ -189,7 +196,16 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
       f.localGet(a[k]!).simd(unary);
       const known = fact(a[k]!);
       // −(±0) and |±0| are ±0; |x| clears the sign; √ of a lane ≥ +0 is ≥ +0 (√−0 = −0 is not).
-      const kept = operation === 'neg' ? (known === 'zeroOrNaN' ? known : undefined) : operation === 'abs' ? (known ?? 'nonNegativeOrNaN') : operation === 'sqrt' && known === 'nonNegativeOrNaN' ? known : undefined;
+      const kept =
+        operation === 'neg'
+          ? known === 'zeroOrNaN'
+            ? known
+            : undefined
+          : operation === 'abs'
+            ? (known ?? 'nonNegativeOrNaN')
+            : operation === 'sqrt' && known === 'nonNegativeOrNaN'
+              ? known
+              : undefined;
       return withFact(set(result()), kept);
     });
   }
@@ -225,7 +241,12 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
       });
     case 'sin':
     case 'cos':
-      return each((k) => f.localGet(a[k]!).i32Const(operation === 'sin' ? 0 : 1).call(functions.trig));
+      return each((k) =>
+        f
+          .localGet(a[k]!)
+          .i32Const(operation === 'sin' ? 0 : 1)
+          .call(functions.trig),
+      );
     case 'length': {
       f.localGet(dot(a, a)).simd(SimdOp.f32x4Sqrt);
       const value = withFact(set(result()), 'nonNegativeOrNaN');
@@ -246,7 +267,9 @@ export function emitLaneOperation(f: FunctionBuilder, pool: LanePool, functions:
       return [value, value, value, value];
     }
     case 'lerp':
-      return each((k) => f.localGet(a[k]!).localGet(b[k]!).localGet(a[k]!).simd(SimdOp.f32x4Sub).localGet(c[k]!).simd(SimdOp.f32x4Mul).simd(SimdOp.f32x4Add));
+      return each((k) =>
+        f.localGet(a[k]!).localGet(b[k]!).localGet(a[k]!).simd(SimdOp.f32x4Sub).localGet(c[k]!).simd(SimdOp.f32x4Mul).simd(SimdOp.f32x4Add),
+      );
     case 'clamp':
       return each((k) => f.localGet(a[k]!).localGet(b[k]!).simd(SimdOp.f32x4Max).localGet(c[k]!).simd(SimdOp.f32x4Min));
     case 'select':

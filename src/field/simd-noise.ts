@@ -37,7 +37,9 @@ export function emitNoiseFunction(module: ModuleBuilder, permutationAt: number):
     f.localGet(axis).simd(SimdOp.f32x4Floor).localSet(floored);
     const index = v128();
     f.localGet(floored).localGet(floored);
-    splat(1 / 256).simd(SimdOp.f32x4Mul).simd(SimdOp.f32x4Floor);
+    splat(1 / 256)
+      .simd(SimdOp.f32x4Mul)
+      .simd(SimdOp.f32x4Floor);
     splat(256).simd(SimdOp.f32x4Mul).simd(SimdOp.f32x4Sub).simd(SimdOp.i32x4TruncSatF32x4S);
     f.i32x4Const(255, 255, 255, 255).simd(SimdOp.v128And).localSet(index);
     cell.push(index);
@@ -63,7 +65,9 @@ export function emitNoiseFunction(module: ModuleBuilder, permutationAt: number):
     f.localGet(index).localSet(result);
     for (let lane = 0; lane < 4; lane++) {
       f.localGet(result).localGet(index).simdLane(SimdOp.i32x4ExtractLane, lane);
-      f.memory(Op.i32Load8U, 0, permutationAt + extra).simdLane(SimdOp.i32x4ReplaceLane, lane).localSet(result);
+      f.memory(Op.i32Load8U, 0, permutationAt + extra)
+        .simdLane(SimdOp.i32x4ReplaceLane, lane)
+        .localSet(result);
     }
     if (add !== undefined) f.localGet(result).localGet(add).simd(SimdOp.i32x4Add).localSet(result);
     return result;

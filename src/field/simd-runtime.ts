@@ -19,7 +19,15 @@ import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POIN
  */
 export type SimdFieldMode = 'interpreter' | 'jit';
 
-type InterpreterRun = (codeAt: number, codeEnd: number, positionsAt: number, windAt: number, points: number, scratchAt: number, stride: number) => void;
+type InterpreterRun = (
+  codeAt: number,
+  codeEnd: number,
+  positionsAt: number,
+  windAt: number,
+  points: number,
+  scratchAt: number,
+  stride: number,
+) => void;
 type JitKernelRun = (codeAt: number, positionsAt: number, windAt: number, count: number, listAt: number, branching: number) => number;
 /**
  * A compiled program and the main loop it runs (simd-jit.ts): the redo list while calls flag few of
@@ -160,9 +168,19 @@ export class SimdFieldRuntime {
 }
 
 /** Runs the JIT kernel, or the interpreter chunk by chunk, on `points` (a whole number of groups). */
-function runWholeGroups(kernel: JitKernel | undefined, interpreter: InterpreterRun | undefined, codeAt: number, codeEnd: number, chunk: number, positionsAt: number, windAt: number, points: number): void {
+function runWholeGroups(
+  kernel: JitKernel | undefined,
+  interpreter: InterpreterRun | undefined,
+  codeAt: number,
+  codeEnd: number,
+  chunk: number,
+  positionsAt: number,
+  windAt: number,
+  points: number,
+): void {
   if (kernel !== undefined) {
-    for (let start = 0; start < points; start += JIT_CHUNK) kernel.run(codeAt, positionsAt + start * 16, windAt + start * 16, Math.min(JIT_CHUNK, points - start), SCRATCH_AT);
+    for (let start = 0; start < points; start += JIT_CHUNK)
+      kernel.run(codeAt, positionsAt + start * 16, windAt + start * 16, Math.min(JIT_CHUNK, points - start), SCRATCH_AT);
     return;
   }
   for (let start = 0; start < points; start += chunk) {
@@ -177,7 +195,9 @@ function shapeKey(program: FieldProgram): string {
     const at = program.patches[i]!;
     for (let k = 0; k < 4; k++) words[at + k] = 0;
   }
-  return `${words.join(',')}|${Array.from(program.patches).filter((_, i) => i % 2 === 1).join(',')}`;
+  return `${words.join(',')}|${Array.from(program.patches)
+    .filter((_, i) => i % 2 === 1)
+    .join(',')}`;
 }
 
 let shared: SimdFieldRuntime | undefined;

@@ -20,11 +20,14 @@ export function concatenatePrograms(programs: readonly FieldProgram[]): FieldPro
     for (let i = 0; i < program.words.length; i++) words.push(program.words[i]!);
     for (let i = 0; i < program.patches.length; i += 2) patches.push(program.patches[i]!, program.patches[i + 1]! + offset);
     // Same-named constants of different effects share a patch hash: patch the sources, not the sum.
-    for (const constant of program.constants) if (!constants.has(constant.name)) constants.set(constant.name, { ...constant, value: constant.value.slice() });
+    for (const constant of program.constants)
+      if (!constants.has(constant.name)) constants.set(constant.name, { ...constant, value: constant.value.slice() });
     registerCount = Math.max(registerCount, program.registerCount);
     instructionCount += program.instructionCount;
   }
-  return createProgram(programs.map((program) => program.name).join('+') || 'empty', words, registerCount, instructionCount, patches, [...constants.values()]);
+  return createProgram(programs.map((program) => program.name).join('+') || 'empty', words, registerCount, instructionCount, patches, [
+    ...constants.values(),
+  ]);
 }
 
 /** An effect placed in the world: its program and the box outside which it adds nothing. */
@@ -52,9 +55,11 @@ export class FieldSuperposition {
 
   add(effect: FieldEffect): void {
     const bounds = effect.bounds;
-    if (bounds === null || typeof bounds !== 'object' || bounds.length !== 6) throw new InvalidParameterError('bounds', 'six numbers: min x, y, z then max x, y, z', bounds);
+    if (bounds === null || typeof bounds !== 'object' || bounds.length !== 6)
+      throw new InvalidParameterError('bounds', 'six numbers: min x, y, z then max x, y, z', bounds);
     for (let k = 0; k < 3; k++) {
-      if (Number.isNaN(bounds[k]) || Number.isNaN(bounds[k + 3]) || !(bounds[k]! <= bounds[k + 3]!)) throw new InvalidParameterError('bounds', 'min ≤ max on every axis', bounds);
+      if (Number.isNaN(bounds[k]) || Number.isNaN(bounds[k + 3]) || !(bounds[k]! <= bounds[k + 3]!))
+        throw new InvalidParameterError('bounds', 'min ≤ max on every axis', bounds);
     }
     validateBytecode(effect.program);
     this.effects.push(effect);
@@ -79,10 +84,16 @@ export class FieldSuperposition {
     if (!Number.isInteger(count) || count < 0 || count * 4 > positions.length) {
       throw new InvalidParameterError('count', `a whole number of points in [0, ${Math.floor(positions.length / 4)}]`, count);
     }
-    let minX = Infinity, minY = Infinity, minZ = Infinity;
-    let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity;
+    let maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
     for (let i = 0, end = count * 4; i < end; i += 4) {
-      const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+      const x = positions[i]!,
+        y = positions[i + 1]!,
+        z = positions[i + 2]!;
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
@@ -97,7 +108,8 @@ export class FieldSuperposition {
       const effect = effects[e]!;
       const b = effect.bounds;
       if (b[0]! > maxX || b[3]! < minX || b[1]! > maxY || b[4]! < minY || b[2]! > maxZ || b[5]! < minZ) continue;
-      if (selectedCount >= this.selectedCount || this.selected[selectedCount] !== e || this.versions[selectedCount] !== effect.program.version) changed = true;
+      if (selectedCount >= this.selectedCount || this.selected[selectedCount] !== e || this.versions[selectedCount] !== effect.program.version)
+        changed = true;
       this.selected[selectedCount] = e;
       this.versions[selectedCount] = effect.program.version;
       selectedCount++;

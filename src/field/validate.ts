@@ -42,7 +42,8 @@ export function validateBytecode(program: FieldProgram): void {
     pc = at;
     instructions++;
   }
-  if (instructions !== program.instructionCount) throw new FieldBytecodeError(`holds ${instructions} instructions, the program says ${program.instructionCount}`, 0);
+  if (instructions !== program.instructionCount)
+    throw new FieldBytecodeError(`holds ${instructions} instructions, the program says ${program.instructionCount}`, 0);
   if (patches.length % 2 !== 0) throw new FieldBytecodeError('the patch list has an odd length', 0);
   for (let i = 1; i < patches.length; i += 2) {
     if (!constantOffsets.has(patches[i]!)) throw new FieldBytecodeError('a patch entry does not point at an inline constant', patches[i]!);

@@ -7,7 +7,10 @@ import type { ParticleBuffers } from './particleBuffers';
  * is not adopted. Returns whether it was adopted.
  */
 export function adoptPlane(b: ParticleBuffers, i: number, source: Float32Array, offset: number, radius: number, reach: number): boolean {
-  const nx = source[offset]!, ny = source[offset + 1]!, nz = source[offset + 2]!, d = source[offset + 3]!;
+  const nx = source[offset]!,
+    ny = source[offset + 1]!,
+    nz = source[offset + 2]!,
+    d = source[offset + 3]!;
   const i4 = 4 * i;
   const positions = b.positions;
   const distance = nx * positions[i4]! + ny * positions[i4 + 1]! + nz * positions[i4 + 2]! - d;

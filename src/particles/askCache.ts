@@ -25,7 +25,9 @@ export function askCache(b: ParticleBuffers, from: number, to: number, cache: Pl
   for (let k = from; k < to; k++) {
     const i = askers[k]!;
     const i4 = 4 * i;
-    const px = positions[i4]!, py = positions[i4 + 1]!, pz = positions[i4 + 2]!;
+    const px = positions[i4]!,
+      py = positions[i4 + 1]!,
+      pz = positions[i4 + 2]!;
     const ix = Math.floor(px * inverseSide) | 0;
     const iy = Math.floor(py * inverseHeight) | 0;
     const iz = Math.floor(pz * inverseSide) | 0;
@@ -33,13 +35,18 @@ export function askCache(b: ParticleBuffers, from: number, to: number, cache: Pl
     if (slot < 0) continue;
     hits++;
     const at = planeIndexOf(slot);
-    const nx = cachePlanes[at]!, ny = cachePlanes[at + 1]!, nz = cachePlanes[at + 2]!, d = cachePlanes[at + 3]!;
+    const nx = cachePlanes[at]!,
+      ny = cachePlanes[at + 1]!,
+      nz = cachePlanes[at + 2]!,
+      d = cachePlanes[at + 3]!;
     const distance = nx * px + ny * py + nz * pz - d;
     // The particle's own look-ahead gives way only to an entry higher where the particle is.
     if (sources[i] === PLANE_RAY && !(distance < planes[i4]! * px + planes[i4 + 1]! * py + planes[i4 + 2]! * pz - planes[i4 + 3]!)) continue;
     const push = radius - distance;
     if (push > 0) {
-      const vx = velocities[i4]!, vy = velocities[i4 + 1]!, vz = velocities[i4 + 2]!;
+      const vx = velocities[i4]!,
+        vy = velocities[i4 + 1]!,
+        vz = velocities[i4 + 2]!;
       // An entry's plane passes through its cell: a particle in the cell up to a cell height behind it
       // (and the distance a ray would look behind it) has slipped through that surface, and is put back.
       if (push > lookBehind(radius, Math.sqrt(vx * vx + vy * vy + vz * vz), dt) + cellHeight) continue;

@@ -53,10 +53,82 @@ export interface ParticleEffectParams {
 }
 
 const PRESETS: Readonly<Record<ParticleEffectKind, Omit<ParticleEffectParams, 'position'>>> = {
-  sparks: { kind: 'sparks', emitterRadius: 0.3, direction: [0, 1, 0], rate: 25_000, speed: 16, spread: 75, lifetime: 1.6, restitution: 0.45, friction: 0.35, drag: 0.6, radius: 0.05, budget: 300, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 16_384, colour: [255, 186, 72] },
-  fountain: { kind: 'fountain', emitterRadius: 0.2, direction: [0, 1, 0], rate: 8_000, speed: 15, spread: 12, lifetime: 4, restitution: 0.3, friction: 0.2, drag: 0.1, radius: 0.06, budget: 300, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 16_384, colour: [110, 182, 255] },
-  debris: { kind: 'debris', emitterRadius: 0.5, direction: [0, 1, 0], rate: 5_000, speed: 9, spread: 50, lifetime: 6, restitution: 0.25, friction: 0.6, drag: 0.05, radius: 0.1, budget: 399, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 16_384, colour: [168, 146, 120] },
-  casing: { kind: 'casing', emitterRadius: 0, direction: [1, 1.2, 0.3], rate: 0.25, speed: 3.5, spread: 5, lifetime: 4, restitution: 0.55, friction: 0.3, drag: 0.02, radius: 0.02, budget: 1, lookahead: 0.5, cellSide: 0.25, cellHeight: 2, cacheSize: 1_024, colour: [236, 200, 64] },
+  sparks: {
+    kind: 'sparks',
+    emitterRadius: 0.3,
+    direction: [0, 1, 0],
+    rate: 25_000,
+    speed: 16,
+    spread: 75,
+    lifetime: 1.6,
+    restitution: 0.45,
+    friction: 0.35,
+    drag: 0.6,
+    radius: 0.05,
+    budget: 300,
+    lookahead: 0.5,
+    cellSide: 0.25,
+    cellHeight: 2,
+    cacheSize: 16_384,
+    colour: [255, 186, 72],
+  },
+  fountain: {
+    kind: 'fountain',
+    emitterRadius: 0.2,
+    direction: [0, 1, 0],
+    rate: 8_000,
+    speed: 15,
+    spread: 12,
+    lifetime: 4,
+    restitution: 0.3,
+    friction: 0.2,
+    drag: 0.1,
+    radius: 0.06,
+    budget: 300,
+    lookahead: 0.5,
+    cellSide: 0.25,
+    cellHeight: 2,
+    cacheSize: 16_384,
+    colour: [110, 182, 255],
+  },
+  debris: {
+    kind: 'debris',
+    emitterRadius: 0.5,
+    direction: [0, 1, 0],
+    rate: 5_000,
+    speed: 9,
+    spread: 50,
+    lifetime: 6,
+    restitution: 0.25,
+    friction: 0.6,
+    drag: 0.05,
+    radius: 0.1,
+    budget: 399,
+    lookahead: 0.5,
+    cellSide: 0.25,
+    cellHeight: 2,
+    cacheSize: 16_384,
+    colour: [168, 146, 120],
+  },
+  casing: {
+    kind: 'casing',
+    emitterRadius: 0,
+    direction: [1, 1.2, 0.3],
+    rate: 0.25,
+    speed: 3.5,
+    spread: 5,
+    lifetime: 4,
+    restitution: 0.55,
+    friction: 0.3,
+    drag: 0.02,
+    radius: 0.02,
+    budget: 1,
+    lookahead: 0.5,
+    cellSide: 0.25,
+    cellHeight: 2,
+    cacheSize: 1_024,
+    colour: [236, 200, 64],
+  },
 };
 
 /** A preset of the given kind at `position`. */
@@ -88,7 +160,8 @@ export function validateEffectParams(params: ParticleEffectParams, label: string
   };
   if (!(PARTICLE_EFFECT_KINDS as readonly string[]).includes(params.kind)) fail('kind', PARTICLE_EFFECT_KINDS.join(', '), params.kind);
   if (!finiteVector(params.position)) fail('position', 'three finite numbers', params.position);
-  if (!finiteVector(params.direction) || params.direction.every((c) => c === 0)) fail('direction', 'three finite numbers, not all 0', params.direction);
+  if (!finiteVector(params.direction) || params.direction.every((c) => c === 0))
+    fail('direction', 'three finite numbers, not all 0', params.direction);
   if (!finiteVector(params.colour) || !params.colour.every((c) => c >= 0 && c <= 255)) fail('colour', 'three numbers in [0, 255]', params.colour);
   const numbers: [keyof ParticleEffectParams, number, number][] = [
     ['emitterRadius', 0, 1e4],

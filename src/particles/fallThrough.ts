@@ -14,7 +14,15 @@ export interface FallThroughCount {
  * by more than `radius` counts; the first time in a life it is flagged, and painted `highlight` when
  * given. Branch-free for the same reason as the move: the outcome flips from particle to particle.
  */
-export function countFallThrough(b: ParticleBuffers, start: number, end: number, radius: number, sampler: TerrainHeightSampler, highlight: readonly number[] | null, out: FallThroughCount): void {
+export function countFallThrough(
+  b: ParticleBuffers,
+  start: number,
+  end: number,
+  radius: number,
+  sampler: TerrainHeightSampler,
+  highlight: readonly number[] | null,
+  out: FallThroughCount,
+): void {
   const positions = b.positions;
   const lifetimes = b.lifetimes;
   const fellThrough = b.fellThrough;

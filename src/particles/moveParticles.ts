@@ -69,7 +69,16 @@ export function moveConstants(p: ParticleEffectParams, step: MoveStep, out: Move
   return out;
 }
 
-const constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0, askMargin: 0 };
+const constants: MoveConstants = {
+  gravityStep: 0,
+  restSpeed: 0,
+  decay: 0,
+  halfDrop: 0,
+  inverseSide: 0,
+  inverseHeight: 0,
+  urgentTime: 0,
+  askMargin: 0,
+};
 
 /** Frames ahead within which meeting a plane that is only a guess is urgent. */
 const URGENT_FRAMES = 4;
@@ -113,8 +122,14 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
   const f = Math.fround;
   const c = moveConstants(p, step, constants);
   const dt = f(step.dt);
-  const gravityStep = f(c.gravityStep), restSpeed = f(c.restSpeed), decay = f(c.decay), halfDrop = f(c.halfDrop);
-  const inverseSide = f(c.inverseSide), inverseHeight = f(c.inverseHeight), urgentTime = f(c.urgentTime), askMargin = f(c.askMargin);
+  const gravityStep = f(c.gravityStep),
+    restSpeed = f(c.restSpeed),
+    decay = f(c.decay),
+    halfDrop = f(c.halfDrop);
+  const inverseSide = f(c.inverseSide),
+    inverseHeight = f(c.inverseHeight),
+    urgentTime = f(c.urgentTime),
+    askMargin = f(c.askMargin);
   const withWind = step.withWind;
   const cellLookups = step.cellLookups ? 1 : 0;
   const surfaceKeys = step.surfaceKeys;
@@ -146,7 +161,9 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     let vy = f(velocities[i4 + 1]! - gravityStep);
     let vz = velocities[i4 + 2]!;
     if (withWind) {
-      const wx = wind[i4]!, wy = wind[i4 + 1]!, wz = wind[i4 + 2]!;
+      const wx = wind[i4]!,
+        wy = wind[i4 + 1]!,
+        wz = wind[i4 + 2]!;
       vx = f(wx + f(f(vx - wx) * decay));
       vy = f(wy + f(f(vy - wy) * decay));
       vz = f(wz + f(f(vz - wz) * decay));
@@ -165,7 +182,9 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
     }
 
     // The plane test: a dot product and a compare; penetration is pushed out along the normal.
-    const nx = planes[i4]!, ny = planes[i4 + 1]!, nz = planes[i4 + 2]!;
+    const nx = planes[i4]!,
+      ny = planes[i4 + 1]!,
+      nz = planes[i4 + 2]!;
     const distance = f(f(f(f(nx * px) + f(ny * py)) + f(nz * pz)) - planes[i4 + 3]!);
     const push = Math.max(0, f(radius - distance));
     px = f(px + f(nx * push));
@@ -183,7 +202,9 @@ export function moveEffect(b: ParticleBuffers, start: number, end: number, p: Pa
         bounce = bit(vn < -restSpeed);
         const outgoing = f(negRestitution * vn) * bounce;
         const impulse = f(outgoing - vn);
-        const tx = f(vx - f(vn * nx)), ty = f(vy - f(vn * ny)), tz = f(vz - f(vn * nz));
+        const tx = f(vx - f(vn * nx)),
+          ty = f(vy - f(vn * ny)),
+          tz = f(vz - f(vn * nz));
         const tangential = f(Math.sqrt(f(f(f(tx * tx) + f(ty * ty)) + f(tz * tz))));
         // Coulomb friction: the normal impulse bounds how much tangential speed is lost.
         const keep = Math.max(0, f(1 - f(f(friction * impulse) / Math.max(tangential, TINY))));

@@ -45,7 +45,8 @@ export class ParticleBuffers {
     const layout = particleLayout(capacity);
     const buffer = storage?.buffer ?? new ArrayBuffer(layout.bytes);
     const base = storage?.byteOffset ?? 0;
-    if (buffer.byteLength < base + layout.bytes) throw new RangeError(`particle storage holds ${buffer.byteLength - base} bytes; ${layout.bytes} needed for ${capacity} slots`);
+    if (buffer.byteLength < base + layout.bytes)
+      throw new RangeError(`particle storage holds ${buffer.byteLength - base} bytes; ${layout.bytes} needed for ${capacity} slots`);
     this.byteOffset = base;
     this.layout = layout;
     const f32 = (at: number, per: number): Float32Array => new Float32Array(buffer, base + at, per * capacity);
@@ -74,7 +75,10 @@ export class ParticleBuffers {
   }
 
   /** Copies of every array, for snapshots. */
-  snapshot(): Record<'positions' | 'velocities' | 'planes' | 'colours' | 'ages' | 'lifetimes' | 'planeSources' | 'fellThrough' | 'touching' | 'cellStamps' | 'codes', Float32Array | Uint8Array | Int32Array> {
+  snapshot(): Record<
+    'positions' | 'velocities' | 'planes' | 'colours' | 'ages' | 'lifetimes' | 'planeSources' | 'fellThrough' | 'touching' | 'cellStamps' | 'codes',
+    Float32Array | Uint8Array | Int32Array
+  > {
     return {
       positions: this.positions.slice(),
       velocities: this.velocities.slice(),

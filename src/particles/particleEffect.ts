@@ -60,19 +60,25 @@ export class ParticleEffect {
     if (count === 0) return 0;
 
     // An orthonormal frame (u, w, axis) around the emission axis, for sampling the cone.
-    let ax = p.direction[0], ay = p.direction[1], az = p.direction[2];
+    let ax = p.direction[0],
+      ay = p.direction[1],
+      az = p.direction[2];
     const axisLength = Math.sqrt(ax * ax + ay * ay + az * az);
     ax /= axisLength;
     ay /= axisLength;
     az /= axisLength;
     const helperX = Math.abs(ax) < 0.9 ? 1 : 0;
     const helperY = 1 - helperX;
-    let ux = ay * 0 - az * helperY, uy = az * helperX - ax * 0, uz = ax * helperY - ay * helperX;
+    let ux = ay * 0 - az * helperY,
+      uy = az * helperX - ax * 0,
+      uz = ax * helperY - ay * helperX;
     const uLength = Math.sqrt(ux * ux + uy * uy + uz * uz);
     ux /= uLength;
     uy /= uLength;
     uz /= uLength;
-    const wx = ay * uz - az * uy, wy = az * ux - ax * uz, wz = ax * uy - ay * ux;
+    const wx = ay * uz - az * uy,
+      wy = az * ux - ax * uz,
+      wz = ax * uy - ay * ux;
     const cosSpread = Math.cos((p.spread * Math.PI) / 180);
 
     const positions = buffers.positions;
@@ -91,7 +97,9 @@ export class ParticleEffect {
       const i = this.start + this.cursor;
       this.cursor = this.cursor + 1 === this.capacity ? 0 : this.cursor + 1;
       // A point in the emitter ball (rejection sampling, bounded so it always ends).
-      let ox = 0, oy = 0, oz = 0;
+      let ox = 0,
+        oy = 0,
+        oz = 0;
       for (let attempt = 0; attempt < 8; attempt++) {
         ox = 2 * random.next() - 1;
         oy = 2 * random.next() - 1;
@@ -128,7 +136,9 @@ export class ParticleEffect {
       colours[i4 + 2] = blue * shade;
       colours[i4 + 3] = 255;
       // Trajectory keys use the direction of the coming arc (the raycast's chord), not the velocity.
-      const ix = cellCoordinate(x, inverseSide), iy = cellCoordinate(y, inverseHeight), iz = cellCoordinate(z, inverseSide);
+      const ix = cellCoordinate(x, inverseSide),
+        iy = cellCoordinate(y, inverseHeight),
+        iz = cellCoordinate(z, inverseSide);
       const direction = surfaceKeys ? SURFACE_CODE : directionCode(vx, vy - halfDropPerSecond, vz);
       cellStamps[i] = cellStamp(ix, iy, iz);
       codes[i] = direction;

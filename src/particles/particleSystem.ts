@@ -56,7 +56,19 @@ export interface ParticleSystemOptions {
 export const PARTICLE_KERNELS = ['wasm-simd', 'typescript'] as const;
 export type ParticleKernel = (typeof PARTICLE_KERNELS)[number];
 
-export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({ mode: 'budget', gravity: 9.81, wind: false, checkFallThrough: true, highlightFellThrough: true, cellLookups: true, keying: 'surface', footprints: true, pick: 'needy', kernel: 'wasm-simd', seed: 1 });
+export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({
+  mode: 'budget',
+  gravity: 9.81,
+  wind: false,
+  checkFallThrough: true,
+  highlightFellThrough: true,
+  cellLookups: true,
+  keying: 'surface',
+  footprints: true,
+  pick: 'needy',
+  kernel: 'wasm-simd',
+  seed: 1,
+});
 
 /** Work done in the last step. */
 export interface ParticleFrameCounters {
@@ -128,7 +140,21 @@ export class ParticleSystem implements SimSystem {
   windField: WindField | null = null;
   effects: ParticleEffect[] = [];
   buffers: ParticleBuffers;
-  readonly frame: ParticleFrameCounters = { alive: 0, spawned: 0, raycasts: 0, rayHits: 0, needy: 0, cacheLookups: 0, cacheHits: 0, cacheMisses: 0, cacheInserts: 0, cacheEvictions: 0, bounces: 0, fellThrough: 0, below: 0 };
+  readonly frame: ParticleFrameCounters = {
+    alive: 0,
+    spawned: 0,
+    raycasts: 0,
+    rayHits: 0,
+    needy: 0,
+    cacheLookups: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
+    cacheInserts: 0,
+    cacheEvictions: 0,
+    bounces: 0,
+    fellThrough: 0,
+    below: 0,
+  };
   readonly totals: ParticleTotals = { frames: 0, lives: 0, fellThroughLives: 0, particleFrames: 0, belowFrames: 0, raycasts: 0, bounces: 0 };
   readonly phaseMs: ParticlePhaseMs = { spawn: 0, wind: 0, move: 0, cache: 0, rays: 0, verify: 0 };
   private random: Random;
@@ -246,7 +272,8 @@ export class ParticleSystem implements SimSystem {
     const phase = this.phaseMs;
 
     let start = performance.now();
-    for (const effect of this.effects) frame.spawned += effect.spawn(dt, this.buffers, this.random, this.options.gravity, this.options.keying === 'surface');
+    for (const effect of this.effects)
+      frame.spawned += effect.spawn(dt, this.buffers, this.random, this.options.gravity, this.options.keying === 'surface');
     this.totals.lives += frame.spawned;
     let now = performance.now();
     phase.spawn = now - start;
@@ -274,10 +301,27 @@ export class ParticleSystem implements SimSystem {
     const reference = this.options.mode === 'reference';
     if (bvh !== null) {
       const raycaster = this.raycaster;
-      frame.raycasts = raycaster.pick(this.effects, reference, this.options.pick, this.buffers.live, this.buffers.needy, this.urgentEnd, this.laterStart, this.random);
+      frame.raycasts = raycaster.pick(
+        this.effects,
+        reference,
+        this.options.pick,
+        this.buffers.live,
+        this.buffers.needy,
+        this.urgentEnd,
+        this.laterStart,
+        this.random,
+      );
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
       raycaster.cast(bvh, this.options.kernel === 'wasm-simd');
-      frame.rayHits = raycaster.apply(this.effects, this.buffers, bvh, this.options.gravity, this.options.keying, this.options.footprints, !reference);
+      frame.rayHits = raycaster.apply(
+        this.effects,
+        this.buffers,
+        bvh,
+        this.options.gravity,
+        this.options.keying,
+        this.options.footprints,
+        !reference,
+      );
     }
     now = performance.now();
     phase.rays = now - start;
@@ -293,7 +337,11 @@ export class ParticleSystem implements SimSystem {
     now = performance.now();
     phase.verify = now - start;
 
-    let lookups = 0, hits = 0, misses = 0, inserts = 0, evictions = 0;
+    let lookups = 0,
+      hits = 0,
+      misses = 0,
+      inserts = 0,
+      evictions = 0;
     for (const effect of this.effects) {
       const c = effect.cache.counters;
       lookups += c.lookups;
@@ -364,7 +412,10 @@ export class ParticleSystem implements SimSystem {
    */
   private kernelBuffers(capacity: number): ParticleBuffers | null {
     try {
-      return simdParticleKernel()!.createResident(capacity, this.effects.map((effect) => effect.cache));
+      return simdParticleKernel()!.createResident(
+        capacity,
+        this.effects.map((effect) => effect.cache),
+      );
     } catch (error) {
       this.simdMemoryRefused = `no WebAssembly memory for ${capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
       return null;
@@ -389,7 +440,8 @@ export class ParticleSystem implements SimSystem {
       const effect = this.effects[e]!;
       const aliveBefore = lists.alive;
       const end = effect.start + effect.capacity;
-      if (simd === null || !simd.move(this.buffers, effect.start, end, effect.params, step, lists)) moveEffect(this.buffers, effect.start, end, effect.params, step, lists);
+      if (simd === null || !simd.move(this.buffers, effect.start, end, effect.params, step, lists))
+        moveEffect(this.buffers, effect.start, end, effect.params, step, lists);
       effect.alive = lists.alive - aliveBefore;
       this.askersEnd[e] = lists.askCount;
       this.urgentEnd[e] = lists.urgentEnd;
@@ -406,7 +458,8 @@ export class ParticleSystem implements SimSystem {
     const count = this.fallThrough;
     count.below = count.fresh = 0;
     const highlight = this.options.highlightFellThrough ? RED : null;
-    for (const effect of this.effects) countFallThrough(this.buffers, effect.start, effect.start + effect.capacity, effect.params.radius, sampler, highlight, count);
+    for (const effect of this.effects)
+      countFallThrough(this.buffers, effect.start, effect.start + effect.capacity, effect.params.radius, sampler, highlight, count);
     this.frame.below = count.below;
     this.frame.fellThrough = count.fresh;
     this.totals.fellThroughLives += count.fresh;
@@ -422,7 +475,8 @@ export class ParticleSystem implements SimSystem {
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
       const to = this.askersEnd[e]!;
-      if (simd === null || !simd.ask(this.buffers, from, to, effect.cache, effect.params.radius, dt)) askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
+      if (simd === null || !simd.ask(this.buffers, from, to, effect.cache, effect.params.radius, dt))
+        askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
       from = to;
     }
   }
@@ -515,9 +569,11 @@ function findWind(sandbox: Sandbox): WindField | null {
 function validateOptions(options: ParticleSystemOptions): void {
   if (!(PARTICLE_MODES as readonly string[]).includes(options.mode)) throw new InvalidParameterError('mode', "'budget' or 'reference'", options.mode);
   if (!(options.gravity >= 0 && options.gravity <= 1000)) throw new InvalidParameterError('gravity', 'a number in [0, 1000]', options.gravity);
-  if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying)) throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
+  if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying))
+    throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
   if (typeof options.footprints !== 'boolean') throw new InvalidParameterError('footprints', 'true or false', options.footprints);
   if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
-  if (!(PARTICLE_KERNELS as readonly string[]).includes(options.kernel)) throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);
+  if (!(PARTICLE_KERNELS as readonly string[]).includes(options.kernel))
+    throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);
   if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);
 }

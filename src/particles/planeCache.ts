@@ -96,7 +96,8 @@ export class PlaneCache {
   claimedNew = false;
 
   constructor(maxSize: number, cellSide: number, cellHeight: number) {
-    if (!(Number.isInteger(maxSize) && maxSize >= 0 && maxSize <= MAX_PLANE_CACHE_SIZE)) throw new InvalidParameterError('cacheSize', `a whole number in [0, ${MAX_PLANE_CACHE_SIZE}]`, maxSize);
+    if (!(Number.isInteger(maxSize) && maxSize >= 0 && maxSize <= MAX_PLANE_CACHE_SIZE))
+      throw new InvalidParameterError('cacheSize', `a whole number in [0, ${MAX_PLANE_CACHE_SIZE}]`, maxSize);
     if (!(cellSide > 0 && cellSide < Infinity)) throw new InvalidParameterError('cellSide', 'a finite number > 0', cellSide);
     if (!(cellHeight > 0 && cellHeight < Infinity)) throw new InvalidParameterError('cellHeight', 'a finite number > 0', cellHeight);
     this.maxSize = maxSize;
@@ -172,7 +173,16 @@ export class PlaneCache {
 
   /** Stores the plane n·p = d for the cell of (x, y, z) and a direction code. */
   store(x: number, y: number, z: number, code: number, nx: number, ny: number, nz: number, d: number): void {
-    this.storeCell(cellCoordinate(x, this.inverseSide), cellCoordinate(y, this.inverseHeight), cellCoordinate(z, this.inverseSide), code, nx, ny, nz, d);
+    this.storeCell(
+      cellCoordinate(x, this.inverseSide),
+      cellCoordinate(y, this.inverseHeight),
+      cellCoordinate(z, this.inverseSide),
+      code,
+      nx,
+      ny,
+      nz,
+      d,
+    );
   }
 
   /** The cell coordinates of a point (the same quantization the cache keys use). */

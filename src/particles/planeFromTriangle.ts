@@ -3,13 +3,28 @@
  * along that direction arrives from), written as nx, ny, nz, d (n·p = d) into out[offset ..].
  * Returns false, writing nothing, for a degenerate triangle.
  */
-export function planeFromTriangle(positions: Float32Array, indices: Uint32Array, triangle: number, dx: number, dy: number, dz: number, out: Float32Array, offset: number): boolean {
+export function planeFromTriangle(
+  positions: Float32Array,
+  indices: Uint32Array,
+  triangle: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  out: Float32Array,
+  offset: number,
+): boolean {
   const a = 3 * indices[3 * triangle]!;
   const b = 3 * indices[3 * triangle + 1]!;
   const c = 3 * indices[3 * triangle + 2]!;
-  const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
-  const e1x = positions[b]! - ax, e1y = positions[b + 1]! - ay, e1z = positions[b + 2]! - az;
-  const e2x = positions[c]! - ax, e2y = positions[c + 1]! - ay, e2z = positions[c + 2]! - az;
+  const ax = positions[a]!,
+    ay = positions[a + 1]!,
+    az = positions[a + 2]!;
+  const e1x = positions[b]! - ax,
+    e1y = positions[b + 1]! - ay,
+    e1z = positions[b + 2]! - az;
+  const e2x = positions[c]! - ax,
+    e2y = positions[c + 1]! - ay,
+    e2z = positions[c + 2]! - az;
   let nx = e1y * e2z - e1z * e2y;
   let ny = e1z * e2x - e1x * e2z;
   let nz = e1x * e2y - e1y * e2x;

@@ -45,7 +45,16 @@ export class PlaneRaycaster {
   private readonly plane = new Float32Array(4);
 
   /** Rays for this frame: every live particle (reference), else each effect's budget (its carry grows by `budget`). */
-  pick(effects: readonly ParticleEffect[], reference: boolean, pick: RayPick, live: Int32Array, needy: Int32Array, urgentEnd: Int32Array, laterStart: Int32Array, random: Random): number {
+  pick(
+    effects: readonly ParticleEffect[],
+    reference: boolean,
+    pick: RayPick,
+    live: Int32Array,
+    needy: Int32Array,
+    urgentEnd: Int32Array,
+    laterStart: Int32Array,
+    random: Random,
+  ): number {
     if (this.end.length < effects.length) {
       this.end = new Int32Array(effects.length);
       this.granted = new Int32Array(effects.length);
@@ -150,7 +159,15 @@ export class PlaneRaycaster {
    * Planes from the hits into their particles and, with `cacheResults` (not in the reference mode, where
    * every particle casts its own ray each frame), their effects' caches; returns the hits used.
    */
-  apply(effects: readonly ParticleEffect[], b: ParticleBuffers, bvh: BVH, gravity: number, keying: CacheKeying, footprints: boolean, cacheResults: boolean): number {
+  apply(
+    effects: readonly ParticleEffect[],
+    b: ParticleBuffers,
+    bvh: BVH,
+    gravity: number,
+    keying: CacheKeying,
+    footprints: boolean,
+    cacheResults: boolean,
+  ): number {
     const positions = b.positions;
     const velocities = b.velocities;
     const sources = b.planeSources;
@@ -176,14 +193,19 @@ export class PlaneRaycaster {
         const i4 = 4 * i;
         const r3 = 3 * r;
         if (!planeFromTriangle(meshPositions, meshIndices, triangle, directions[r3]!, directions[r3 + 1]!, directions[r3 + 2]!, plane, 0)) continue;
-        const dx = velocities[i4]!, dy = velocities[i4 + 1]! - halfDrop, dz = velocities[i4 + 2]!;
+        const dx = velocities[i4]!,
+          dy = velocities[i4 + 1]! - halfDrop,
+          dz = velocities[i4 + 2]!;
         // The ray starts `back` behind the particle, so the surface can be at most that far behind it.
         const length = Math.sqrt(directions[r3]! ** 2 + directions[r3 + 1]! ** 2 + directions[r3 + 2]! ** 2);
         const backT = tMax[r]! - FAR_REACH;
         if (!adoptPlane(b, i, plane, 0, radius, backT * length + radius)) continue;
         hitCount++;
         sources[i] = hitT[r]! <= 1 + backT ? PLANE_RAY : PLANE_FAR;
-        const nx = plane[0]!, ny = plane[1]!, nz = plane[2]!, d = plane[3]!;
+        const nx = plane[0]!,
+          ny = plane[1]!,
+          nz = plane[2]!,
+          d = plane[3]!;
         if (!cacheResults) continue;
         if (keying === 'trajectory') {
           cache.store(positions[i4]!, positions[i4 + 1]!, positions[i4 + 2]!, directionCode(dx, dy, dz), nx, ny, nz, d);

@@ -54,7 +54,20 @@ export class SurfaceStores {
    * A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. Without
    * `footprint`, only the hit's column takes it.
    */
-  store(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hx: number, hy: number, hz: number, nx: number, ny: number, nz: number, d: number, footprint = true): void {
+  store(
+    cache: PlaneCache,
+    meshPositions: Float32Array,
+    meshIndices: Uint32Array,
+    triangle: number,
+    hx: number,
+    hy: number,
+    hz: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    d: number,
+    footprint = true,
+  ): void {
     if (this.indices !== meshIndices || this.cache !== cache) {
       // Another mesh (triangle numbers mean other triangles) or another cache.
       this.indices = meshIndices;
@@ -70,7 +83,9 @@ export class SurfaceStores {
       this.base = cache.insertedSinceClear;
     }
     // The column hit is the one place known exactly: it takes this plane at every hit.
-    const hitX = cache.cellX(hx), hitY = cache.cellY(hy), hitZ = cache.cellX(hz);
+    const hitX = cache.cellX(hx),
+      hitY = cache.cellY(hy),
+      hitZ = cache.cellX(hz);
     offerHit(cache, hitX, hitY, hitZ, nx, ny, nz, d, hx, hz);
     offerHit(cache, hitX, hitY + 1, hitZ, nx, ny, nz, d, hx, hz);
     const stamp = this.stamps[triangle]!;
@@ -82,13 +97,27 @@ export class SurfaceStores {
 }
 
 /** Offers the plane to the columns whose centres the triangle covers (but the hit's own). */
-function storeColumns(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hitX: number, hitZ: number, nx: number, ny: number, nz: number, d: number): void {
+function storeColumns(
+  cache: PlaneCache,
+  meshPositions: Float32Array,
+  meshIndices: Uint32Array,
+  triangle: number,
+  hitX: number,
+  hitZ: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  d: number,
+): void {
   const a = 3 * meshIndices[3 * triangle]!;
   const b = 3 * meshIndices[3 * triangle + 1]!;
   const c = 3 * meshIndices[3 * triangle + 2]!;
-  const ax = meshPositions[a]!, az = meshPositions[a + 2]!;
-  const bx = meshPositions[b]!, bz = meshPositions[b + 2]!;
-  const cx = meshPositions[c]!, cz = meshPositions[c + 2]!;
+  const ax = meshPositions[a]!,
+    az = meshPositions[a + 2]!;
+  const bx = meshPositions[b]!,
+    bz = meshPositions[b + 2]!;
+  const cx = meshPositions[c]!,
+    cz = meshPositions[c + 2]!;
   const area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
   if (!(area !== 0)) return;
   const sign = area > 0 ? 1 : -1;
@@ -122,8 +151,12 @@ function storeColumns(cache: PlaneCache, meshPositions: Float32Array, meshIndice
  */
 const sinking = { old: 0, offered: 0 };
 function worstSinking(planes: Float32Array, p: number, side: number, ix: number, iz: number, nx: number, ny: number, nz: number, d: number): void {
-  const ox = planes[p]!, oy = planes[p + 1]!, oz = planes[p + 2]!, od = planes[p + 3]!;
-  let oldBelow = -Infinity, offeredBelow = -Infinity;
+  const ox = planes[p]!,
+    oy = planes[p + 1]!,
+    oz = planes[p + 2]!,
+    od = planes[p + 3]!;
+  let oldBelow = -Infinity,
+    offeredBelow = -Infinity;
   if (Math.abs(oy) >= STEEP_NY && Math.abs(ny) >= STEEP_NY) {
     for (let corner = 0; corner < 4; corner++) {
       const x = (ix + (corner & 1)) * side;
@@ -158,7 +191,18 @@ function offerFootprint(cache: PlaneCache, ix: number, iy: number, iz: number, n
 }
 
 /** The hit's column takes the plane, or across a crease the envelope of both (see SurfaceStores). */
-function offerHit(cache: PlaneCache, ix: number, iy: number, iz: number, nx: number, ny: number, nz: number, d: number, hx: number, hz: number): void {
+function offerHit(
+  cache: PlaneCache,
+  ix: number,
+  iy: number,
+  iz: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  d: number,
+  hx: number,
+  hz: number,
+): void {
   const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
   if (slot < 0) return;
   const planes = cache.planes;

@@ -104,7 +104,8 @@ function parseActors(value: unknown, where: Where): SceneActors {
   if (input.count !== undefined) result.count = expectNumber(input.count, child(where, 'count'), 0, 10_000, true);
   if (input.center !== undefined) {
     const at = child(where, 'center');
-    if (!Array.isArray(input.center) || input.center.length !== 2) throw new InvalidParameterError(at.field, 'an array of 2 finite numbers [x, z]', input.center, at.file);
+    if (!Array.isArray(input.center) || input.center.length !== 2)
+      throw new InvalidParameterError(at.field, 'an array of 2 finite numbers [x, z]', input.center, at.file);
     result.center = [expectNumber(input.center[0], child(at, 0)), expectNumber(input.center[1], child(at, 1))];
   }
   if (input.size !== undefined) result.size = expectNumber(input.size, child(where, 'size'), 0.05, 20);
@@ -115,7 +116,8 @@ function parseActors(value: unknown, where: Where): SceneActors {
     expectKnownKeys(mix, MIX_FIELDS, at);
     const weight = (key: (typeof MIX_FIELDS)[number]): number => (mix[key] === undefined ? 0 : expectNumber(mix[key], child(at, key), 0, 1000));
     result.mix = { sphere: weight('sphere'), box: weight('box'), capsule: weight('capsule') };
-    if (result.mix.sphere + result.mix.box + result.mix.capsule === 0) throw new InvalidParameterError(at.field, 'at least one shape with a weight above 0', mix, at.file);
+    if (result.mix.sphere + result.mix.box + result.mix.capsule === 0)
+      throw new InvalidParameterError(at.field, 'at least one shape with a weight above 0', mix, at.file);
   }
   return result;
 }

@@ -29,7 +29,14 @@ export interface BroadPhaseSettings {
   seed: number;
 }
 
-export const DEFAULT_BROAD_PHASE_SETTINGS: Readonly<BroadPhaseSettings> = Object.freeze({ scene: 'orbits', strategy: 'regions', count: 8192, movingPercent: 10, speed: 0.005, seed: 1 });
+export const DEFAULT_BROAD_PHASE_SETTINGS: Readonly<BroadPhaseSettings> = Object.freeze({
+  scene: 'orbits',
+  strategy: 'regions',
+  count: 8192,
+  movingPercent: 10,
+  speed: 0.005,
+  seed: 1,
+});
 
 /** Frames of scene motion per simulated second: the scenes' speeds are per 60 Hz frame. */
 const FRAMES_PER_SECOND = 60;
@@ -76,7 +83,11 @@ export class BroadPhaseSystem implements SimSystem {
   configure(changes: Partial<BroadPhaseSettings>): void {
     const next = { ...this.settings, ...changes };
     check(next);
-    const rebuild = next.scene !== this.settings.scene || next.count !== this.settings.count || next.seed !== this.settings.seed || (next.scene === 'ground' && next.movingPercent !== this.settings.movingPercent);
+    const rebuild =
+      next.scene !== this.settings.scene ||
+      next.count !== this.settings.count ||
+      next.seed !== this.settings.seed ||
+      (next.scene === 'ground' && next.movingPercent !== this.settings.movingPercent);
     Object.assign(this.settings, next);
     if (next.strategy !== this.broadPhase.name) this.setStrategy(next.strategy);
     if (rebuild) {
@@ -172,9 +183,12 @@ export class BroadPhaseSystem implements SimSystem {
 
 function check(s: BroadPhaseSettings): void {
   if (!BROAD_PHASE_SCENES.includes(s.scene)) throw new InvalidParameterError('broadphase.scene', `one of ${BROAD_PHASE_SCENES.join(', ')}`, s.scene);
-  if (!BROAD_PHASE_NAMES.includes(s.strategy)) throw new InvalidParameterError('broadphase.strategy', `one of ${BROAD_PHASE_NAMES.join(', ')}`, s.strategy);
-  if (!Number.isInteger(s.count) || s.count < 1 || s.count > 262144) throw new InvalidParameterError('broadphase.count', 'an integer in [1, 262144]', s.count);
-  if (!(s.movingPercent >= 0 && s.movingPercent <= 100)) throw new InvalidParameterError('broadphase.movingPercent', 'a number in [0, 100]', s.movingPercent);
+  if (!BROAD_PHASE_NAMES.includes(s.strategy))
+    throw new InvalidParameterError('broadphase.strategy', `one of ${BROAD_PHASE_NAMES.join(', ')}`, s.strategy);
+  if (!Number.isInteger(s.count) || s.count < 1 || s.count > 262144)
+    throw new InvalidParameterError('broadphase.count', 'an integer in [1, 262144]', s.count);
+  if (!(s.movingPercent >= 0 && s.movingPercent <= 100))
+    throw new InvalidParameterError('broadphase.movingPercent', 'a number in [0, 100]', s.movingPercent);
   if (!(Number.isFinite(s.speed) && s.speed >= 0)) throw new InvalidParameterError('broadphase.speed', 'a finite number ≥ 0', s.speed);
 }
 

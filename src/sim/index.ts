@@ -4,5 +4,11 @@ export { WindField, type PlacedEffect } from './windField';
 export { WindTracers } from './windTracers';
 export { FrameRecorder, type PhaseSummary, type RecordedFrame, type RecordingInfo } from './recorder';
 export { StateHistory } from './stateHistory';
-export { BroadPhaseSystem, BROAD_PHASE_SCENES, DEFAULT_BROAD_PHASE_SETTINGS, type BroadPhaseSettings, type BroadPhaseSceneName } from './broadPhaseSystem';
+export {
+  BroadPhaseSystem,
+  BROAD_PHASE_SCENES,
+  DEFAULT_BROAD_PHASE_SETTINGS,
+  type BroadPhaseSettings,
+  type BroadPhaseSceneName,
+} from './broadPhaseSystem';
 export { createSceneSystems } from './sceneSystems';

@@ -107,7 +107,15 @@ export class FrameRecorder {
       let sum = 0;
       for (let i = 0; i < n; i++) sum += samples[i]!;
       const at = (q: number): number => (n === 0 ? 0 : samples[Math.min(n - 1, Math.floor(q * n))]!);
-      return { phase, frames: n, mean: n === 0 ? 0 : sum / n, median: at(0.5), p95: at(0.95), min: n === 0 ? 0 : samples[0]!, max: n === 0 ? 0 : samples[n - 1]! };
+      return {
+        phase,
+        frames: n,
+        mean: n === 0 ? 0 : sum / n,
+        median: at(0.5),
+        p95: at(0.95),
+        min: n === 0 ? 0 : samples[0]!,
+        max: n === 0 ? 0 : samples[n - 1]!,
+      };
     });
   }
 

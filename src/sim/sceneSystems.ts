@@ -17,7 +17,10 @@ export function createSceneSystems(scene: SceneDefinition, sandbox: Sandbox, win
   if (broadphase !== undefined) systems.push(new BroadPhaseSystem({ ...broadphase, seed: scene.seed }));
   if (particles !== undefined) {
     const { particles: count, budget, ...options } = particles;
-    const effects = showcaseEffects(sandbox.terrain, { ...(count === undefined ? {} : { particles: count }), ...(budget === undefined ? {} : { budget }) });
+    const effects = showcaseEffects(sandbox.terrain, {
+      ...(count === undefined ? {} : { particles: count }),
+      ...(budget === undefined ? {} : { budget }),
+    });
     // Not rewindable: a snapshot of 100k particles and their caches per frame would cost too much.
     systems.push(new ParticleSystem(effects, { ...options, seed: scene.seed }, false));
   }

@@ -107,11 +107,23 @@ export class WindTracers implements SimSystem {
   }
 
   metrics(): Record<string, number> {
-    return { tracers: this.count, effects: this.field.effects.filter((e) => e.enabled).length, fieldMs: Math.round(this.lastSampleMs * 1000) / 1000, respawned: this.respawned };
+    return {
+      tracers: this.count,
+      effects: this.field.effects.filter((e) => e.enabled).length,
+      fieldMs: Math.round(this.lastSampleMs * 1000) / 1000,
+      respawned: this.respawned,
+    };
   }
 
   saveState(): WindTracerState {
-    return { count: this.count, positions: this.positions.slice(), velocities: this.velocities.slice(), ages: this.ages.slice(), random: this.random.saveState(), respawned: this.respawned };
+    return {
+      count: this.count,
+      positions: this.positions.slice(),
+      velocities: this.velocities.slice(),
+      ages: this.ages.slice(),
+      random: this.random.saveState(),
+      respawned: this.respawned,
+    };
   }
 
   loadState(state: unknown): void {

@@ -57,7 +57,17 @@ export class SimdBoxTriangleKernel {
    * module by identity; `scratchMesh` says the arrays are reused with new contents (a small scratch
    * soup, e.g. triangles moved into an oriented box's frame) and must be copied again.
    */
-  overlap(box: Float64Array, b: number, positions: Float32Array, indices: Uint32Array, triangles: Uint32Array | null, first: number, count: number, overlaps: Uint8Array, scratchMesh = false): number {
+  overlap(
+    box: Float64Array,
+    b: number,
+    positions: Float32Array,
+    indices: Uint32Array,
+    triangles: Uint32Array | null,
+    first: number,
+    count: number,
+    overlaps: Uint8Array,
+    scratchMesh = false,
+  ): number {
     if (count <= 0) return 0;
     if (!scratchMesh) this.makeResident(positions, indices);
     this.makeRoom(count, scratchMesh ? positions.byteLength + indices.byteLength : 0);

@@ -11,10 +11,26 @@ interface CapsuleKernelExports {
   heapBase(): number;
   countersAt(): number;
   sweepCapsules(
-    nodes: number, nodeCount: number, magnitude: number, triangles: number, references: number, masks: number, stack: number,
-    start: number, end: number, motion: number, radius: number,
-    toi: number, triangle: number, point: number, normal: number, count: number,
-    flags: number, traceCapsule: number, trace: number, traceCapacity: number,
+    nodes: number,
+    nodeCount: number,
+    magnitude: number,
+    triangles: number,
+    references: number,
+    masks: number,
+    stack: number,
+    start: number,
+    end: number,
+    motion: number,
+    radius: number,
+    toi: number,
+    triangle: number,
+    point: number,
+    normal: number,
+    count: number,
+    flags: number,
+    traceCapsule: number,
+    trace: number,
+    traceCapacity: number,
   ): void;
 }
 
@@ -164,11 +180,28 @@ export class SimdCapsuleKernel {
     new Float32Array(buffer, radius, count).set(capsules.radius.subarray(0, count));
     const nodes = bvh.quantized!;
     const flags = (resolved.edgeMasks ? 1 : 0) | (resolved.quickCull ? 2 : 0);
-    const traceCapsule = trace === null ? -1 : resolved.traceCapsule ?? 0;
+    const traceCapsule = trace === null ? -1 : (resolved.traceCapsule ?? 0);
     this.exports.sweepCapsules(
-      layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.references, layout.masks, layout.stack,
-      start, end, motion, radius, toi, triangle, point, normal, count,
-      flags, traceCapsule, traceAt, traceCapacity,
+      layout.nodes,
+      nodes.nodeCount,
+      layout.magnitude,
+      layout.triangles,
+      layout.references,
+      layout.masks,
+      layout.stack,
+      start,
+      end,
+      motion,
+      radius,
+      toi,
+      triangle,
+      point,
+      normal,
+      count,
+      flags,
+      traceCapsule,
+      traceAt,
+      traceCapacity,
     );
     hits.toi.set(new Float32Array(buffer, toi, count));
     hits.triangle.set(new Int32Array(buffer, triangle, count));

@@ -21,10 +21,20 @@ export function emitTranspose4(f: FunctionBuilder, rows: readonly number[], colu
 
 /** Loads four consecutive v128 (64 bytes at the address in local `address` plus `offset`) into `rows`. */
 export function emitLoad4(f: FunctionBuilder, address: number, offset: number, rows: readonly number[]): void {
-  rows.forEach((row, i) => f.localGet(address).simdMemory(SimdOp.v128Load, 4, offset + 16 * i).localSet(row));
+  rows.forEach((row, i) =>
+    f
+      .localGet(address)
+      .simdMemory(SimdOp.v128Load, 4, offset + 16 * i)
+      .localSet(row),
+  );
 }
 
 /** Stores four v128 locals at consecutive addresses (64 bytes at local `address` plus `offset`). */
 export function emitStore4(f: FunctionBuilder, address: number, offset: number, rows: readonly number[]): void {
-  rows.forEach((row, i) => f.localGet(address).localGet(row).simdMemory(SimdOp.v128Store, 4, offset + 16 * i));
+  rows.forEach((row, i) =>
+    f
+      .localGet(address)
+      .localGet(row)
+      .simdMemory(SimdOp.v128Store, 4, offset + 16 * i),
+  );
 }

@@ -14,7 +14,9 @@ interface NodeFileSystem {
 /** Thrown when the compiled module is missing, e.g. `npm run build:wasm` was never run. */
 export class WasmModuleMissingError extends Error {
   constructor(url: URL, cause: unknown) {
-    super(`WebAssembly module ${url.pathname} could not be loaded (${cause instanceof Error ? cause.message : String(cause)}); run \`npm run build:wasm\``);
+    super(
+      `WebAssembly module ${url.pathname} could not be loaded (${cause instanceof Error ? cause.message : String(cause)}); run \`npm run build:wasm\``,
+    );
     this.name = 'WasmModuleMissingError';
   }
 }

@@ -45,8 +45,12 @@ export function decodeFrames(nodes: QuantizedNodes): Float64Array {
   // Parents come before their children (shared nodes, last, have their own frames).
   for (let node = 0; node < count; node++) {
     const f = 6 * node;
-    const minX = frames[f]!, minY = frames[f + 1]!, minZ = frames[f + 2]!;
-    const stepX = frames[f + 3]!, stepY = frames[f + 4]!, stepZ = frames[f + 5]!;
+    const minX = frames[f]!,
+      minY = frames[f + 1]!,
+      minZ = frames[f + 2]!;
+    const stepX = frames[f + 3]!,
+      stepY = frames[f + 4]!,
+      stepZ = frames[f + 5]!;
     const b = QUANTIZED_NODE_U16 * node;
     for (let slot = 0; slot < 4; slot++) {
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
@@ -54,8 +58,12 @@ export function decodeFrames(nodes: QuantizedNodes): Float64Array {
       if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= nodes.firstShared) continue;
       setFrame(
         child,
-        minX + u16[b + slot]! * stepX, minY + u16[b + 4 + slot]! * stepY, minZ + u16[b + 8 + slot]! * stepZ,
-        minX + u16[b + 12 + slot]! * stepX, minY + u16[b + 16 + slot]! * stepY, minZ + u16[b + 20 + slot]! * stepZ,
+        minX + u16[b + slot]! * stepX,
+        minY + u16[b + 4 + slot]! * stepY,
+        minZ + u16[b + 8 + slot]! * stepZ,
+        minX + u16[b + 12 + slot]! * stepX,
+        minY + u16[b + 16 + slot]! * stepY,
+        minZ + u16[b + 20 + slot]! * stepZ,
       );
     }
   }
@@ -93,7 +101,8 @@ export function frameMagnitudes(nodes: QuantizedNodes): Float64Array {
   for (let i = 0; i < nodes.sharedFrames.length; i += 6) frames.push(nodes.sharedFrames.subarray(i, i + 6));
   for (const frame of frames) {
     for (let axis = 0; axis < 3; axis++) {
-      const min = frame[axis]!, max = frame[axis + 3]!;
+      const min = frame[axis]!,
+        max = frame[axis + 3]!;
       magnitude[axis] = Math.max(magnitude[axis]!, Math.abs(min) + Math.abs(max) + (max - min));
     }
   }

@@ -22,12 +22,49 @@ const ASK_I32 = { from: 0, to: 1, records: 2, mask: 3, positions: 4, velocities:
 const ASK_F64 = { inverseSide: 6, inverseHeight: 7, cellHeight: 8, radius: 9, dt: 10 } as const;
 
 /** The step block's layout: float64 slots, then int32 slots (see the kernel, which owns the offsets). */
-const F64 = { dt: 0, gravityStep: 1, restSpeed: 2, decay: 3, half: 4, floor: 5, negRestitution: 6, friction: 7, radius: 8, lookahead: 9, halfDrop: 10, inverseSide: 11, inverseHeight: 12, urgentTime: 13, askMargin: 14 } as const;
-const I32 = {
-  start: 30, end: 31, withWind: 32, cellLookups: 33, surfaceKeys: 34, askCount: 35, urgentEnd: 36, laterStart: 37, bounces: 38, alive: 39,
-  positions: 40, velocities: 41, planes: 42, colours: 43, ages: 44, lifetimes: 45, sources: 46, touching: 47, wind: 48, cellStamps: 49, codes: 50, live: 51, askers: 52, needy: 53,
+const F64 = {
+  dt: 0,
+  gravityStep: 1,
+  restSpeed: 2,
+  decay: 3,
+  half: 4,
+  floor: 5,
+  negRestitution: 6,
+  friction: 7,
+  radius: 8,
+  lookahead: 9,
+  halfDrop: 10,
+  inverseSide: 11,
+  inverseHeight: 12,
+  urgentTime: 13,
+  askMargin: 14,
 } as const;
-
+const I32 = {
+  start: 30,
+  end: 31,
+  withWind: 32,
+  cellLookups: 33,
+  surfaceKeys: 34,
+  askCount: 35,
+  urgentEnd: 36,
+  laterStart: 37,
+  bounces: 38,
+  alive: 39,
+  positions: 40,
+  velocities: 41,
+  planes: 42,
+  colours: 43,
+  ages: 44,
+  lifetimes: 45,
+  sources: 46,
+  touching: 47,
+  wind: 48,
+  cellStamps: 49,
+  codes: 50,
+  live: 51,
+  askers: 52,
+  needy: 53,
+} as const;
 
 /** One module instance per set of buffers: its memory holds exactly them and their effects' caches. */
 interface Resident {
@@ -51,7 +88,16 @@ interface Resident {
 export class SimdParticleKernel {
   private readonly module: WebAssembly.Module;
   private readonly residents = new WeakMap<ParticleBuffers, Resident>();
-  private readonly constants: MoveConstants = { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0, askMargin: 0 };
+  private readonly constants: MoveConstants = {
+    gravityStep: 0,
+    restSpeed: 0,
+    decay: 0,
+    halfDrop: 0,
+    inverseSide: 0,
+    inverseHeight: 0,
+    urgentTime: 0,
+    askMargin: 0,
+  };
 
   constructor(module: WebAssembly.Module) {
     this.module = module;

@@ -15,14 +15,40 @@ interface RayKernelExports {
   countersTriangles(): number;
   rayRecordBytes(): number;
   castRays(
-    nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
-    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
-    stacks: number, flags: number,
+    nodes: number,
+    nodeCount: number,
+    magnitude: number,
+    triangles: number,
+    order: number,
+    origins: number,
+    directions: number,
+    tMaxs: number,
+    hitT: number,
+    hitTriangle: number,
+    count: number,
+    stacks: number,
+    flags: number,
   ): number;
   castRaysBatched(
-    nodes: number, nodeCount: number, magnitude: number, triangles: number, order: number,
-    origins: number, directions: number, tMaxs: number, hitT: number, hitTriangle: number, count: number,
-    records: number, arena: number, children: number, stack: number, rayStack: number, batchSize: number, aloneBelow: number, flags: number,
+    nodes: number,
+    nodeCount: number,
+    magnitude: number,
+    triangles: number,
+    order: number,
+    origins: number,
+    directions: number,
+    tMaxs: number,
+    hitT: number,
+    hitTriangle: number,
+    count: number,
+    records: number,
+    arena: number,
+    children: number,
+    stack: number,
+    rayStack: number,
+    batchSize: number,
+    aloneBelow: number,
+    flags: number,
   ): number;
 }
 
@@ -154,9 +180,11 @@ export class SimdRayKernel {
     if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
     if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
     const batch = options.batch ?? 0;
-    if (!(typeof batch === 'number' && batch >= 0 && (Number.isInteger(batch) || batch === Infinity))) throw new InvalidParameterError('batch', 'a whole number ≥ 0 or Infinity', batch);
+    if (!(typeof batch === 'number' && batch >= 0 && (Number.isInteger(batch) || batch === Infinity)))
+      throw new InvalidParameterError('batch', 'a whole number ≥ 0 or Infinity', batch);
     const aloneBelow = options.aloneBelow ?? DEFAULT_ALONE_BELOW;
-    if (!(typeof aloneBelow === 'number' && Number.isInteger(aloneBelow) && aloneBelow >= 0)) throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
+    if (!(typeof aloneBelow === 'number' && Number.isInteger(aloneBelow) && aloneBelow >= 0))
+      throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
     checkBuffers(rays, hits);
     if (this.resident !== bvh) this.upload(bvh);
     const count = rays.count;
@@ -189,8 +217,15 @@ export class SimdRayKernel {
     if (reorder) {
       const frame = nodes.rootFrame;
       order = this.rayOrder.sort(
-        rays, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!,
-        new Float32Array(buffer, origins, 3 * count), new Float32Array(buffer, directions, 3 * count), new Float32Array(buffer, tMaxs, count),
+        rays,
+        count,
+        frame[0]!,
+        frame[2]!,
+        frame[3]! - frame[0]!,
+        frame[5]! - frame[2]!,
+        new Float32Array(buffer, origins, 3 * count),
+        new Float32Array(buffer, directions, 3 * count),
+        new Float32Array(buffer, tMaxs, count),
       );
     } else {
       new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
@@ -201,16 +236,43 @@ export class SimdRayKernel {
     const invalidRays =
       batch > 0
         ? this.exports.castRaysBatched(
-            layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-            origins, directions, tMaxs, hitT, hitTriangle, count,
-            records, arena, children, batchStack, layout.stacks, batchSize, aloneBelow, flags,
+            layout.nodes,
+            nodes.nodeCount,
+            layout.magnitude,
+            layout.triangles,
+            layout.order,
+            origins,
+            directions,
+            tMaxs,
+            hitT,
+            hitTriangle,
+            count,
+            records,
+            arena,
+            children,
+            batchStack,
+            layout.stacks,
+            batchSize,
+            aloneBelow,
+            flags,
           )
         : this.exports.castRays(
-            layout.nodes, nodes.nodeCount, layout.magnitude, layout.triangles, layout.order,
-            origins, directions, tMaxs, hitT, hitTriangle, count,
-            layout.stacks, flags,
+            layout.nodes,
+            nodes.nodeCount,
+            layout.magnitude,
+            layout.triangles,
+            layout.order,
+            origins,
+            directions,
+            tMaxs,
+            hitT,
+            hitTriangle,
+            count,
+            layout.stacks,
+            flags,
           );
-    if (order !== null) scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
+    if (order !== null)
+      scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
     else {
       hits.t.set(new Float32Array(buffer, hitT, count));
       hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
@@ -227,9 +289,14 @@ export class SimdRayKernel {
 function checkBuffers(rays: RayBatch, hits: RayHits): void {
   const n = rays.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
-  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n) throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
-  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n) throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
-  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n) throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
-  if (!(hits.t instanceof Float32Array) || hits.t.length < n) throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
-  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n) throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
+  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)
+    throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
+  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n)
+    throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
+  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n)
+    throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
+  if (!(hits.t instanceof Float32Array) || hits.t.length < n)
+    throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
+  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n)
+    throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
 }

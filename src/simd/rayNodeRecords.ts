@@ -30,7 +30,7 @@ function float32Down(x: number): number {
   if (rounded <= x) return rounded;
   float32[0] = rounded;
   // One ulp towards −∞: the bit pattern moves away from zero for negatives, towards it for positives.
-  bits32[0] = rounded > 0 ? bits32[0]! - 1 : rounded < 0 ? bits32[0]! + 1 : (0x80000001 | 0);
+  bits32[0] = rounded > 0 ? bits32[0]! - 1 : rounded < 0 ? bits32[0]! + 1 : 0x80000001 | 0;
   return float32[0]!;
 }
 
@@ -54,7 +54,8 @@ export function writeRayNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, 
       words[o + WORDS_OFFSET_U32 + slot] = childLeafCount(word) > 0 ? ((word & ~CHILD_INDEX_MASK) | groupAt[childIndex(word)]!) >>> 0 : word;
       const empty = childType(word) === CHILD_TYPE_EMPTY;
       for (let axis = 0; axis < 3; axis++) {
-        const min = frames[f + axis]!, step = frames[f + 3 + axis]!;
+        const min = frames[f + axis]!,
+          step = frames[f + 3 + axis]!;
         records[o + 4 * axis + slot] = empty ? Infinity : float32Down(min + u16[b + 4 * axis + slot]! * step);
         records[o + 12 + 4 * axis + slot] = empty ? -Infinity : float32Up(min + u16[b + 12 + 4 * axis + slot]! * step);
       }

@@ -36,8 +36,15 @@ export class RayOrder {
    * extent z.
    */
   sort(
-    rays: RayBatch, count: number, minX: number, minZ: number, extentX: number, extentZ: number,
-    originsOut: Float32Array, directionsOut: Float32Array, tMaxOut: Float32Array,
+    rays: RayBatch,
+    count: number,
+    minX: number,
+    minZ: number,
+    extentX: number,
+    extentZ: number,
+    originsOut: Float32Array,
+    directionsOut: Float32Array,
+    tMaxOut: Float32Array,
   ): Int32Array {
     const origins = rays.origins;
     if (this.order.length < count) {
@@ -86,7 +93,14 @@ export class RayOrder {
 }
 
 /** Puts hits found in cast order back in the caller's order. */
-export function scatterHits(order: Int32Array, count: number, t: Float32Array, triangle: Int32Array, tOut: Float32Array, triangleOut: Int32Array): void {
+export function scatterHits(
+  order: Int32Array,
+  count: number,
+  t: Float32Array,
+  triangle: Int32Array,
+  tOut: Float32Array,
+  triangleOut: Int32Array,
+): void {
   for (let i = 0; i < count; i++) {
     const ray = order[i]!;
     tOut[ray] = t[i]!;

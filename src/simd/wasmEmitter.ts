@@ -210,7 +210,12 @@ export class FunctionBuilder {
   /** v128.const from four 32-bit integer lanes. */
   i32x4Const(x: number, y: number, z: number, w: number): this {
     this.code.byte(SIMD_PREFIX).unsigned(SimdOp.v128Const);
-    for (const lane of [x, y, z, w]) this.code.byte(lane).byte(lane >>> 8).byte(lane >>> 16).byte(lane >>> 24);
+    for (const lane of [x, y, z, w])
+      this.code
+        .byte(lane)
+        .byte(lane >>> 8)
+        .byte(lane >>> 16)
+        .byte(lane >>> 24);
     return this;
   }
 

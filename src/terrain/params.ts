@@ -81,7 +81,12 @@ export function resolveTerrainParams(input: Partial<TerrainParams> = {}, file?: 
   }
   for (const key of Object.keys(input)) {
     if (!(key in DEFAULT_TERRAIN_PARAMS)) {
-      throw new InvalidParameterError(fieldPrefix + key, `one of the terrain parameters (${Object.keys(DEFAULT_TERRAIN_PARAMS).join(', ')})`, key, file);
+      throw new InvalidParameterError(
+        fieldPrefix + key,
+        `one of the terrain parameters (${Object.keys(DEFAULT_TERRAIN_PARAMS).join(', ')})`,
+        key,
+        file,
+      );
     }
   }
   const params: TerrainParams = { ...DEFAULT_TERRAIN_PARAMS, ...input };

@@ -33,16 +33,15 @@ export class Panel {
   private readonly sceneController: Controller;
   private readonly terrainControllers: Controller[] = [];
 
-  constructor(
-    settings: AppSettings,
-    sceneNames: readonly string[],
-    actions: PanelActions,
-  ) {
+  constructor(settings: AppSettings, sceneNames: readonly string[], actions: PanelActions) {
     this.gui = new GUI({ title: 'Colliderscope' });
     this.gui.domElement.dataset.testid = 'gui';
 
     const sceneFolder = this.gui.addFolder('Scene');
-    this.sceneController = sceneFolder.add(settings, 'scene', [...sceneNames]).name('preset').onChange((name: string) => actions.selectScene(name));
+    this.sceneController = sceneFolder
+      .add(settings, 'scene', [...sceneNames])
+      .name('preset')
+      .onChange((name: string) => actions.selectScene(name));
     const fileInput = document.createElement('input');
     fileInput.type = 'file';
     fileInput.accept = '.json,application/json';
@@ -67,9 +66,19 @@ export class Panel {
       const rule = TERRAIN_NUMBER_RULES[key];
       const min = rule.minInclusive ? rule.min : rule.min + step;
       const max = key === 'seed' ? 99999 : key === 'worldSize' ? 4096 : key === 'heightScale' ? 500 : rule.max;
-      this.terrainControllers.push(terrain.add(t, key, min, max, step).name(label + REBUILD).onFinishChange(() => actions.terrainChanged()));
+      this.terrainControllers.push(
+        terrain
+          .add(t, key, min, max, step)
+          .name(label + REBUILD)
+          .onFinishChange(() => actions.terrainChanged()),
+      );
     };
-    this.terrainControllers.push(terrain.add(t, 'kind', [...TERRAIN_KINDS]).name('kind' + REBUILD).onChange(() => actions.terrainChanged()));
+    this.terrainControllers.push(
+      terrain
+        .add(t, 'kind', [...TERRAIN_KINDS])
+        .name('kind' + REBUILD)
+        .onChange(() => actions.terrainChanged()),
+    );
     add('seed', 1);
     add('octaves', 0.5);
     add('lacunarity', 0.05);

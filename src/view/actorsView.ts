@@ -65,7 +65,9 @@ export class ActorsView {
     const sphereMatrices = this.spheres.instanceMatrix.array as Float32Array;
     const boxMatrices = this.boxes.instanceMatrix.array as Float32Array;
     const cylinderMatrices = this.cylinders.instanceMatrix.array as Float32Array;
-    let s = 0, b = 0, c = 0;
+    let s = 0,
+      b = 0,
+      c = 0;
     const R = actors.rotation;
     const p = actors.position;
     const size = actors.size;
@@ -73,8 +75,12 @@ export class ActorsView {
       const kind = actors.kind[i]!;
       this.tint(i, actors);
       const r = 9 * i;
-      const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
-      const sx = size[3 * i]!, sy = size[3 * i + 1]!, sz = size[3 * i + 2]!;
+      const x = p[3 * i]!,
+        y = p[3 * i + 1]!,
+        z = p[3 * i + 2]!;
+      const sx = size[3 * i]!,
+        sy = size[3 * i + 1]!,
+        sz = size[3 * i + 2]!;
       if (kind === SHAPE_SPHERE) {
         writeMatrix(sphereMatrices, 16 * s, R, r, x, y, z, sx, sx, sx);
         this.spheres.setColorAt(s++, this.colour);
@@ -86,13 +92,19 @@ export class ActorsView {
         this.cylinders.setColorAt(c++, this.colour);
         // The caps: spheres at ±half length along the local y axis (column 1 of R).
         for (let side = -1; side <= 1; side += 2) {
-          const ox = R[r + 1]! * sy * side, oy = R[r + 4]! * sy * side, oz = R[r + 7]! * sy * side;
+          const ox = R[r + 1]! * sy * side,
+            oy = R[r + 4]! * sy * side,
+            oz = R[r + 7]! * sy * side;
           writeMatrix(sphereMatrices, 16 * s, R, r, x + ox, y + oy, z + oz, sx, sx, sx);
           this.spheres.setColorAt(s++, this.colour);
         }
       }
     }
-    for (const [mesh, count] of [[this.spheres, s], [this.boxes, b], [this.cylinders, c]] as const) {
+    for (const [mesh, count] of [
+      [this.spheres, s],
+      [this.boxes, b],
+      [this.cylinders, c],
+    ] as const) {
       mesh.count = count;
       mesh.instanceMatrix.needsUpdate = true;
       if (mesh.instanceColor !== null) mesh.instanceColor.needsUpdate = true;
@@ -115,7 +127,18 @@ export class ActorsView {
 }
 
 /** Column-major 4×4 of rotation R (row-major 3×3 at r) · scale, translated to (x, y, z). */
-function writeMatrix(out: Float32Array, o: number, R: Float64Array, r: number, x: number, y: number, z: number, sx: number, sy: number, sz: number): void {
+function writeMatrix(
+  out: Float32Array,
+  o: number,
+  R: Float64Array,
+  r: number,
+  x: number,
+  y: number,
+  z: number,
+  sx: number,
+  sy: number,
+  sz: number,
+): void {
   out[o] = R[r]! * sx;
   out[o + 1] = R[r + 3]! * sx;
   out[o + 2] = R[r + 6]! * sx;

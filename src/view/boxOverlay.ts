@@ -4,7 +4,9 @@ import * as THREE from 'three';
 const EDGES = [0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7];
 
 /** A colour per depth, cycling through a perceptually spread palette. */
-const DEPTH_COLOURS = [0xff595e, 0xffca3a, 0x8ac926, 0x1982c4, 0x6a4c93, 0xff924c, 0x52a675, 0x4267ac, 0xc5ca30, 0xb5a6c9, 0xe76f51, 0x2a9d8f].map((hex) => new THREE.Color(hex));
+const DEPTH_COLOURS = [0xff595e, 0xffca3a, 0x8ac926, 0x1982c4, 0x6a4c93, 0xff924c, 0x52a675, 0x4267ac, 0xc5ca30, 0xb5a6c9, 0xe76f51, 0x2a9d8f].map(
+  (hex) => new THREE.Color(hex),
+);
 
 export interface BoxSet {
   /** minX, minY, minZ, maxX, maxY, maxZ per box. */

@@ -51,17 +51,35 @@ export class CapsuleProbeView {
       new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(18), 3)),
       new THREE.MeshBasicMaterial({ color: 0x88ccff, transparent: true, opacity: 0.18, side: THREE.DoubleSide, depthWrite: false }),
     );
-    this.bandEdges = new THREE.LineSegments(new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(12), 3)), new THREE.LineBasicMaterial({ color: 0x88ccff }));
-    this.impact = new THREE.Mesh(new THREE.BufferGeometry(), new THREE.MeshStandardMaterial({ color: 0xff3355, transparent: true, opacity: 0.75, roughness: 0.5 }));
+    this.bandEdges = new THREE.LineSegments(
+      new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(12), 3)),
+      new THREE.LineBasicMaterial({ color: 0x88ccff }),
+    );
+    this.impact = new THREE.Mesh(
+      new THREE.BufferGeometry(),
+      new THREE.MeshStandardMaterial({ color: 0xff3355, transparent: true, opacity: 0.75, roughness: 0.5 }),
+    );
     this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 12, 6), new THREE.MeshBasicMaterial({ color: 0xffee55, depthTest: false }));
     this.marker.renderOrder = 5;
     this.arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 1, 0), new THREE.Vector3(), 3, 0x33ddff, 0.8, 0.4);
     this.triangles = new THREE.Mesh(
       new THREE.BufferGeometry(),
-      new THREE.MeshBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.7, side: THREE.DoubleSide, depthWrite: false, polygonOffset: true, polygonOffsetFactor: -2, polygonOffsetUnits: -2 }),
+      new THREE.MeshBasicMaterial({
+        vertexColors: true,
+        transparent: true,
+        opacity: 0.7,
+        side: THREE.DoubleSide,
+        depthWrite: false,
+        polygonOffset: true,
+        polygonOffsetFactor: -2,
+        polygonOffsetUnits: -2,
+      }),
     );
     this.triangles.renderOrder = 3;
-    this.hitOutline = new THREE.LineLoop(new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(9), 3)), new THREE.LineBasicMaterial({ color: 0xffffff, depthTest: false }));
+    this.hitOutline = new THREE.LineLoop(
+      new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(9), 3)),
+      new THREE.LineBasicMaterial({ color: 0xffffff, depthTest: false }),
+    );
     this.hitOutline.renderOrder = 4;
     this.group.add(this.band, this.bandEdges, this.impact, this.marker, this.arrow, this.triangles, this.hitOutline);
     this.group.traverse((object) => (object.frustumCulled = false));
@@ -91,7 +109,20 @@ export class CapsuleProbeView {
     poseOnSegment(this.impact, at(toi, p0, 0), at(toi, p0, 1), at(toi, p0, 2), at(toi, p1, 0), at(toi, p1, 1), at(toi, p1, 2));
     this.impact.material.color.set(hit ? 0xff3355 : 0x9aa4ad);
     // The band the axis sweeps up to the contact: a parallelogram, and the paths of its two ends.
-    const corners = [p0[0]!, p0[1]!, p0[2]!, p1[0]!, p1[1]!, p1[2]!, at(toi, p1, 0), at(toi, p1, 1), at(toi, p1, 2), at(toi, p0, 0), at(toi, p0, 1), at(toi, p0, 2)];
+    const corners = [
+      p0[0]!,
+      p0[1]!,
+      p0[2]!,
+      p1[0]!,
+      p1[1]!,
+      p1[2]!,
+      at(toi, p1, 0),
+      at(toi, p1, 1),
+      at(toi, p1, 2),
+      at(toi, p0, 0),
+      at(toi, p0, 1),
+      at(toi, p0, 2),
+    ];
     const band = this.band.geometry.getAttribute('position') as THREE.BufferAttribute;
     for (const [v, c] of [0, 1, 2, 0, 2, 3].entries()) band.setXYZ(v, corners[3 * c]!, corners[3 * c + 1]!, corners[3 * c + 2]!);
     band.needsUpdate = true;

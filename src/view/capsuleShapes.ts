@@ -19,7 +19,8 @@ export function capsuleWireGeometry(radius: number, halfHeight: number, segments
   const points: number[] = [];
   const ring = (y: number, r: number): void => {
     for (let k = 0; k < segments; k++) {
-      const a0 = (2 * Math.PI * k) / segments, a1 = (2 * Math.PI * (k + 1)) / segments;
+      const a0 = (2 * Math.PI * k) / segments,
+        a1 = (2 * Math.PI * (k + 1)) / segments;
       points.push(r * Math.cos(a0), y, r * Math.sin(a0), r * Math.cos(a1), y, r * Math.sin(a1));
     }
   };
@@ -28,7 +29,8 @@ export function capsuleWireGeometry(radius: number, halfHeight: number, segments
   ring(0, radius);
   for (let m = 0; m < 4; m++) {
     const a = (Math.PI * m) / 4;
-    const cx = Math.cos(a), cz = Math.sin(a);
+    const cx = Math.cos(a),
+      cz = Math.sin(a);
     // One meridian: up one side of the cylinder, over the top cap, down the other side, under the bottom cap.
     const arc: [number, number][] = [];
     for (let k = 0; k <= segments; k++) {
@@ -41,7 +43,8 @@ export function capsuleWireGeometry(radius: number, halfHeight: number, segments
     }
     arc.push(arc[0]!);
     for (let k = 0; k + 1 < arc.length; k++) {
-      const [s0, y0] = arc[k]!, [s1, y1] = arc[k + 1]!;
+      const [s0, y0] = arc[k]!,
+        [s1, y1] = arc[k + 1]!;
       points.push(s0 * cx, y0, s0 * cz, s1 * cx, y1, s1 * cz);
     }
   }

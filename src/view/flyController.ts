@@ -54,10 +54,17 @@ export class FlyController {
     this.euler.set(this.pitch, this.yaw, 0, 'YXZ');
     this.camera.quaternion.setFromEuler(this.euler);
     const k = this.keys;
-    this.move.set((k.has('KeyD') ? 1 : 0) - (k.has('KeyA') ? 1 : 0), (k.has('KeyE') ? 1 : 0) - (k.has('KeyQ') ? 1 : 0), (k.has('KeyS') ? 1 : 0) - (k.has('KeyW') ? 1 : 0));
+    this.move.set(
+      (k.has('KeyD') ? 1 : 0) - (k.has('KeyA') ? 1 : 0),
+      (k.has('KeyE') ? 1 : 0) - (k.has('KeyQ') ? 1 : 0),
+      (k.has('KeyS') ? 1 : 0) - (k.has('KeyW') ? 1 : 0),
+    );
     if (this.move.lengthSq() === 0) return;
     const fast = k.has('ShiftLeft') || k.has('ShiftRight') ? 4 : 1;
-    this.move.normalize().multiplyScalar(this.speed * fast * Math.min(dtSeconds, 0.1)).applyQuaternion(this.camera.quaternion);
+    this.move
+      .normalize()
+      .multiplyScalar(this.speed * fast * Math.min(dtSeconds, 0.1))
+      .applyQuaternion(this.camera.quaternion);
     this.camera.position.add(this.move);
   }
 }

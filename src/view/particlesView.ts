@@ -58,7 +58,15 @@ export class PlaneQuads {
   private colours = new Float32Array(0);
 
   constructor() {
-    const material = new THREE.MeshBasicMaterial({ vertexColors: true, side: THREE.DoubleSide, transparent: true, opacity: 0.55, depthWrite: false, polygonOffset: true, polygonOffsetFactor: -2 });
+    const material = new THREE.MeshBasicMaterial({
+      vertexColors: true,
+      side: THREE.DoubleSide,
+      transparent: true,
+      opacity: 0.55,
+      depthWrite: false,
+      polygonOffset: true,
+      polygonOffsetFactor: -2,
+    });
     this.mesh = new THREE.Mesh(new THREE.BufferGeometry(), material);
     this.mesh.frustumCulled = false;
     this.mesh.renderOrder = 3;
@@ -78,9 +86,13 @@ export class PlaneQuads {
       const colour = SOURCE_COLOURS[planeSources[i]!];
       if (lifetimes[i] === 0 || colour === undefined) continue;
       const i4 = 4 * i;
-      const nx = planes[i4]!, ny = planes[i4 + 1]!, nz = planes[i4 + 2]!;
+      const nx = planes[i4]!,
+        ny = planes[i4 + 1]!,
+        nz = planes[i4 + 2]!;
       const distance = nx * p[i4]! + ny * p[i4 + 1]! + nz * p[i4 + 2]! - planes[i4 + 3]!;
-      const cx = p[i4]! - nx * distance, cy = p[i4 + 1]! - ny * distance, cz = p[i4 + 2]! - nz * distance;
+      const cx = p[i4]! - nx * distance,
+        cy = p[i4 + 1]! - ny * distance,
+        cz = p[i4 + 2]! - nz * distance;
       // Two tangents: u = n × (x axis, or y axis when n is close to x), then v = n × u.
       const nearX = Math.abs(nx) >= 0.9;
       let ux = nearX ? -nz : 0;
@@ -90,7 +102,9 @@ export class PlaneQuads {
       ux = (ux / ul) * half;
       uy = (uy / ul) * half;
       uz = (uz / ul) * half;
-      const vx = ny * uz - nz * uy, vy = nz * ux - nx * uz, vz = nx * uy - ny * ux;
+      const vx = ny * uz - nz * uy,
+        vy = nz * ux - nx * uz,
+        vz = nx * uy - ny * ux;
       const o = 12 * quads;
       out[o] = cx - ux - vx;
       out[o + 1] = cy - uy - vy;

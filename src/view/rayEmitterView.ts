@@ -19,7 +19,10 @@ export class RayEmitterView {
 
   constructor() {
     this.group.name = 'ray-emitters';
-    this.segments = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.55, depthWrite: false }));
+    this.segments = new THREE.LineSegments(
+      new THREE.BufferGeometry(),
+      new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.55, depthWrite: false }),
+    );
     this.dots = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ color: 0xff5a36, size: 3, sizeAttenuation: false }));
     this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8), new THREE.MeshBasicMaterial({ color: 0xff2f92 }));
     for (const object of [this.segments, this.dots, this.marker]) object.frustumCulled = false;
@@ -41,7 +44,16 @@ export class RayEmitterView {
    * Rays 0 .. count: origin + t·direction up to t = hits t (hit) or `missLength` (miss, or the ray's
    * own tMax when shorter). At most `limit` rays are drawn (evenly picked).
    */
-  setRays(origins: Float32Array, directions: Float32Array, tMax: Float32Array, hitT: Float32Array, hitTriangle: Int32Array, count: number, missLength: number, limit: number): void {
+  setRays(
+    origins: Float32Array,
+    directions: Float32Array,
+    tMax: Float32Array,
+    hitT: Float32Array,
+    hitTriangle: Int32Array,
+    count: number,
+    missLength: number,
+    limit: number,
+  ): void {
     const drawn = Math.min(count, limit);
     const stride = count / Math.max(drawn, 1);
     if (this.linePositions.length < 6 * drawn) {
@@ -61,8 +73,12 @@ export class RayEmitterView {
       const hit = hitTriangle[i]! >= 0;
       const t = hit ? hitT[i]! : Math.min(tMax[i]!, missLength);
       const o = 6 * k;
-      const ox = origins[3 * i]!, oy = origins[3 * i + 1]!, oz = origins[3 * i + 2]!;
-      const ex = ox + t * directions[3 * i]!, ey = oy + t * directions[3 * i + 1]!, ez = oz + t * directions[3 * i + 2]!;
+      const ox = origins[3 * i]!,
+        oy = origins[3 * i + 1]!,
+        oz = origins[3 * i + 2]!;
+      const ex = ox + t * directions[3 * i]!,
+        ey = oy + t * directions[3 * i + 1]!,
+        ez = oz + t * directions[3 * i + 2]!;
       lines[o] = ox;
       lines[o + 1] = oy;
       lines[o + 2] = oz;

@@ -13,7 +13,10 @@ export class RayProbeView {
 
   constructor() {
     this.group.name = 'ray-probe';
-    this.segment = new THREE.Line(new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(6), 3)), new THREE.LineBasicMaterial({ color: 0xffee55 }));
+    this.segment = new THREE.Line(
+      new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array(6), 3)),
+      new THREE.LineBasicMaterial({ color: 0xffee55 }),
+    );
     this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8), new THREE.MeshBasicMaterial({ color: 0xff3355 }));
     this.normal = new THREE.ArrowHelper(new THREE.Vector3(0, 1, 0), new THREE.Vector3(), 6, 0x33ddff, 1.6, 0.9);
     this.triangle = new THREE.LineLoop(

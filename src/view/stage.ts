@@ -127,7 +127,9 @@ export class Stage {
     this.fog.density = look.fog ? (look.fogAmount * 2.2) / this.worldSize : 0;
     const elevation = THREE.MathUtils.degToRad(look.sunElevation);
     const azimuth = THREE.MathUtils.degToRad(look.sunAzimuth);
-    this.sun.position.set(Math.cos(elevation) * Math.cos(azimuth), Math.sin(elevation), Math.cos(elevation) * Math.sin(azimuth)).multiplyScalar(this.worldSize);
+    this.sun.position
+      .set(Math.cos(elevation) * Math.cos(azimuth), Math.sin(elevation), Math.cos(elevation) * Math.sin(azimuth))
+      .multiplyScalar(this.worldSize);
   }
 
   update(dtSeconds: number): void {

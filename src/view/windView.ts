@@ -66,7 +66,10 @@ export class TracerPoints {
   private buffer: THREE.InterleavedBuffer | null = null;
 
   constructor() {
-    this.points = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ color: 0xfff4d6, size: 2.2, sizeAttenuation: false, transparent: true, opacity: 0.85 }));
+    this.points = new THREE.Points(
+      new THREE.BufferGeometry(),
+      new THREE.PointsMaterial({ color: 0xfff4d6, size: 2.2, sizeAttenuation: false, transparent: true, opacity: 0.85 }),
+    );
     this.points.frustumCulled = false;
     this.points.name = 'wind-tracers';
   }

@@ -41,7 +41,11 @@ export function cameraGridRays(mesh: TerrainMesh, side: number): RayBatch {
   const rl = Math.hypot(right[0]!, right[2]!);
   right[0]! /= rl;
   right[2]! /= rl;
-  const up = [right[1]! * forward[2]! - right[2]! * forward[1]!, right[2]! * forward[0]! - right[0]! * forward[2]!, right[0]! * forward[1]! - right[1]! * forward[0]!];
+  const up = [
+    right[1]! * forward[2]! - right[2]! * forward[1]!,
+    right[2]! * forward[0]! - right[0]! * forward[2]!,
+    right[0]! * forward[1]! - right[1]! * forward[0]!,
+  ];
   const tanHalf = Math.tan((60 * Math.PI) / 360);
   for (let row = 0; row < side; row++) {
     for (let col = 0; col < side; col++) {
@@ -49,7 +53,13 @@ export function cameraGridRays(mesh: TerrainMesh, side: number): RayBatch {
       const u = ((col + 0.5) / side) * 2 - 1;
       const v = ((row + 0.5) / side) * 2 - 1;
       batch.origins.set(eye, 3 * i);
-      setUnitDirection(batch, i, forward[0]! + tanHalf * (u * right[0]! + v * up[0]!), forward[1]! + tanHalf * (u * right[1]! + v * up[1]!), forward[2]! + tanHalf * (u * right[2]! + v * up[2]!));
+      setUnitDirection(
+        batch,
+        i,
+        forward[0]! + tanHalf * (u * right[0]! + v * up[0]!),
+        forward[1]! + tanHalf * (u * right[1]! + v * up[1]!),
+        forward[2]! + tanHalf * (u * right[2]! + v * up[2]!),
+      );
     }
   }
   return batch;

@@ -86,7 +86,8 @@ function compareQueries(bvh: BVH, boxes: QueryBoxes): void {
   const batch: BoxBatch = { count: boxes.count, centers: new Float32Array(3 * boxes.count), halfSizes: new Float32Array(3 * boxes.count) };
   for (let i = 0; i < boxes.count; i++) {
     for (let k = 0; k < 3; k++) {
-      const lo = boxes.bounds[6 * i + k]!, hi = boxes.bounds[6 * i + 3 + k]!;
+      const lo = boxes.bounds[6 * i + k]!,
+        hi = boxes.bounds[6 * i + 3 + k]!;
       batch.centers[3 * i + k] = (lo + hi) / 2;
       // Rounded up so the float32 box still holds the float64 one.
       batch.halfSizes[3 * i + k] = Math.fround((hi - lo) / 2) * (1 + 2 ** -20);
@@ -100,7 +101,14 @@ function compareQueries(bvh: BVH, boxes: QueryBoxes): void {
         let found = 0;
         for (let i = 0; i < boxes.count; i++) {
           const o = 6 * i;
-          found += own.run(boxes.bounds[o]!, boxes.bounds[o + 1]!, boxes.bounds[o + 2]!, boxes.bounds[o + 3]!, boxes.bounds[o + 4]!, boxes.bounds[o + 5]!);
+          found += own.run(
+            boxes.bounds[o]!,
+            boxes.bounds[o + 1]!,
+            boxes.bounds[o + 2]!,
+            boxes.bounds[o + 3]!,
+            boxes.bounds[o + 4]!,
+            boxes.bounds[o + 5]!,
+          );
         }
         return found;
       },

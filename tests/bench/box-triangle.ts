@@ -200,7 +200,11 @@ for (const set of sets) {
   }
   const histogram = new Int32Array(EXIT_COUNT);
   for (let t = 0; t < TRIANGLES; t++) {
-    const e1 = exitsOf[0]![t]!, e2 = exitsOf[1]![t]!, eo = exitsOf[2]![t]!, eOne = exitsOf[3]![t]!, simdAnswer = simdAnswers[t]!;
+    const e1 = exitsOf[0]![t]!,
+      e2 = exitsOf[1]![t]!,
+      eo = exitsOf[2]![t]!,
+      eOne = exitsOf[3]![t]!,
+      simdAnswer = simdAnswers[t]!;
     histogram[eo]!++;
     // v2 tests in another order: only its answer is compared. The optimized test takes v1's exit, but
     // "contained" where v1 runs to its end, and for edge tests the first of its own group.
@@ -230,7 +234,12 @@ for (const set of sets) {
     'SIMD ms': tSimd.toFixed(3),
     'SIMD vs v1': (t1 / tSimd).toFixed(2) + '×',
   });
-  exitLines.push(`  ${set.name.padEnd(7)} ${[...histogram].map((count, e) => (count > 0 ? `${EXIT_NAMES[e]} ${count}` : '')).filter(Boolean).join(', ')}`);
+  exitLines.push(
+    `  ${set.name.padEnd(7)} ${[...histogram]
+      .map((count, e) => (count > 0 ? `${EXIT_NAMES[e]} ${count}` : ''))
+      .filter(Boolean)
+      .join(', ')}`,
+  );
 }
 
 console.log(`\nBox-triangle overlap: one box, ${TRIANGLES} triangles per scenario; CPU ms per pass, median of ${ROUNDS} rounds × ${REPEATS}`);
@@ -250,7 +259,8 @@ const probes: BoxBatch = { count: BOXES, centers: new Float32Array(3 * BOXES), h
 const half = terrain.params.worldSize / 2;
 const spacing = terrain.params.worldSize / CELLS;
 for (let i = 0; i < BOXES; i++) {
-  const x = probeRandom.range(-half, half), z = probeRandom.range(-half, half);
+  const x = probeRandom.range(-half, half),
+    z = probeRandom.range(-half, half);
   probes.centers.set([x, sampleTerrainHeight(terrain, x, z), z], 3 * i);
   for (let k = 0; k < 3; k++) probes.halfSizes[3 * i + k] = spacing * probeRandom.range(0.5, 6);
 }
@@ -263,7 +273,8 @@ const queryVariants = [
   ['v1', false],
 ] as const;
 let queryCounters: BoxQueryCounters[] = [];
-for (let pass = 0; pass < (quick ? 1 : 3); pass++) queryCounters = queryVariants.map(([test, batched]) => overlapBoxes(bvh, probes, list, { test, batched }));
+for (let pass = 0; pass < (quick ? 1 : 3); pass++)
+  queryCounters = queryVariants.map(([test, batched]) => overlapBoxes(bvh, probes, list, { test, batched }));
 const queryTimes: number[][] = queryVariants.map(() => []);
 for (let round = 0; round < (quick ? 2 : 9); round++) {
   queryVariants.forEach(([test, batched], v) => {
@@ -287,7 +298,9 @@ queryVariants.forEach(([test, batched], v) => {
     overlaps: String(c.overlaps),
   });
 });
-console.log(`\nBox query on a ${CELLS}-cell terrain (${terrain.triangleCount} triangles), ${BOXES} boxes of 1..12 cells resting on the surface; CPU ms, median`);
+console.log(
+  `\nBox query on a ${CELLS}-cell terrain (${terrain.triangleCount} triangles), ${BOXES} boxes of 1..12 cells resting on the surface; CPU ms, median`,
+);
 console.table(queryRows);
 const sameOverlaps = queryCounters.every((c) => c.overlaps === queryCounters[0]!.overlaps);
 if (!sameOverlaps) console.error('the query variants found different overlaps');

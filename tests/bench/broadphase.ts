@@ -20,7 +20,16 @@
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import boxIntersect from 'box-intersect';
-import { BROAD_PHASE_NAMES, OrbitScene, applySceneMoves, createBroadPhase, populateBroadPhase, type BroadPhase, type BroadPhaseName, type PairList } from '../../src/broadphase/index';
+import {
+  BROAD_PHASE_NAMES,
+  OrbitScene,
+  applySceneMoves,
+  createBroadPhase,
+  populateBroadPhase,
+  type BroadPhase,
+  type BroadPhaseName,
+  type PairList,
+} from '../../src/broadphase/index';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -127,7 +136,7 @@ function outward(value: number, up: boolean): number {
   const nearest = f32[0]!;
   if (up ? nearest >= value : nearest <= value) return nearest === 0 ? 0 : nearest;
   if (nearest === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
-  f32Bits[0] = (nearest > 0) === up ? f32Bits[0]! + 1 : f32Bits[0]! - 1;
+  f32Bits[0] = nearest > 0 === up ? f32Bits[0]! + 1 : f32Bits[0]! - 1;
   return f32[0]!;
 }
 
@@ -202,7 +211,11 @@ function rapierPeer(percent: number, expected: Expected): Contender {
         for (let i = 0; i < COUNT; i++) {
           setCentre(i);
           const body = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased().setTranslation(centre.x, centre.y, centre.z));
-          const desc = RAPIER.ColliderDesc.cuboid((b[6 * i + 3]! - b[6 * i]!) / 2, (b[6 * i + 4]! - b[6 * i + 1]!) / 2, (b[6 * i + 5]! - b[6 * i + 2]!) / 2)
+          const desc = RAPIER.ColliderDesc.cuboid(
+            (b[6 * i + 3]! - b[6 * i]!) / 2,
+            (b[6 * i + 4]! - b[6 * i + 1]!) / 2,
+            (b[6 * i + 5]! - b[6 * i + 2]!) / 2,
+          )
             .setSensor(true)
             .setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL);
           bodies.push(body);
@@ -273,12 +286,25 @@ function run(percent: number): Row[] {
   }
   const rows: Row[] = [];
   for (const contender of [brute, ...contenders]) {
-    const agrees = contender.mismatches === 0 ? (contender.compareCountOnly ? 'yes (count)' : 'yes') : contender.compareCountOnly ? `count ≠ ×${contender.mismatches}` : `NO ×${contender.mismatches}`;
+    const agrees =
+      contender.mismatches === 0
+        ? contender.compareCountOnly
+          ? 'yes (count)'
+          : 'yes'
+        : contender.compareCountOnly
+          ? `count ≠ ×${contender.mismatches}`
+          : `NO ×${contender.mismatches}`;
     const base = { firstStep: contender.firstStep, pairs: contender.pairs, agrees };
     if (contender.series !== undefined) {
       const { broad, steps } = contender.series as { broad: number[]; steps: number[] };
       rows.push({ name: 'Rapier broad-phase (profiler)', median: median(broad), mean: mean(broad), ...base, notes: '' });
-      rows.push({ name: 'Rapier world.step (profiler)', median: median(steps), mean: mean(steps), ...base, notes: `wall incl. body updates ${median(contender.times).toFixed(2)} ms` });
+      rows.push({
+        name: 'Rapier world.step (profiler)',
+        median: median(steps),
+        mean: mean(steps),
+        ...base,
+        notes: `wall incl. body updates ${median(contender.times).toFixed(2)} ms`,
+      });
     } else {
       rows.push({ name: contender.name, median: median(contender.times), mean: mean(contender.times), ...base, notes: contender.notes() });
     }
@@ -301,7 +327,9 @@ for (const percent of PERCENTS) {
   const ours = rows.filter((row) => BROAD_PHASE_NAMES.includes(row.name as BroadPhaseName) && row.name !== 'brute-force');
   const best = ours.reduce((a, b) => (b.median < a.median ? b : a));
   console.log(`\n${COUNT} boxes, ${percent}% moving — ms per frame (median; mean), pairs at the last frame`);
-  console.log(`${pad('contender', 31)} ${lpad('median', 8)} ${lpad('mean', 8)} ${lpad('1st step', 9)} ${lpad('pairs', 6)} ${pad('= brute', 12)} ${lpad('÷ Rapier bp', 11)} ${lpad('box-int. ÷', 10)}  counters`);
+  console.log(
+    `${pad('contender', 31)} ${lpad('median', 8)} ${lpad('mean', 8)} ${lpad('1st step', 9)} ${lpad('pairs', 6)} ${pad('= brute', 12)} ${lpad('÷ Rapier bp', 11)} ${lpad('box-int. ÷', 10)}  counters`,
+  );
   for (const row of rows) {
     const vsRapier = (row.median / rapier.median).toFixed(2) + '×';
     const vsPeer = (peer.median / row.median).toFixed(2) + '×';

@@ -61,7 +61,11 @@ function cameraGrid(mesh: TerrainMesh): RayBatch {
   const rl = Math.hypot(right[0]!, right[2]!);
   right[0]! /= rl;
   right[2]! /= rl;
-  const up = [right[1]! * forward[2]! - right[2]! * forward[1]!, right[2]! * forward[0]! - right[0]! * forward[2]!, right[0]! * forward[1]! - right[1]! * forward[0]!];
+  const up = [
+    right[1]! * forward[2]! - right[2]! * forward[1]!,
+    right[2]! * forward[0]! - right[0]! * forward[2]!,
+    right[0]! * forward[1]! - right[1]! * forward[0]!,
+  ];
   const tanHalf = Math.tan((60 * Math.PI) / 360);
   for (let row = 0; row < GRID_SIDE; row++) {
     for (let col = 0; col < GRID_SIDE; col++) {
@@ -69,7 +73,13 @@ function cameraGrid(mesh: TerrainMesh): RayBatch {
       const u = ((col + 0.5) / GRID_SIDE) * 2 - 1;
       const v = ((row + 0.5) / GRID_SIDE) * 2 - 1;
       batch.origins.set(eye, 3 * i);
-      setUnitDirection(batch, i, forward[0]! + tanHalf * (u * right[0]! + v * up[0]!), forward[1]! + tanHalf * (u * right[1]! + v * up[1]!), forward[2]! + tanHalf * (u * right[2]! + v * up[2]!));
+      setUnitDirection(
+        batch,
+        i,
+        forward[0]! + tanHalf * (u * right[0]! + v * up[0]!),
+        forward[1]! + tanHalf * (u * right[1]! + v * up[1]!),
+        forward[2]! + tanHalf * (u * right[2]! + v * up[2]!),
+      );
     }
   }
   return batch;
@@ -182,7 +192,13 @@ for (const cells of SIZES) {
       const b = theirT[i]!;
       if (a === b || Math.abs(a - b) <= 1e-4 * Math.max(1, b)) agree++;
     }
-    rows.push({ cells, set: name, ours: batch.count / (median(ourTimes) / 1000), theirs: batch.count / (median(theirTimes) / 1000), agree: agree / batch.count });
+    rows.push({
+      cells,
+      set: name,
+      ours: batch.count / (median(ourTimes) / 1000),
+      theirs: batch.count / (median(theirTimes) / 1000),
+      agree: agree / batch.count,
+    });
   }
 }
 

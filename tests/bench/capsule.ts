@@ -17,7 +17,14 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
-import { createCapsuleBatch, createCapsuleHits, sweepCapsules, type CapsuleBatch, type CapsuleHits, type SweepCounters } from '../../src/query/capsule/index';
+import {
+  createCapsuleBatch,
+  createCapsuleHits,
+  sweepCapsules,
+  type CapsuleBatch,
+  type CapsuleHits,
+  type SweepCounters,
+} from '../../src/query/capsule/index';
 import { loadSimdCapsules } from '../../src/simd/simdCapsules';
 import { generateTerrain, sampleTerrainHeight } from '../../src/terrain/index';
 import { compareWithReference, randomSweeps, type Mesh } from '../unit/capsule/capsuleCheck';
@@ -46,7 +53,8 @@ function makeSweeps(random: Random): CapsuleBatch {
   const batch = createCapsuleBatch(SWEEPS);
   const half = mesh.params.worldSize / 2 - MOTION - 2;
   for (let i = 0; i < SWEEPS; i++) {
-    const x = random.range(-half, half), z = random.range(-half, half);
+    const x = random.range(-half, half),
+      z = random.range(-half, half);
     const y = sampleTerrainHeight(mesh, x, z) + LIFT;
     const [ax, ay, az] = unitVector(random);
     batch.start.set([x - ax * HALF_HEIGHT, y - ay * HALF_HEIGHT, z - az * HALF_HEIGHT], 3 * i);
@@ -79,21 +87,37 @@ function castRapier(batch: CapsuleBatch, out: Float32Array): number {
   let hits = 0;
   for (let i = 0; i < batch.count; i++) {
     const i3 = 3 * i;
-    const p0x = batch.start[i3]!, p0y = batch.start[i3 + 1]!, p0z = batch.start[i3 + 2]!;
-    const p1x = batch.end[i3]!, p1y = batch.end[i3 + 1]!, p1z = batch.end[i3 + 2]!;
+    const p0x = batch.start[i3]!,
+      p0y = batch.start[i3 + 1]!,
+      p0z = batch.start[i3 + 2]!;
+    const p1x = batch.end[i3]!,
+      p1y = batch.end[i3 + 1]!,
+      p1z = batch.end[i3 + 2]!;
     position.x = 0.5 * (p0x + p1x);
     position.y = 0.5 * (p0y + p1y);
     position.z = 0.5 * (p0z + p1z);
     // Shortest rotation from +y to the axis: q = (y × a, 1 + y·a), normalised.
-    let ax = p1x - p0x, ay = p1y - p0y, az = p1z - p0z;
+    let ax = p1x - p0x,
+      ay = p1y - p0y,
+      az = p1z - p0z;
     const length = Math.sqrt(ax * ax + ay * ay + az * az);
-    ax /= length; ay /= length; az /= length;
+    ax /= length;
+    ay /= length;
+    az /= length;
     if (ay < -1 + 1e-9) {
-      rotation.x = 1; rotation.y = 0; rotation.z = 0; rotation.w = 0;
+      rotation.x = 1;
+      rotation.y = 0;
+      rotation.z = 0;
+      rotation.w = 0;
     } else {
-      const qx = az, qz = -ax, qw = 1 + ay;
+      const qx = az,
+        qz = -ax,
+        qw = 1 + ay;
       const norm = Math.sqrt(qx * qx + qz * qz + qw * qw);
-      rotation.x = qx / norm; rotation.y = 0; rotation.z = qz / norm; rotation.w = qw / norm;
+      rotation.x = qx / norm;
+      rotation.y = 0;
+      rotation.z = qz / norm;
+      rotation.w = qw / norm;
     }
     velocity.x = batch.motion[i3]!;
     velocity.y = batch.motion[i3 + 1]!;
@@ -120,7 +144,12 @@ let simdCounters: SweepCounters = kernel.sweep(bvh, batch, simd);
 let theirHits = castRapier(batch, theirs);
 // Wall time and this process's CPU time per round: the machine may be shared, and CPU time is the
 // steadier figure when other processes compete for the cores.
-const ourWall: number[] = [], simdWall: number[] = [], theirWall: number[] = [], ourCpu: number[] = [], simdCpu: number[] = [], theirCpu: number[] = [];
+const ourWall: number[] = [],
+  simdWall: number[] = [],
+  theirWall: number[] = [],
+  ourCpu: number[] = [],
+  simdCpu: number[] = [],
+  theirCpu: number[] = [];
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -150,9 +179,11 @@ const simdWallRate = SWEEPS / (median(simdWall) / 1000);
 const theirWallRate = SWEEPS / (median(theirWall) / 1000);
 // The SIMD kernel against TypeScript: the same contact (toi, triangle, point, normal) bit for bit, or an
 // exact tie (same toi, another triangle touched at the same time).
-let simdSame = 0, simdTies = 0, simdOther = 0;
+let simdSame = 0,
+  simdTies = 0,
+  simdOther = 0;
 for (let i = 0; i < SWEEPS; i++) {
-  const sameTime = (ours.triangle[i]! >= 0) === (simd.triangle[i]! >= 0) && Object.is(ours.toi[i], simd.toi[i]);
+  const sameTime = ours.triangle[i]! >= 0 === simd.triangle[i]! >= 0 && Object.is(ours.toi[i], simd.toi[i]);
   let same = sameTime && ours.triangle[i] === simd.triangle[i];
   for (let a = 3 * i; a < 3 * i + 3 && same; a++) same = Object.is(ours.point[a], simd.point[a]) && Object.is(ours.normal[a], simd.normal[a]);
   if (same) simdSame++;
@@ -175,14 +206,39 @@ for (let i = 0; i < SWEEPS; i++) {
   else if (b) onlyTheirs++;
 }
 const percent = (x: number): string => (100 * x).toFixed(2) + ' %';
-console.log(`\nSwept capsules on the ${CELLS} terrain (${mesh.triangleCount.toLocaleString('en')} triangles): ${SWEEPS.toLocaleString('en')} sweeps, r ${RADIUS}, half-height ${HALF_HEIGHT}, motion ${MOTION}, start ${LIFT} above the surface, random orientation and direction; median of ${ROUNDS} rounds`);
+console.log(
+  `\nSwept capsules on the ${CELLS} terrain (${mesh.triangleCount.toLocaleString('en')} triangles): ${SWEEPS.toLocaleString('en')} sweeps, r ${RADIUS}, half-height ${HALF_HEIGHT}, motion ${MOTION}, start ${LIFT} above the surface, random orientation and direction; median of ${ROUNDS} rounds`,
+);
 const rate = (x: number): string => Math.round(x).toLocaleString('en');
 console.table([
-  { kernel: 'TypeScript', 'sweeps/s (CPU)': rate(ourRate), '× Rapier': (ourRate / theirRate).toFixed(2), '× TypeScript': '1.00', 'wall-clock sweeps/s': rate(ourWallRate), hits: ourHits },
-  { kernel: 'WebAssembly SIMD', 'sweeps/s (CPU)': rate(simdRate), '× Rapier': (simdRate / theirRate).toFixed(2), '× TypeScript': (simdRate / ourRate).toFixed(2), 'wall-clock sweeps/s': rate(simdWallRate), hits: simdCounters.hits },
-  { kernel: 'Rapier castShape', 'sweeps/s (CPU)': rate(theirRate), '× Rapier': '1.00', '× TypeScript': (theirRate / ourRate).toFixed(2), 'wall-clock sweeps/s': rate(theirWallRate), hits: theirHits },
+  {
+    kernel: 'TypeScript',
+    'sweeps/s (CPU)': rate(ourRate),
+    '× Rapier': (ourRate / theirRate).toFixed(2),
+    '× TypeScript': '1.00',
+    'wall-clock sweeps/s': rate(ourWallRate),
+    hits: ourHits,
+  },
+  {
+    kernel: 'WebAssembly SIMD',
+    'sweeps/s (CPU)': rate(simdRate),
+    '× Rapier': (simdRate / theirRate).toFixed(2),
+    '× TypeScript': (simdRate / ourRate).toFixed(2),
+    'wall-clock sweeps/s': rate(simdWallRate),
+    hits: simdCounters.hits,
+  },
+  {
+    kernel: 'Rapier castShape',
+    'sweeps/s (CPU)': rate(theirRate),
+    '× Rapier': '1.00',
+    '× TypeScript': (theirRate / ourRate).toFixed(2),
+    'wall-clock sweeps/s': rate(theirWallRate),
+    hits: theirHits,
+  },
 ]);
-console.log(`SIMD against TypeScript: ${simdSame} of ${SWEEPS} sweeps the same contact bit for bit, ${simdTies} exact ties on another triangle, ${simdOther} different`);
+console.log(
+  `SIMD against TypeScript: ${simdSame} of ${SWEEPS} sweeps the same contact bit for bit, ${simdTies} exact ties on another triangle, ${simdOther} different`,
+);
 console.log('TypeScript against Rapier');
 console.table([
   {
@@ -195,24 +251,42 @@ console.table([
 ]);
 const c = counters;
 console.log('Our work per sweep, and the quick cull (the SIMD box test lets a few more boxes through)');
-console.table(([['TypeScript', counters], ['WebAssembly SIMD', simdCounters]] as const).map(([kernel, w]) => ({
-  kernel,
-  nodes: (w.nodesVisited / SWEEPS).toFixed(1),
-  triangles: (w.trianglesTested / SWEEPS).toFixed(1),
-  'pairs possible': (w.pairsPossible / SWEEPS).toFixed(1),
-  'kept by the cull': (w.pairsKept / SWEEPS).toFixed(1),
-  'tested (after edge masks)': (w.pairsTested / SWEEPS).toFixed(1),
-  'quick-cull rate': percent(1 - w.pairsKept / Math.max(1, w.pairsPossible)),
-  'culled with edge masks': percent(1 - w.pairsTested / Math.max(1, w.pairsPossible)),
-})));
-console.table([{ 'sphere–vertex': c.sphereVertex, 'sphere–edge': c.sphereEdge, 'sphere–face': c.sphereFace, 'cylinder–edge': c.cylinderEdge, 'cylinder–vertex': c.cylinderVertex, 'cylinder–face': c.cylinderFace }]);
+console.table(
+  (
+    [
+      ['TypeScript', counters],
+      ['WebAssembly SIMD', simdCounters],
+    ] as const
+  ).map(([kernel, w]) => ({
+    kernel,
+    nodes: (w.nodesVisited / SWEEPS).toFixed(1),
+    triangles: (w.trianglesTested / SWEEPS).toFixed(1),
+    'pairs possible': (w.pairsPossible / SWEEPS).toFixed(1),
+    'kept by the cull': (w.pairsKept / SWEEPS).toFixed(1),
+    'tested (after edge masks)': (w.pairsTested / SWEEPS).toFixed(1),
+    'quick-cull rate': percent(1 - w.pairsKept / Math.max(1, w.pairsPossible)),
+    'culled with edge masks': percent(1 - w.pairsTested / Math.max(1, w.pairsPossible)),
+  })),
+);
+console.table([
+  {
+    'sphere–vertex': c.sphereVertex,
+    'sphere–edge': c.sphereEdge,
+    'sphere–face': c.sphereFace,
+    'cylinder–edge': c.cylinderEdge,
+    'cylinder–vertex': c.cylinderVertex,
+    'cylinder–face': c.cylinderFace,
+  },
+]);
 
 /** Random sweeps from above (edge masks on) against the brute-force reference, in chunks per mesh. */
 function runCheck(total: number): void {
   const terrain = generateTerrain({ cells: 40, worldSize: 40, heightScale: 10, seed: 71 });
   const meshes: [string, Mesh, (x: number, z: number) => number][] = [
     ['terrain 40', terrain, (x, z) => sampleTerrainHeight(terrain, x, z)],
-    ...[sharpRidges(), coplanarTerraces(), needles(31), spikes(32), flatPlane()].map((f) => [f.name, f, (x: number, z: number) => heightAt(f, x, z)] as [string, Mesh, (x: number, z: number) => number]),
+    ...[sharpRidges(), coplanarTerraces(), needles(31), spikes(32), flatPlane()].map(
+      (f) => [f.name, f, (x: number, z: number) => heightAt(f, x, z)] as [string, Mesh, (x: number, z: number) => number],
+    ),
   ];
   const shape = { halfLength: [0, 1.5] as [number, number], radius: [0.05, 0.8] as [number, number], motion: [0.5, 8] as [number, number] };
   const rows = [];
@@ -222,17 +296,32 @@ function runCheck(total: number): void {
     const bvh = buildBVH(mesh.positions, mesh.indices);
     const half = m === 0 ? 20 : 12;
     const count = Math.round((m === 0 ? 0.5 : 0.1) * total);
-    let sweeps = 0, hits = 0, starts = 0, grazes = 0, failures = 0, worst = 0;
+    let sweeps = 0,
+      hits = 0,
+      starts = 0,
+      grazes = 0,
+      failures = 0,
+      worst = 0;
     for (let chunk = 0; sweeps < count; chunk++) {
       const size = Math.min(5000, count - sweeps);
-      const batch = randomSweeps(9000 + 100 * m + chunk, size, shape, (random) => {
-        const x = random.range(-half * 0.45, half * 0.45), z = random.range(-half * 0.45, half * 0.45);
-        return [x, heightOf(x, z) + random.range(0, 6), z];
-      }, (b, i) => {
-        const i3 = 3 * i, reach = b.radius[i]! + 0.01;
-        for (const t of [0, 1]) for (const p of [b.start, b.end]) if (Math.abs(p[i3]! + t * b.motion[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * b.motion[i3 + 2]!) > half - reach) return false;
-        return 0.5 * (b.start[i3 + 1]! + b.end[i3 + 1]!) > heightOf(0.5 * (b.start[i3]! + b.end[i3]!), 0.5 * (b.start[i3 + 2]! + b.end[i3 + 2]!));
-      });
+      const batch = randomSweeps(
+        9000 + 100 * m + chunk,
+        size,
+        shape,
+        (random) => {
+          const x = random.range(-half * 0.45, half * 0.45),
+            z = random.range(-half * 0.45, half * 0.45);
+          return [x, heightOf(x, z) + random.range(0, 6), z];
+        },
+        (b, i) => {
+          const i3 = 3 * i,
+            reach = b.radius[i]! + 0.01;
+          for (const t of [0, 1])
+            for (const p of [b.start, b.end])
+              if (Math.abs(p[i3]! + t * b.motion[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * b.motion[i3 + 2]!) > half - reach) return false;
+          return 0.5 * (b.start[i3 + 1]! + b.end[i3 + 1]!) > heightOf(0.5 * (b.start[i3]! + b.end[i3]!), 0.5 * (b.start[i3 + 2]! + b.end[i3 + 2]!));
+        },
+      );
       const result = compareWithReference(mesh, bvh, batch);
       sweeps += size;
       hits += result.hits;
@@ -240,10 +329,22 @@ function runCheck(total: number): void {
       grazes += result.grazes;
       failures += result.failures.length;
       for (const line of result.failures.slice(0, 3)) console.log(`  ${name}: ${line}`);
-      for (let i = 0; i < size; i++) if (result.ours.triangle[i]! >= 0 && result.reference.triangle[i]! >= 0) worst = Math.max(worst, Math.abs(result.ours.toi[i]! - result.reference.toi[i]!));
+      for (let i = 0; i < size; i++)
+        if (result.ours.triangle[i]! >= 0 && result.reference.triangle[i]! >= 0)
+          worst = Math.max(worst, Math.abs(result.ours.toi[i]! - result.reference.toi[i]!));
     }
-    rows.push({ mesh: name, sweeps, hits, 'starts in contact': starts, 'missed or false hits': failures, grazes, 'worst toi difference': worst.toExponential(2) });
+    rows.push({
+      mesh: name,
+      sweeps,
+      hits,
+      'starts in contact': starts,
+      'missed or false hits': failures,
+      grazes,
+      'worst toi difference': worst.toExponential(2),
+    });
   }
-  console.log(`\nSwept capsules against the brute-force reference (every triangle, Newton on the convex distance), from above, edge masks on; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\nSwept capsules against the brute-force reference (every triangle, Newton on the convex distance), from above, edge masks on; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   console.table(rows);
 }

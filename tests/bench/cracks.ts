@@ -39,6 +39,8 @@ for (const rayPrecision of ['float64', 'float32'] as const) {
   for (const [key, total] of totals) {
     const [name, sides] = key.split('|');
     const cells = kinds.map((_, k) => `${total.byKind[k]}/${total.raysByKind[k]}`.padEnd(16)).join('');
-    console.log(`${rayPrecision.padEnd(11)}${name!.padEnd(17)}${sides!.padEnd(8)}${String(total.misses).padEnd(9)}${((100 * total.misses) / total.rays).toFixed(3).padStart(6)}%   ${cells}`);
+    console.log(
+      `${rayPrecision.padEnd(11)}${name!.padEnd(17)}${sides!.padEnd(8)}${String(total.misses).padEnd(9)}${((100 * total.misses) / total.rays).toFixed(3).padStart(6)}%   ${cells}`,
+    );
   }
 }

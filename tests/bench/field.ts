@@ -36,8 +36,17 @@ const program = concatenatePrograms([whirl, explosion]);
 // The same parameters the .vf files declare.
 const whirlParameters: WhirlParameters = { center: [0, 10, 0], axis: [0, 0, 1], speed: 10, radius: 5 };
 const explosionParameters: ExplosionParameters = { center: [2, 4, 0], strength: 50, radius: 5 };
-const whirlFloat4 = { center: getConstant(whirl, 'center'), up: getConstant(whirl, 'up'), speed: getConstant(whirl, 'speed'), radius: getConstant(whirl, 'radius') };
-const explosionFloat4 = { center: getConstant(explosion, 'center'), strength: getConstant(explosion, 'strength'), radius: getConstant(explosion, 'radius') };
+const whirlFloat4 = {
+  center: getConstant(whirl, 'center'),
+  up: getConstant(whirl, 'up'),
+  speed: getConstant(whirl, 'speed'),
+  radius: getConstant(whirl, 'radius'),
+};
+const explosionFloat4 = {
+  center: getConstant(explosion, 'center'),
+  strength: getConstant(explosion, 'strength'),
+  radius: getConstant(explosion, 'radius'),
+};
 
 const random = new Random(SEED);
 const positions = new Float32Array(POINTS * 4);
@@ -60,7 +69,13 @@ interface Method {
   scratchBytes: number;
 }
 
-const method = (name: string, run: (wind: Float32Array) => number): Method => ({ name, wind: initialWind.slice(), run, samples: [], scratchBytes: 0 });
+const method = (name: string, run: (wind: Float32Array) => number): Method => ({
+  name,
+  wind: initialWind.slice(),
+  run,
+  samples: [],
+  scratchBytes: 0,
+});
 const methods: Method[] = [
   method('hand-written TS', (wind) => {
     handWrittenWhirlExplosion(positions, wind, POINTS, whirlParameters, explosionParameters);
@@ -93,14 +108,18 @@ const median = (values: readonly number[]): number => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 const baseline = median(methods[0]!.samples);
-console.log(`field evaluation: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, median of ${ROUNDS} rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`);
+console.log(
+  `field evaluation: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, median of ${ROUNDS} rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`,
+);
 console.log('');
 console.log('| method | µs / evaluation | ns / point | × hand-written | × same-formula hand-written | scratch bytes |');
 console.log('|---|---:|---:|---:|---:|---:|');
 const sameFormula = median(methods[1]!.samples);
 for (const m of methods) {
   const us = median(m.samples);
-  console.log(`| ${m.name} | ${us.toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(2)} | ${(us / sameFormula).toFixed(2)} | ${m.scratchBytes.toLocaleString('en')} |`);
+  console.log(
+    `| ${m.name} | ${us.toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(2)} | ${(us / sameFormula).toFixed(2)} | ${m.scratchBytes.toLocaleString('en')} |`,
+  );
 }
 console.log('');
 console.log('reference (Bitsquid, 2012, C++ SSE VM): 20,000 particles ≈ 400 µs per query; VM 1.16 × native.');

@@ -22,7 +22,21 @@
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
  */
 import { loadavg } from 'node:os';
-import { PARTICLE_PHASES, ParticleSystem, Sandbox, buildBVH, parseScene, showcaseEffects, loadSimdParticles, loadSimdRays, simdParticlesUnavailableReason, simdRaysUnavailableReason, type ParticlePhaseMs, type ParticleSystemOptions, type ParticleSystemState } from '../../src/core';
+import {
+  PARTICLE_PHASES,
+  ParticleSystem,
+  Sandbox,
+  buildBVH,
+  parseScene,
+  showcaseEffects,
+  loadSimdParticles,
+  loadSimdRays,
+  simdParticlesUnavailableReason,
+  simdRaysUnavailableReason,
+  type ParticlePhaseMs,
+  type ParticleSystemOptions,
+  type ParticleSystemState,
+} from '../../src/core';
 
 const quick = process.argv.includes('--quick');
 const CELLS = quick ? 128 : 512;
@@ -89,14 +103,21 @@ function calibrate(): number {
 
 function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSystemState, mode: Mode): Row {
   system.restore(snapshot);
-  Object.assign(system.options, { mode: 'budget', keying: 'surface', footprints: true, cellLookups: true, pick: 'needy', kernel: 'wasm-simd' }, mode.options);
+  Object.assign(
+    system.options,
+    { mode: 'budget', keying: 'surface', footprints: true, cellLookups: true, pick: 'needy', kernel: 'wasm-simd' },
+    mode.options,
+  );
   for (const effect of system.effects) effect.cache.clear();
   for (let frame = 0; frame < WARM; frame++) sandbox.step(DT);
   system.resetTotals();
   const steps: number[] = [];
   const checks: number[] = [];
   const phases = Object.fromEntries(PARTICLE_PHASES.map((p) => [p, [] as number[]])) as unknown as Record<keyof ParticlePhaseMs, number[]>;
-  let alive = 0, rays = 0, lookups = 0, hits = 0;
+  let alive = 0,
+    rays = 0,
+    lookups = 0,
+    hits = 0;
   const cpuStart = process.cpuUsage();
   for (let frame = 0; frame < FRAMES; frame++) {
     sandbox.step(DT);
@@ -129,8 +150,10 @@ function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSys
 
 async function main(): Promise<void> {
   // The move, the cache lookups and the rays run in WebAssembly (same bits as TypeScript) except in the 'TypeScript' row.
-  if ((await loadSimdRays()) === null) console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
-  if ((await loadSimdParticles()) === null) console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
+  if ((await loadSimdRays()) === null)
+    console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
+  if ((await loadSimdParticles()) === null)
+    console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
   const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
   const sandbox = new Sandbox(scene, undefined, 8);
   sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
@@ -147,8 +170,12 @@ async function main(): Promise<void> {
 
   const reference = rows[rows.length - 1]!;
   const pct = (v: number): string => `${(100 * v).toFixed(3)}%`;
-  console.log(`particles: terrain ${CELLS} cells (${sandbox.terrain.triangleCount.toLocaleString('en')} triangles), showcase effects for ${PARTICLES.toLocaleString('en')} particles, ${FRAMES} frames of 1/60 s per mode`);
-  console.log(`machine: load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on 2 cores; calibration loop ${calibrationBefore.toFixed(2)} → ${calibrationAfter.toFixed(2)} ms (lower is a faster machine; best of 20)`);
+  console.log(
+    `particles: terrain ${CELLS} cells (${sandbox.terrain.triangleCount.toLocaleString('en')} triangles), showcase effects for ${PARTICLES.toLocaleString('en')} particles, ${FRAMES} frames of 1/60 s per mode`,
+  );
+  console.log(
+    `machine: load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on 2 cores; calibration loop ${calibrationBefore.toFixed(2)} → ${calibrationAfter.toFixed(2)} ms (lower is a faster machine; best of 20)`,
+  );
   console.log('');
   const header = ['mode', 'live', 'step ms', 'p95', 'cpu ms', 'check ms', 'rays/frame', 'lookups', 'hit rate', 'fell through', 'below', 'step × ref'];
   const widths = [24, 8, 9, 8, 8, 9, 11, 9, 9, 13, 9, 11];
@@ -177,7 +204,9 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(`  ${r.name.padEnd(24)} ${PARTICLE_PHASES.map((p) => r.phases[p].toFixed(2)).join(' / ')}`);
   const ours = rows[0]!;
   console.log('');
-  console.log(`targets (${ours.name}): ≤ ${TARGET_MS} ms per step: ${ours.stepMedian <= TARGET_MS ? 'met' : 'NOT met'} (${ours.stepMedian.toFixed(2)} ms median, ${ours.cpuPerStep.toFixed(2)} ms CPU incl. check); ≤ ${pct(TARGET_FELL)} fall through: ${ours.fell <= TARGET_FELL ? 'met' : 'NOT met'} (${pct(ours.fell)})`);
+  console.log(
+    `targets (${ours.name}): ≤ ${TARGET_MS} ms per step: ${ours.stepMedian <= TARGET_MS ? 'met' : 'NOT met'} (${ours.stepMedian.toFixed(2)} ms median, ${ours.cpuPerStep.toFixed(2)} ms CPU incl. check); ≤ ${pct(TARGET_FELL)} fall through: ${ours.fell <= TARGET_FELL ? 'met' : 'NOT met'} (${pct(ours.fell)})`,
+  );
   console.log(`reference costs ${(reference.stepMedian / ours.stepMedian).toFixed(1)}× the budget's step for ${pct(reference.fell)} fall-through.`);
 }
 

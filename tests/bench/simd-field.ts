@@ -43,8 +43,17 @@ const program = concatenatePrograms([whirl, explosion]);
 // The same parameters the .vf files declare.
 const whirlParameters: WhirlParameters = { center: [0, 10, 0], axis: [0, 0, 1], speed: 10, radius: 5 };
 const explosionParameters: ExplosionParameters = { center: [2, 4, 0], strength: 50, radius: 5 };
-const whirlFloat4 = { center: getConstant(whirl, 'center'), up: getConstant(whirl, 'up'), speed: getConstant(whirl, 'speed'), radius: getConstant(whirl, 'radius') };
-const explosionFloat4 = { center: getConstant(explosion, 'center'), strength: getConstant(explosion, 'strength'), radius: getConstant(explosion, 'radius') };
+const whirlFloat4 = {
+  center: getConstant(whirl, 'center'),
+  up: getConstant(whirl, 'up'),
+  speed: getConstant(whirl, 'speed'),
+  radius: getConstant(whirl, 'radius'),
+};
+const explosionFloat4 = {
+  center: getConstant(explosion, 'center'),
+  strength: getConstant(explosion, 'strength'),
+  radius: getConstant(explosion, 'radius'),
+};
 
 const random = new Random(SEED);
 const positions = new Float32Array(POINTS * 4);
@@ -73,7 +82,12 @@ const ownWind = (): (() => Float32Array) => {
   return () => wind;
 };
 const contenders: Contender[] = [
-  { name: 'hand-written TS', wind: ownWind(), run: (wind) => handWrittenWhirlExplosion(positions, wind, POINTS, whirlParameters, explosionParameters), samples: [] },
+  {
+    name: 'hand-written TS',
+    wind: ownWind(),
+    run: (wind) => handWrittenWhirlExplosion(positions, wind, POINTS, whirlParameters, explosionParameters),
+    samples: [],
+  },
   {
     name: 'hand-written TS, same float4 formulas (4 divisions per point)',
     wind: ownWind(),
@@ -81,9 +95,24 @@ const contenders: Contender[] = [
     samples: [],
   },
   { name: 'JS JIT', wind: ownWind(), run: (wind) => void evaluateField(program, positions, wind, { backend: 'jit' }), samples: [] },
-  { name: 'SIMD interpreter (in place)', wind: () => inPlace.wind, run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-interpreter' }), samples: [] },
-  { name: 'SIMD JIT (in place)', wind: () => inPlace.wind, run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-jit' }), samples: [] },
-  { name: 'SIMD JIT (arrays copied in and out)', wind: ownWind(), run: (wind) => void evaluateField(program, positions, wind, { backend: 'simd-jit' }), samples: [] },
+  {
+    name: 'SIMD interpreter (in place)',
+    wind: () => inPlace.wind,
+    run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-interpreter' }),
+    samples: [],
+  },
+  {
+    name: 'SIMD JIT (in place)',
+    wind: () => inPlace.wind,
+    run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-jit' }),
+    samples: [],
+  },
+  {
+    name: 'SIMD JIT (arrays copied in and out)',
+    wind: ownWind(),
+    run: (wind) => void evaluateField(program, positions, wind, { backend: 'simd-jit' }),
+    samples: [],
+  },
 ];
 
 checkAgreement();
@@ -105,14 +134,18 @@ for (let round = 0; round < ROUNDS; round++) {
 const minimum = (values: readonly number[]): number => Math.min(...values);
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const baseline = minimum(contenders[0]!.samples);
-console.log(`field evaluation on WebAssembly SIMD: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, min (and median) of ${ROUNDS} alternating rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`);
+console.log(
+  `field evaluation on WebAssembly SIMD: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, min (and median) of ${ROUNDS} alternating rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`,
+);
 console.log('');
 const sameFormula = minimum(contenders[1]!.samples);
 console.log('| contender | µs / evaluation (min) | median | ns / point | × hand-written TS | × same-formula hand-written |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const contender of contenders) {
   const us = minimum(contender.samples);
-  console.log(`| ${contender.name} | ${us.toFixed(1)} | ${median(contender.samples).toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(3)} | ${(us / sameFormula).toFixed(3)} |`);
+  console.log(
+    `| ${contender.name} | ${us.toFixed(1)} | ${median(contender.samples).toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(3)} | ${(us / sameFormula).toFixed(3)} |`,
+  );
 }
 const simdJit = minimum(contenders[4]!.samples) / baseline;
 console.log('');

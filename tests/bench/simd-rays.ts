@@ -40,7 +40,9 @@ const CELLS = Number(option('--cells') ?? (quick ? 64 : 512));
 const RAYS = Number(option('--rays') ?? (quick ? 5_000 : 100_000));
 const ROUNDS = Number(option('--rounds') ?? (quick ? 2 : 7));
 const SETS = (option('--sets') ?? 'incoherent,camera,segments').split(',');
-const SIMD_BATCHES = (option('--batches') ?? (quick ? '16,256,all' : '4,16,64,256,1024,all')).split(',').map((b) => (b === 'all' ? Infinity : Number(b)));
+const SIMD_BATCHES = (option('--batches') ?? (quick ? '16,256,all' : '4,16,64,256,1024,all'))
+  .split(',')
+  .map((b) => (b === 'all' ? Infinity : Number(b)));
 const SEED = 20170302;
 
 const kernel = await loadSimdRays();
@@ -87,14 +89,23 @@ const BATCHING_CANDIDATES: Partial<RayStrategy>[] = [
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 64 },
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 256 },
 ];
-const strategyName = (s: Partial<RayStrategy>): string => `castRaysWith ${s.tree} ${s.layout} ${s.sorting} ${s.batchSize === 0 ? 'one at a time, packed' : `batch ${s.batchSize}`}`;
+const strategyName = (s: Partial<RayStrategy>): string =>
+  `castRaysWith ${s.tree} ${s.layout} ${s.sorting} ${s.batchSize === 0 ? 'one at a time, packed' : `batch ${s.batchSize}`}`;
 
 const contenders: Contender[] = [
   { name: 'three-mesh-bvh raycastFirst', kind: 'three', run: castThree },
   { name: 'TypeScript castRays (one ray at a time)', kind: 'single', run: (rays, hits) => void castRays(bvh, rays, hits) },
-  ...BATCHING_CANDIDATES.map((strategy): Contender => ({ name: strategyName(strategy), kind: 'batching', run: (rays, hits) => void castRaysWith(bvh, rays, hits, strategy) })),
+  ...BATCHING_CANDIDATES.map((strategy): Contender => ({
+    name: strategyName(strategy),
+    kind: 'batching',
+    run: (rays, hits) => void castRaysWith(bvh, rays, hits, strategy),
+  })),
   { name: 'WebAssembly SIMD castRaysSimd (one ray at a time)', kind: 'simd', run: (rays, hits) => void kernel.cast(bvh, rays, hits) },
-  ...SIMD_BATCHES.map((batch): Contender => ({ name: `WebAssembly SIMD castRaysSimd batch ${batch === Infinity ? 'all' : batch}`, kind: 'simd-batched', run: (rays, hits) => void kernel.cast(bvh, rays, hits, { batch }) })),
+  ...SIMD_BATCHES.map((batch): Contender => ({
+    name: `WebAssembly SIMD castRaysSimd batch ${batch === Infinity ? 'all' : batch}`,
+    kind: 'simd-batched',
+    run: (rays, hits) => void kernel.cast(bvh, rays, hits, { batch }),
+  })),
 ];
 
 console.log(
@@ -122,7 +133,8 @@ for (const [setName, rays] of sets) {
     let sameT = 0;
     let sameTriangle = 0;
     for (let i = 0; i < rays.count; i++) {
-      const a = hits.t[i]!, b = reference.t[i]!;
+      const a = hits.t[i]!,
+        b = reference.t[i]!;
       let same: boolean;
       if (contender.kind === 'three') same = a === b || Math.abs(a - b) <= 1e-4 * Math.max(1, Math.abs(b));
       else if (contender.kind === 'batching') same = a === b || Math.abs(a - b) <= 1e-5 * Math.abs(b);
@@ -150,7 +162,11 @@ for (const [setName, rays] of sets) {
     });
     return found;
   };
-  const threeIndex = index('three'), singleIndex = index('single'), batchIndex = index('batching'), simdIndex = index('simd'), simdBatchedIndex = index('simd-batched');
+  const threeIndex = index('three'),
+    singleIndex = index('single'),
+    batchIndex = index('batching'),
+    simdIndex = index('simd'),
+    simdBatchedIndex = index('simd-batched');
 
   console.log(`\n${setName} (${rays.count.toLocaleString('en')} rays, closest hit; every row, then the summary)`);
   const header = ['contender', 'best ms', 'median ms', 'M rays/s', '× three-mesh-bvh', '× TS one-at-a-time', 'hits agree with castRays'];
@@ -182,7 +198,8 @@ for (const [setName, rays] of sets) {
     [`WebAssembly SIMD best batch (${contenders[simdBatchedIndex]!.name.replace('WebAssembly SIMD castRaysSimd ', '')})`, simdBatchedIndex],
   ];
   console.log('\nsummary');
-  for (const [name, i] of summary) console.log(`  ${name.padEnd(80)} ${(rate[i]! / 1e6).toFixed(3)} M rays/s  ${(rate[i]! / rate[threeIndex]!).toFixed(2)}× three-mesh-bvh`);
+  for (const [name, i] of summary)
+    console.log(`  ${name.padEnd(80)} ${(rate[i]! / 1e6).toFixed(3)} M rays/s  ${(rate[i]! / rate[threeIndex]!).toFixed(2)}× three-mesh-bvh`);
   const fastest = rate[simdBatchedIndex]! > rate[simdIndex]! ? simdBatchedIndex : simdIndex;
   const simdVsThree = rate[fastest]! / rate[threeIndex]!;
   console.log(

@@ -20,7 +20,17 @@ import { MeshBVH, SAH } from 'three-mesh-bvh';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import { castRays, type RayBatch, type RayCounters, type RayHits } from '../../src/query/rays/index';
-import { BINARY_SORTINGS, RAY_BATCH_SIZES, WIDE_SORTINGS, castRaysWith, leafTrianglesFor, octantPermutationsFor, prepareRayStrategies, binaryBVHFor, type RayStrategy } from '../../src/query/rays/strategies';
+import {
+  BINARY_SORTINGS,
+  RAY_BATCH_SIZES,
+  WIDE_SORTINGS,
+  castRaysWith,
+  leafTrianglesFor,
+  octantPermutationsFor,
+  prepareRayStrategies,
+  binaryBVHFor,
+  type RayStrategy,
+} from '../../src/query/rays/strategies';
 import { generateTerrain } from '../../src/terrain/index';
 import { cameraGridRays, incoherentRays, surfaceSegments } from './_raySets';
 
@@ -112,7 +122,9 @@ interface Result {
 }
 
 const MB = 1048576;
-console.log(`terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} rays per set; ${ROUNDS} rounds after a warm-up`);
+console.log(
+  `terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} rays per set; ${ROUNDS} rounds after a warm-up`,
+);
 console.log(
   `memory: 4-way quantized ${(bvh.quantized!.bytes / MB).toFixed(2)} MiB, 4-way float ${(bvh.float!.bytes / MB).toFixed(2)} MiB, ` +
     `binary quantized ${(binary.nodes.quantizedBytes / MB).toFixed(2)} MiB, binary float ${(binary.nodes.floatBytes / MB).toFixed(2)} MiB, ` +
@@ -129,7 +141,8 @@ for (const [setName, rays] of sets) {
     const counters = row.run(rays, hits);
     let agree = 0;
     for (let i = 0; i < rays.count; i++) {
-      const a = hits.t[i]!, b = reference.t[i]!;
+      const a = hits.t[i]!,
+        b = reference.t[i]!;
       if (a === b || Math.abs(a - b) <= 1e-5 * Math.abs(b)) agree++;
     }
     return { row, raysPerSecond: 0, counters, agree: agree / rays.count };
@@ -145,7 +158,14 @@ for (const [setName, rays] of sets) {
   results.forEach((result, i) => (result.raysPerSecond = rays.count / (median(times[i]!) / 1000)));
   const threeRate = results[0]!.raysPerSecond;
   const oneAtATime = new Map<string, number>();
-  for (const r of results) if (r.row.strategy !== null && r.row.strategy.batchSize === 0 && r.row.strategy.triangles === undefined && r.row.strategy.aloneBelow === undefined) oneAtATime.set(`${r.row.strategy.tree} ${r.row.strategy.layout} ${r.row.strategy.sorting}`, r.raysPerSecond);
+  for (const r of results)
+    if (
+      r.row.strategy !== null &&
+      r.row.strategy.batchSize === 0 &&
+      r.row.strategy.triangles === undefined &&
+      r.row.strategy.aloneBelow === undefined
+    )
+      oneAtATime.set(`${r.row.strategy.tree} ${r.row.strategy.layout} ${r.row.strategy.sorting}`, r.raysPerSecond);
 
   const header = ['strategy', 'M rays/s', 'nodes/ray', 'boxes/ray', 'tris/ray', '× three', '× one-at-a-time', 'same t'];
   const table = results.map((r) => {
@@ -185,20 +205,25 @@ for (const [setName, rays] of sets) {
   if (setName === 'incoherent') {
     for (const tree of ['binary', '4-way']) {
       for (const layout of ['quantized', 'float']) {
-        const candidates = results.filter((r) => r.row.strategy?.tree === tree && r.row.strategy.layout === layout && r.row.strategy.triangles === undefined);
+        const candidates = results.filter(
+          (r) => r.row.strategy?.tree === tree && r.row.strategy.layout === layout && r.row.strategy.triangles === undefined,
+        );
         const pure = candidates.filter((r) => r.row.strategy!.batchSize === 256 && r.row.strategy!.aloneBelow === 0)[0];
         const bestSingle = candidates.filter((r) => r.row.strategy!.batchSize === 0).sort((a, b) => b.raysPerSecond - a.raysPerSecond)[0];
         const best256 = candidates.filter((r) => r.row.strategy!.batchSize === 256).sort((a, b) => b.raysPerSecond - a.raysPerSecond)[0];
         if (bestSingle !== undefined && best256 !== undefined) {
           summaries.push(
             `incoherent, ${tree} ${layout}: best batch-256 (${best256.row.strategy!.sorting}${best256.row.strategy!.aloneBelow === 0 ? ', pure' : ''}) ${(best256.raysPerSecond / bestSingle.raysPerSecond).toFixed(2)}× best one-at-a-time (${bestSingle.row.strategy!.sorting})` +
-              (pure !== undefined ? `; pure batch-256 ${pure.row.strategy!.sorting} ${(pure.raysPerSecond / bestSingle.raysPerSecond).toFixed(2)}×` : ''),
+              (pure !== undefined
+                ? `; pure batch-256 ${pure.row.strategy!.sorting} ${(pure.raysPerSecond / bestSingle.raysPerSecond).toFixed(2)}×`
+                : ''),
           );
         }
       }
     }
     const best = results.filter((r) => r.row.strategy !== null).sort((a, b) => b.raysPerSecond - a.raysPerSecond)[0];
-    if (best !== undefined) summaries.push(`incoherent: best combination ${best.row.name}, ${(best.raysPerSecond / threeRate).toFixed(2)}× three-mesh-bvh`);
+    if (best !== undefined)
+      summaries.push(`incoherent: best combination ${best.row.name}, ${(best.raysPerSecond / threeRate).toFixed(2)}× three-mesh-bvh`);
   }
 }
 console.log('\nTargets');

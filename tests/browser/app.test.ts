@@ -8,12 +8,19 @@ const harness = useHarness();
 
 /** The input of a lil-gui controller found by its label. */
 function controllerInput(page: Page, label: string) {
-  return page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: label }) }).locator('input, select').first();
+  return page
+    .locator('.lil-controller', { has: page.locator('.lil-name', { hasText: label }) })
+    .locator('input, select')
+    .first();
 }
 
 async function framesAdvance(page: Page, by = 3): Promise<void> {
   const before = (await appStatus(page)).frames;
-  await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames >= n, before + by, { timeout: 30_000 });
+  await page.waitForFunction(
+    (n) => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames >= n,
+    before + by,
+    { timeout: 30_000 },
+  );
 }
 
 describe('the sandbox in real Chromium', () => {
@@ -76,7 +83,11 @@ describe('the sandbox in real Chromium', () => {
     expect((await canvasPixels(page)).nonBackground).toBeGreaterThan(0.3);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'broken-scene-error.png') });
     // A good file still loads after the bad ones.
-    await fileInput.setInputFiles({ name: 'small.json', mimeType: 'application/json', buffer: Buffer.from('{ "name": "small", "terrain": { "cells": 32, "kind": "fbm" } }') });
+    await fileInput.setInputFiles({
+      name: 'small.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{ "name": "small", "terrain": { "cells": 32, "kind": "fbm" } }'),
+    });
     const loaded = await waitForBuilds(page, 2);
     expect(loaded.triangles).toBe(2 * 32 * 32);
     expect(loaded.scene).toBe('small');

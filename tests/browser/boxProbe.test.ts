@@ -5,7 +5,8 @@ import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, escapeRegExp, wait
 
 const harness = useHarness();
 
-const control = (page: Page, label: string) => page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+const control = (page: Page, label: string) =>
+  page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
 const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
 
 async function setNumber(page: Page, label: string, value: number): Promise<void> {
@@ -51,10 +52,19 @@ describe('the box probe in real Chromium', () => {
     expect(await control(page, 'exits').locator('input').inputValue()).toMatch(/axis \d+/);
     // The WebAssembly SIMD twin of v1: the same overlaps; it keeps no axis, so rejections are "separated".
     await control(page, 'box-triangle test').locator('select').selectOption('wasm-simd');
-    await page.waitForFunction(() => /\(wasm-simd\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 20_000 });
+    await page.waitForFunction(() => /\(wasm-simd\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
+      timeout: 20_000,
+    });
     expect(await overlapped(page)).toBe(first);
     // The readout follows on lil-gui's next refresh.
-    await page.waitForFunction(() => [...document.querySelectorAll('.lil-controller')].some((c) => c.querySelector('.lil-name')?.textContent === 'exits' && /separated \d+/.test(c.querySelector('input')?.value ?? '')), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.lil-controller')].some(
+          (c) => c.querySelector('.lil-name')?.textContent === 'exits' && /separated \d+/.test(c.querySelector('input')?.value ?? ''),
+        ),
+      null,
+      { timeout: 10_000 },
+    );
     await control(page, 'box-triangle test').locator('select').selectOption('optimized');
     await page.waitForFunction(() => /\(optimized\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
 
@@ -86,7 +96,11 @@ describe('the box probe in real Chromium', () => {
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe-dragged.png') });
     await control(page, 'time every test here').locator('button').click();
-    await page.waitForFunction(() => /box probe, per query: v1 [\d.]+ µs.* wasm-simd [\d.]+ µs/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => /box probe, per query: v1 [\d.]+ µs.* wasm-simd [\d.]+ µs/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 20_000 },
+    );
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -17,14 +17,30 @@ describe('broad-phase in real Chromium', () => {
     // A small scene keeps software rendering quick.
     await row('boxes N').locator('select').selectOption('1024');
     await row('enabled').locator('input').check();
-    await page.waitForFunction(() => /broad-phase: regions · orbits 1,024 boxes/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
-    await page.waitForFunction(() => /broad-phase: [1-9][\d,]* pairs/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /broad-phase: regions · orbits 1,024 boxes/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(
+      () => /broad-phase: [1-9][\d,]* pairs/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
     await row('strategy (live)').locator('select').selectOption('sap');
-    await page.waitForFunction(() => /broad-phase: sap · orbits/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
-    await page.waitForFunction(() => /broad-phase: .*swaps/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /broad-phase: sap · orbits/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(() => /broad-phase: .*swaps/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
+      timeout: 30_000,
+    });
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'broadphase.png') });
     await row('enabled').locator('input').uncheck();
-    await page.waitForFunction(() => !/broad-phase:/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(() => !/broad-phase:/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
+      timeout: 30_000,
+    });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -35,20 +51,35 @@ describe('scene files with systems in real Chromium', () => {
     const { page, errors } = await openPage(harness, '?scene=box-crowd', { width: 960, height: 600 });
     await waitForBuilds(page, 1);
     const hudMatches = (pattern: RegExp) =>
-      page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
+      page.waitForFunction(
+        (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+        pattern.source,
+        { timeout: 60_000 },
+      );
     await hudMatches(/broad-phase: regions · orbits 8,192 boxes/);
     await hudMatches(/actors: 300 /);
     const enabled = (folder: string) =>
-      page.locator('xpath=//*[contains(@class,"lil-gui")][./*[contains(@class,"lil-title")][normalize-space(.)="' + folder + '"]]').locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^enabled$/ }) }).first().locator('input');
+      page
+        .locator('xpath=//*[contains(@class,"lil-gui")][./*[contains(@class,"lil-title")][normalize-space(.)="' + folder + '"]]')
+        .locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^enabled$/ }) })
+        .first()
+        .locator('input');
     await expect(enabled('Broad-phase').isChecked()).resolves.toBe(true);
     await expect(enabled('Particles').isChecked()).resolves.toBe(false);
 
-    await page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^preset$/ }) }).locator('select').selectOption('particle-storm');
+    await page
+      .locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^preset$/ }) })
+      .locator('select')
+      .selectOption('particle-storm');
     await waitForBuilds(page, 2);
     await hudMatches(/particles: [1-9][\d,]* live/);
     await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.not.toMatch(/broad-phase:|actors:/);
     // Their rows leave the timing panel with them.
-    await page.waitForFunction(() => !/step\.broadphase|step\.actors/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => !/step\.broadphase|step\.actors/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 10_000 },
+    );
     await expect(enabled('Broad-phase').isChecked()).resolves.toBe(false);
     await expect(enabled('Particles').isChecked()).resolves.toBe(true);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'scene-particle-storm.png') });

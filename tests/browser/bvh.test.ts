@@ -7,8 +7,7 @@ const harness = useHarness();
 
 /** A GUI folder by its exact title (other features have controls of the same names, e.g. 'rays'). */
 const folder = guiFolder;
-const control = (page: Page, label: string, within = folder(page, 'Crack explorer')) =>
-  guiControl(within, page, label);
+const control = (page: Page, label: string, within = folder(page, 'Crack explorer')) => guiControl(within, page, label);
 
 describe('the BVH in real Chromium', () => {
   it('is built off the main thread, drawn by depth, and a click casts a ray whose visit replays', async () => {
@@ -21,7 +20,9 @@ describe('the BVH in real Chromium', () => {
 
     await page.mouse.click(520, 460);
     const hud = page.locator('[data-testid="timing-hud"]');
-    await page.waitForFunction(() => /ray: triangle \d+ at t=/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 10_000 });
+    await page.waitForFunction(() => /ray: triangle \d+ at t=/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
+      timeout: 10_000,
+    });
     const text = (await hud.textContent()) ?? '';
     const [, visited] = /(\d+) nodes, \d+ boxes, \d+ triangles/.exec(text) ?? [];
     expect(Number(visited)).toBeGreaterThan(1);
@@ -35,7 +36,11 @@ describe('the BVH in real Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'bvh-ray-replay.png') });
 
     await control(page, 'heat map (nodes/ray)', folder(page, 'BVH')).locator('input').check();
-    await page.waitForFunction(() => /nodes visited per ray · mean [\d.]+/.test(document.querySelector('.cs-heatmap-legend')?.textContent ?? ''), null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => /nodes visited per ray · mean [\d.]+/.test(document.querySelector('.cs-heatmap-legend')?.textContent ?? ''),
+      null,
+      { timeout: 20_000 },
+    );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'bvh-heatmap.png') });
     expect(errors).toEqual([]);
     await page.close();
@@ -53,7 +58,11 @@ describe('the crack explorer in real Chromium', () => {
     await rays.press('Enter');
     await control(page, 'ray precision').locator('select').selectOption('float64');
     await control(page, 'fire rays through edges and vertices').locator('button').click();
-    await page.waitForFunction(() => /cracks \(60,000 float64 rays\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /cracks \(60,000 float64 rays\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
     const text = (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
     const count = (name: string): number => Number(new RegExp(`${name} (\\d+)`).exec(text)?.[1] ?? NaN);
     expect(count('watertight')).toBe(0);
@@ -65,7 +74,11 @@ describe('the crack explorer in real Chromium', () => {
     // Float32 rays go through the BVH as well: zero misses there too for the default test.
     await control(page, 'ray precision').locator('select').selectOption('float32');
     await control(page, 'fire rays through edges and vertices').locator('button').click();
-    await page.waitForFunction(() => /cracks \(60,000 float32 rays\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /cracks \(60,000 float32 rays\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
     await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.toMatch(/watertight 0 \(BVH 0\)/);
     expect(errors).toEqual([]);
     await page.close();

@@ -16,7 +16,9 @@ const openFolder = (page: Page, title: string) =>
     if (button.getAttribute('aria-expanded') !== 'true') button.click();
   }, title);
 const waitForHud = (page: Page, pattern: RegExp, timeout = 30_000) =>
-  page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout });
+  page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, {
+    timeout,
+  });
 
 describe('capsule sweeps in real Chromium', () => {
   it('off by default; the probe sweeps and follows Alt-drag, the character walks with WASD, the stress scene throws capsules', async () => {
@@ -28,10 +30,14 @@ describe('capsule sweeps in real Chromium', () => {
     await openFolder(page, 'Capsule sweeps');
     const probe = folder(page, 'Probe');
     await openFolder(page, 'Probe');
-    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.checked || box.click());
     await waitForHud(page, /capsule probe: contact at toi [\d.]+ on triangle \d+/);
     expect(await hudText(page)).toMatch(/pairs: \d+ kept of \d+ possible/);
-    await control(probe, page, 'look at the probe').locator('button').evaluate((button: HTMLButtonElement) => button.click());
+    await control(probe, page, 'look at the probe')
+      .locator('button')
+      .evaluate((button: HTMLButtonElement) => button.click());
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-probe.png') });
 
@@ -46,12 +52,16 @@ describe('capsule sweeps in real Chromium', () => {
     await page.keyboard.up('Alt');
     await page.waitForTimeout(300);
     expect(await startX.inputValue()).not.toBe(before);
-    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)').locator('input').evaluate((box: HTMLInputElement) => box.click());
+    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.click());
 
     // The character: W walks it (the fly camera and the pause key do not get the keys), Space jumps.
     const walker = folder(page, 'Character (WASD, Space jumps)');
     await openFolder(page, 'Character (WASD, Space jumps)');
-    await control(walker, page, 'walk a capsule').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await control(walker, page, 'walk a capsule')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.checked || box.click());
     await waitForHud(page, /character: on the ground at/);
     const where = async (): Promise<[number, number]> => {
       const match = /character: [a-z ]+ at \((-?[\d.]+), (-?[\d.]+)\)/.exec(await hudText(page))!;
@@ -67,9 +77,13 @@ describe('capsule sweeps in real Chromium', () => {
     const [x1, z1] = await where();
     // SwiftShader may draw a frame a second; the walk follows real time in steps of at most 1/4 s.
     expect(Math.hypot(x1 - x0, z1 - z0)).toBeGreaterThan(0.5);
-    expect(await page.evaluate(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused)).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused)).toBe(
+      false,
+    );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-character.png') });
-    await control(walker, page, 'walk a capsule').locator('input').evaluate((box: HTMLInputElement) => box.click());
+    await control(walker, page, 'walk a capsule')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.click());
 
     // The stress scene: a few hundred capsules in one batch per frame.
     const stress = folder(page, 'Stress: many capsules');
@@ -82,7 +96,9 @@ describe('capsule sweeps in real Chromium', () => {
       input.dispatchEvent(new Event('input'));
       input.dispatchEvent(new Event('blur'));
     });
-    await control(stress, page, 'throw capsules').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await control(stress, page, 'throw capsules')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.checked || box.click());
     await waitForHud(page, /stress: 300 capsules · one batch [\d.]+ ms/);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-stress.png') });
@@ -103,7 +119,9 @@ describe('capsule sweeps in real Chromium', () => {
 
     const probe = folder(page, 'Probe');
     await openFolder(page, 'Probe');
-    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await control(probe, page, 'show probe (Alt-drag: start, Alt+Shift-drag: aim)')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.checked || box.click());
     const contact = /capsule probe: (contact at toi [\d.]+ on triangle \d+|no contact) · [\d.]+ ms · ([A-Za-z ]+) ·/;
     await waitForHud(page, /capsule probe: .* · TypeScript ·/);
     const typescript = contact.exec(await hudText(page))!;
@@ -114,7 +132,9 @@ describe('capsule sweeps in real Chromium', () => {
     const simd = contact.exec(await hudText(page))!;
     expect(simd[1]).toBe(typescript[1]);
     await expect.poll(() => ran.inputValue(), { timeout: 10_000 }).toBe('WebAssembly SIMD');
-    await control(probe, page, 'look at the probe').locator('button').evaluate((button: HTMLButtonElement) => button.click());
+    await control(probe, page, 'look at the probe')
+      .locator('button')
+      .evaluate((button: HTMLButtonElement) => button.click());
     await control(sweeps, page, 'capsule kernel').scrollIntoViewIfNeeded();
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-probe.png') });
@@ -122,12 +142,17 @@ describe('capsule sweeps in real Chromium', () => {
     // The stress scene's batch follows the switch live, both ways.
     const stress = folder(page, 'Stress: many capsules');
     await openFolder(page, 'Stress: many capsules');
-    await control(stress, page, 'capsules').locator('input').last().evaluate((input: HTMLInputElement) => {
-      input.value = '2000';
-      input.dispatchEvent(new Event('input'));
-      input.dispatchEvent(new Event('blur'));
-    });
-    await control(stress, page, 'throw capsules').locator('input').evaluate((box: HTMLInputElement) => box.checked || box.click());
+    await control(stress, page, 'capsules')
+      .locator('input')
+      .last()
+      .evaluate((input: HTMLInputElement) => {
+        input.value = '2000';
+        input.dispatchEvent(new Event('input'));
+        input.dispatchEvent(new Event('blur'));
+      });
+    await control(stress, page, 'throw capsules')
+      .locator('input')
+      .evaluate((box: HTMLInputElement) => box.checked || box.click());
     await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, WebAssembly SIMD\)/);
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-stress.png') });

@@ -37,7 +37,11 @@ export async function startHarness(): Promise<Harness> {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
   }
   // No file watching and no HMR: an edit made while the tests run must not reload the pages under test.
-  const server = await createServer({ root: PROJECT_ROOT, logLevel: 'error', server: { port: 0, host: '127.0.0.1', open: false, hmr: false, watch: null } });
+  const server = await createServer({
+    root: PROJECT_ROOT,
+    logLevel: 'error',
+    server: { port: 0, host: '127.0.0.1', open: false, hmr: false, watch: null },
+  });
   await server.listen();
   const address = server.httpServer?.address();
   if (address === null || address === undefined || typeof address === 'string') throw new Error('dev server has no port');
@@ -113,7 +117,11 @@ export async function waitForBuilds(page: Page, builds: number, timeout = 60_000
 
 /** Waits until the terrain's BVH has been built `builds` times (it is built in a worker after each terrain). */
 export async function waitForBvh(page: Page, builds = 1): Promise<void> {
-  await page.waitForFunction((n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n, builds, { timeout: 90_000 });
+  await page.waitForFunction(
+    (n) => (window as unknown as { colliderscope: { status: { bvhBuilds: number } } }).colliderscope.status.bvhBuilds >= n,
+    builds,
+    { timeout: 90_000 },
+  );
 }
 
 /**
@@ -144,7 +152,9 @@ export const LIGHT_TERRAIN = '#Terrain/cells=64';
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A lil-gui folder by its exact title (features share control names such as "enabled" or "rays"). */
-export const guiFolder = (page: Page, title: string): Locator => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) });
+export const guiFolder = (page: Page, title: string): Locator =>
+  page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) });
 
 /** The first control labelled exactly `label` within `scope` (a folder, or the page). */
-export const guiControl = (scope: Page | Locator, page: Page, label: string): Locator => scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
+export const guiControl = (scope: Page | Locator, page: Page, label: string): Locator =>
+  scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();

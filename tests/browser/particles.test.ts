@@ -9,7 +9,11 @@ const harness = useHarness();
 const folder = (page: Page) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Particles$/ }) });
 const row = (page: Page, label: string) => guiControl(folder(page), page, label);
 
-const hudText = (page: Page): Promise<string> => page.locator('[data-testid="timing-hud"]').textContent().then((t) => t ?? '');
+const hudText = (page: Page): Promise<string> =>
+  page
+    .locator('[data-testid="timing-hud"]')
+    .textContent()
+    .then((t) => t ?? '');
 
 /** The numbers of the HUD's particle line: live particles, rays this frame, cache lookups. */
 async function particleLine(page: Page): Promise<{ live: number; rays: number; lookups: number }> {
@@ -30,9 +34,17 @@ describe('particles in real Chromium', () => {
     await count.fill('20000');
     await count.press('Enter');
     await row(page, 'enabled').locator('input').check();
-    await page.waitForFunction(() => /particles: [1-9][\d,]* live/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /particles: [1-9][\d,]* live/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
     // Let the effects fill up, then the cache must be answering and rays stay within the budget.
-    await page.waitForFunction(() => /cache [1-9][\d,]* lookups/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /cache [1-9][\d,]* lookups/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
     const budget = Number(await row(page, 'rays/frame (showcase)').locator('input').last().inputValue());
     const onBudget = await particleLine(page);
     expect(onBudget.live).toBeGreaterThan(500);
@@ -40,7 +52,12 @@ describe('particles in real Chromium', () => {
     await expect(hudText(page)).resolves.toMatch(/particles ms: spawn [\d.]+ · .*rays [\d.]+/);
     // Chromium has WebAssembly SIMD: the kernels load, move the particles and cast their rays; TypeScript
     // can be chosen live, and back, with the particles flying on.
-    const hudShows = (pattern: RegExp) => page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
+    const hudShows = (pattern: RegExp) =>
+      page.waitForFunction(
+        (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+        pattern.source,
+        { timeout: 30_000 },
+      );
     await hudShows(/particle kernels: move WASM SIMD · cache WASM · rays WASM SIMD/);
     await row(page, 'particle kernel').locator('select').selectOption('typescript');
     await hudShows(/particle kernels: move TypeScript · cache TypeScript · rays TypeScript/);
@@ -61,7 +78,9 @@ describe('particles in real Chromium', () => {
     const footprints = await entriesAfterASecond();
     expect(footprints).toBeGreaterThan(1.5 * hitCellsOnly);
 
-    await folder(page).locator('.lil-title', { hasText: /^Display$/ }).click();
+    await folder(page)
+      .locator('.lil-title', { hasText: /^Display$/ })
+      .click();
     await row(page, 'planes (sample)').locator('input').check();
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'particles.png') });
@@ -80,7 +99,9 @@ describe('particles in real Chromium', () => {
     expect(reference.rays).toBeGreaterThan(budget * 2);
 
     await row(page, 'enabled').locator('input').uncheck();
-    await page.waitForFunction(() => !/particles:/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(() => !/particles:/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
+      timeout: 30_000,
+    });
     expect(errors).toEqual([]);
     await page.close();
   });

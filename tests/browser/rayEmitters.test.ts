@@ -6,13 +6,16 @@ import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_
 const harness = useHarness();
 
 const emitterFolder = (page: Page) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Ray emitters$/ }) });
-const control = (page: Page, label: string, within = emitterFolder(page)) =>
-  guiControl(within, page, label);
+const control = (page: Page, label: string, within = emitterFolder(page)) => guiControl(within, page, label);
 const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
 
 /** Waits until the HUD's ray line matches `pattern` and returns it. */
 async function hudLine(page: Page, pattern: RegExp): Promise<string> {
-  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+    pattern.source,
+    { timeout: 60_000 },
+  );
   return pattern.exec(await hudText(page))![0];
 }
 

@@ -10,7 +10,11 @@ describe('WebAssembly SIMD wind kernels in real Chromium', () => {
     await page.locator('.lil-title', { hasText: /^Wind$/ }).click();
     const backend = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^field back end$/ }) }).locator('select');
     const hudMatches = (pattern: RegExp): Promise<unknown> =>
-      page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
+      page.waitForFunction(
+        (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+        pattern.source,
+        { timeout: 60_000 },
+      );
     for (const label of ['WASM SIMD JIT', 'TypeScript JIT', 'WASM SIMD interpreter', 'TypeScript interpreter', 'WASM SIMD JIT']) {
       await backend.selectOption({ label });
       // The HUD names the kernel that ran the last evaluation: the chosen one, once it has compiled.

@@ -6,11 +6,14 @@ import { openPage, waitForBuilds, waitForBvh, useHarness, guiFolder, guiControl,
 const harness = useHarness();
 
 const folder = guiFolder;
-const control = (page: Page, label: string, within: ReturnType<typeof folder>) =>
-  guiControl(within, page, label);
+const control = (page: Page, label: string, within: ReturnType<typeof folder>) => guiControl(within, page, label);
 
 async function hudLine(page: Page, pattern: RegExp): Promise<string> {
-  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), pattern.source, { timeout: 60_000 });
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+    pattern.source,
+    { timeout: 60_000 },
+  );
   return pattern.exec((await page.locator('[data-testid="timing-hud"]').textContent()) ?? '')![0];
 }
 
@@ -25,21 +28,33 @@ describe('WebAssembly SIMD ray kernel in real Chromium', () => {
     const strategyA = folder(page, 'Strategy A');
     await control(page, 'tree', strategyA).locator('select').selectOption('4-way');
     await control(page, 'ray kernel', strategyA).locator('select').selectOption('WebAssembly SIMD');
-    const line = await hudLine(page, /A 4-way quantized · WebAssembly SIMD · one at a time · watertight: WebAssembly SIMD one ray at a time · [^\n]*?([\d,]+) hits/);
+    const line = await hudLine(
+      page,
+      /A 4-way quantized · WebAssembly SIMD · one at a time · watertight: WebAssembly SIMD one ray at a time · [^\n]*?([\d,]+) hits/,
+    );
     expect(line).toMatch(/nodes\/ray/);
     // B: the TypeScript 4-way walk in batches; the A/B readout compares the hits.
     const ab = control(page, 'A/B: also trace with B', emitters);
     await ab.scrollIntoViewIfNeeded();
     await ab.locator('input').check();
-    expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(/same hits/);
+    expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(
+      /same hits/,
+    );
 
     // Batching on: A's SIMD kernel takes the batched walk, the HUD and the panel say so, same hits as B.
     await control(page, 'batch size', strategyA).locator('select').selectOption('64');
     await control(page, 'batching', strategyA).locator('input').check();
-    const batched = await hudLine(page, /A 4-way quantized · WebAssembly SIMD · batch 64 · watertight: WebAssembly SIMD batched walk, batch 64 · [^\n]*?([\d,]+) hits/);
+    const batched = await hudLine(
+      page,
+      /A 4-way quantized · WebAssembly SIMD · batch 64 · watertight: WebAssembly SIMD batched walk, batch 64 · [^\n]*?([\d,]+) hits/,
+    );
     expect(batched).toMatch(/nodes\/ray/);
-    expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(/same hits/);
-    await expect.poll(() => control(page, 'A', folder(page, 'Last trace')).locator('input').inputValue(), { timeout: 30_000 }).toMatch(/WebAssembly SIMD batched walk, batch 64/);
+    expect(await hudLine(page, /B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · (same hits|\d+ hits differ)/)).toMatch(
+      /same hits/,
+    );
+    await expect
+      .poll(() => control(page, 'A', folder(page, 'Last trace')).locator('input').inputValue(), { timeout: 30_000 })
+      .toMatch(/WebAssembly SIMD batched walk, batch 64/);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'simd-rays-batched.png') });
 
     // Every batch size, 'all' included, then back to TypeScript: the readout follows each switch.

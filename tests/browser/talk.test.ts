@@ -26,7 +26,8 @@ const SMALL = { width: 800, height: 500 };
 /** The talk scene on a 64-cell terrain, for tests of the controls. */
 const LIGHT = `?scene=rolling-hills${LIGHT_TERRAIN}`;
 
-const status = (page: Page): Promise<TalkStatus> => page.evaluate(() => (window as unknown as { colliderscope: { status: TalkStatus } }).colliderscope.status);
+const status = (page: Page): Promise<TalkStatus> =>
+  page.evaluate(() => (window as unknown as { colliderscope: { status: TalkStatus } }).colliderscope.status);
 
 async function waitFor(page: Page, predicate: string, timeout = 60_000): Promise<void> {
   await page.waitForFunction(`(() => { const s = window.colliderscope.status; return ${predicate}; })()`, undefined, { timeout });
@@ -145,7 +146,10 @@ describe('talk-ready controls in real Chromium', () => {
     const recorded = (await status(page)).recordedFrames;
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="control-csv"]').click()]);
     expect(csvDownload.suggestedFilename()).toMatch(/^colliderscope-rolling-hills-.*\.csv$/);
-    const csv = readFileSync(await csvDownload.path()).toString('utf8').trim().split('\n');
+    const csv = readFileSync(await csvDownload.path())
+      .toString('utf8')
+      .trim()
+      .split('\n');
     expect(csv).toHaveLength(recorded + 1);
     const header = csv[0]!.split(',');
     expect(header.slice(0, 2)).toEqual(['frame', 'time']);
@@ -157,7 +161,10 @@ describe('talk-ready controls in real Chromium', () => {
     for (const row of csv.slice(1)) expect(Number(row.split(',')[renderColumn])).toBeGreaterThan(0);
 
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="control-json"]').click()]);
-    const json = JSON.parse(readFileSync(await jsonDownload.path()).toString('utf8')) as { info: { scene: string; settings: { url: string }; machine: { cores: number } }; frames: unknown[] };
+    const json = JSON.parse(readFileSync(await jsonDownload.path()).toString('utf8')) as {
+      info: { scene: string; settings: { url: string }; machine: { cores: number } };
+      frames: unknown[];
+    };
     expect(json.info.scene).toBe('rolling-hills');
     expect(json.info.settings.url).toMatch(/#.*camera=/);
     expect(json.info.machine.cores).toBeGreaterThan(0);
@@ -216,7 +223,9 @@ describe('talk-ready controls in real Chromium', () => {
 
     // A link pasted into the same tab applies at once; a damaged one applies what it can and says what it ignored.
     await copy.page.evaluate(() => (location.hash = '#View/fogAmount=lots&Nope/x=1&View/wireframe=false&Run/timeScale=2'));
-    await copy.page.waitForFunction(() => (window as unknown as { colliderscope: { status: { lastError: string } } }).colliderscope.status.lastError !== '');
+    await copy.page.waitForFunction(
+      () => (window as unknown as { colliderscope: { status: { lastError: string } } }).colliderscope.status.lastError !== '',
+    );
     const damaged = await guiValues(copy.page);
     expect(damaged['View/wireframe']).toBe(false);
     expect(damaged['Run/timeScale']).toBe(2);

@@ -9,7 +9,10 @@ describe('wind in real Chromium', () => {
     const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await page.locator('.lil-title', { hasText: 'Wind' }).click();
-    await page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: 'edit code…' }) }).locator('button').click();
+    await page
+      .locator('.lil-controller', { has: page.locator('.lil-name', { hasText: 'edit code…' }) })
+      .locator('button')
+      .click();
     const editor = page.locator('[data-testid="field-editor"]');
     await editor.waitFor({ state: 'visible' });
     const status = page.locator('[data-testid="field-status"]');
@@ -19,7 +22,9 @@ describe('wind in real Chromium', () => {
     const source = page.locator('[data-testid="field-source"]');
     const text = await source.inputValue();
     await source.fill(text.replace('dot(r,r)', 'dot(r,r'));
-    await page.waitForFunction(() => /still running the last good program/.test(document.querySelector('[data-testid="field-status"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /still running the last good program/.test(document.querySelector('[data-testid="field-status"]')?.textContent ?? ''),
+    );
     await expect(status.textContent()).resolves.toMatch(/whirl:\d+:\d+: /);
     const hud = page.locator('[data-testid="timing-hud"]');
     // Still running: the timing panel keeps changing (polled, since a slow software-rendered frame can take a second).

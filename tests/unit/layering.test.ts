@@ -33,7 +33,8 @@ describe('layering', () => {
       if (/from\s+['"]three(\/[^'"]*)?['"]/.test(code)) offenders.push(`${where}: imports three.js`);
       if (/from\s+['"](lil-gui|stats\.js)['"]/.test(code)) offenders.push(`${where}: imports a GUI library`);
       if (/from\s+['"][./]*\/(view|ui|app)\//.test(code)) offenders.push(`${where}: imports a page layer`);
-      if (/\b(document\.|window\.|HTMLElement\b|HTMLCanvasElement\b|localStorage\b|requestAnimationFrame\b)/.test(code)) offenders.push(`${where}: touches the DOM`);
+      if (/\b(document\.|window\.|HTMLElement\b|HTMLCanvasElement\b|localStorage\b|requestAnimationFrame\b)/.test(code))
+        offenders.push(`${where}: touches the DOM`);
     }
     expect(offenders).toEqual([]);
   });

@@ -45,7 +45,19 @@ export class ActorsFeature implements AppFeature {
   private lastWoken = -1;
   /** The pile's centre from the scene file, when it gives one. */
   private sceneCenter: [number, number] | null = null;
-  private readonly settings: ActorsSettings = { enabled: false, count: 300, spheres: 1, boxes: 1, capsules: 1, size: 0.6, density: 25, wind: true, restitution: 0.2, friction: 0.6, wakeSize: 30 };
+  private readonly settings: ActorsSettings = {
+    enabled: false,
+    count: 300,
+    spheres: 1,
+    boxes: 1,
+    capsules: 1,
+    size: 0.6,
+    density: 25,
+    wind: true,
+    restitution: 0.2,
+    friction: 0.6,
+    wakeSize: 30,
+  };
 
   constructor(private readonly wind: () => WindAccess | null) {}
 
@@ -55,19 +67,34 @@ export class ActorsFeature implements AppFeature {
     this.wakeBox.lines.visible = false;
     context.stage.scene.add(this.view.group, this.wakeBox.lines);
     const folder: GUI = context.gui.addFolder('Actors');
-    folder.add(this.settings, 'enabled').name('enabled').onChange(() => this.applyEnabled());
-    folder.add(this.settings, 'count', 1, 2000, 1).name('count').onFinishChange(() => this.respawn());
+    folder
+      .add(this.settings, 'enabled')
+      .name('enabled')
+      .onChange(() => this.applyEnabled());
+    folder
+      .add(this.settings, 'count', 1, 2000, 1)
+      .name('count')
+      .onFinishChange(() => this.respawn());
     const mix = folder.addFolder('Shape mix');
     mix.add(this.settings, 'spheres', 0, 1, 0.05).onFinishChange(() => this.respawn());
     mix.add(this.settings, 'boxes', 0, 1, 0.05).onFinishChange(() => this.respawn());
     mix.add(this.settings, 'capsules', 0, 1, 0.05).onFinishChange(() => this.respawn());
     mix.close();
-    folder.add(this.settings, 'size', 0.2, 2, 0.05).name('size (m)').onFinishChange(() => this.respawn());
-    folder.add(this.settings, 'density', 2, 500, 1).name('density (kg/m³)').onFinishChange(() => this.respawn());
+    folder
+      .add(this.settings, 'size', 0.2, 2, 0.05)
+      .name('size (m)')
+      .onFinishChange(() => this.respawn());
+    folder
+      .add(this.settings, 'density', 2, 500, 1)
+      .name('density (kg/m³)')
+      .onFinishChange(() => this.respawn());
     folder.add({ spawn: () => this.respawn() }, 'spawn').name('spawn pile');
-    folder.add(this.settings, 'wind').name('wind on actors').onChange((on: boolean) => {
-      if (this.system !== null) this.system.windEnabled = on;
-    });
+    folder
+      .add(this.settings, 'wind')
+      .name('wind on actors')
+      .onChange((on: boolean) => {
+        if (this.system !== null) this.system.windEnabled = on;
+      });
     folder.add(this.settings, 'restitution', 0, 1, 0.01).onChange(() => this.applyMaterial());
     folder.add(this.settings, 'friction', 0, 2, 0.01).onChange(() => this.applyMaterial());
     folder.add(this.settings, 'wakeSize', 2, 200, 1).name('wake box size (m)');
@@ -113,7 +140,13 @@ export class ActorsFeature implements AppFeature {
     const system = this.system;
     if (!this.settings.enabled || system === null) return [];
     const m = system.metrics();
-    const ms = (m.windMs as number) + (m.broadPhaseMs as number) + (m.actorContactsMs as number) + (m.terrainContactsMs as number) + (m.solveMs as number) + (m.integrateMs as number);
+    const ms =
+      (m.windMs as number) +
+      (m.broadPhaseMs as number) +
+      (m.actorContactsMs as number) +
+      (m.terrainContactsMs as number) +
+      (m.solveMs as number) +
+      (m.integrateMs as number);
     const waiting = system.world.bvh === null ? ' · waiting for the BVH' : '';
     return [
       `actors: ${m.actors} · awake ${m.awake} · asleep ${m.sleeping}${(m.lost as number) > 0 ? ` · lost ${m.lost}` : ''} · contacts ${m.contacts} (terrain ${m.terrainContacts}, pairs ${m.actorContacts}) · wind samples ${m.windSamples}${waiting}`,
@@ -130,7 +163,10 @@ export class ActorsFeature implements AppFeature {
 
   private attach(sandbox: Sandbox): void {
     if (this.system === null) {
-      this.system = new ActorSystem(this.wind()?.field ?? null, this.pileSpec(sandbox), { restitution: this.settings.restitution, friction: this.settings.friction });
+      this.system = new ActorSystem(this.wind()?.field ?? null, this.pileSpec(sandbox), {
+        restitution: this.settings.restitution,
+        friction: this.settings.friction,
+      });
       this.system.windEnabled = this.settings.wind;
     }
     if (this.system.field === null) this.system.field = this.wind()?.field ?? null;

@@ -58,7 +58,19 @@ const KIND_COLOURS: Readonly<Record<ExitKind, THREE.Color>> = {
 export class BoxProbeFeature implements AppFeature {
   readonly name = 'boxProbe';
   private context: AppContext | null = null;
-  private readonly settings: BoxProbeSettings = { enabled: false, centerX: 0, centerZ: 0, lift: 0, halfX: 12, halfY: 8, halfZ: 12, yaw: 0, tilt: 0, test: 'optimized', showRejected: false };
+  private readonly settings: BoxProbeSettings = {
+    enabled: false,
+    centerX: 0,
+    centerZ: 0,
+    lift: 0,
+    halfX: 12,
+    halfY: 8,
+    halfZ: 12,
+    yaw: 0,
+    tilt: 0,
+    test: 'optimized',
+    showRejected: false,
+  };
   private readonly view = new BoxProbeView();
   private readonly boxes: BoxBatch = { count: 1, centers: new Float32Array(3), halfSizes: new Float32Array(3), axes: new Float32Array(9) };
   private list = createBoxOverlapList(1 << 14);
@@ -90,7 +102,10 @@ export class BoxProbeFeature implements AppFeature {
     folder.add(this.settings, 'halfZ', 0, 120, 0.1).name('half-size z').onChange(changed).listen();
     folder.add(this.settings, 'yaw', -90, 90, 1).name('yaw °').onChange(changed);
     folder.add(this.settings, 'tilt', -90, 90, 1).name('tilt °').onChange(changed);
-    const testControl = folder.add(this.settings, 'test', [...BOX_QUERY_TESTS]).name('box-triangle test').onChange(changed);
+    const testControl = folder
+      .add(this.settings, 'test', [...BOX_QUERY_TESTS])
+      .name('box-triangle test')
+      .onChange(changed);
     // The SIMD twin loads in the background; until then, or without WebAssembly SIMD, the optimized test answers.
     void loadSimdBoxTriangles().then((loaded) => {
       if (loaded === null) testControl.name(`box-triangle test (wasm-simd unavailable: ${simdBoxTrianglesUnavailableReason()})`);
@@ -147,8 +162,12 @@ export class BoxProbeFeature implements AppFeature {
     const ground = sampleTerrainHeight(sandbox.terrain, s.centerX, s.centerZ);
     this.boxes.centers.set([s.centerX, ground + s.lift, s.centerZ]);
     this.boxes.halfSizes.set([s.halfX, s.halfY, s.halfZ]);
-    const yaw = (s.yaw * Math.PI) / 180, tilt = (s.tilt * Math.PI) / 180;
-    const cy = Math.cos(yaw), sy = Math.sin(yaw), ct = Math.cos(tilt), st = Math.sin(tilt);
+    const yaw = (s.yaw * Math.PI) / 180,
+      tilt = (s.tilt * Math.PI) / 180;
+    const cy = Math.cos(yaw),
+      sy = Math.sin(yaw),
+      ct = Math.cos(tilt),
+      st = Math.sin(tilt);
     // Rows: the box's x axis (yawed), its y and z axes (yawed, then tilted about x).
     const axes = s.yaw === 0 && s.tilt === 0 ? [1, 0, 0, 0, 1, 0, 0, 0, 1] : [cy, 0, -sy, sy * st, ct, cy * st, sy * ct, -st, cy * ct];
     this.boxes.axes!.set(axes);

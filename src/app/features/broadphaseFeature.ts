@@ -1,6 +1,15 @@
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import { BROAD_PHASE_NAMES, BROAD_PHASE_SCENES, BroadPhaseSystem, DEFAULT_BROAD_PHASE_SETTINGS, type BroadPhaseName, type BroadPhaseSceneName, type Sandbox, type SceneDefinition } from '../../core';
+import {
+  BROAD_PHASE_NAMES,
+  BROAD_PHASE_SCENES,
+  BroadPhaseSystem,
+  DEFAULT_BROAD_PHASE_SETTINGS,
+  type BroadPhaseName,
+  type BroadPhaseSceneName,
+  type Sandbox,
+  type SceneDefinition,
+} from '../../core';
 import { BroadPhaseBoxes } from '../../view/broadPhaseView';
 import type { AppContext, AppFeature } from '../feature';
 
@@ -53,17 +62,44 @@ export class BroadPhaseFeature implements AppFeature {
     this.view.visible = false;
     context.stage.scene.add(this.view.group);
     const folder: GUI = context.gui.addFolder('Broad-phase');
-    folder.add(this.settings, 'enabled').name('enabled').onChange((on: boolean) => this.setEnabled(on));
-    folder.add(this.settings, 'strategy', [...BROAD_PHASE_NAMES]).name('strategy (live)').onChange((name: BroadPhaseName) => this.guard(() => this.system?.setStrategy(name)));
-    folder.add(this.settings, 'scene', [...BROAD_PHASE_SCENES]).name('scene').onChange(() => this.reconfigure());
-    folder.add(this.settings, 'count', COUNTS).name('boxes N').onChange(() => this.reconfigure());
-    folder.add(this.settings, 'movingPercent', 0, 100, 1).name('% moving (dynamic)').onFinishChange(() => this.reconfigure());
-    folder.add(this.settings, 'speed', 0, 0.05, 0.001).name('speed').onChange(() => this.reconfigure());
-    folder.add(this.settings, 'draw').name('draw boxes').onChange(() => this.refreshVisibility());
-    folder.add(this.settings, 'highlight').name('colour overlapping').onChange((on: boolean) => {
-      if (this.system !== null) this.system.trackOverlaps = on;
-    });
-    folder.add(this.settings, 'lift', 0, 600, 10).name('height above terrain').onChange(() => this.placeAboveTerrain());
+    folder
+      .add(this.settings, 'enabled')
+      .name('enabled')
+      .onChange((on: boolean) => this.setEnabled(on));
+    folder
+      .add(this.settings, 'strategy', [...BROAD_PHASE_NAMES])
+      .name('strategy (live)')
+      .onChange((name: BroadPhaseName) => this.guard(() => this.system?.setStrategy(name)));
+    folder
+      .add(this.settings, 'scene', [...BROAD_PHASE_SCENES])
+      .name('scene')
+      .onChange(() => this.reconfigure());
+    folder
+      .add(this.settings, 'count', COUNTS)
+      .name('boxes N')
+      .onChange(() => this.reconfigure());
+    folder
+      .add(this.settings, 'movingPercent', 0, 100, 1)
+      .name('% moving (dynamic)')
+      .onFinishChange(() => this.reconfigure());
+    folder
+      .add(this.settings, 'speed', 0, 0.05, 0.001)
+      .name('speed')
+      .onChange(() => this.reconfigure());
+    folder
+      .add(this.settings, 'draw')
+      .name('draw boxes')
+      .onChange(() => this.refreshVisibility());
+    folder
+      .add(this.settings, 'highlight')
+      .name('colour overlapping')
+      .onChange((on: boolean) => {
+        if (this.system !== null) this.system.trackOverlaps = on;
+      });
+    folder
+      .add(this.settings, 'lift', 0, 600, 10)
+      .name('height above terrain')
+      .onChange(() => this.placeAboveTerrain());
     const stats = folder.addFolder('Per frame');
     stats.add(this.readouts, 'now').name('ms now').disable().listen();
     stats.add(this.readouts, 'avg').name('ms avg').disable().listen();

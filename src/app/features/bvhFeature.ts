@@ -1,7 +1,18 @@
 import * as THREE from 'three';
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import { BVH_LAYOUTS, RAY_TRIANGLE_KERNEL_NAMES, castRays, forEachNodeBox, traceRay, type BVH, type BVHLayoutName, type RayTrace, type RayTriangleKernelName, type Sandbox } from '../../core';
+import {
+  BVH_LAYOUTS,
+  RAY_TRIANGLE_KERNEL_NAMES,
+  castRays,
+  forEachNodeBox,
+  traceRay,
+  type BVH,
+  type BVHLayoutName,
+  type RayTrace,
+  type RayTriangleKernelName,
+  type Sandbox,
+} from '../../core';
 import { BoxOverlay } from '../../view/boxOverlay';
 import { HeatMapOverlay, RayProbeView } from '../../view/rayProbeView';
 import type { AppContext, AppFeature } from '../feature';
@@ -30,7 +41,16 @@ export class BvhFeature implements AppFeature {
   readonly name = 'bvh';
   private context: AppContext | null = null;
   private bvh: BVH | null = null;
-  private readonly settings: BvhSettings = { overlay: false, depth: 3, show: 'at depth', layout: 'quantized', triangleTest: 'watertight', heatMap: false, heatMapColumns: 160, replayStep: 0 };
+  private readonly settings: BvhSettings = {
+    overlay: false,
+    depth: 3,
+    show: 'at depth',
+    layout: 'quantized',
+    triangleTest: 'watertight',
+    heatMap: false,
+    heatMapColumns: 160,
+    replayStep: 0,
+  };
   private readonly overlay = new BoxOverlay(0.8);
   private readonly replay = new BoxOverlay(1);
   private readonly probe = new RayProbeView();
@@ -60,17 +80,41 @@ export class BvhFeature implements AppFeature {
     context.stage.scene.add(this.overlay.lines, this.replay.lines, this.probe.group);
     this.overlay.lines.visible = false;
     const folder: GUI = context.gui.addFolder('BVH');
-    folder.add(this.settings, 'overlay').name('show boxes').onChange(() => this.refreshOverlay());
-    this.depthController = folder.add(this.settings, 'depth', 1, 16, 1).name('depth').onChange(() => this.refreshOverlay());
-    folder.add(this.settings, 'show', ['at depth', 'up to depth', 'leaves']).name('which boxes').onChange(() => this.refreshOverlay());
-    folder.add(this.settings, 'layout', [...BVH_LAYOUTS]).name('layout (queries)').onChange(() => this.recast());
-    folder.add(this.settings, 'triangleTest', [...RAY_TRIANGLE_KERNEL_NAMES]).name('triangle test').onChange(() => this.recast());
-    folder.add(this.settings, 'heatMap').name('heat map (nodes/ray)').onChange((on: boolean) => {
-      if (this.heatMap !== null) this.heatMap.visible = on;
-      this.heatMapKey = '';
-    });
-    folder.add(this.settings, 'heatMapColumns', 40, 320, 10).name('heat map columns').onFinishChange(() => (this.heatMapKey = ''));
-    this.replayController = folder.add(this.settings, 'replayStep', 0, 1, 1).name('replay step').onChange(() => this.showReplay());
+    folder
+      .add(this.settings, 'overlay')
+      .name('show boxes')
+      .onChange(() => this.refreshOverlay());
+    this.depthController = folder
+      .add(this.settings, 'depth', 1, 16, 1)
+      .name('depth')
+      .onChange(() => this.refreshOverlay());
+    folder
+      .add(this.settings, 'show', ['at depth', 'up to depth', 'leaves'])
+      .name('which boxes')
+      .onChange(() => this.refreshOverlay());
+    folder
+      .add(this.settings, 'layout', [...BVH_LAYOUTS])
+      .name('layout (queries)')
+      .onChange(() => this.recast());
+    folder
+      .add(this.settings, 'triangleTest', [...RAY_TRIANGLE_KERNEL_NAMES])
+      .name('triangle test')
+      .onChange(() => this.recast());
+    folder
+      .add(this.settings, 'heatMap')
+      .name('heat map (nodes/ray)')
+      .onChange((on: boolean) => {
+        if (this.heatMap !== null) this.heatMap.visible = on;
+        this.heatMapKey = '';
+      });
+    folder
+      .add(this.settings, 'heatMapColumns', 40, 320, 10)
+      .name('heat map columns')
+      .onFinishChange(() => (this.heatMapKey = ''));
+    this.replayController = folder
+      .add(this.settings, 'replayStep', 0, 1, 1)
+      .name('replay step')
+      .onChange(() => this.showReplay());
     folder.add({ play: () => this.play() }, 'play').name('▶ replay the last ray');
     const stats = folder.addFolder('Stats');
     stats.add(this.readouts, 'nodes').disable().listen();
@@ -140,7 +184,9 @@ export class BvhFeature implements AppFeature {
     const bvh = this.bvh;
     if (bvh === null) return ['bvh: building…'];
     const s = bvh.stats;
-    const lines = [`bvh: ${s.nodes.toLocaleString('en')} nodes · ${s.bytesPerTriangle.toFixed(2)} B/tri · depth ${s.depthMin}–${s.depthMax} · built in ${s.buildMs.toFixed(0)} ms`];
+    const lines = [
+      `bvh: ${s.nodes.toLocaleString('en')} nodes · ${s.bytesPerTriangle.toFixed(2)} B/tri · depth ${s.depthMin}–${s.depthMax} · built in ${s.buildMs.toFixed(0)} ms`,
+    ];
     if (this.lastRayLine !== '') lines.push(this.lastRayLine);
     return lines;
   }
@@ -224,7 +270,10 @@ export class BvhFeature implements AppFeature {
     if (bvh === null || ray === null) return;
     const { origin, direction } = ray;
     const start = performance.now();
-    const trace = traceRay(bvh, origin.toArray(), direction.toArray(), Infinity, { layout: this.settings.layout, triangleTest: this.settings.triangleTest });
+    const trace = traceRay(bvh, origin.toArray(), direction.toArray(), Infinity, {
+      layout: this.settings.layout,
+      triangleTest: this.settings.triangleTest,
+    });
     const ms = performance.now() - start;
     this.trace = trace;
     const size = bvh.stats.triangles > 0 ? Math.max(0.4, Math.cbrt(this.worldScale()) * 0.12) : 1;
@@ -232,7 +281,8 @@ export class BvhFeature implements AppFeature {
       const end = origin.clone().addScaledVector(direction, trace.t);
       const corners = new Float32Array(9);
       const { positions, indices } = bvh;
-      for (let k = 0; k < 3; k++) corners.set(positions.subarray(3 * indices[3 * trace.triangle + k]!, 3 * indices[3 * trace.triangle + k]! + 3), 3 * k);
+      for (let k = 0; k < 3; k++)
+        corners.set(positions.subarray(3 * indices[3 * trace.triangle + k]!, 3 * indices[3 * trace.triangle + k]! + 3), 3 * k);
       const a = new THREE.Vector3().fromArray(corners, 0);
       const normal = new THREE.Vector3().fromArray(corners, 3).sub(a).cross(new THREE.Vector3().fromArray(corners, 6).sub(a)).normalize();
       if (normal.dot(direction) > 0) normal.negate();
@@ -312,6 +362,11 @@ export class BvhFeature implements AppFeature {
     }
     const ms = performance.now() - start;
     sandbox.timings.record('bvh.heatmap', ms);
-    this.heatMap.draw(this.heatCosts, columns, rows, `nodes visited per ray · mean ${(nodes / (columns * rows)).toFixed(1)} · ${columns * rows} rays in ${ms.toFixed(0)} ms`);
+    this.heatMap.draw(
+      this.heatCosts,
+      columns,
+      rows,
+      `nodes visited per ray · mean ${(nodes / (columns * rows)).toFixed(1)} · ${columns * rows} rays in ${ms.toFixed(0)} ms`,
+    );
   }
 }

@@ -96,7 +96,20 @@ export class CapsuleFeature implements AppFeature {
   private context: AppContext | null = null;
   private bvh: BVH | null = null;
   private readonly probeSettings: ProbeSettings = {
-    enabled: false, x: 0, z: 0, lift: 6, yaw: 30, pitch: 35, radius: 1.5, halfHeight: 2.5, motionYaw: 20, motionPitch: -25, distance: 40, edgeMasks: true, quickCull: true, colourBy: 'pairs kept',
+    enabled: false,
+    x: 0,
+    z: 0,
+    lift: 6,
+    yaw: 30,
+    pitch: 35,
+    radius: 1.5,
+    halfHeight: 2.5,
+    motionYaw: 20,
+    motionPitch: -25,
+    distance: 40,
+    edgeMasks: true,
+    quickCull: true,
+    colourBy: 'pairs kept',
   };
   private readonly characterPanel: CharacterPanel = {
     enabled: false,
@@ -118,7 +131,10 @@ export class CapsuleFeature implements AppFeature {
       this.kernelReadout.ran = 'WebAssembly SIMD';
       return kernel.sweep(bvh, capsules, hits, options);
     }
-    this.kernelReadout.ran = this.kernelSettings.kernel === 'TypeScript' ? 'TypeScript' : `TypeScript (${simdCapsulesUnavailableReason() || 'WebAssembly SIMD still loading'})`;
+    this.kernelReadout.ran =
+      this.kernelSettings.kernel === 'TypeScript'
+        ? 'TypeScript'
+        : `TypeScript (${simdCapsulesUnavailableReason() || 'WebAssembly SIMD still loading'})`;
     return sweepCapsules(bvh, capsules, hits, options);
   };
   private readonly probeView = new CapsuleProbeView();
@@ -152,9 +168,12 @@ export class CapsuleFeature implements AppFeature {
     this.characterMesh.frustumCulled = false;
     context.stage.scene.add(this.probeView.group, this.crowdView.group, this.characterMesh);
     const folder: GUI = context.gui.addFolder('Capsule sweeps');
-    const kernelControl = folder.add(this.kernelSettings, 'kernel', [...CAPSULE_KERNELS]).name('capsule kernel').onChange(() => {
-      this.probeDirty = true;
-    });
+    const kernelControl = folder
+      .add(this.kernelSettings, 'kernel', [...CAPSULE_KERNELS])
+      .name('capsule kernel')
+      .onChange(() => {
+        this.probeDirty = true;
+      });
     folder.add(this.kernelReadout, 'ran').name('kernel that ran').disable().listen();
     // The SIMD kernel loads in the background; until then, or without WebAssembly SIMD, TypeScript sweeps.
     void loadSimdCapsules().then((kernel) => {
@@ -166,11 +185,14 @@ export class CapsuleFeature implements AppFeature {
     const dirty = (): void => {
       this.probeDirty = true;
     };
-    probe.add(p, 'enabled').name('show probe (Alt-drag: start, Alt+Shift-drag: aim)').onChange((on: boolean) => {
-      if (!on) this.probeView.hide();
-      else this.placeProbeAtView();
-      dirty();
-    });
+    probe
+      .add(p, 'enabled')
+      .name('show probe (Alt-drag: start, Alt+Shift-drag: aim)')
+      .onChange((on: boolean) => {
+        if (!on) this.probeView.hide();
+        else this.placeProbeAtView();
+        dirty();
+      });
     probe.add(p, 'x', -1000, 1000, 0.1).name('start x').listen().onChange(dirty);
     probe.add(p, 'z', -1000, 1000, 0.1).name('start z').listen().onChange(dirty);
     probe.add(p, 'lift', -5, 60, 0.1).name('start above ground').onChange(dirty);
@@ -187,7 +209,10 @@ export class CapsuleFeature implements AppFeature {
     probe.add({ look: () => this.lookAtProbe() }, 'look').name('look at the probe');
     const c = this.characterPanel;
     const walker = folder.addFolder('Character (WASD, Space jumps)');
-    walker.add(c, 'enabled').name('walk a capsule').onChange((on: boolean) => this.setCharacter(on));
+    walker
+      .add(c, 'enabled')
+      .name('walk a capsule')
+      .onChange((on: boolean) => this.setCharacter(on));
     for (const [key, label, min, max, step] of [
       ['speed', 'speed', 1, 40, 0.5],
       ['jumpSpeed', 'jump speed', 0, 30, 0.5],
@@ -196,15 +221,33 @@ export class CapsuleFeature implements AppFeature {
       ['radius', 'radius', 0.1, 3, 0.05],
       ['halfHeight', 'half-height', 0, 4, 0.05],
     ] as const) {
-      walker.add(c, key, min, max, step).name(label).onFinishChange(() => this.rebuildCharacter());
+      walker
+        .add(c, key, min, max, step)
+        .name(label)
+        .onFinishChange(() => this.rebuildCharacter());
     }
     const s = this.stressSettings;
     const stress = folder.addFolder('Stress: many capsules');
-    stress.add(s, 'enabled').name('throw capsules').onChange((on: boolean) => this.setStress(on));
-    stress.add(s, 'count', 1, 10_000, 1).name('capsules').onFinishChange(() => this.crowd?.resize(Math.round(s.count)));
-    stress.add(s, 'speed', 0, 100, 1).name('launch speed').onFinishChange(() => this.rebuildCrowd());
-    stress.add(s, 'radius', 0.1, 5, 0.05).name('radius').onFinishChange(() => this.rebuildCrowd());
-    stress.add(s, 'halfHeight', 0, 10, 0.05).name('half-height').onFinishChange(() => this.rebuildCrowd());
+    stress
+      .add(s, 'enabled')
+      .name('throw capsules')
+      .onChange((on: boolean) => this.setStress(on));
+    stress
+      .add(s, 'count', 1, 10_000, 1)
+      .name('capsules')
+      .onFinishChange(() => this.crowd?.resize(Math.round(s.count)));
+    stress
+      .add(s, 'speed', 0, 100, 1)
+      .name('launch speed')
+      .onFinishChange(() => this.rebuildCrowd());
+    stress
+      .add(s, 'radius', 0.1, 5, 0.05)
+      .name('radius')
+      .onFinishChange(() => this.rebuildCrowd());
+    stress
+      .add(s, 'halfHeight', 0, 10, 0.05)
+      .name('half-height')
+      .onFinishChange(() => this.rebuildCrowd());
     for (const sub of [probe, walker, stress, folder]) sub.close();
     this.installInput(context);
   }
@@ -262,7 +305,11 @@ export class CapsuleFeature implements AppFeature {
     const ground = sampleTerrainHeight(sandbox.terrain, p.x, p.z);
     const centre = [p.x, ground + p.lift, p.z];
     const degrees = Math.PI / 180;
-    const axis = [Math.cos(p.pitch * degrees) * Math.cos(p.yaw * degrees), Math.sin(p.pitch * degrees), Math.cos(p.pitch * degrees) * Math.sin(p.yaw * degrees)];
+    const axis = [
+      Math.cos(p.pitch * degrees) * Math.cos(p.yaw * degrees),
+      Math.sin(p.pitch * degrees),
+      Math.cos(p.pitch * degrees) * Math.sin(p.yaw * degrees),
+    ];
     const motion = [
       Math.cos(p.motionPitch * degrees) * Math.cos(p.motionYaw * degrees) * p.distance,
       Math.sin(p.motionPitch * degrees) * p.distance,
@@ -440,12 +487,19 @@ export class CapsuleFeature implements AppFeature {
     const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
     this.raycaster.setFromCamera(ndc, context.stage.camera);
     const { origin, direction } = this.raycaster.ray;
-    const rays = { count: 1, origins: Float32Array.of(origin.x, origin.y, origin.z), directions: Float32Array.of(direction.x, direction.y, direction.z), tMax: Float32Array.of(Infinity) };
+    const rays = {
+      count: 1,
+      origins: Float32Array.of(origin.x, origin.y, origin.z),
+      directions: Float32Array.of(direction.x, direction.y, direction.z),
+      tMax: Float32Array.of(Infinity),
+    };
     const hits = { t: new Float32Array(1), triangle: new Int32Array(1) };
     castRays(bvh, rays, hits, { doubleSided: true });
     if (hits.triangle[0]! < 0) return;
     const t = hits.t[0]!;
-    const x = origin.x + t * direction.x, y = origin.y + t * direction.y, z = origin.z + t * direction.z;
+    const x = origin.x + t * direction.x,
+      y = origin.y + t * direction.y,
+      z = origin.z + t * direction.z;
     const p = this.probeSettings;
     if (this.dragging === 'start') {
       p.x = x;
@@ -453,8 +507,12 @@ export class CapsuleFeature implements AppFeature {
     } else {
       // Aim: the motion ends with the capsule's centre at the picked point, lifted by its radius.
       const { p0, p1 } = this.probeGeometry(sandbox);
-      const cx = 0.5 * (p0[0]! + p1[0]!), cy = 0.5 * (p0[1]! + p1[1]!), cz = 0.5 * (p0[2]! + p1[2]!);
-      const mx = x - cx, my = y + p.radius - cy, mz = z - cz;
+      const cx = 0.5 * (p0[0]! + p1[0]!),
+        cy = 0.5 * (p0[1]! + p1[1]!),
+        cz = 0.5 * (p0[2]! + p1[2]!);
+      const mx = x - cx,
+        my = y + p.radius - cy,
+        mz = z - cz;
       p.distance = Math.min(300, Math.hypot(mx, my, mz));
       p.motionYaw = (Math.atan2(mz, mx) * 180) / Math.PI;
       p.motionPitch = (Math.atan2(my, Math.hypot(mx, mz)) * 180) / Math.PI;
@@ -509,7 +567,8 @@ export class CapsuleFeature implements AppFeature {
     const stage = context.stage;
     const half = sandbox.terrain.params.worldSize / 2 - 2;
     const target = stage.cameraMode === 'orbit' ? stage.orbit.target : new THREE.Vector3();
-    const x = Math.max(-half, Math.min(half, target.x)), z = Math.max(-half, Math.min(half, target.z));
+    const x = Math.max(-half, Math.min(half, target.x)),
+      z = Math.max(-half, Math.min(half, target.z));
     const { radius, halfHeight } = character.settings;
     character.place(x, sampleTerrainHeight(sandbox.terrain, x, z) + halfHeight + radius + 1, z);
     const centre = new THREE.Vector3(x, character.position[1]!, z);
@@ -545,7 +604,9 @@ export class CapsuleFeature implements AppFeature {
     const started = performance.now();
     // Steps of at most 1/60 s, so a slow frame neither skips ground nor slows the walk.
     const steps = Math.ceil(dt * 60);
-    let sweeps = 0, nodes = 0, triangles = 0;
+    let sweeps = 0,
+      nodes = 0,
+      triangles = 0;
     for (let step = 0; step < steps; step++) {
       character.step(bvh, wishX, wishZ, step === 0 && k.has('Space'), dt / steps, fast);
       sweeps += character.sweeps;
@@ -589,7 +650,11 @@ export class CapsuleFeature implements AppFeature {
     if (sandbox === null || !s.enabled) return;
     const terrain = sandbox.terrain;
     try {
-      this.crowd = new CapsuleCrowd((x, z) => sampleTerrainHeight(terrain, x, z), terrain.params.worldSize / 2, sandbox.scene.seed, { speed: s.speed, radius: s.radius, halfHeight: s.halfHeight });
+      this.crowd = new CapsuleCrowd((x, z) => sampleTerrainHeight(terrain, x, z), terrain.params.worldSize / 2, sandbox.scene.seed, {
+        speed: s.speed,
+        radius: s.radius,
+        halfHeight: s.halfHeight,
+      });
       this.crowd.sweeper = this.sweeper;
       this.crowd.resize(Math.round(s.count));
     } catch (error) {

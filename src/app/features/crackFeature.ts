@@ -36,7 +36,14 @@ interface KernelResult {
  */
 export class CrackFeature implements AppFeature {
   readonly name = 'cracks';
-  private readonly settings: CrackSettings = { rays: 100_000, vertexShare: 0.5, precision: 'float32', doubleSided: false, showMissesOf: 'edge-plane', seed: 1 };
+  private readonly settings: CrackSettings = {
+    rays: 100_000,
+    vertexShare: 0.5,
+    precision: 'float32',
+    doubleSided: false,
+    showMissesOf: 'edge-plane',
+    seed: 1,
+  };
   private readonly results = new Map<RayTriangleKernelName, KernelResult>();
   private context: AppContext | null = null;
   private readonly lines: THREE.LineSegments<THREE.BufferGeometry, THREE.LineBasicMaterial>;
@@ -44,8 +51,14 @@ export class CrackFeature implements AppFeature {
   private summary = '';
 
   constructor() {
-    this.lines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0xff2244, transparent: true, opacity: 0.7 }));
-    this.dots = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ color: 0xff2244, size: 6, sizeAttenuation: false, depthTest: false }));
+    this.lines = new THREE.LineSegments(
+      new THREE.BufferGeometry(),
+      new THREE.LineBasicMaterial({ color: 0xff2244, transparent: true, opacity: 0.7 }),
+    );
+    this.dots = new THREE.Points(
+      new THREE.BufferGeometry(),
+      new THREE.PointsMaterial({ color: 0xff2244, size: 6, sizeAttenuation: false, depthTest: false }),
+    );
     this.lines.frustumCulled = this.dots.frustumCulled = false;
     this.dots.renderOrder = 4;
   }
@@ -59,7 +72,10 @@ export class CrackFeature implements AppFeature {
     folder.add(this.settings, 'precision', ['float32', 'float64']).name('ray precision');
     folder.add(this.settings, 'doubleSided').name('double-sided');
     folder.add(this.settings, 'seed', 1, 1000, 1);
-    folder.add(this.settings, 'showMissesOf', [...RAY_TRIANGLE_KERNEL_NAMES]).name('draw misses of').onChange(() => this.drawMisses());
+    folder
+      .add(this.settings, 'showMissesOf', [...RAY_TRIANGLE_KERNEL_NAMES])
+      .name('draw misses of')
+      .onChange(() => this.drawMisses());
     folder.add({ run: () => this.run() }, 'run').name('fire rays through edges and vertices');
     folder.close();
   }
@@ -80,7 +96,12 @@ export class CrackFeature implements AppFeature {
     if (sandbox === null) return this.results;
     const { rays: count, vertexShare, precision, doubleSided, seed } = this.settings;
     const rays = generateCrackRays(sandbox.terrain, count, { seed, vertexFraction: vertexShare, rayPrecision: precision });
-    const batch = { count, origins: Float32Array.from(rays.origins), directions: Float32Array.from(rays.directions), tMax: new Float32Array(count).fill(CRACK_RAY_T_MAX) };
+    const batch = {
+      count,
+      origins: Float32Array.from(rays.origins),
+      directions: Float32Array.from(rays.directions),
+      tMax: new Float32Array(count).fill(CRACK_RAY_T_MAX),
+    };
     const hits = { t: new Float32Array(count), triangle: new Int32Array(count) };
     this.results.clear();
     for (const name of RAY_TRIANGLE_KERNEL_NAMES) {
@@ -97,9 +118,7 @@ export class CrackFeature implements AppFeature {
     }
     this.summary =
       `cracks (${count.toLocaleString('en')} ${precision} rays): ` +
-      [...this.results.entries()]
-        .map(([name, r]) => `${name} ${r.report.misses}${r.bvhMisses >= 0 ? ` (BVH ${r.bvhMisses})` : ''}`)
-        .join(' · ');
+      [...this.results.entries()].map(([name, r]) => `${name} ${r.report.misses}${r.bvhMisses >= 0 ? ` (BVH ${r.bvhMisses})` : ''}`).join(' · ');
     this.drawMisses();
     this.publish(sandbox);
     return this.results;

@@ -97,7 +97,18 @@ export class ParticlesFeature implements AppFeature {
     cellsOf: 'sparks',
     maxCells: 20_000,
   };
-  private readonly stats = { live: '—', rays: '—', lookups: '—', hits: '—', evictions: '—', entries: '—', bounces: '—', fellThrough: '—', below: '—', phases: '—' };
+  private readonly stats = {
+    live: '—',
+    rays: '—',
+    lookups: '—',
+    hits: '—',
+    evictions: '—',
+    entries: '—',
+    bounces: '—',
+    fellThrough: '—',
+    below: '—',
+    phases: '—',
+  };
 
   install(context: AppContext): void {
     this.context = context;
@@ -105,32 +116,80 @@ export class ParticlesFeature implements AppFeature {
     context.stage.scene.add(this.points.points, this.quads.mesh, this.cells.overlay.lines);
     const s = this.settings;
     const folder = context.gui.addFolder('Particles');
-    folder.add(s, 'enabled').name('enabled').onChange(() => this.applyEnabled());
-    folder.add(s, 'particles', 1_000, 400_000, 1_000).name('particles (showcase)').onFinishChange(() => this.resetEffects());
-    folder.add(s, 'budget', 0, 20_000, 1).name('rays/frame (showcase)').onFinishChange(() => this.resetEffects());
+    folder
+      .add(s, 'enabled')
+      .name('enabled')
+      .onChange(() => this.applyEnabled());
+    folder
+      .add(s, 'particles', 1_000, 400_000, 1_000)
+      .name('particles (showcase)')
+      .onFinishChange(() => this.resetEffects());
+    folder
+      .add(s, 'budget', 0, 20_000, 1)
+      .name('rays/frame (showcase)')
+      .onFinishChange(() => this.resetEffects());
     folder.add({ reset: () => this.resetEffects() }, 'reset').name('reset effects to the showcase');
-    folder.add(s, 'mode', [...PARTICLE_MODES]).name('mode').onChange(() => this.applyOptions());
-    folder.add(s, 'keying', [...CACHE_KEYINGS]).name('cache keys').onChange(() => this.applyOptions(true));
-    folder.add(s, 'footprints').name('hit fills its triangle').onChange(() => this.applyOptions(true));
-    folder.add(s, 'cellLookups').name('ask cache on new cell').onChange(() => this.applyOptions());
-    folder.add(s, 'pick', [...RAY_PICKS]).name('rays go to').onChange(() => this.applyOptions());
-    const kernel = folder.add(s, 'kernel', [...PARTICLE_KERNELS]).name('particle kernel').onChange(() => this.applyOptions());
+    folder
+      .add(s, 'mode', [...PARTICLE_MODES])
+      .name('mode')
+      .onChange(() => this.applyOptions());
+    folder
+      .add(s, 'keying', [...CACHE_KEYINGS])
+      .name('cache keys')
+      .onChange(() => this.applyOptions(true));
+    folder
+      .add(s, 'footprints')
+      .name('hit fills its triangle')
+      .onChange(() => this.applyOptions(true));
+    folder
+      .add(s, 'cellLookups')
+      .name('ask cache on new cell')
+      .onChange(() => this.applyOptions());
+    folder
+      .add(s, 'pick', [...RAY_PICKS])
+      .name('rays go to')
+      .onChange(() => this.applyOptions());
+    const kernel = folder
+      .add(s, 'kernel', [...PARTICLE_KERNELS])
+      .name('particle kernel')
+      .onChange(() => this.applyOptions());
     // The SIMD kernels load in the background; until then (or where WebAssembly SIMD is missing) TypeScript moves and casts.
     void Promise.all([loadSimdParticles(), loadSimdRays()]).then(([move, rays]) => {
       if (move !== null && rays !== null) return;
       kernel.name(`particle kernel (TypeScript only: ${simdParticlesUnavailableReason() || simdRaysUnavailableReason()})`);
     });
-    folder.add(s, 'wind').name('wind (from Wind)').onChange(() => this.applyOptions());
-    folder.add(s, 'gravity', 0, 30, 0.01).name('gravity (m/s²)').onChange(() => this.applyOptions());
-    folder.add(s, 'checkFallThrough').name('count fall-through').onChange(() => this.applyOptions());
-    folder.add(s, 'highlightFellThrough').name('fallen ones red').onChange(() => this.applyOptions());
+    folder
+      .add(s, 'wind')
+      .name('wind (from Wind)')
+      .onChange(() => this.applyOptions());
+    folder
+      .add(s, 'gravity', 0, 30, 0.01)
+      .name('gravity (m/s²)')
+      .onChange(() => this.applyOptions());
+    folder
+      .add(s, 'checkFallThrough')
+      .name('count fall-through')
+      .onChange(() => this.applyOptions());
+    folder
+      .add(s, 'highlightFellThrough')
+      .name('fallen ones red')
+      .onChange(() => this.applyOptions());
     const view = folder.addFolder('Display');
-    view.add(s, 'pointSize', 1, 8, 0.5).name('point size (px)').onChange((px: number) => (this.points.size = px));
+    view
+      .add(s, 'pointSize', 1, 8, 0.5)
+      .name('point size (px)')
+      .onChange((px: number) => (this.points.size = px));
     view.add(s, 'showPlanes').name('planes (sample)');
     view.add(s, 'planeCount', 100, 20_000, 100).name('planes drawn');
     view.add(s, 'planeSize', 0.1, 2, 0.05).name('plane size (m)');
-    view.add(s, 'showCells').name('cache cells').onChange(() => (this.cellClock = 0));
-    view.add(s, 'cellsOf', ['sparks', 'fountain', 'debris', 'casing']).name('cells of').onChange(() => (this.cellClock = 0));
+    view
+      .add(s, 'showCells')
+      .name('cache cells')
+      .onChange(() => (this.cellClock = 0));
+    view
+      .add(s, 'cellsOf', ['sparks', 'fountain', 'debris', 'casing'])
+      .name('cells of')
+      .onChange(() => (this.cellClock = 0));
     view.add(s, 'maxCells', 1_000, 100_000, 1_000).name('cells drawn (newest)');
     view.close();
     this.effectsFolder = folder.addFolder('Effects');
@@ -235,7 +294,19 @@ export class ParticlesFeature implements AppFeature {
 
   private systemOptions(sandbox: Sandbox): Partial<ParticleSystemOptions> {
     const s = this.settings;
-    return { mode: s.mode, keying: s.keying, footprints: s.footprints, cellLookups: s.cellLookups, pick: s.pick, kernel: s.kernel, wind: s.wind, gravity: s.gravity, checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough, seed: sandbox.scene.seed };
+    return {
+      mode: s.mode,
+      keying: s.keying,
+      footprints: s.footprints,
+      cellLookups: s.cellLookups,
+      pick: s.pick,
+      kernel: s.kernel,
+      wind: s.wind,
+      gravity: s.gravity,
+      checkFallThrough: s.checkFallThrough,
+      highlightFellThrough: s.highlightFellThrough,
+      seed: sandbox.scene.seed,
+    };
   }
 
   /** Options take effect from the next step; a new keying makes the cached entries meaningless, so the caches start afresh. */
@@ -259,7 +330,11 @@ export class ParticlesFeature implements AppFeature {
     this.effects = showcaseEffects(sandbox.terrain, { particles: this.settings.particles, budget: this.settings.budget });
     // Millimetres are plenty, and a rounded height reads cleanly in the panel and survives a link's round trip.
     const mm = (metres: number): number => Math.round(metres * 1000) / 1000;
-    this.placements = this.effects.map((e) => ({ x: mm(e.position[0]), z: mm(e.position[2]), above: mm(e.position[1] - sampleTerrainHeight(sandbox.terrain, e.position[0], e.position[2])) }));
+    this.placements = this.effects.map((e) => ({
+      x: mm(e.position[0]),
+      z: mm(e.position[2]),
+      above: mm(e.position[1] - sampleTerrainHeight(sandbox.terrain, e.position[0], e.position[2])),
+    }));
     this.buildEffectsFolder();
   }
 

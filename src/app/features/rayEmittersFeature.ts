@@ -33,7 +33,7 @@ import type { AppContext, AppFeature } from '../feature';
 const EMITTER_NAMES: Record<string, RayEmitterKind> = { 'coherent fan': 'fan', 'incoherent spray': 'spray', 'vertical rain': 'rain' };
 const BATCH_SIZES = ['1', '4', '16', '64', '256', 'all'] as const;
 type BatchSizeName = (typeof BATCH_SIZES)[number];
-const TREES: Record<string, RayTree> = { 'binary': 'binary', '4-way': '4-way' };
+const TREES: Record<string, RayTree> = { binary: 'binary', '4-way': '4-way' };
 /** Which code walks the 4-way quantized tree: our TypeScript or the WebAssembly SIMD kernel. */
 const RAY_KERNELS = ['TypeScript', 'WebAssembly SIMD'] as const;
 type RayKernelChoice = (typeof RAY_KERNELS)[number];
@@ -93,7 +93,8 @@ function simdRefusal(s: StrategySettings, bvh: BVH): string {
 /** What a strategy set is called on screen. */
 function describe(s: StrategySettings): string {
   const batching = s.batching ? `batch ${s.batchSize}` : 'one at a time';
-  if (s.kernel === 'WebAssembly SIMD' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight') return `4-way quantized · WebAssembly SIMD · ${batching} · watertight`;
+  if (s.kernel === 'WebAssembly SIMD' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight')
+    return `4-way quantized · WebAssembly SIMD · ${batching} · watertight`;
   return `${s.tree} ${s.layout} · ${s.sorting} · ${batching} · ${s.triangleTest}${s.triangles === 'indexed' ? ' · indexed' : ''}`;
 }
 
@@ -140,8 +141,26 @@ export class RayEmittersFeature implements AppFeature {
     ab: false,
     drawLimit: 100_000,
   };
-  private readonly a: StrategySettings = { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batching: false, batchSize: '256', triangleTest: 'watertight', triangles: 'packed', kernel: 'TypeScript' };
-  private readonly b: StrategySettings = { tree: '4-way', layout: 'quantized', sorting: 'tmax', batching: true, batchSize: '256', triangleTest: 'watertight', triangles: 'packed', kernel: 'TypeScript' };
+  private readonly a: StrategySettings = {
+    tree: 'binary',
+    layout: 'quantized',
+    sorting: 'precomputed',
+    batching: false,
+    batchSize: '256',
+    triangleTest: 'watertight',
+    triangles: 'packed',
+    kernel: 'TypeScript',
+  };
+  private readonly b: StrategySettings = {
+    tree: '4-way',
+    layout: 'quantized',
+    sorting: 'tmax',
+    batching: true,
+    batchSize: '256',
+    triangleTest: 'watertight',
+    triangles: 'packed',
+    kernel: 'TypeScript',
+  };
   private readonly kernelControllers: Controller[] = [];
   private readonly view = new RayEmitterView();
   private rays: RayBatch = { count: 0, origins: new Float32Array(0), directions: new Float32Array(0), tMax: new Float32Array(0) };
@@ -183,10 +202,13 @@ export class RayEmittersFeature implements AppFeature {
     folder.add(this.settings, 'sweep').name('sweep the fan');
     folder.add(this.settings, 'drawLimit', 0, 100_000, 100).name('rays drawn at most').onChange(changed);
     this.strategyFolder(folder, 'Strategy A', this.a, changed);
-    folder.add(this.settings, 'ab').name('A/B: also trace with B').onChange((on: boolean) => {
-      this.bFolder?.show(on);
-      changed();
-    });
+    folder
+      .add(this.settings, 'ab')
+      .name('A/B: also trace with B')
+      .onChange((on: boolean) => {
+        this.bFolder?.show(on);
+        changed();
+      });
     this.bFolder = this.strategyFolder(folder, 'Strategy B', this.b, changed);
     this.bFolder.hide();
     const readouts = folder.addFolder('Last trace');
@@ -199,7 +221,8 @@ export class RayEmittersFeature implements AppFeature {
     void loadSimdRays().then((kernel) => {
       if (kernel === null) {
         // No SIMD here: the choice stays visible but fixed on TypeScript, its label saying why.
-        for (const controller of this.kernelControllers) controller.setValue('TypeScript').name('ray kernel (WebAssembly SIMD unavailable)').disable();
+        for (const controller of this.kernelControllers)
+          controller.setValue('TypeScript').name('ray kernel (WebAssembly SIMD unavailable)').disable();
         this.readouts.status = `WebAssembly SIMD unavailable: ${simdRaysUnavailableReason()}`;
       }
       this.dirty = true;
@@ -211,19 +234,42 @@ export class RayEmittersFeature implements AppFeature {
     const folder = parent.addFolder(title);
     let sorting: Controller | null = null;
     const sortingsFor = (tree: RayTree): readonly string[] => (tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS);
-    folder.add(s, 'tree', TREES).name('tree').onChange((tree: RayTree) => {
-      const choices = sortingsFor(tree);
-      if (!choices.includes(s.sorting)) s.sorting = 'precomputed';
-      sorting = sorting!.options([...choices]).name('node sorting').onChange(changed);
-      changed();
-    });
-    folder.add(s, 'layout', [...BVH_LAYOUTS]).name('layout').onChange(changed);
-    sorting = folder.add(s, 'sorting', [...sortingsFor(s.tree)]).name('node sorting').onChange(changed);
+    folder
+      .add(s, 'tree', TREES)
+      .name('tree')
+      .onChange((tree: RayTree) => {
+        const choices = sortingsFor(tree);
+        if (!choices.includes(s.sorting)) s.sorting = 'precomputed';
+        sorting = sorting!
+          .options([...choices])
+          .name('node sorting')
+          .onChange(changed);
+        changed();
+      });
+    folder
+      .add(s, 'layout', [...BVH_LAYOUTS])
+      .name('layout')
+      .onChange(changed);
+    sorting = folder
+      .add(s, 'sorting', [...sortingsFor(s.tree)])
+      .name('node sorting')
+      .onChange(changed);
     folder.add(s, 'batching').name('batching').onChange(changed);
-    folder.add(s, 'batchSize', [...BATCH_SIZES]).name('batch size').onChange(changed);
-    folder.add(s, 'triangleTest', [...RAY_TRIANGLE_KERNEL_NAMES]).name('triangle test').onChange(changed);
+    folder
+      .add(s, 'batchSize', [...BATCH_SIZES])
+      .name('batch size')
+      .onChange(changed);
+    folder
+      .add(s, 'triangleTest', [...RAY_TRIANGLE_KERNEL_NAMES])
+      .name('triangle test')
+      .onChange(changed);
     folder.add(s, 'triangles', ['packed', 'indexed']).name('leaf triangles').onChange(changed);
-    this.kernelControllers.push(folder.add(s, 'kernel', [...RAY_KERNELS]).name('ray kernel').onChange(changed));
+    this.kernelControllers.push(
+      folder
+        .add(s, 'kernel', [...RAY_KERNELS])
+        .name('ray kernel')
+        .onChange(changed),
+    );
     return folder;
   }
 
@@ -292,7 +338,21 @@ export class RayEmittersFeature implements AppFeature {
     const ground = sampleTerrainHeight(terrain, s.x, s.z);
     const kind = EMITTER_NAMES[s.emitter] ?? 'fan';
     const y = kind === 'rain' ? terrain.maxHeight + s.height : ground + s.height;
-    this.rays = emitRays({ kind, x: s.x, y, z: s.z, yaw: s.yaw, pitch: s.pitch, spread: s.spread, count: Math.round(s.rays), length: s.segment > 0 ? s.segment : Infinity, seed: s.seed }, this.rays);
+    this.rays = emitRays(
+      {
+        kind,
+        x: s.x,
+        y,
+        z: s.z,
+        yaw: s.yaw,
+        pitch: s.pitch,
+        spread: s.spread,
+        count: Math.round(s.rays),
+        length: s.segment > 0 ? s.segment : Infinity,
+        seed: s.seed,
+      },
+      this.rays,
+    );
     const count = this.rays.count;
     if (this.hitsA.t.length < count) {
       this.hitsA = { t: new Float32Array(count), triangle: new Int32Array(count) };
@@ -306,16 +366,27 @@ export class RayEmittersFeature implements AppFeature {
       this.resultB = this.run(bvh, this.b, this.hitsB);
       sandbox.timings.record('rays.emit.B', this.resultB.ms);
       for (let i = 0; i < count; i++) {
-        const ta = this.hitsA.t[i]!, tb = this.hitsB.t[i]!;
+        const ta = this.hitsA.t[i]!,
+          tb = this.hitsB.t[i]!;
         if (!(ta === tb || Math.abs(ta - tb) <= 1e-5 * Math.abs(ta) || (ta !== ta && tb !== tb))) this.differing++;
       }
     }
     const size = Math.max(0.5, terrain.params.worldSize / 400);
     this.view.placeMarker(s.x, y, s.z, size);
-    this.view.setRays(this.rays.origins, this.rays.directions, this.rays.tMax, this.hitsA.t, this.hitsA.triangle, count, terrain.params.worldSize * 0.75, Math.round(s.drawLimit));
+    this.view.setRays(
+      this.rays.origins,
+      this.rays.directions,
+      this.rays.tMax,
+      this.hitsA.t,
+      this.hitsA.triangle,
+      count,
+      terrain.params.worldSize * 0.75,
+      Math.round(s.drawLimit),
+    );
     this.readouts.a = `${describe(this.a)} — ${this.line(this.resultA)}`;
     if (this.resultB !== null) {
-      const ra = this.resultA, rb = this.resultB;
+      const ra = this.resultA,
+        rb = this.resultB;
       const ratio = (x: number, y: number): string => (y > 0 ? (x / y).toFixed(2) : '—');
       this.readouts.b = `${describe(this.b)} — ${this.line(rb)}`;
       this.readouts.ratio =

@@ -1,5 +1,17 @@
 import type GUI from 'lil-gui';
-import { FIELD_BACKENDS, FIELD_BACKEND_LABELS, WindField, simdFieldUnavailableReason, WindTracers, disassemble, getConstant, sampleTerrainHeight, type FieldBackend, type PlacedEffect, type Sandbox } from '../../core';
+import {
+  FIELD_BACKENDS,
+  FIELD_BACKEND_LABELS,
+  WindField,
+  simdFieldUnavailableReason,
+  WindTracers,
+  disassemble,
+  getConstant,
+  sampleTerrainHeight,
+  type FieldBackend,
+  type PlacedEffect,
+  type Sandbox,
+} from '../../core';
 import { FieldEditor } from '../../ui/fieldEditor';
 import { EffectGizmos, TracerPoints, WindArrows } from '../../view/windView';
 import type { AppContext, AppFeature } from '../feature';
@@ -12,13 +24,28 @@ function effectSource(name: string): string {
 }
 
 /** Where the default effects go, as fractions of the world and heights above the ground. */
-const DEFAULT_EFFECTS: { name: string; at: [number, number]; above: number; reach: number; enabled: boolean; constants: Record<string, number[]> }[] = [
-  { name: 'whirl', at: [-0.15, 0.1], above: 12, reach: 110, enabled: true, constants: { up: [0, 1, 0, 0], radius: [40, 40, 40, 40], speed: [12, 12, 12, 12] } },
-  { name: 'updraft', at: [0.22, -0.18], above: 0, reach: 70, enabled: true, constants: { radius: [45, 45, 45, 45], top: [90, 90, 90, 90], lift: [0, 14, 0, 0] } },
-  { name: 'constant-wind', at: [0, 0], above: 0, reach: Infinity, enabled: true, constants: {} },
-  { name: 'turbulence', at: [0, 0], above: 0, reach: Infinity, enabled: true, constants: { scale: [0.03, 0.03, 0.03, 0] } },
-  { name: 'explosion', at: [0.05, 0.3], above: 6, reach: 60, enabled: false, constants: { radius: [50, 50, 50, 50], strength: [60, 60, 60, 0] } },
-];
+const DEFAULT_EFFECTS: { name: string; at: [number, number]; above: number; reach: number; enabled: boolean; constants: Record<string, number[]> }[] =
+  [
+    {
+      name: 'whirl',
+      at: [-0.15, 0.1],
+      above: 12,
+      reach: 110,
+      enabled: true,
+      constants: { up: [0, 1, 0, 0], radius: [40, 40, 40, 40], speed: [12, 12, 12, 12] },
+    },
+    {
+      name: 'updraft',
+      at: [0.22, -0.18],
+      above: 0,
+      reach: 70,
+      enabled: true,
+      constants: { radius: [45, 45, 45, 45], top: [90, 90, 90, 90], lift: [0, 14, 0, 0] },
+    },
+    { name: 'constant-wind', at: [0, 0], above: 0, reach: Infinity, enabled: true, constants: {} },
+    { name: 'turbulence', at: [0, 0], above: 0, reach: Infinity, enabled: true, constants: { scale: [0.03, 0.03, 0.03, 0] } },
+    { name: 'explosion', at: [0.05, 0.3], above: 6, reach: 60, enabled: false, constants: { radius: [50, 50, 50, 50], strength: [60, 60, 60, 0] } },
+  ];
 
 interface WindSettings {
   arrows: boolean;
@@ -58,12 +85,21 @@ export class WindFeature implements AppFeature {
     this.editor = new FieldEditor(context.root);
     const folder = (this.folder = context.gui.addFolder('Wind'));
     folder.add(this.settings, 'arrows').name('arrows');
-    folder.add(this.settings, 'arrowGrid', 4, 64, 1).name('arrow grid').onFinishChange(() => this.layoutGrid());
+    folder
+      .add(this.settings, 'arrowGrid', 4, 64, 1)
+      .name('arrow grid')
+      .onFinishChange(() => this.layoutGrid());
     folder.add(this.settings, 'showTracers').name('tracers');
-    folder.add(this.settings, 'tracers', 0, 100000, 1000).name('tracer count').onFinishChange(() => this.resizeTracers());
+    folder
+      .add(this.settings, 'tracers', 0, 100000, 1000)
+      .name('tracer count')
+      .onFinishChange(() => this.resizeTracers());
     // The kernel switches live: effects, tracers and actors keep their state; only the next evaluation changes hands.
     const kernels = Object.fromEntries(FIELD_BACKENDS.map((backend) => [FIELD_BACKEND_LABELS[backend], backend]));
-    folder.add(this.settings, 'backend', kernels).name('field back end').onChange((backend: FieldBackend) => (this.field.backend = backend));
+    folder
+      .add(this.settings, 'backend', kernels)
+      .name('field back end')
+      .onChange((backend: FieldBackend) => (this.field.backend = backend));
     folder.add({ detonate: () => this.detonate() }, 'detonate').name('detonate explosion');
     folder.close();
     // Effect gizmos are editing aids: shown while the Wind folder is open.
@@ -75,7 +111,9 @@ export class WindFeature implements AppFeature {
 
   terrainChanged(sandbox: Sandbox): void {
     if (this.field.effects.length === 0) this.placeDefaults(sandbox);
-    else for (const effect of this.field.effects) this.field.move(effect, this.grounded(sandbox, effect.position[0], effect.position[2], this.heightAbove(effect)));
+    else
+      for (const effect of this.field.effects)
+        this.field.move(effect, this.grounded(sandbox, effect.position[0], effect.position[2], this.heightAbove(effect)));
     if (this.tracers === null) {
       this.tracers = new WindTracers(this.field, this.settings.tracers, sandbox.scene.seed);
       sandbox.addSystem(this.tracers);
@@ -104,7 +142,10 @@ export class WindFeature implements AppFeature {
     const tracers = this.tracers;
     this.tracerPoints.points.visible = this.settings.showTracers && tracers !== null;
     if (tracers !== null) this.tracerPoints.update(tracers.positions, tracers.count);
-    this.gizmos.update(this.field.effects, this.field.effects.findIndex((e) => e.label === this.settings.selected));
+    this.gizmos.update(
+      this.field.effects,
+      this.field.effects.findIndex((e) => e.label === this.settings.selected),
+    );
   }
 
   hudLines(): readonly string[] {
@@ -140,15 +181,30 @@ export class WindFeature implements AppFeature {
     this.effectFolder?.destroy();
     const folder = (this.effectFolder = this.folder.addFolder('Effect'));
     folder
-      .add(this.settings, 'selected', this.field.effects.map((e) => e.label))
+      .add(
+        this.settings,
+        'selected',
+        this.field.effects.map((e) => e.label),
+      )
       .name('effect')
       .onChange(() => this.buildEffectFolder());
     const effect = this.field.effects.find((e) => e.label === this.settings.selected);
     const sandbox = this.context?.sandbox() ?? null;
     if (effect === undefined || sandbox === null) return;
     const half = sandbox.terrain.params.worldSize / 2;
-    const placement = { enabled: effect.enabled, x: effect.position[0], z: effect.position[2], height: this.heightAbove(effect), reach: Number.isFinite(effect.reach) ? effect.reach : 0 };
-    const place = (): void => this.field.move(effect, this.grounded(sandbox, placement.x, placement.z, placement.height), Number.isFinite(effect.reach) ? placement.reach : Infinity);
+    const placement = {
+      enabled: effect.enabled,
+      x: effect.position[0],
+      z: effect.position[2],
+      height: this.heightAbove(effect),
+      reach: Number.isFinite(effect.reach) ? effect.reach : 0,
+    };
+    const place = (): void =>
+      this.field.move(
+        effect,
+        this.grounded(sandbox, placement.x, placement.z, placement.height),
+        Number.isFinite(effect.reach) ? placement.reach : Infinity,
+      );
     folder.add(placement, 'enabled').onChange((on: boolean) => this.field.setEnabled(effect, on));
     if (Number.isFinite(effect.reach)) {
       folder.add(placement, 'x', -half, half, 1).onChange(place);
@@ -163,11 +219,16 @@ export class WindFeature implements AppFeature {
       const range = Math.max(10, 4 * Math.max(Math.abs(value[0]), Math.abs(value[1]), Math.abs(value[2])));
       if (uniform) {
         const proxy = { [constant.name]: value[0] };
-        folder.add(proxy, constant.name, 0, range, range / 200).onChange((v: number) => this.field.setConstant(effect, constant.name, [v, v, v, value[3] === 0 ? 0 : v]));
+        folder
+          .add(proxy, constant.name, 0, range, range / 200)
+          .onChange((v: number) => this.field.setConstant(effect, constant.name, [v, v, v, value[3] === 0 ? 0 : v]));
       } else {
         const proxy = { x: value[0], y: value[1], z: value[2] };
         for (const axis of ['x', 'y', 'z'] as const) {
-          folder.add(proxy, axis, -range, range, range / 200).name(`${constant.name}.${axis}`).onChange(() => this.field.setConstant(effect, constant.name, [proxy.x, proxy.y, proxy.z, value[3]]));
+          folder
+            .add(proxy, axis, -range, range, range / 200)
+            .name(`${constant.name}.${axis}`)
+            .onChange(() => this.field.setConstant(effect, constant.name, [proxy.x, proxy.y, proxy.z, value[3]]));
         }
       }
     }

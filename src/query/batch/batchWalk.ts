@@ -47,7 +47,14 @@ function mostCommonOctant(votes: Int32Array): number {
 }
 
 /** Binary float layout; `sorting` one of the binary SORT_* codes. */
-export function walkBinaryFloat(nodes: BinaryNodes, items: BatchItems, count: number, sorting: number, stack: BatchStack, counters: BatchCounters): void {
+export function walkBinaryFloat(
+  nodes: BinaryNodes,
+  items: BatchItems,
+  count: number,
+  sorting: number,
+  stack: BatchStack,
+  counters: BatchCounters,
+): void {
   if (nodes.nodeCount === 0 || count === 0) return;
   const f32 = nodes.f32;
   const u32 = nodes.floatU32;
@@ -101,14 +108,25 @@ export function walkBinaryFloat(nodes: BinaryNodes, items: BatchItems, count: nu
 }
 
 /** Binary quantized layout: each node's bounds are decoded once for the batch. */
-export function walkBinaryQuantized(nodes: BinaryNodes, items: BatchItems, count: number, sorting: number, stack: BatchStack, counters: BatchCounters): void {
+export function walkBinaryQuantized(
+  nodes: BinaryNodes,
+  items: BatchItems,
+  count: number,
+  sorting: number,
+  stack: BatchStack,
+  counters: BatchCounters,
+): void {
   if (nodes.nodeCount === 0 || count === 0) return;
   const u16 = nodes.u16;
   const u32 = nodes.quantizedU32;
   const codes = nodes.codes;
   const frame = nodes.frame;
-  const minX = frame[0]!, minY = frame[1]!, minZ = frame[2]!;
-  const stepX = frame[3]!, stepY = frame[4]!, stepZ = frame[5]!;
+  const minX = frame[0]!,
+    minY = frame[1]!,
+    minZ = frame[2]!;
+  const stepX = frame[3]!,
+    stepY = frame[4]!,
+    stepZ = frame[5]!;
   const stackNode = stack.word;
   const stackCount = stack.count;
   const votes = items.octantVotes;
@@ -126,8 +144,12 @@ export function walkBinaryQuantized(nodes: BinaryNodes, items: BatchItems, count
     const b = BINARY_QUANTIZED_NODE_U16 * node;
     boxesTested += n;
     const survivors = items.cull(
-      minX + u16[b]! * stepX, minY + u16[b + 1]! * stepY, minZ + u16[b + 2]! * stepZ,
-      minX + u16[b + 3]! * stepX, minY + u16[b + 4]! * stepY, minZ + u16[b + 5]! * stepZ,
+      minX + u16[b]! * stepX,
+      minY + u16[b + 1]! * stepY,
+      minZ + u16[b + 2]! * stepZ,
+      minX + u16[b + 3]! * stepX,
+      minY + u16[b + 4]! * stepY,
+      minZ + u16[b + 5]! * stepZ,
       n,
     );
     if (survivors === 0) continue;
@@ -166,21 +188,42 @@ export function walkBinaryQuantized(nodes: BinaryNodes, items: BatchItems, count
  * The slot order of one 4-way node for the batch, two bits per position (IDENTITY_PERMUTATION form).
  * `centres` holds the doubled centres of the four slots (12 numbers; empty slots are skipped later).
  */
-function wideOrder(sorting: number, node: number, permutations: Uint8Array | null, items: BatchItems, centres: Float64Array, keys: Float64Array): number {
+function wideOrder(
+  sorting: number,
+  node: number,
+  permutations: Uint8Array | null,
+  items: BatchItems,
+  centres: Float64Array,
+  keys: Float64Array,
+): number {
   if (sorting === SORT_PRECOMPUTED && permutations !== null) return permutations[8 * node + mostCommonOctant(items.octantVotes)]!;
   if (sorting !== SORT_TMAX) return IDENTITY_PERMUTATION;
   const d = items.directionSum;
-  const dx = d[0]!, dy = d[1]!, dz = d[2]!;
+  const dx = d[0]!,
+    dy = d[1]!,
+    dz = d[2]!;
   for (let s = 0; s < 4; s++) keys[s] = centres[3 * s]! * dx + centres[3 * s + 1]! * dy + centres[3 * s + 2]! * dz;
   // Rank by key, ties by slot: four keys, six comparisons, no allocation.
-  let r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-  const k0 = keys[0]!, k1 = keys[1]!, k2 = keys[2]!, k3 = keys[3]!;
-  if (k1 < k0) r0++; else r1++;
-  if (k2 < k0) r0++; else r2++;
-  if (k3 < k0) r0++; else r3++;
-  if (k2 < k1) r1++; else r2++;
-  if (k3 < k1) r1++; else r3++;
-  if (k3 < k2) r2++; else r3++;
+  let r0 = 0,
+    r1 = 0,
+    r2 = 0,
+    r3 = 0;
+  const k0 = keys[0]!,
+    k1 = keys[1]!,
+    k2 = keys[2]!,
+    k3 = keys[3]!;
+  if (k1 < k0) r0++;
+  else r1++;
+  if (k2 < k0) r0++;
+  else r2++;
+  if (k3 < k0) r0++;
+  else r3++;
+  if (k2 < k1) r1++;
+  else r2++;
+  if (k3 < k1) r1++;
+  else r3++;
+  if (k3 < k2) r2++;
+  else r3++;
   return (0 << (2 * r0)) | (1 << (2 * r1)) | (2 << (2 * r2)) | (3 << (2 * r3));
 }
 
@@ -222,8 +265,12 @@ export function walkWideQuantized(
     const word = stackWord[top]!;
     const n = stackCount[top]!;
     const e = 6 * top;
-    const loX = stackBox[e]!, loY = stackBox[e + 1]!, loZ = stackBox[e + 2]!;
-    const hiX = stackBox[e + 3]!, hiY = stackBox[e + 4]!, hiZ = stackBox[e + 5]!;
+    const loX = stackBox[e]!,
+      loY = stackBox[e + 1]!,
+      loZ = stackBox[e + 2]!;
+    const hiX = stackBox[e + 3]!,
+      hiY = stackBox[e + 4]!,
+      hiZ = stackBox[e + 5]!;
     boxesTested += n;
     const survivors = items.cull(loX, loY, loZ, hiX, hiY, hiZ, n);
     if (survivors === 0) continue;

@@ -1,4 +1,19 @@
-import { EXIT_AXIS_X, EXIT_AXIS_Y, EXIT_AXIS_Z, EXIT_EDGE0_X, EXIT_EDGE0_Y, EXIT_EDGE0_Z, EXIT_EDGE1_X, EXIT_EDGE1_Y, EXIT_EDGE1_Z, EXIT_EDGE2_X, EXIT_EDGE2_Y, EXIT_EDGE2_Z, EXIT_OVERLAP, EXIT_PLANE } from './exits';
+import {
+  EXIT_AXIS_X,
+  EXIT_AXIS_Y,
+  EXIT_AXIS_Z,
+  EXIT_EDGE0_X,
+  EXIT_EDGE0_Y,
+  EXIT_EDGE0_Z,
+  EXIT_EDGE1_X,
+  EXIT_EDGE1_Y,
+  EXIT_EDGE1_Z,
+  EXIT_EDGE2_X,
+  EXIT_EDGE2_Y,
+  EXIT_EDGE2_Z,
+  EXIT_OVERLAP,
+  EXIT_PLANE,
+} from './exits';
 
 /**
  * Möller's triangle-box test, the published "new, faster code": a baseline, faithful like mollerV1.
@@ -9,78 +24,162 @@ import { EXIT_AXIS_X, EXIT_AXIS_Y, EXIT_AXIS_Z, EXIT_EDGE0_X, EXIT_EDGE0_Y, EXIT
  * The answer equals the old code's except where the two plane formulas round differently.
  */
 export function mollerV2(box: Float64Array, b: number, positions: Float32Array, vertex0: number, vertex1: number, vertex2: number): number {
-  const cx = box[b]!, cy = box[b + 1]!, cz = box[b + 2]!;
-  const hx = box[b + 3]!, hy = box[b + 4]!, hz = box[b + 5]!;
-  const i0 = 3 * vertex0, i1 = 3 * vertex1, i2 = 3 * vertex2;
-  const ax = positions[i0]!, ay = positions[i0 + 1]!, az = positions[i0 + 2]!;
-  const bx = positions[i1]!, by = positions[i1 + 1]!, bz = positions[i1 + 2]!;
-  const qx = positions[i2]!, qy = positions[i2 + 1]!, qz = positions[i2 + 2]!;
-  const v0x = ax - cx, v0y = ay - cy, v0z = az - cz;
-  const v1x = bx - cx, v1y = by - cy, v1z = bz - cz;
-  const v2x = qx - cx, v2y = qy - cy, v2z = qz - cz;
-  const e0x = v1x - v0x, e0y = v1y - v0y, e0z = v1z - v0z;
-  const e1x = v2x - v1x, e1y = v2y - v1y, e1z = v2z - v1z;
-  const e2x = v0x - v2x, e2y = v0y - v2y, e2z = v0z - v2z;
+  const cx = box[b]!,
+    cy = box[b + 1]!,
+    cz = box[b + 2]!;
+  const hx = box[b + 3]!,
+    hy = box[b + 4]!,
+    hz = box[b + 5]!;
+  const i0 = 3 * vertex0,
+    i1 = 3 * vertex1,
+    i2 = 3 * vertex2;
+  const ax = positions[i0]!,
+    ay = positions[i0 + 1]!,
+    az = positions[i0 + 2]!;
+  const bx = positions[i1]!,
+    by = positions[i1 + 1]!,
+    bz = positions[i1 + 2]!;
+  const qx = positions[i2]!,
+    qy = positions[i2 + 1]!,
+    qz = positions[i2 + 2]!;
+  const v0x = ax - cx,
+    v0y = ay - cy,
+    v0z = az - cz;
+  const v1x = bx - cx,
+    v1y = by - cy,
+    v1z = bz - cz;
+  const v2x = qx - cx,
+    v2y = qy - cy,
+    v2z = qz - cz;
+  const e0x = v1x - v0x,
+    e0y = v1y - v0y,
+    e0z = v1z - v0z;
+  const e1x = v2x - v1x,
+    e1y = v2y - v1y,
+    e1z = v2z - v1z;
+  const e2x = v0x - v2x,
+    e2y = v0y - v2y,
+    e2z = v0z - v2z;
   let min: number, max: number, p0: number, p1: number, p2: number, rad: number;
 
   // 1. Edge × axis.
-  let fex = Math.abs(e0x), fey = Math.abs(e0y), fez = Math.abs(e0z);
+  let fex = Math.abs(e0x),
+    fey = Math.abs(e0y),
+    fez = Math.abs(e0z);
   // AXISTEST_X01(e0z, e0y, fez, fey)
   p0 = e0z * v0y - e0y * v0z;
   p2 = e0z * v2y - e0y * v2z;
-  if (p0 < p2) { min = p0; max = p2; } else { min = p2; max = p0; }
+  if (p0 < p2) {
+    min = p0;
+    max = p2;
+  } else {
+    min = p2;
+    max = p0;
+  }
   rad = fez * hy + fey * hz;
   if (min > rad || max < -rad) return EXIT_EDGE0_X;
   // AXISTEST_Y02(e0z, e0x, fez, fex)
   p0 = -e0z * v0x + e0x * v0z;
   p2 = -e0z * v2x + e0x * v2z;
-  if (p0 < p2) { min = p0; max = p2; } else { min = p2; max = p0; }
+  if (p0 < p2) {
+    min = p0;
+    max = p2;
+  } else {
+    min = p2;
+    max = p0;
+  }
   rad = fez * hx + fex * hz;
   if (min > rad || max < -rad) return EXIT_EDGE0_Y;
   // AXISTEST_Z12(e0y, e0x, fey, fex)
   p1 = e0y * v1x - e0x * v1y;
   p2 = e0y * v2x - e0x * v2y;
-  if (p2 < p1) { min = p2; max = p1; } else { min = p1; max = p2; }
+  if (p2 < p1) {
+    min = p2;
+    max = p1;
+  } else {
+    min = p1;
+    max = p2;
+  }
   rad = fey * hx + fex * hy;
   if (min > rad || max < -rad) return EXIT_EDGE0_Z;
 
-  fex = Math.abs(e1x); fey = Math.abs(e1y); fez = Math.abs(e1z);
+  fex = Math.abs(e1x);
+  fey = Math.abs(e1y);
+  fez = Math.abs(e1z);
   // AXISTEST_X01(e1z, e1y, fez, fey)
   p0 = e1z * v0y - e1y * v0z;
   p2 = e1z * v2y - e1y * v2z;
-  if (p0 < p2) { min = p0; max = p2; } else { min = p2; max = p0; }
+  if (p0 < p2) {
+    min = p0;
+    max = p2;
+  } else {
+    min = p2;
+    max = p0;
+  }
   rad = fez * hy + fey * hz;
   if (min > rad || max < -rad) return EXIT_EDGE1_X;
   // AXISTEST_Y02(e1z, e1x, fez, fex)
   p0 = -e1z * v0x + e1x * v0z;
   p2 = -e1z * v2x + e1x * v2z;
-  if (p0 < p2) { min = p0; max = p2; } else { min = p2; max = p0; }
+  if (p0 < p2) {
+    min = p0;
+    max = p2;
+  } else {
+    min = p2;
+    max = p0;
+  }
   rad = fez * hx + fex * hz;
   if (min > rad || max < -rad) return EXIT_EDGE1_Y;
   // AXISTEST_Z0(e1y, e1x, fey, fex)
   p0 = e1y * v0x - e1x * v0y;
   p1 = e1y * v1x - e1x * v1y;
-  if (p0 < p1) { min = p0; max = p1; } else { min = p1; max = p0; }
+  if (p0 < p1) {
+    min = p0;
+    max = p1;
+  } else {
+    min = p1;
+    max = p0;
+  }
   rad = fey * hx + fex * hy;
   if (min > rad || max < -rad) return EXIT_EDGE1_Z;
 
-  fex = Math.abs(e2x); fey = Math.abs(e2y); fez = Math.abs(e2z);
+  fex = Math.abs(e2x);
+  fey = Math.abs(e2y);
+  fez = Math.abs(e2z);
   // AXISTEST_X2(e2z, e2y, fez, fey)
   p0 = e2z * v0y - e2y * v0z;
   p1 = e2z * v1y - e2y * v1z;
-  if (p0 < p1) { min = p0; max = p1; } else { min = p1; max = p0; }
+  if (p0 < p1) {
+    min = p0;
+    max = p1;
+  } else {
+    min = p1;
+    max = p0;
+  }
   rad = fez * hy + fey * hz;
   if (min > rad || max < -rad) return EXIT_EDGE2_X;
   // AXISTEST_Y1(e2z, e2x, fez, fex)
   p0 = -e2z * v0x + e2x * v0z;
   p1 = -e2z * v1x + e2x * v1z;
-  if (p0 < p1) { min = p0; max = p1; } else { min = p1; max = p0; }
+  if (p0 < p1) {
+    min = p0;
+    max = p1;
+  } else {
+    min = p1;
+    max = p0;
+  }
   rad = fez * hx + fex * hz;
   if (min > rad || max < -rad) return EXIT_EDGE2_Y;
   // AXISTEST_Z12(e2y, e2x, fey, fex)
   p1 = e2y * v1x - e2x * v1y;
   p2 = e2y * v2x - e2x * v2y;
-  if (p2 < p1) { min = p2; max = p1; } else { min = p1; max = p2; }
+  if (p2 < p1) {
+    min = p2;
+    max = p1;
+  } else {
+    min = p1;
+    max = p2;
+  }
   rad = fey * hx + fex * hy;
   if (min > rad || max < -rad) return EXIT_EDGE2_Z;
 
@@ -113,11 +212,39 @@ export function mollerV2(box: Float64Array, b: number, positions: Float32Array, 
 }
 
 /** The new code's plane test: box corners taken relative to a vertex of the triangle (v), so no d. */
-export function planeBoxOverlapV2(nx: number, ny: number, nz: number, vx: number, vy: number, vz: number, hx: number, hy: number, hz: number): boolean {
+export function planeBoxOverlapV2(
+  nx: number,
+  ny: number,
+  nz: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  hx: number,
+  hy: number,
+  hz: number,
+): boolean {
   let minX: number, maxX: number, minY: number, maxY: number, minZ: number, maxZ: number;
-  if (nx > 0) { minX = -hx - vx; maxX = hx - vx; } else { minX = hx - vx; maxX = -hx - vx; }
-  if (ny > 0) { minY = -hy - vy; maxY = hy - vy; } else { minY = hy - vy; maxY = -hy - vy; }
-  if (nz > 0) { minZ = -hz - vz; maxZ = hz - vz; } else { minZ = hz - vz; maxZ = -hz - vz; }
+  if (nx > 0) {
+    minX = -hx - vx;
+    maxX = hx - vx;
+  } else {
+    minX = hx - vx;
+    maxX = -hx - vx;
+  }
+  if (ny > 0) {
+    minY = -hy - vy;
+    maxY = hy - vy;
+  } else {
+    minY = hy - vy;
+    maxY = -hy - vy;
+  }
+  if (nz > 0) {
+    minZ = -hz - vz;
+    maxZ = hz - vz;
+  } else {
+    minZ = hz - vz;
+    maxZ = -hz - vz;
+  }
   if (nx * minX + ny * minY + nz * minZ > 0) return false;
   if (nx * maxX + ny * maxY + nz * maxZ >= 0) return true;
   return false;

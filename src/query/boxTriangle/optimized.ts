@@ -46,28 +46,49 @@ export function overlapBoxWithTriangles(
   count: number,
   exits: Uint8Array,
 ): number {
-  const cx = box[b]!, cy = box[b + 1]!, cz = box[b + 2]!;
-  const hx = box[b + 3]!, hy = box[b + 4]!, hz = box[b + 5]!;
-  const nhx = -hx, nhy = -hy, nhz = -hz;
+  const cx = box[b]!,
+    cy = box[b + 1]!,
+    cz = box[b + 2]!;
+  const hx = box[b + 3]!,
+    hy = box[b + 4]!,
+    hz = box[b + 5]!;
+  const nhx = -hx,
+    nhy = -hy,
+    nhz = -hz;
   let overlaps = 0;
 
   for (let k = 0; k < count; k++) {
     const triangle = triangles === null ? first + k : triangles[first + k]!;
-    const i0 = 3 * indices[3 * triangle]!, i1 = 3 * indices[3 * triangle + 1]!, i2 = 3 * indices[3 * triangle + 2]!;
+    const i0 = 3 * indices[3 * triangle]!,
+      i1 = 3 * indices[3 * triangle + 1]!,
+      i2 = 3 * indices[3 * triangle + 2]!;
     // Box x axis first, from the x coordinates alone: the cheapest exit, and the commonest far away.
-    const v0x = positions[i0]! - cx, v1x = positions[i1]! - cx, v2x = positions[i2]! - cx;
+    const v0x = positions[i0]! - cx,
+      v1x = positions[i1]! - cx,
+      v2x = positions[i2]! - cx;
     const aboveX = +(v0x > hx) | (+(v1x > hx) << 1) | (+(v2x > hx) << 2);
     const belowX = +(v0x < nhx) | (+(v1x < nhx) << 1) | (+(v2x < nhx) << 2);
     if ((((aboveX + 1) | (belowX + 1)) & 8) !== 0) {
       exits[k] = EXIT_AXIS_X;
       continue;
     }
-    const v0y = positions[i0 + 1]! - cy, v1y = positions[i1 + 1]! - cy, v2y = positions[i2 + 1]! - cy;
-    const v0z = positions[i0 + 2]! - cz, v1z = positions[i1 + 2]! - cz, v2z = positions[i2 + 2]! - cz;
+    const v0y = positions[i0 + 1]! - cy,
+      v1y = positions[i1 + 1]! - cy,
+      v2y = positions[i2 + 1]! - cy;
+    const v0z = positions[i0 + 2]! - cz,
+      v1z = positions[i1 + 2]! - cz,
+      v2z = positions[i2 + 2]! - cz;
     // The extra exit: all three vertices inside the box (no contained triangle can take the x exit).
-    if ((aboveX | belowX) === 0 &&
-      (+(Math.abs(v0y) <= hy) & +(Math.abs(v1y) <= hy) & +(Math.abs(v2y) <= hy) &
-        +(Math.abs(v0z) <= hz) & +(Math.abs(v1z) <= hz) & +(Math.abs(v2z) <= hz)) !== 0) {
+    if (
+      (aboveX | belowX) === 0 &&
+      (+(Math.abs(v0y) <= hy) &
+        +(Math.abs(v1y) <= hy) &
+        +(Math.abs(v2y) <= hy) &
+        +(Math.abs(v0z) <= hz) &
+        +(Math.abs(v1z) <= hz) &
+        +(Math.abs(v2z) <= hz)) !==
+        0
+    ) {
       exits[k] = EXIT_CONTAINED;
       overlaps++;
       continue;
@@ -85,9 +106,15 @@ export function overlapBoxWithTriangles(
     }
     const outside = aboveX | belowX | aboveY | belowY | aboveZ | belowZ; // bit i: vertex i outside
 
-    const e0x = v1x - v0x, e0y = v1y - v0y, e0z = v1z - v0z;
-    const e1x = v2x - v1x, e1y = v2y - v1y, e1z = v2z - v1z;
-    const e2x = v0x - v2x, e2y = v0y - v2y, e2z = v0z - v2z;
+    const e0x = v1x - v0x,
+      e0y = v1y - v0y,
+      e0z = v1z - v0z;
+    const e1x = v2x - v1x,
+      e1y = v2y - v1y,
+      e1z = v2z - v1z;
+    const e2x = v0x - v2x,
+      e2y = v0y - v2y,
+      e2z = v0z - v2z;
 
     // Plane of the triangle, unless v0 is inside (then it cannot separate; see above).
     if ((outside & 1) !== 0) {
@@ -107,8 +134,12 @@ export function overlapBoxWithTriangles(
     // its vertices are outside). The first separating test of a group in mollerV1's order is the exit.
     if ((outside & 5) === 5) {
       // Through v0 and v2: e0×x, e0×y, e1×x, e1×y.
-      const f0x = Math.abs(e0x), f0y = Math.abs(e0y), f0z = Math.abs(e0z);
-      const f1x = Math.abs(e1x), f1y = Math.abs(e1y), f1z = Math.abs(e1z);
+      const f0x = Math.abs(e0x),
+        f0y = Math.abs(e0y),
+        f0z = Math.abs(e0z);
+      const f1x = Math.abs(e1x),
+        f1y = Math.abs(e1y),
+        f1z = Math.abs(e1z);
       const separated =
         apart(e0z * v0y - e0y * v0z, e0z * v2y - e0y * v2z, f0z * hy + f0y * hz) |
         (apart(-e0z * v0x + e0x * v0z, -e0z * v2x + e0x * v2z, f0z * hx + f0x * hz) << 1) |
@@ -131,7 +162,9 @@ export function overlapBoxWithTriangles(
     }
     if ((outside & 3) === 3) {
       // Through v0 and v1: e1×z, e2×x, e2×y.
-      const f2x = Math.abs(e2x), f2y = Math.abs(e2y), f2z = Math.abs(e2z);
+      const f2x = Math.abs(e2x),
+        f2y = Math.abs(e2y),
+        f2z = Math.abs(e2z);
       const separated =
         (apart(e1y * v0x - e1x * v0y, e1y * v1x - e1x * v1y, Math.abs(e1y) * hx + Math.abs(e1x) * hy) << 5) |
         (apart(e2z * v0y - e2y * v0z, e2z * v1y - e2y * v1z, f2z * hy + f2y * hz) << 6) |

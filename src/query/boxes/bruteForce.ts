@@ -10,7 +10,13 @@ import { prepareBoxes } from './prepareBoxes';
  * with the same box-triangle test (and, for an oriented box, the same move into its frame), no tree.
  * Same result conventions as overlapBoxes; pairs come box by box, triangles in id order.
  */
-export function overlapBoxesBruteForce(positions: Float32Array, indices: Uint32Array, boxes: BoxBatch, out: BoxOverlapList, options: Partial<Pick<BoxQueryOptions, 'test' | 'includeRejected'>> = {}): void {
+export function overlapBoxesBruteForce(
+  positions: Float32Array,
+  indices: Uint32Array,
+  boxes: BoxBatch,
+  out: BoxOverlapList,
+  options: Partial<Pick<BoxQueryOptions, 'test' | 'includeRejected'>> = {},
+): void {
   const resolved = resolveBoxQueryOptions(options);
   checkBoxBatch(boxes, out);
   const triangleCount = indices.length / 3;

@@ -34,7 +34,17 @@ export interface QueryTally {
  * when the mesh was reordered) and records the results in `out`. An oriented box's triangles are first
  * moved into its frame (relative to its centre, rotated, stored in float32 as the tests read them).
  */
-export function testLeaf(bvh: LeafSource, workspace: BoxWorkspace, box: number, first: number, count: number, test: number, includeRejected: boolean, out: BoxOverlapList, tally: QueryTally): void {
+export function testLeaf(
+  bvh: LeafSource,
+  workspace: BoxWorkspace,
+  box: number,
+  first: number,
+  count: number,
+  test: number,
+  includeRejected: boolean,
+  out: BoxOverlapList,
+  tally: QueryTally,
+): void {
   const order = bvh.triangleOrder;
   let positions = bvh.positions;
   let indices = bvh.indices;
@@ -60,9 +70,10 @@ export function testLeaf(bvh: LeafSource, workspace: BoxWorkspace, box: number, 
     for (let k = 0; k < count; k++) {
       const t = triangles === null ? start + k : triangles[start + k]!;
       const i3 = 3 * t;
-      exits[k] = test === TEST_V1
-        ? mollerV1(kernelBox, b, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!)
-        : mollerV2(kernelBox, b, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!);
+      exits[k] =
+        test === TEST_V1
+          ? mollerV1(kernelBox, b, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!)
+          : mollerV2(kernelBox, b, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!);
     }
   }
   tally.triangleTests += count;
@@ -93,12 +104,16 @@ function moveIntoBoxFrame(bvh: LeafSource, workspace: BoxWorkspace, box: number,
   const local = workspace.localPositions;
   const r = workspace.rotation;
   const o = 9 * box;
-  const cx = workspace.center[3 * box]!, cy = workspace.center[3 * box + 1]!, cz = workspace.center[3 * box + 2]!;
+  const cx = workspace.center[3 * box]!,
+    cy = workspace.center[3 * box + 1]!,
+    cz = workspace.center[3 * box + 2]!;
   for (let k = 0; k < count; k++) {
     const triangle = order !== null ? order[first + k]! : first + k;
     for (let v = 0; v < 3; v++) {
       const p = 3 * indices[3 * triangle + v]!;
-      const dx = positions[p]! - cx, dy = positions[p + 1]! - cy, dz = positions[p + 2]! - cz;
+      const dx = positions[p]! - cx,
+        dy = positions[p + 1]! - cy,
+        dz = positions[p + 2]! - cz;
       const l = 9 * k + 3 * v;
       local[l] = r[o]! * dx + r[o + 1]! * dy + r[o + 2]! * dz;
       local[l + 1] = r[o + 3]! * dx + r[o + 4]! * dy + r[o + 5]! * dz;

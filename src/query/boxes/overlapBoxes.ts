@@ -1,6 +1,13 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
-import { BOX_QUERY_TESTS, DEFAULT_BOX_QUERY_OPTIONS, type BoxBatch, type BoxOverlapList, type BoxQueryCounters, type BoxQueryOptions } from './boxTypes';
+import {
+  BOX_QUERY_TESTS,
+  DEFAULT_BOX_QUERY_OPTIONS,
+  type BoxBatch,
+  type BoxOverlapList,
+  type BoxQueryCounters,
+  type BoxQueryOptions,
+} from './boxTypes';
 import { boxWorkspaceFor } from './boxWorkspace';
 import { leafTestCode, type QueryTally } from './leafTests';
 import { prepareBoxes } from './prepareBoxes';
@@ -8,7 +15,8 @@ import { traverseBoxes } from './traverseBoxes';
 
 export function resolveBoxQueryOptions(options: Partial<BoxQueryOptions> = {}): BoxQueryOptions {
   const resolved: BoxQueryOptions = { ...DEFAULT_BOX_QUERY_OPTIONS, ...options };
-  if (!(BOX_QUERY_TESTS as readonly string[]).includes(resolved.test)) throw new InvalidParameterError('test', `one of ${BOX_QUERY_TESTS.join(', ')}`, resolved.test);
+  if (!(BOX_QUERY_TESTS as readonly string[]).includes(resolved.test))
+    throw new InvalidParameterError('test', `one of ${BOX_QUERY_TESTS.join(', ')}`, resolved.test);
   if (typeof resolved.batched !== 'boolean') throw new InvalidParameterError('batched', 'true or false', resolved.batched);
   if (typeof resolved.includeRejected !== 'boolean') throw new InvalidParameterError('includeRejected', 'true or false', resolved.includeRejected);
   return resolved;
@@ -18,14 +26,23 @@ export function resolveBoxQueryOptions(options: Partial<BoxQueryOptions> = {}): 
 export function checkBoxBatch(boxes: BoxBatch, out: BoxOverlapList): void {
   const n = boxes.count;
   if (!(Number.isInteger(n) && n >= 0 && n < 2 ** 28)) throw new InvalidParameterError('boxes.count', 'a whole number below 2^28', n);
-  if (!(boxes.centers instanceof Float32Array) || boxes.centers.length < 3 * n) throw new InvalidParameterError('boxes.centers', `a Float32Array of at least ${3 * n} numbers`, boxes.centers);
-  if (!(boxes.halfSizes instanceof Float32Array) || boxes.halfSizes.length < 3 * n) throw new InvalidParameterError('boxes.halfSizes', `a Float32Array of at least ${3 * n} numbers`, boxes.halfSizes);
+  if (!(boxes.centers instanceof Float32Array) || boxes.centers.length < 3 * n)
+    throw new InvalidParameterError('boxes.centers', `a Float32Array of at least ${3 * n} numbers`, boxes.centers);
+  if (!(boxes.halfSizes instanceof Float32Array) || boxes.halfSizes.length < 3 * n)
+    throw new InvalidParameterError('boxes.halfSizes', `a Float32Array of at least ${3 * n} numbers`, boxes.halfSizes);
   const axes = boxes.axes ?? null;
-  if (axes !== null && (!(axes instanceof Float32Array) || axes.length < 9 * n)) throw new InvalidParameterError('boxes.axes', `null or a Float32Array of at least ${9 * n} numbers`, axes);
-  if (!(out.box instanceof Int32Array && out.triangle instanceof Int32Array && out.exit instanceof Uint8Array && out.exitCounts instanceof Int32Array)) {
+  if (axes !== null && (!(axes instanceof Float32Array) || axes.length < 9 * n))
+    throw new InvalidParameterError('boxes.axes', `null or a Float32Array of at least ${9 * n} numbers`, axes);
+  if (!(
+    out.box instanceof Int32Array &&
+    out.triangle instanceof Int32Array &&
+    out.exit instanceof Uint8Array &&
+    out.exitCounts instanceof Int32Array
+  )) {
     throw new InvalidParameterError('out', 'a list from createBoxOverlapList', out);
   }
-  if (!(out.capacity <= out.box.length && out.capacity <= out.triangle.length && out.capacity <= out.exit.length)) throw new InvalidParameterError('out.capacity', 'at most the length of its arrays', out.capacity);
+  if (!(out.capacity <= out.box.length && out.capacity <= out.triangle.length && out.capacity <= out.exit.length))
+    throw new InvalidParameterError('out.capacity', 'at most the length of its arrays', out.capacity);
 }
 
 /**

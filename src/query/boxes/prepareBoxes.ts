@@ -23,11 +23,17 @@ export function prepareBoxes(boxes: BoxBatch, workspace: BoxWorkspace): number {
   const { kernelBox, center, rotation, oriented, loX, loY, loZ, hiX, hiY, hiZ, active } = workspace;
   let valid = 0;
   for (let i = 0; i < n; i++) {
-    const cx = centers[3 * i]!, cy = centers[3 * i + 1]!, cz = centers[3 * i + 2]!;
-    const hx = halfSizes[3 * i]!, hy = halfSizes[3 * i + 1]!, hz = halfSizes[3 * i + 2]!;
+    const cx = centers[3 * i]!,
+      cy = centers[3 * i + 1]!,
+      cz = centers[3 * i + 2]!;
+    const hx = halfSizes[3 * i]!,
+      hy = halfSizes[3 * i + 1]!,
+      hz = halfSizes[3 * i + 2]!;
     if (!(Math.abs(cx) < Infinity && Math.abs(cy) < Infinity && Math.abs(cz) < Infinity)) continue;
     if (!(hx >= 0 && hx < Infinity && hy >= 0 && hy < Infinity && hz >= 0 && hz < Infinity)) continue;
-    let ex = hx, ey = hy, ez = hz;
+    let ex = hx,
+      ey = hy,
+      ez = hz;
     let pad = 2 ** -40 * (Math.max(Math.abs(cx), Math.abs(cy), Math.abs(cz)) + hx + hy + hz) + 1e-300;
     const isOriented = axes !== null && !isIdentity(axes, 9 * i);
     if (isOriented) {
@@ -61,7 +67,17 @@ export function prepareBoxes(boxes: BoxBatch, workspace: BoxWorkspace): number {
 }
 
 function isIdentity(axes: Float32Array, a: number): boolean {
-  return axes[a] === 1 && axes[a + 1] === 0 && axes[a + 2] === 0 && axes[a + 3] === 0 && axes[a + 4] === 1 && axes[a + 5] === 0 && axes[a + 6] === 0 && axes[a + 7] === 0 && axes[a + 8] === 1;
+  return (
+    axes[a] === 1 &&
+    axes[a + 1] === 0 &&
+    axes[a + 2] === 0 &&
+    axes[a + 3] === 0 &&
+    axes[a + 4] === 1 &&
+    axes[a + 5] === 0 &&
+    axes[a + 6] === 0 &&
+    axes[a + 7] === 0 &&
+    axes[a + 8] === 1
+  );
 }
 
 function isOrthonormal(axes: Float32Array, a: number): boolean {

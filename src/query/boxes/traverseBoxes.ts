@@ -66,8 +66,12 @@ export function traverseBoxes(
     if (type === 1) continue; // empty slot
 
     const f = 6 * level;
-    const minX = stackFrame[f]!, minY = stackFrame[f + 1]!, minZ = stackFrame[f + 2]!;
-    const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
+    const minX = stackFrame[f]!,
+      minY = stackFrame[f + 1]!,
+      minZ = stackFrame[f + 2]!;
+    const stepX = stackFrame[f + 3]!,
+      stepY = stackFrame[f + 4]!,
+      stepZ = stackFrame[f + 5]!;
     const b = QUANTIZED_NODE_U16 * node + slot;
     const boxLoX = minX + u16[b]! * stepX;
     const boxLoY = minY + u16[b + 4]! * stepY;
@@ -105,7 +109,7 @@ export function traverseBoxes(
     if (child >= firstShared) {
       // A shared node has two parents; a box reaching it through both must enter it only once.
       let kept = survivors;
-      for (let i = 0; i < kept; ) {
+      for (let i = 0; i < kept;) {
         const j = active[i]!;
         if (workspace.enterShared(j, child - firstShared)) i++;
         else {

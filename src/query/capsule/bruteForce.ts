@@ -19,9 +19,15 @@ export function sweepCapsulesBruteForce(positions: Float32Array, indices: Uint32
   const triangleCount = Math.floor(indices.length / 3);
   for (let i = 0; i < capsules.count; i++) {
     const i3 = 3 * i;
-    const p0x = capsules.start[i3]!, p0y = capsules.start[i3 + 1]!, p0z = capsules.start[i3 + 2]!;
-    const p1x = capsules.end[i3]!, p1y = capsules.end[i3 + 1]!, p1z = capsules.end[i3 + 2]!;
-    const dx = capsules.motion[i3]!, dy = capsules.motion[i3 + 1]!, dz = capsules.motion[i3 + 2]!;
+    const p0x = capsules.start[i3]!,
+      p0y = capsules.start[i3 + 1]!,
+      p0z = capsules.start[i3 + 2]!;
+    const p1x = capsules.end[i3]!,
+      p1y = capsules.end[i3 + 1]!,
+      p1z = capsules.end[i3 + 2]!;
+    const dx = capsules.motion[i3]!,
+      dy = capsules.motion[i3 + 1]!,
+      dz = capsules.motion[i3 + 2]!;
     const r = capsules.radius[i]!;
     hits.point[i3] = hits.point[i3 + 1] = hits.point[i3 + 2] = 0;
     hits.normal[i3] = hits.normal[i3 + 1] = hits.normal[i3 + 2] = 0;
@@ -35,22 +41,50 @@ export function sweepCapsulesBruteForce(positions: Float32Array, indices: Uint32
     let bestTriangle = -1;
     let bestDistance = Infinity;
     // Box of the capsule over the whole motion, for a cheap skip of far triangles.
-    const loX = Math.min(p0x, p1x) + Math.min(0, dx) - r, hiX = Math.max(p0x, p1x) + Math.max(0, dx) + r;
-    const loY = Math.min(p0y, p1y) + Math.min(0, dy) - r, hiY = Math.max(p0y, p1y) + Math.max(0, dy) + r;
-    const loZ = Math.min(p0z, p1z) + Math.min(0, dz) - r, hiZ = Math.max(p0z, p1z) + Math.max(0, dz) + r;
+    const loX = Math.min(p0x, p1x) + Math.min(0, dx) - r,
+      hiX = Math.max(p0x, p1x) + Math.max(0, dx) + r;
+    const loY = Math.min(p0y, p1y) + Math.min(0, dy) - r,
+      hiY = Math.max(p0y, p1y) + Math.max(0, dy) + r;
+    const loZ = Math.min(p0z, p1z) + Math.min(0, dz) - r,
+      hiZ = Math.max(p0z, p1z) + Math.max(0, dz) + r;
     const margin = 1e-6 * (1 + Math.max(Math.abs(loX), Math.abs(hiX), Math.abs(loY), Math.abs(hiY), Math.abs(loZ), Math.abs(hiZ)));
     for (let t3 = 0; t3 < triangleCount; t3++) {
-      const a = 3 * indices[3 * t3]!, b = 3 * indices[3 * t3 + 1]!, c = 3 * indices[3 * t3 + 2]!;
-      const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
-      const bx = positions[b]!, by = positions[b + 1]!, bz = positions[b + 2]!;
-      const cx = positions[c]!, cy = positions[c + 1]!, cz = positions[c + 2]!;
+      const a = 3 * indices[3 * t3]!,
+        b = 3 * indices[3 * t3 + 1]!,
+        c = 3 * indices[3 * t3 + 2]!;
+      const ax = positions[a]!,
+        ay = positions[a + 1]!,
+        az = positions[a + 2]!;
+      const bx = positions[b]!,
+        by = positions[b + 1]!,
+        bz = positions[b + 2]!;
+      const cx = positions[c]!,
+        cy = positions[c + 1]!,
+        cz = positions[c + 2]!;
       if (Math.max(ax, bx, cx) < loX - margin || Math.min(ax, bx, cx) > hiX + margin) continue;
       if (Math.max(ay, by, cy) < loY - margin || Math.min(ay, by, cy) > hiY + margin) continue;
       if (Math.max(az, bz, cz) < loZ - margin || Math.min(az, bz, cz) > hiZ + margin) continue;
       let t = 0;
       let contact = false;
       for (let step = 0; step < MAX_NEWTON_STEPS; step++) {
-        const distance = segmentTriangleClosest(p0x + t * dx, p0y + t * dy, p0z + t * dz, p1x + t * dx, p1y + t * dy, p1z + t * dz, ax, ay, az, bx, by, bz, cx, cy, cz, closest);
+        const distance = segmentTriangleClosest(
+          p0x + t * dx,
+          p0y + t * dy,
+          p0z + t * dz,
+          p1x + t * dx,
+          p1y + t * dy,
+          p1z + t * dz,
+          ax,
+          ay,
+          az,
+          bx,
+          by,
+          bz,
+          cx,
+          cy,
+          cz,
+          closest,
+        );
         const f = distance - r;
         if (t === 0 && f <= 0) {
           // A start in contact: keep the deepest.
@@ -88,17 +122,35 @@ export function sweepCapsulesBruteForce(positions: Float32Array, indices: Uint32
   }
 }
 
-function writeContact(hits: CapsuleHits, i: number, closest: Float64Array, distance: number, positions: Float32Array, a: number, b: number, c: number, dx: number, dy: number, dz: number): void {
+function writeContact(
+  hits: CapsuleHits,
+  i: number,
+  closest: Float64Array,
+  distance: number,
+  positions: Float32Array,
+  a: number,
+  b: number,
+  c: number,
+  dx: number,
+  dy: number,
+  dz: number,
+): void {
   const i3 = 3 * i;
   hits.point[i3] = closest[4]!;
   hits.point[i3 + 1] = closest[5]!;
   hits.point[i3 + 2] = closest[6]!;
-  let nx = closest[1]! - closest[4]!, ny = closest[2]! - closest[5]!, nz = closest[3]! - closest[6]!;
+  let nx = closest[1]! - closest[4]!,
+    ny = closest[2]! - closest[5]!,
+    nz = closest[3]! - closest[6]!;
   let length = distance;
   if (!(length > 0)) {
     // The axis touches the triangle: its face normal against the motion.
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
+    const ux = positions[b]! - positions[a]!,
+      uy = positions[b + 1]! - positions[a + 1]!,
+      uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!,
+      vy = positions[c + 1]! - positions[a + 1]!,
+      vz = positions[c + 2]! - positions[a + 2]!;
     nx = uy * vz - uz * vy;
     ny = uz * vx - ux * vz;
     nz = ux * vy - uy * vx;

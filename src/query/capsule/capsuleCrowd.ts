@@ -20,7 +20,17 @@ export interface CrowdSettings {
   skin: number;
 }
 
-export const DEFAULT_CROWD_SETTINGS: Readonly<CrowdSettings> = Object.freeze({ radius: 0.6, halfHeight: 1, speed: 25, gravity: 20, restitution: 0.45, friction: 0.8, restTime: 1.5, restSpeed: 1.5, skin: 0.01 });
+export const DEFAULT_CROWD_SETTINGS: Readonly<CrowdSettings> = Object.freeze({
+  radius: 0.6,
+  halfHeight: 1,
+  speed: 25,
+  gravity: 20,
+  restitution: 0.45,
+  friction: 0.8,
+  restTime: 1.5,
+  restSpeed: 1.5,
+  skin: 0.01,
+});
 
 /**
  * Many capsules thrown over the terrain, all swept in one sweepCapsules batch per step: each moves by
@@ -63,7 +73,8 @@ export class CapsuleCrowd {
 
   /** Sets the number of capsules (new ones are thrown in; existing ones keep their state). */
   resize(count: number): void {
-    if (!(Number.isInteger(count) && count >= 0 && count <= 100_000)) throw new InvalidParameterError('count', 'a whole number from 0 to 100000', count);
+    if (!(Number.isInteger(count) && count >= 0 && count <= 100_000))
+      throw new InvalidParameterError('count', 'a whole number from 0 to 100000', count);
     const old = this.count;
     const grow = <T extends Float64Array | Float32Array>(array: T, make: (n: number) => T, stride: number): T => {
       const next = make(stride * count);
@@ -92,11 +103,14 @@ export class CapsuleCrowd {
     this.centres[i3] = x;
     this.centres[i3 + 1] = this.heightAt(x, z) + reach + r.range(2, 30);
     this.centres[i3 + 2] = z;
-    const y = r.range(-1, 1), angle = r.range(0, 2 * Math.PI), ring = Math.sqrt(1 - y * y);
+    const y = r.range(-1, 1),
+      angle = r.range(0, 2 * Math.PI),
+      ring = Math.sqrt(1 - y * y);
     this.axes[i3] = ring * Math.cos(angle);
     this.axes[i3 + 1] = y;
     this.axes[i3 + 2] = ring * Math.sin(angle);
-    const heading = r.range(0, 2 * Math.PI), speed = r.range(0.3, 1) * s.speed;
+    const heading = r.range(0, 2 * Math.PI),
+      speed = r.range(0.3, 1) * s.speed;
     this.velocities[i3] = Math.cos(heading) * speed;
     this.velocities[i3 + 1] = r.range(-0.5, 0.5) * speed;
     this.velocities[i3 + 2] = Math.sin(heading) * speed;
@@ -115,7 +129,8 @@ export class CapsuleCrowd {
       const i3 = 3 * i;
       velocities[i3 + 1]! -= s.gravity * dt;
       for (let k = 0; k < 3; k++) {
-        const c = centres[i3 + k]!, a = axes[i3 + k]! * s.halfHeight;
+        const c = centres[i3 + k]!,
+          a = axes[i3 + k]! * s.halfHeight;
         batch.start[i3 + k] = c - a;
         batch.end[i3 + k] = c + a;
         batch.motion[i3 + k] = velocities[i3 + k]! * dt;
@@ -132,7 +147,9 @@ export class CapsuleCrowd {
         for (let k = 0; k < 3; k++) centres[i3 + k]! += velocities[i3 + k]! * dt;
       } else {
         const toi = hits.toi[i]!;
-        const nx = hits.normal[i3]!, ny = hits.normal[i3 + 1]!, nz = hits.normal[i3 + 2]!;
+        const nx = hits.normal[i3]!,
+          ny = hits.normal[i3 + 1]!,
+          nz = hits.normal[i3 + 2]!;
         if (toi === 0) {
           // Started in contact: out along the separating normal.
           centres[i3]! += nx * s.skin;
@@ -145,7 +162,9 @@ export class CapsuleCrowd {
         }
         const vn = velocities[i3]! * nx + velocities[i3 + 1]! * ny + velocities[i3 + 2]! * nz;
         if (vn < 0) {
-          const tx = velocities[i3]! - vn * nx, ty = velocities[i3 + 1]! - vn * ny, tz = velocities[i3 + 2]! - vn * nz;
+          const tx = velocities[i3]! - vn * nx,
+            ty = velocities[i3 + 1]! - vn * ny,
+            tz = velocities[i3 + 2]! - vn * nz;
           velocities[i3] = tx * s.friction - s.restitution * vn * nx;
           velocities[i3 + 1] = ty * s.friction - s.restitution * vn * ny;
           velocities[i3 + 2] = tz * s.friction - s.restitution * vn * nz;

@@ -82,12 +82,32 @@ export interface SweepCounters {
 export type CapsuleSweeper = (bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options?: Partial<SweepOptions>) => SweepCounters;
 
 export function createSweepCounters(): SweepCounters {
-  return { nodesVisited: 0, trianglesTested: 0, pairsPossible: 0, pairsKept: 0, pairsTested: 0, sphereVertex: 0, sphereEdge: 0, sphereFace: 0, cylinderEdge: 0, cylinderVertex: 0, cylinderFace: 0, hits: 0, invalidCapsules: 0 };
+  return {
+    nodesVisited: 0,
+    trianglesTested: 0,
+    pairsPossible: 0,
+    pairsKept: 0,
+    pairsTested: 0,
+    sphereVertex: 0,
+    sphereEdge: 0,
+    sphereFace: 0,
+    cylinderEdge: 0,
+    cylinderVertex: 0,
+    cylinderFace: 0,
+    hits: 0,
+    invalidCapsules: 0,
+  };
 }
 
 /** Allocates a batch for `count` capsules. */
 export function createCapsuleBatch(count: number): CapsuleBatch {
-  return { count, start: new Float32Array(3 * count), end: new Float32Array(3 * count), radius: new Float32Array(count), motion: new Float32Array(3 * count) };
+  return {
+    count,
+    start: new Float32Array(3 * count),
+    end: new Float32Array(3 * count),
+    radius: new Float32Array(count),
+    motion: new Float32Array(3 * count),
+  };
 }
 
 export function createCapsuleHits(count: number): CapsuleHits {

@@ -126,7 +126,8 @@ export class CapsuleCharacter {
     if (this.grounded && v[1]! < 0) v[1] = 0;
 
     // Across: collide and slide, climbing ledges when walking.
-    const dx = v[0]! * dt, dz = v[2]! * dt;
+    const dx = v[0]! * dt,
+      dz = v[2]! * dt;
     if (dx !== 0 || dz !== 0) {
       const blocked = this.slide(bvh, dx, 0, dz, true);
       if (blocked && this.grounded) this.stepUp(bvh, dx, dz);
@@ -178,7 +179,9 @@ export class CapsuleCharacter {
       }
       if (n[1]! < -0.3 && this.velocity[1]! > 0) this.velocity[1] = 0; // a ceiling
       // The plane the rest of the move slides on: walls (steep ground included) are vertical when walking.
-      let px = n[0]!, py = n[1]!, pz = n[2]!;
+      let px = n[0]!,
+        py = n[1]!,
+        pz = n[2]!;
       if (!walkable && horizontal) {
         blocked = true;
         const across = Math.hypot(px, pz);

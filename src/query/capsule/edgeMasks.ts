@@ -46,7 +46,8 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
     const i = e - 3 * t;
     const a = indices[3 * t + i]!;
     const b = indices[3 * t + (i === 2 ? 0 : i + 1)]!;
-    if (a >= vertexCount || b >= vertexCount) throw new InvalidParameterError(`indices[${3 * t + i}]`, `a vertex index below ${vertexCount}`, Math.max(a, b));
+    if (a >= vertexCount || b >= vertexCount)
+      throw new InvalidParameterError(`indices[${3 * t + i}]`, `a vertex index below ${vertexCount}`, Math.max(a, b));
     low[e] = a < b ? a : b;
     high[e] = a < b ? b : a;
     bucketStart[low[e]! + 1]!++;
@@ -58,7 +59,8 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
   // Buckets are small (a vertex's edges), so insertion sort by (higher vertex, slot); slots enter in
   // increasing order, so equal keys stay in slot order.
   for (let v = 0; v < vertexCount; v++) {
-    const from = bucketStart[v]!, to = bucketStart[v + 1]!;
+    const from = bucketStart[v]!,
+      to = bucketStart[v + 1]!;
     for (let i = from + 1; i < to; i++) {
       const slot = order[i]!;
       const key = high[slot]!;
@@ -72,7 +74,11 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
   }
 
   const masks = new Uint8Array(triangleCount);
-  let borderEdges = 0, sharedEdges = 0, nonManifoldEdges = 0, valleyEdges = 0, coplanarEdges = 0;
+  let borderEdges = 0,
+    sharedEdges = 0,
+    nonManifoldEdges = 0,
+    valleyEdges = 0,
+    coplanarEdges = 0;
   let start = 0;
   while (start < edgeCount) {
     const first = order[start]!;
@@ -96,7 +102,8 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
     masks[t]! |= 1 << (first - 3 * t);
   }
 
-  let edgesKept = 0, verticesKept = 0;
+  let edgesKept = 0,
+    verticesKept = 0;
   for (let t = 0; t < triangleCount; t++) {
     const edges = masks[t]! & 7;
     // Vertex i lies on edge i and on edge i−1 (bit i+2 rotated down).
@@ -116,14 +123,18 @@ const BEND_UNKNOWN = 3;
 
 /** Classifies the edge between edge slots e1 and e2 (3·triangle + i) of two triangles. */
 function sharedEdgeBend(positions: Float32Array, indices: Uint32Array, e1: number, e2: number): number {
-  const t1 = (e1 / 3) | 0, i1 = e1 - 3 * t1;
-  const t2 = (e2 / 3) | 0, i2 = e2 - 3 * t2;
-  const a1 = indices[3 * t1 + i1]!, b1 = indices[3 * t1 + (i1 + 1) % 3]!;
-  const a2 = indices[3 * t2 + i2]!, b2 = indices[3 * t2 + (i2 + 1) % 3]!;
+  const t1 = (e1 / 3) | 0,
+    i1 = e1 - 3 * t1;
+  const t2 = (e2 / 3) | 0,
+    i2 = e2 - 3 * t2;
+  const a1 = indices[3 * t1 + i1]!,
+    b1 = indices[3 * t1 + ((i1 + 1) % 3)]!;
+  const a2 = indices[3 * t2 + i2]!,
+    b2 = indices[3 * t2 + ((i2 + 1) % 3)]!;
   // Consistent winding walks the shared edge in opposite directions; otherwise front is undefined.
   if (!(a1 === b2 && b1 === a2)) return BEND_UNKNOWN;
-  const o1 = indices[3 * t1 + (i1 + 2) % 3]!;
-  const o2 = indices[3 * t2 + (i2 + 2) % 3]!;
+  const o1 = indices[3 * t1 + ((i1 + 2) % 3)]!;
+  const o2 = indices[3 * t2 + ((i2 + 2) % 3)]!;
   const h12 = heightAbove(positions, indices, t1, o2); // neighbour's apex over triangle 1's plane
   const h21 = heightAbove(positions, indices, t2, o1);
   if (Number.isNaN(h12) || Number.isNaN(h21)) return BEND_UNKNOWN;
@@ -135,13 +146,25 @@ function sharedEdgeBend(positions: Float32Array, indices: Uint32Array, e1: numbe
 
 /** Sine of the angle at which vertex v stands in front of triangle t's plane; NaN for a zero-area triangle. */
 function heightAbove(positions: Float32Array, indices: Uint32Array, t: number, v: number): number {
-  const a = 3 * indices[3 * t]!, b = 3 * indices[3 * t + 1]!, c = 3 * indices[3 * t + 2]!;
-  const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
-  const ux = positions[b]! - ax, uy = positions[b + 1]! - ay, uz = positions[b + 2]! - az;
-  const vx = positions[c]! - ax, vy = positions[c + 1]! - ay, vz = positions[c + 2]! - az;
-  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const a = 3 * indices[3 * t]!,
+    b = 3 * indices[3 * t + 1]!,
+    c = 3 * indices[3 * t + 2]!;
+  const ax = positions[a]!,
+    ay = positions[a + 1]!,
+    az = positions[a + 2]!;
+  const ux = positions[b]! - ax,
+    uy = positions[b + 1]! - ay,
+    uz = positions[b + 2]! - az;
+  const vx = positions[c]! - ax,
+    vy = positions[c + 1]! - ay,
+    vz = positions[c + 2]! - az;
+  const nx = uy * vz - uz * vy,
+    ny = uz * vx - ux * vz,
+    nz = ux * vy - uy * vx;
   const nLength = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  const wx = positions[3 * v]! - ax, wy = positions[3 * v + 1]! - ay, wz = positions[3 * v + 2]! - az;
+  const wx = positions[3 * v]! - ax,
+    wy = positions[3 * v + 1]! - ay,
+    wz = positions[3 * v + 2]! - az;
   const wLength = Math.sqrt(wx * wx + wy * wy + wz * wz);
   if (!(nLength > 0) || !(wLength > 0)) return NaN;
   return (nx * wx + ny * wy + nz * wz) / (nLength * wLength);

@@ -17,25 +17,56 @@ import { CAPSULE_STRIDE, C_HAS_AXIS, C_R_CULL } from './sweepWorkspace';
  * the three band and three side bits into the pairs that can touch. `quickCull` false keeps every pair
  * of a reached triangle (a reference for the cull).
  */
-export function cullTriangle(capsules: Float64Array, bestT: Float64Array, slot: number, positions: Float32Array, ia: number, ib: number, ic: number, quickCull: boolean): number {
+export function cullTriangle(
+  capsules: Float64Array,
+  bestT: Float64Array,
+  slot: number,
+  positions: Float32Array,
+  ia: number,
+  ib: number,
+  ic: number,
+  quickCull: boolean,
+): number {
   // Integers and arrays only in the signature: a call V8 does not inline passes doubles boxed.
-  const ax = positions[ia]!, ay = positions[ia + 1]!, az = positions[ia + 2]!;
-  const bx = positions[ib]!, by = positions[ib + 1]!, bz = positions[ib + 2]!;
-  const cx = positions[ic]!, cy = positions[ic + 1]!, cz = positions[ic + 2]!;
+  const ax = positions[ia]!,
+    ay = positions[ia + 1]!,
+    az = positions[ia + 2]!;
+  const bx = positions[ib]!,
+    by = positions[ib + 1]!,
+    bz = positions[ib + 2]!;
+  const cx = positions[ic]!,
+    cy = positions[ic + 1]!,
+    cz = positions[ic + 2]!;
   const limit = bestT[slot]!;
   const o = CAPSULE_STRIDE * slot;
-  const p0x = capsules[o]!, p0y = capsules[o + 1]!, p0z = capsules[o + 2]!;
-  const sx = capsules[o + 3]! - p0x, sy = capsules[o + 4]! - p0y, sz = capsules[o + 5]! - p0z;
-  const dx = capsules[o + 6]!, dy = capsules[o + 7]!, dz = capsules[o + 8]!;
+  const p0x = capsules[o]!,
+    p0y = capsules[o + 1]!,
+    p0z = capsules[o + 2]!;
+  const sx = capsules[o + 3]! - p0x,
+    sy = capsules[o + 4]! - p0y,
+    sz = capsules[o + 5]! - p0z;
+  const dx = capsules[o + 6]!,
+    dy = capsules[o + 7]!,
+    dz = capsules[o + 8]!;
   const rCull = capsules[o + C_R_CULL]!;
   const hasAxis = capsules[o + C_HAS_AXIS]! !== 0;
-  const e0x = bx - ax, e0y = by - ay, e0z = bz - az;
-  const e1x = cx - bx, e1y = cy - by, e1z = cz - bz;
-  const e2x = ax - cx, e2y = ay - cy, e2z = az - cz;
+  const e0x = bx - ax,
+    e0y = by - ay,
+    e0z = bz - az;
+  const e1x = cx - bx,
+    e1y = cy - by,
+    e1z = cz - bz;
+  const e2x = ax - cx,
+    e2y = ay - cy,
+    e2z = az - cz;
   // Face normal (B − A) × (C − A) = E2 × E0, unnormalised.
-  const nx = e2y * e0z - e2z * e0y, ny = e2z * e0x - e2x * e0z, nz = e2x * e0y - e2y * e0x;
+  const nx = e2y * e0z - e2z * e0y,
+    ny = e2z * e0x - e2x * e0z,
+    nz = e2x * e0y - e2y * e0x;
   const nn = nx * nx + ny * ny + nz * nz;
-  const w0x = p0x - ax, w0y = p0y - ay, w0z = p0z - az;
+  const w0x = p0x - ax,
+    w0y = p0y - ay,
+    w0z = p0z - az;
   const sa0 = nx * w0x + ny * w0y + nz * w0z;
   const sa1 = sa0 + nx * sx + ny * sy + nz * sz;
   const k0 = nx * dx + ny * dy + nz * dz;
@@ -44,9 +75,12 @@ export function cullTriangle(capsules: Float64Array, bestT: Float64Array, slot: 
   if (nn > 0) {
     const band = rCull * Math.sqrt(nn);
     const move = limit * k0;
-    const end0 = sa0 + move, end1 = sa1 + move;
-    const lo0 = sa0 < end0 ? sa0 : end0, hi0 = sa0 < end0 ? end0 : sa0;
-    const lo1 = sa1 < end1 ? sa1 : end1, hi1 = sa1 < end1 ? end1 : sa1;
+    const end0 = sa0 + move,
+      end1 = sa1 + move;
+    const lo0 = sa0 < end0 ? sa0 : end0,
+      hi0 = sa0 < end0 ? end0 : sa0;
+    const lo1 = sa1 < end1 ? sa1 : end1,
+      hi1 = sa1 < end1 ? end1 : sa1;
     if ((lo0 > band && lo1 > band) || (hi0 < -band && hi1 < -band)) return 0;
     reach0 = lo0 <= band && hi0 >= -band;
     reach1 = lo1 <= band && hi1 >= -band;
@@ -54,9 +88,15 @@ export function cullTriangle(capsules: Float64Array, bestT: Float64Array, slot: 
   let kept: number;
   if (quickCull) {
     // Edge planes through each edge and the motion: n_i = E_i × d.
-    const n0x = e0y * dz - e0z * dy, n0y = e0z * dx - e0x * dz, n0z = e0x * dy - e0y * dx;
-    const n1x = e1y * dz - e1z * dy, n1y = e1z * dx - e1x * dz, n1z = e1x * dy - e1y * dx;
-    const n2x = e2y * dz - e2z * dy, n2y = e2z * dx - e2x * dz, n2z = e2x * dy - e2y * dx;
+    const n0x = e0y * dz - e0z * dy,
+      n0y = e0z * dx - e0x * dz,
+      n0z = e0x * dy - e0y * dx;
+    const n1x = e1y * dz - e1z * dy,
+      n1y = e1z * dx - e1x * dz,
+      n1z = e1x * dy - e1y * dx;
+    const n2x = e2y * dz - e2z * dy,
+      n2y = e2z * dx - e2x * dz,
+      n2z = e2x * dy - e2y * dx;
     const s00 = n0x * w0x + n0y * w0y + n0z * w0z;
     const s01 = s00 + n0x * sx + n0y * sy + n0z * sz;
     const s10 = n1x * (p0x - bx) + n1y * (p0y - by) + n1z * (p0z - bz);

@@ -4,7 +4,16 @@ import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCou
 import { computeEdgeMasks } from './edgeMasks';
 import { PAIRS_PER_TRIANGLE } from './featureBits';
 import { SweepTally, sweepQuantized } from './sweepQuantized';
-import { QUEUE_CYLINDER_EDGE, QUEUE_CYLINDER_FACE, QUEUE_CYLINDER_VERTEX, QUEUE_SPHERE_EDGE, QUEUE_SPHERE_FACE, QUEUE_SPHERE_VERTEX, sweepWorkspaceFor, type SweepWorkspace } from './sweepWorkspace';
+import {
+  QUEUE_CYLINDER_EDGE,
+  QUEUE_CYLINDER_FACE,
+  QUEUE_CYLINDER_VERTEX,
+  QUEUE_SPHERE_EDGE,
+  QUEUE_SPHERE_FACE,
+  QUEUE_SPHERE_VERTEX,
+  sweepWorkspaceFor,
+  type SweepWorkspace,
+} from './sweepWorkspace';
 
 export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true });
 
@@ -24,7 +33,8 @@ export function resolveSweepOptions(input: Partial<SweepOptions>): SweepOptions 
   const options: SweepOptions = { ...DEFAULT_SWEEP_OPTIONS, ...input };
   if (typeof options.edgeMasks !== 'boolean') throw new InvalidParameterError('edgeMasks', 'true or false', options.edgeMasks);
   if (typeof options.quickCull !== 'boolean') throw new InvalidParameterError('quickCull', 'true or false', options.quickCull);
-  if (options.trace !== undefined && !(options.trace.triangle instanceof Int32Array)) throw new InvalidParameterError('trace', 'a CapsuleTrace (createCapsuleTrace)', options.trace);
+  if (options.trace !== undefined && !(options.trace.triangle instanceof Int32Array))
+    throw new InvalidParameterError('trace', 'a CapsuleTrace (createCapsuleTrace)', options.trace);
   return options;
 }
 
@@ -33,13 +43,19 @@ export function checkBatch(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits):
   const n = capsules.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('capsules.count', 'a whole number ≥ 0', n);
   for (const name of ['start', 'end', 'motion'] as const) {
-    if (!(capsules[name] instanceof Float32Array) || capsules[name].length < 3 * n) throw new InvalidParameterError(`capsules.${name}`, `a Float32Array of at least ${3 * n} numbers`, capsules[name]);
+    if (!(capsules[name] instanceof Float32Array) || capsules[name].length < 3 * n)
+      throw new InvalidParameterError(`capsules.${name}`, `a Float32Array of at least ${3 * n} numbers`, capsules[name]);
   }
-  if (!(capsules.radius instanceof Float32Array) || capsules.radius.length < n) throw new InvalidParameterError('capsules.radius', `a Float32Array of at least ${n} numbers`, capsules.radius);
-  if (!(hits.toi instanceof Float32Array) || hits.toi.length < n) throw new InvalidParameterError('hits.toi', `a Float32Array of at least ${n} numbers`, hits.toi);
-  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n) throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
-  if (!(hits.point instanceof Float32Array) || hits.point.length < 3 * n) throw new InvalidParameterError('hits.point', `a Float32Array of at least ${3 * n} numbers`, hits.point);
-  if (!(hits.normal instanceof Float32Array) || hits.normal.length < 3 * n) throw new InvalidParameterError('hits.normal', `a Float32Array of at least ${3 * n} numbers`, hits.normal);
+  if (!(capsules.radius instanceof Float32Array) || capsules.radius.length < n)
+    throw new InvalidParameterError('capsules.radius', `a Float32Array of at least ${n} numbers`, capsules.radius);
+  if (!(hits.toi instanceof Float32Array) || hits.toi.length < n)
+    throw new InvalidParameterError('hits.toi', `a Float32Array of at least ${n} numbers`, hits.toi);
+  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n)
+    throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
+  if (!(hits.point instanceof Float32Array) || hits.point.length < 3 * n)
+    throw new InvalidParameterError('hits.point', `a Float32Array of at least ${3 * n} numbers`, hits.point);
+  if (!(hits.normal instanceof Float32Array) || hits.normal.length < 3 * n)
+    throw new InvalidParameterError('hits.normal', `a Float32Array of at least ${3 * n} numbers`, hits.normal);
   if (bvh.quantized === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts);
 }
 
@@ -55,7 +71,8 @@ function writeResult(ws: SweepWorkspace, slot: number, hits: CapsuleHits, i: num
   }
   counters.hits++;
   hits.toi[i] = ws.bestT[slot]!;
-  const o = 6 * slot, i3 = 3 * i;
+  const o = 6 * slot,
+    i3 = 3 * i;
   const contact = ws.contact;
   hits.point[i3] = contact[o]!;
   hits.point[i3 + 1] = contact[o + 1]!;
@@ -86,11 +103,28 @@ export function sweepCapsules(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHit
   const nodes = bvh.quantized!;
   for (let i = 0; i < capsules.count; i++) {
     const i3 = 3 * i;
-    const p0x = start[i3]!, p0y = start[i3 + 1]!, p0z = start[i3 + 2]!;
-    const p1x = end[i3]!, p1y = end[i3 + 1]!, p1z = end[i3 + 2]!;
-    const dx = motion[i3]!, dy = motion[i3 + 1]!, dz = motion[i3 + 2]!;
+    const p0x = start[i3]!,
+      p0y = start[i3 + 1]!,
+      p0z = start[i3 + 2]!;
+    const p1x = end[i3]!,
+      p1y = end[i3 + 1]!,
+      p1z = end[i3 + 2]!;
+    const dx = motion[i3]!,
+      dy = motion[i3 + 1]!,
+      dz = motion[i3 + 2]!;
     const r = radius[i]!;
-    const valid = finite(p0x) && finite(p0y) && finite(p0z) && finite(p1x) && finite(p1y) && finite(p1z) && finite(dx) && finite(dy) && finite(dz) && r >= 0 && finite(r);
+    const valid =
+      finite(p0x) &&
+      finite(p0y) &&
+      finite(p0z) &&
+      finite(p1x) &&
+      finite(p1y) &&
+      finite(p1z) &&
+      finite(dx) &&
+      finite(dy) &&
+      finite(dz) &&
+      r >= 0 &&
+      finite(r);
     point[i3] = point[i3 + 1] = point[i3 + 2] = 0;
     normal[i3] = normal[i3 + 1] = normal[i3 + 2] = 0;
     if (!valid) {

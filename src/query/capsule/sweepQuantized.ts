@@ -69,16 +69,27 @@ export function sweepQuantized(
   const bestT = ws.bestT;
 
   const c = CAPSULE_STRIDE * slot;
-  const dx = capsules[c + C_D]!, dy = capsules[c + C_D + 1]!, dz = capsules[c + C_D + 2]!;
-  const ox = capsules[c + C_CENTRE]!, oy = capsules[c + C_CENTRE + 1]!, oz = capsules[c + C_CENTRE + 2]!;
-  const ex = capsules[c + C_EXTENT]!, ey = capsules[c + C_EXTENT + 1]!, ez = capsules[c + C_EXTENT + 2]!;
+  const dx = capsules[c + C_D]!,
+    dy = capsules[c + C_D + 1]!,
+    dz = capsules[c + C_D + 2]!;
+  const ox = capsules[c + C_CENTRE]!,
+    oy = capsules[c + C_CENTRE + 1]!,
+    oz = capsules[c + C_CENTRE + 2]!;
+  const ex = capsules[c + C_EXTENT]!,
+    ey = capsules[c + C_EXTENT + 1]!,
+    ez = capsules[c + C_EXTENT + 2]!;
   const inverseX = 1 / (dx + 0);
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
-  const nearX = inverseX >= 0 ? 0 : 12, farX = 12 - nearX;
-  const nearY = inverseY >= 0 ? 4 : 16, farY = 20 - nearY;
-  const nearZ = inverseZ >= 0 ? 8 : 20, farZ = 28 - nearZ;
-  const growNearX = inverseX >= 0 ? -ex : ex, growNearY = inverseY >= 0 ? -ey : ey, growNearZ = inverseZ >= 0 ? -ez : ez;
+  const nearX = inverseX >= 0 ? 0 : 12,
+    farX = 12 - nearX;
+  const nearY = inverseY >= 0 ? 4 : 16,
+    farY = 20 - nearY;
+  const nearZ = inverseZ >= 0 ? 8 : 20,
+    farZ = 28 - nearZ;
+  const growNearX = inverseX >= 0 ? -ex : ex,
+    growNearY = inverseY >= 0 ? -ey : ey,
+    growNearZ = inverseZ >= 0 ? -ez : ez;
 
   let nodesVisited = 0;
   let trianglesTested = 0;
@@ -110,12 +121,19 @@ export function sweepQuantized(
     if (stackNear[top]! > bestT[slot]!) continue;
     const node = stackNode[top]!;
     const f = 6 * top;
-    const minX = stackFrame[f]!, minY = stackFrame[f + 1]!, minZ = stackFrame[f + 2]!;
-    const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
+    const minX = stackFrame[f]!,
+      minY = stackFrame[f + 1]!,
+      minZ = stackFrame[f + 2]!;
+    const stepX = stackFrame[f + 3]!,
+      stepY = stackFrame[f + 4]!,
+      stepZ = stackFrame[f + 5]!;
     nodesVisited++;
-    const nearBaseX = minX + growNearX - ox, farBaseX = minX - growNearX - ox;
-    const nearBaseY = minY + growNearY - oy, farBaseY = minY - growNearY - oy;
-    const nearBaseZ = minZ + growNearZ - oz, farBaseZ = minZ - growNearZ - oz;
+    const nearBaseX = minX + growNearX - ox,
+      farBaseX = minX - growNearX - ox;
+    const nearBaseY = minY + growNearY - oy,
+      farBaseY = minY - growNearY - oy;
+    const nearBaseZ = minZ + growNearZ - oz,
+      farBaseZ = minZ - growNearZ - oz;
 
     const b = QUANTIZED_NODE_U16 * node;
     const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
@@ -159,7 +177,9 @@ export function sweepQuantized(
         const triangle = ordered ? order[k]! : k;
         const i3 = 3 * triangle;
         trianglesTested++;
-        const ia = 3 * indices[i3]!, ib = 3 * indices[i3 + 1]!, ic = 3 * indices[i3 + 2]!;
+        const ia = 3 * indices[i3]!,
+          ib = 3 * indices[i3 + 1]!,
+          ic = 3 * indices[i3 + 2]!;
         const kept = cullTriangle(capsules, bestT, slot, positions, ia, ib, ic, quickCull);
         const tested = masks === null ? kept : kept & MASK_TO_PAIRS[masks[triangle]!]!;
         if (trace !== null && trace.count < trace.capacity) {

@@ -81,15 +81,38 @@ export class SweepWorkspace {
   }
 
   /** Loads a capsule into a slot and clears its best contact (t = 1, none). */
-  load(slot: number, p0x: number, p0y: number, p0z: number, p1x: number, p1y: number, p1z: number, dx: number, dy: number, dz: number, r: number): void {
+  load(
+    slot: number,
+    p0x: number,
+    p0y: number,
+    p0z: number,
+    p1x: number,
+    p1y: number,
+    p1z: number,
+    dx: number,
+    dy: number,
+    dz: number,
+    r: number,
+  ): void {
     const c = CAPSULE_STRIDE * slot;
     const k = this.capsules;
-    k[c] = p0x; k[c + 1] = p0y; k[c + 2] = p0z;
-    k[c + 3] = p1x; k[c + 4] = p1y; k[c + 5] = p1z;
-    k[c + 6] = dx; k[c + 7] = dy; k[c + 8] = dz;
+    k[c] = p0x;
+    k[c + 1] = p0y;
+    k[c + 2] = p0z;
+    k[c + 3] = p1x;
+    k[c + 4] = p1y;
+    k[c + 5] = p1z;
+    k[c + 6] = dx;
+    k[c + 7] = dy;
+    k[c + 8] = dz;
     k[c + C_R] = r;
     // Cull slack: a few ulps of the coordinates, so rounding never culls a touching pair.
-    const scale = Math.max(Math.abs(p0x), Math.abs(p0y), Math.abs(p0z), Math.abs(p1x), Math.abs(p1y), Math.abs(p1z)) + Math.abs(dx) + Math.abs(dy) + Math.abs(dz) + r;
+    const scale =
+      Math.max(Math.abs(p0x), Math.abs(p0y), Math.abs(p0z), Math.abs(p1x), Math.abs(p1y), Math.abs(p1z)) +
+      Math.abs(dx) +
+      Math.abs(dy) +
+      Math.abs(dz) +
+      r;
     const rCull = r + 1e-9 * scale;
     k[c + C_R_CULL] = rCull;
     k[c + C_CENTRE] = 0.5 * (p0x + p1x);

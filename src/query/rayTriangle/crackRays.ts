@@ -196,7 +196,8 @@ export function generateCrackRays(mesh: GridMesh, count: number, options: CrackR
         wc = 1 - wc;
       }
       const pointX = positions[pickA]! + wb * (positions[pickB]! - positions[pickA]!) + wc * (positions[pickC]! - positions[pickA]!);
-      const pointZ = positions[pickA + 2]! + wb * (positions[pickB + 2]! - positions[pickA + 2]!) + wc * (positions[pickC + 2]! - positions[pickA + 2]!);
+      const pointZ =
+        positions[pickA + 2]! + wb * (positions[pickB + 2]! - positions[pickA + 2]!) + wc * (positions[pickC + 2]! - positions[pickA + 2]!);
       originX = targetX + ORIGIN_SHRINK * (pointX - targetX);
       originZ = targetZ + ORIGIN_SHRINK * (pointZ - targetZ);
       const reach = Math.hypot(originX - targetX, originZ - targetZ);

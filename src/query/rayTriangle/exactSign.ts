@@ -40,14 +40,14 @@ function exactDifferenceOfProducts(a: number, b: number, c: number, d: number, l
   split = SPLITTER * b;
   const bHigh = split - (split - b);
   const bLow = b - bHigh;
-  const leftTail = aLow * bLow - (((left - aHigh * bHigh) - aLow * bHigh) - aHigh * bLow);
+  const leftTail = aLow * bLow - (left - aHigh * bHigh - aLow * bHigh - aHigh * bLow);
   split = SPLITTER * c;
   const cHigh = split - (split - c);
   const cLow = c - cHigh;
   split = SPLITTER * d;
   const dHigh = split - (split - d);
   const dLow = d - dHigh;
-  const rightTail = cLow * dLow - (((right - cHigh * dHigh) - cLow * dHigh) - cHigh * dLow);
+  const rightTail = cLow * dLow - (right - cHigh * dHigh - cLow * dHigh - cHigh * dLow);
 
   // (left + leftTail) − (right + rightTail) as a non-overlapping four-term expansion x3 > x2 > x1 > x0.
   // Two_One_Diff(left, leftTail, rightTail) → (j, k, x0)

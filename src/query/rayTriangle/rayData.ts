@@ -47,7 +47,8 @@ export function prepareRay(ox: number, oy: number, oz: number, dx: number, dy: n
   const absY = Math.abs(dy);
   const absZ = Math.abs(dz);
   // A NaN fails every comparison, so "finite" is asked as a positive question that NaN answers no to.
-  const finite = absX < Infinity && absY < Infinity && absZ < Infinity && Math.abs(ox) < Infinity && Math.abs(oy) < Infinity && Math.abs(oz) < Infinity;
+  const finite =
+    absX < Infinity && absY < Infinity && absZ < Infinity && Math.abs(ox) < Infinity && Math.abs(oy) < Infinity && Math.abs(oz) < Infinity;
   const valid = finite && (absX > 0 || absY > 0 || absZ > 0);
   rayData[RAY_VALID] = valid ? 1 : 0;
 

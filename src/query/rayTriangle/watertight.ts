@@ -1,15 +1,6 @@
 import { differenceOfProducts } from './exactSign';
 import { RAY_MISS } from './miss';
-import {
-  RAY_AXIS_X,
-  RAY_AXIS_Y,
-  RAY_AXIS_Z,
-  RAY_ORIGIN_X,
-  RAY_SHEAR_X,
-  RAY_SHEAR_Y,
-  RAY_SHEAR_Z,
-  RAY_VALID,
-} from './rayData';
+import { RAY_AXIS_X, RAY_AXIS_Y, RAY_AXIS_Z, RAY_ORIGIN_X, RAY_SHEAR_X, RAY_SHEAR_Y, RAY_SHEAR_Z, RAY_VALID } from './rayData';
 
 /**
  * Woop, Benthin and Wald's watertight ray-triangle test (JCGT 2013). Each vertex is moved into a frame

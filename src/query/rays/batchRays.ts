@@ -121,18 +121,27 @@ export class RayBatchItems implements BatchItems {
     const directions = this.directions;
     const voteMode = this.voteMode;
     const votes = this.octantVotes;
-    let sumX = 0, sumY = 0, sumZ = 0;
+    let sumX = 0,
+      sumY = 0,
+      sumZ = 0;
     if (voteMode === VOTE_OCTANTS) votes.fill(0);
     let i = 0;
     let last = count;
     if (this.regular) {
       while (i < last) {
         const o = RECORD * i;
-        const ox = record[o]!, oy = record[o + 1]!, oz = record[o + 2]!;
-        const ix = record[o + 3]!, iy = record[o + 4]!, iz = record[o + 5]!;
-        const x0 = (minX - ox) * ix, x1 = (maxX - ox) * ix;
-        const y0 = (minY - oy) * iy, y1 = (maxY - oy) * iy;
-        const z0 = (minZ - oz) * iz, z1 = (maxZ - oz) * iz;
+        const ox = record[o]!,
+          oy = record[o + 1]!,
+          oz = record[o + 2]!;
+        const ix = record[o + 3]!,
+          iy = record[o + 4]!,
+          iz = record[o + 5]!;
+        const x0 = (minX - ox) * ix,
+          x1 = (maxX - ox) * ix;
+        const y0 = (minY - oy) * iy,
+          y1 = (maxY - oy) * iy;
+        const z0 = (minZ - oz) * iz,
+          z1 = (maxZ - oz) * iz;
         const enter = Math.max(0, Math.min(x0, x1), Math.min(y0, y1), Math.min(z0, z1));
         let exit = Math.min(Math.max(x0, x1), Math.max(y0, y1), Math.max(z0, z1));
         exit += Math.abs(exit) * EXIT_SLACK;
@@ -155,8 +164,12 @@ export class RayBatchItems implements BatchItems {
     } else {
       while (i < last) {
         const o = RECORD * i;
-        const ox = record[o]!, oy = record[o + 1]!, oz = record[o + 2]!;
-        const ix = record[o + 3]!, iy = record[o + 4]!, iz = record[o + 5]!;
+        const ox = record[o]!,
+          oy = record[o + 1]!,
+          oz = record[o + 2]!;
+        const ix = record[o + 3]!,
+          iy = record[o + 4]!,
+          iz = record[o + 5]!;
         // Near and far planes by the sign of each inverse (+0 directions give +∞), NaN ignored.
         let enter = 0;
         let exit = Infinity;
@@ -208,7 +221,24 @@ export class RayBatchItems implements BatchItems {
       const slot = this.record[o + 7]! >>> 3;
       const d = 3 * slot;
       const workspace = this.workspace!;
-      traverse(binary, this.kernel!, this.rayData[slot]!, this.leafTriangles, workspace, this.record[o]!, this.record[o + 1]!, this.record[o + 2]!, this.directions[d]!, this.directions[d + 1]!, this.directions[d + 2]!, tMax, this.mode, this.doubleSided, this.sorting, node);
+      traverse(
+        binary,
+        this.kernel!,
+        this.rayData[slot]!,
+        this.leafTriangles,
+        workspace,
+        this.record[o]!,
+        this.record[o + 1]!,
+        this.record[o + 2]!,
+        this.directions[d]!,
+        this.directions[d + 1]!,
+        this.directions[d + 2]!,
+        tMax,
+        this.mode,
+        this.doubleSided,
+        this.sorting,
+        node,
+      );
       this.takeAloneResult(o, slot, workspace);
     }
   }
@@ -229,10 +259,55 @@ export class RayBatchItems implements BatchItems {
       const slot = this.record[o + 7]! >>> 3;
       const d = 3 * slot;
       const workspace = this.workspace!;
-      const ox = this.record[o]!, oy = this.record[o + 1]!, oz = this.record[o + 2]!;
-      const dx = this.directions[d]!, dy = this.directions[d + 1]!, dz = this.directions[d + 2]!;
-      if (this.quantized) traverseWideQuantized(bvh, bvh.quantized!, this.permutations, this.kernel!, this.rayData[slot]!, this.leafTriangles, workspace, ox, oy, oz, dx, dy, dz, tMax, this.mode, this.doubleSided, this.sorting, node, frame);
-      else traverseWideFloat(bvh, bvh.float!, this.permutations, this.kernel!, this.rayData[slot]!, this.leafTriangles, workspace, ox, oy, oz, dx, dy, dz, tMax, this.mode, this.doubleSided, this.sorting, node);
+      const ox = this.record[o]!,
+        oy = this.record[o + 1]!,
+        oz = this.record[o + 2]!;
+      const dx = this.directions[d]!,
+        dy = this.directions[d + 1]!,
+        dz = this.directions[d + 2]!;
+      if (this.quantized)
+        traverseWideQuantized(
+          bvh,
+          bvh.quantized!,
+          this.permutations,
+          this.kernel!,
+          this.rayData[slot]!,
+          this.leafTriangles,
+          workspace,
+          ox,
+          oy,
+          oz,
+          dx,
+          dy,
+          dz,
+          tMax,
+          this.mode,
+          this.doubleSided,
+          this.sorting,
+          node,
+          frame,
+        );
+      else
+        traverseWideFloat(
+          bvh,
+          bvh.float!,
+          this.permutations,
+          this.kernel!,
+          this.rayData[slot]!,
+          this.leafTriangles,
+          workspace,
+          ox,
+          oy,
+          oz,
+          dx,
+          dy,
+          dz,
+          tMax,
+          this.mode,
+          this.doubleSided,
+          this.sorting,
+          node,
+        );
       this.takeAloneResult(o, slot, workspace);
     }
   }

@@ -1,5 +1,12 @@
 import type { BinaryBVH } from '../../bvh/binaryBVH';
-import { BINARY_FLOAT_CODES, BINARY_FLOAT_LINK, BINARY_FLOAT_NODE_WORDS, BINARY_LEAF_START_MASK, BINARY_QUANTIZED_LINK_U32, BINARY_QUANTIZED_NODE_U16 } from '../../bvh/binaryLayout';
+import {
+  BINARY_FLOAT_CODES,
+  BINARY_FLOAT_LINK,
+  BINARY_FLOAT_NODE_WORDS,
+  BINARY_LEAF_START_MASK,
+  BINARY_QUANTIZED_LINK_U32,
+  BINARY_QUANTIZED_NODE_U16,
+} from '../../bvh/binaryLayout';
 import { octantOf } from '../../bvh/octantOrder';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
 import { MODE_ANY } from './rayTypes';
@@ -26,8 +33,12 @@ export function traverseBinaryFloat(
   rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -47,9 +58,12 @@ export function traverseBinaryFloat(
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   const regular = dx !== 0 && dy !== 0 && dz !== 0;
-  const nearX = inverseX >= 0 ? 0 : 3, farX = 3 - nearX;
-  const nearY = inverseY >= 0 ? 1 : 4, farY = 5 - nearY;
-  const nearZ = inverseZ >= 0 ? 2 : 5, farZ = 7 - nearZ;
+  const nearX = inverseX >= 0 ? 0 : 3,
+    farX = 3 - nearX;
+  const nearY = inverseY >= 0 ? 1 : 4,
+    farY = 5 - nearY;
+  const nearZ = inverseZ >= 0 ? 2 : 5,
+    farZ = 7 - nearZ;
   const directionMask = 1 << octantOf(dx, dy, dz);
   const codeShift = sorting === SORT_SPLIT_AXIS ? 8 : 0;
 
@@ -112,7 +126,11 @@ export function traverseBinaryFloat(
           if (sorting === SORT_DISTANCE) {
             const l = BINARY_FLOAT_NODE_WORDS * link;
             const r = l + BINARY_FLOAT_NODE_WORDS;
-            rightFirst = (f32[r]! + f32[r + 3]! - f32[l]! - f32[l + 3]!) * dx + (f32[r + 1]! + f32[r + 4]! - f32[l + 1]! - f32[l + 4]!) * dy + (f32[r + 2]! + f32[r + 5]! - f32[l + 2]! - f32[l + 5]!) * dz < 0;
+            rightFirst =
+              (f32[r]! + f32[r + 3]! - f32[l]! - f32[l + 3]!) * dx +
+                (f32[r + 1]! + f32[r + 4]! - f32[l + 1]! - f32[l + 4]!) * dy +
+                (f32[r + 2]! + f32[r + 5]! - f32[l + 2]! - f32[l + 5]!) * dz <
+              0;
           } else {
             rightFirst = ((u32[b + BINARY_FLOAT_CODES]! >>> codeShift) & directionMask) !== 0;
           }
@@ -147,8 +165,12 @@ export function traverseBinaryQuantized(
   rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -165,26 +187,43 @@ export function traverseBinaryQuantized(
   const intersect = kernel.intersect;
   const stack = workspace.binaryStack;
   const frame = nodes.frame;
-  const minX = frame[0]!, minY = frame[1]!, minZ = frame[2]!;
-  const stepX = frame[3]!, stepY = frame[4]!, stepZ = frame[5]!;
+  const minX = frame[0]!,
+    minY = frame[1]!,
+    minZ = frame[2]!;
+  const stepX = frame[3]!,
+    stepY = frame[4]!,
+    stepZ = frame[5]!;
 
   const inverseX = 1 / (dx + 0);
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   const regular = dx !== 0 && dy !== 0 && dz !== 0;
-  const nearX = inverseX >= 0 ? 0 : 3, farX = 3 - nearX;
-  const nearY = inverseY >= 0 ? 1 : 4, farY = 5 - nearY;
-  const nearZ = inverseZ >= 0 ? 2 : 5, farZ = 7 - nearZ;
-  const scaleX = stepX * inverseX, scaleY = stepY * inverseY, scaleZ = stepZ * inverseZ;
-  const offsetX = (minX - ox) * inverseX, offsetY = (minY - oy) * inverseY, offsetZ = (minZ - oz) * inverseZ;
+  const nearX = inverseX >= 0 ? 0 : 3,
+    farX = 3 - nearX;
+  const nearY = inverseY >= 0 ? 1 : 4,
+    farY = 5 - nearY;
+  const nearZ = inverseZ >= 0 ? 2 : 5,
+    farZ = 7 - nearZ;
+  const scaleX = stepX * inverseX,
+    scaleY = stepY * inverseY,
+    scaleZ = stepZ * inverseZ;
+  const offsetX = (minX - ox) * inverseX,
+    offsetY = (minY - oy) * inverseY,
+    offsetZ = (minZ - oz) * inverseZ;
   const slack = regular
     ? FACTORED_SLACK *
       (65535 * (Math.abs(scaleX) + Math.abs(scaleY) + Math.abs(scaleZ)) +
-        Math.abs(offsetX) + Math.abs(offsetY) + Math.abs(offsetZ) +
-        Math.abs(minX * inverseX) + Math.abs(minY * inverseY) + Math.abs(minZ * inverseZ))
+        Math.abs(offsetX) +
+        Math.abs(offsetY) +
+        Math.abs(offsetZ) +
+        Math.abs(minX * inverseX) +
+        Math.abs(minY * inverseY) +
+        Math.abs(minZ * inverseZ))
     : 0;
   // Distance sorting compares doubled centres in steps: scale each axis back to world units.
-  const weightX = stepX * dx, weightY = stepY * dy, weightZ = stepZ * dz;
+  const weightX = stepX * dx,
+    weightY = stepY * dy,
+    weightZ = stepZ * dz;
   const directionMask = 1 << octantOf(dx, dy, dz);
   const codeShift = sorting === SORT_SPLIT_AXIS ? 8 : 0;
 
@@ -247,7 +286,11 @@ export function traverseBinaryQuantized(
           if (sorting === SORT_DISTANCE) {
             const l = BINARY_QUANTIZED_NODE_U16 * link;
             const r = l + BINARY_QUANTIZED_NODE_U16;
-            rightFirst = (u16[r]! + u16[r + 3]! - u16[l]! - u16[l + 3]!) * weightX + (u16[r + 1]! + u16[r + 4]! - u16[l + 1]! - u16[l + 4]!) * weightY + (u16[r + 2]! + u16[r + 5]! - u16[l + 2]! - u16[l + 5]!) * weightZ < 0;
+            rightFirst =
+              (u16[r]! + u16[r + 3]! - u16[l]! - u16[l + 3]!) * weightX +
+                (u16[r + 1]! + u16[r + 4]! - u16[l + 1]! - u16[l + 4]!) * weightY +
+                (u16[r + 2]! + u16[r + 5]! - u16[l + 2]! - u16[l + 5]!) * weightZ <
+              0;
           } else {
             rightFirst = ((codes[node]! >>> codeShift) & directionMask) !== 0;
           }

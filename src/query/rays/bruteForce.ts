@@ -21,8 +21,12 @@ export function castRaysBruteForce(
   const triangleCount = indices.length / 3;
   for (let ray = 0; ray < rays.count; ray++) {
     const r3 = 3 * ray;
-    const ox = rays.origins[r3]!, oy = rays.origins[r3 + 1]!, oz = rays.origins[r3 + 2]!;
-    const dx = rays.directions[r3]!, dy = rays.directions[r3 + 1]!, dz = rays.directions[r3 + 2]!;
+    const ox = rays.origins[r3]!,
+      oy = rays.origins[r3 + 1]!,
+      oz = rays.origins[r3 + 2]!;
+    const dx = rays.directions[r3]!,
+      dy = rays.directions[r3 + 1]!,
+      dz = rays.directions[r3 + 2]!;
     const limit = rays.tMax[ray]!;
     if (!isValidRay(ox, oy, oz, dx, dy, dz, limit)) {
       hits.t[ray] = NaN;

@@ -16,9 +16,11 @@ export function resolveCastOptions(input: Partial<CastOptions>): CastOptions {
     throw new InvalidParameterError('mode', "'closest', 'any' or 'all'", options.mode);
   }
   getRayTriangleKernel(options.triangleTest, 'triangleTest');
-  if (!(BVH_LAYOUTS as readonly string[]).includes(options.layout)) throw new InvalidParameterError('layout', BVH_LAYOUTS.map((l) => `'${l}'`).join(' or '), options.layout);
+  if (!(BVH_LAYOUTS as readonly string[]).includes(options.layout))
+    throw new InvalidParameterError('layout', BVH_LAYOUTS.map((l) => `'${l}'`).join(' or '), options.layout);
   if (typeof options.doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', options.doubleSided);
-  if (options.mode === 'all' && options.allHits === undefined) throw new InvalidParameterError('allHits', "an AllHitsList (createAllHitsList) for mode 'all'", undefined);
+  if (options.mode === 'all' && options.allHits === undefined)
+    throw new InvalidParameterError('allHits', "an AllHitsList (createAllHitsList) for mode 'all'", undefined);
   return options;
 }
 

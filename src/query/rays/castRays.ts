@@ -11,17 +11,29 @@ import { traverseQuantizedFactored } from './traverseQuantizedFactored';
 function checkBatch(bvh: BVH, rays: RayBatch, hits: RayHits, layout: CastOptions['layout']): void {
   const n = rays.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
-  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n) throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
-  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n) throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
-  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n) throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
-  if (!(hits.t instanceof Float32Array) || hits.t.length < n) throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
-  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n) throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
-  if ((layout === 'quantized' ? bvh.quantized : bvh.float) === null) throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, layout);
+  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)
+    throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
+  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n)
+    throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
+  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n)
+    throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
+  if (!(hits.t instanceof Float32Array) || hits.t.length < n)
+    throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
+  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n)
+    throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
+  if ((layout === 'quantized' ? bvh.quantized : bvh.float) === null)
+    throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, layout);
 }
 
 /** A usable ray: finite origin and direction, non-zero direction, tMax > 0 (NaN fails every test). */
 export function isValidRay(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number): boolean {
-  const finite = Math.abs(ox) < Infinity && Math.abs(oy) < Infinity && Math.abs(oz) < Infinity && Math.abs(dx) < Infinity && Math.abs(dy) < Infinity && Math.abs(dz) < Infinity;
+  const finite =
+    Math.abs(ox) < Infinity &&
+    Math.abs(oy) < Infinity &&
+    Math.abs(oz) < Infinity &&
+    Math.abs(dx) < Infinity &&
+    Math.abs(dy) < Infinity &&
+    Math.abs(dz) < Infinity;
   return finite && (dx !== 0 || dy !== 0 || dz !== 0) && tMax > 0;
 }
 
@@ -56,8 +68,12 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
 
   for (let ray = 0; ray < rays.count; ray++) {
     const r3 = 3 * ray;
-    const ox = origins[r3]!, oy = origins[r3 + 1]!, oz = origins[r3 + 2]!;
-    const dx = directions[r3]!, dy = directions[r3 + 1]!, dz = directions[r3 + 2]!;
+    const ox = origins[r3]!,
+      oy = origins[r3 + 1]!,
+      oz = origins[r3 + 2]!;
+    const dx = directions[r3]!,
+      dy = directions[r3 + 1]!,
+      dz = directions[r3 + 2]!;
     const limit = tMax[ray]!;
     if (!isValidRay(ox, oy, oz, dx, dy, dz, limit)) {
       hitT[ray] = NaN;
@@ -68,10 +84,10 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
     kernel.prepareRay(ox, oy, oz, dx, dy, dz, rayData);
     // Axis-parallel rays (a zero component) need the NaN-aware slab test; all others take the factored one.
     if (useQuantized) {
-      if (dx !== 0 && dy !== 0 && dz !== 0) traverseQuantizedFactored(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
+      if (dx !== 0 && dy !== 0 && dz !== 0)
+        traverseQuantizedFactored(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
       else traverseQuantized(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
-    }
-    else traverseFloat(bvh, float!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
+    } else traverseFloat(bvh, float!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
     hitT[ray] = workspace.bestT;
     hitTriangle[ray] = workspace.bestTriangle;
   }

@@ -55,15 +55,20 @@ export function resolveRayStrategy(input: Partial<RayStrategy>): RayStrategy {
   const strategy: RayStrategy = { ...DEFAULT_RAY_STRATEGY, ...given };
   if (given.sorting === undefined && strategy.tree === 'binary') strategy.sorting = 'precomputed';
   if (!(RAY_TREES as readonly string[]).includes(strategy.tree)) throw new InvalidParameterError('tree', "'binary' or '4-way'", strategy.tree);
-  if (!(BVH_LAYOUTS as readonly string[]).includes(strategy.layout)) throw new InvalidParameterError('layout', "'quantized' or 'float'", strategy.layout);
+  if (!(BVH_LAYOUTS as readonly string[]).includes(strategy.layout))
+    throw new InvalidParameterError('layout', "'quantized' or 'float'", strategy.layout);
   const sortings: readonly string[] = strategy.tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS;
-  if (!sortings.includes(strategy.sorting)) throw new InvalidParameterError('sorting', `for the ${strategy.tree} tree one of ${sortings.map((s) => `'${s}'`).join(', ')}`, strategy.sorting);
+  if (!sortings.includes(strategy.sorting))
+    throw new InvalidParameterError('sorting', `for the ${strategy.tree} tree one of ${sortings.map((s) => `'${s}'`).join(', ')}`, strategy.sorting);
   const size = strategy.batchSize;
-  if (!(typeof size === 'number' && size >= 0 && (Number.isInteger(size) || size === Infinity))) throw new InvalidParameterError('batchSize', 'a whole number ≥ 0 or Infinity', size);
-  if (!(Number.isInteger(strategy.aloneBelow) && strategy.aloneBelow >= 0)) throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', strategy.aloneBelow);
+  if (!(typeof size === 'number' && size >= 0 && (Number.isInteger(size) || size === Infinity)))
+    throw new InvalidParameterError('batchSize', 'a whole number ≥ 0 or Infinity', size);
+  if (!(Number.isInteger(strategy.aloneBelow) && strategy.aloneBelow >= 0))
+    throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', strategy.aloneBelow);
   if (strategy.mode !== 'closest' && strategy.mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", strategy.mode);
   getRayTriangleKernel(strategy.triangleTest, 'triangleTest');
-  if (strategy.triangles !== 'packed' && strategy.triangles !== 'indexed') throw new InvalidParameterError('triangles', "'packed' or 'indexed'", strategy.triangles);
+  if (strategy.triangles !== 'packed' && strategy.triangles !== 'indexed')
+    throw new InvalidParameterError('triangles', "'packed' or 'indexed'", strategy.triangles);
   if (typeof strategy.doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', strategy.doubleSided);
   return strategy;
 }
@@ -86,7 +91,17 @@ const states = new WeakMap<BVH, StrategyState>();
 function stateFor(bvh: BVH): StrategyState {
   let state = states.get(bvh);
   if (state === undefined) {
-    state = { binary: null, permutations: null, wideTriangles: null, binaryTriangles: null, single: null, stack: null, items: null, counters: new BatchCounters(), scratch: new Float64Array(40) };
+    state = {
+      binary: null,
+      permutations: null,
+      wideTriangles: null,
+      binaryTriangles: null,
+      single: null,
+      stack: null,
+      items: null,
+      counters: new BatchCounters(),
+      scratch: new Float64Array(40),
+    };
     states.set(bvh, state);
   }
   return state;
@@ -136,11 +151,16 @@ export function prepareRayStrategies(bvh: BVH, what: { binary?: boolean; permuta
 function checkBuffers(bvh: BVH, rays: RayBatch, hits: RayHits, strategy: RayStrategy): void {
   const n = rays.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
-  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n) throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
-  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n) throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
-  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n) throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
-  if (!(hits.t instanceof Float32Array) || hits.t.length < n) throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
-  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n) throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
+  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)
+    throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
+  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n)
+    throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
+  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n)
+    throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
+  if (!(hits.t instanceof Float32Array) || hits.t.length < n)
+    throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
+  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n)
+    throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
   if (strategy.tree === '4-way' && (strategy.layout === 'quantized' ? bvh.quantized : bvh.float) === null) {
     throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, strategy.layout);
   }
@@ -188,8 +208,12 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     const rayData = single.rayData;
     for (let ray = 0; ray < rays.count; ray++) {
       const r3 = 3 * ray;
-      const ox = origins[r3]!, oy = origins[r3 + 1]!, oz = origins[r3 + 2]!;
-      const dx = directions[r3]!, dy = directions[r3 + 1]!, dz = directions[r3 + 2]!;
+      const ox = origins[r3]!,
+        oy = origins[r3 + 1]!,
+        oz = origins[r3 + 2]!;
+      const dx = directions[r3]!,
+        dy = directions[r3 + 1]!,
+        dz = directions[r3 + 2]!;
       const limit = tMax[ray]!;
       if (!isValidRay(ox, oy, oz, dx, dy, dz, limit)) {
         hitT[ray] = NaN;
@@ -199,10 +223,65 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
       }
       kernel.prepareRay(ox, oy, oz, dx, dy, dz, rayData);
       if (binaryTree) {
-        if (quantized) traverseBinaryQuantized(binary!, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
+        if (quantized)
+          traverseBinaryQuantized(
+            binary!,
+            kernel,
+            rayData,
+            leafTriangles,
+            single,
+            ox,
+            oy,
+            oz,
+            dx,
+            dy,
+            dz,
+            limit,
+            mode,
+            strategy.doubleSided,
+            sorting,
+          );
         else traverseBinaryFloat(binary!, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
-      } else if (quantized) traverseWideQuantized(bvh, bvh.quantized!, permutations, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
-      else traverseWideFloat(bvh, bvh.float!, permutations, kernel, rayData, leafTriangles, single, ox, oy, oz, dx, dy, dz, limit, mode, strategy.doubleSided, sorting);
+      } else if (quantized)
+        traverseWideQuantized(
+          bvh,
+          bvh.quantized!,
+          permutations,
+          kernel,
+          rayData,
+          leafTriangles,
+          single,
+          ox,
+          oy,
+          oz,
+          dx,
+          dy,
+          dz,
+          limit,
+          mode,
+          strategy.doubleSided,
+          sorting,
+        );
+      else
+        traverseWideFloat(
+          bvh,
+          bvh.float!,
+          permutations,
+          kernel,
+          rayData,
+          leafTriangles,
+          single,
+          ox,
+          oy,
+          oz,
+          dx,
+          dy,
+          dz,
+          limit,
+          mode,
+          strategy.doubleSided,
+          sorting,
+        );
       hitT[ray] = single.bestT;
       hitTriangle[ray] = single.bestTriangle;
     }
@@ -236,7 +315,8 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     if (binaryTree) {
       if (strategy.layout === 'quantized') walkBinaryQuantized(state.binary!.nodes, items, count, sorting, stack, counters);
       else walkBinaryFloat(state.binary!.nodes, items, count, sorting, stack, counters);
-    } else if (strategy.layout === 'quantized') walkWideQuantized(bvh.quantized!, permutations, items, count, sorting, stack, counters, state.scratch);
+    } else if (strategy.layout === 'quantized')
+      walkWideQuantized(bvh.quantized!, permutations, items, count, sorting, stack, counters, state.scratch);
     else walkWideFloat(bvh.float!, permutations, items, count, sorting, stack, counters, state.scratch);
     items.finish();
     for (let j = 0; j < count; j++) {
@@ -252,8 +332,12 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     items.clear(regularPass);
     for (let ray = 0; ray < rays.count; ray++) {
       const r3 = 3 * ray;
-      const ox = origins[r3]!, oy = origins[r3 + 1]!, oz = origins[r3 + 2]!;
-      const dx = directions[r3]!, dy = directions[r3 + 1]!, dz = directions[r3 + 2]!;
+      const ox = origins[r3]!,
+        oy = origins[r3 + 1]!,
+        oz = origins[r3 + 2]!;
+      const dx = directions[r3]!,
+        dy = directions[r3 + 1]!,
+        dz = directions[r3 + 2]!;
       const limit = tMax[ray]!;
       if (!isValidRay(ox, oy, oz, dx, dy, dz, limit)) {
         if (regularPass) {

@@ -14,16 +14,27 @@ export function orderByExit(far: Float64Array, count: number, sorted: Int32Array
     sorted[1] = swap ? 0 : 1;
     return;
   }
-  const f0 = far[0]!, f1 = far[1]!, f2 = far[2]!;
-  let r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-  if (f1 < f0) r0++; else r1++;
-  if (f2 < f0) r0++; else r2++;
-  if (f2 < f1) r1++; else r2++;
+  const f0 = far[0]!,
+    f1 = far[1]!,
+    f2 = far[2]!;
+  let r0 = 0,
+    r1 = 0,
+    r2 = 0,
+    r3 = 0;
+  if (f1 < f0) r0++;
+  else r1++;
+  if (f2 < f0) r0++;
+  else r2++;
+  if (f2 < f1) r1++;
+  else r2++;
   if (count === 4) {
     const f3 = far[3]!;
-    if (f3 < f0) r0++; else r3++;
-    if (f3 < f1) r1++; else r3++;
-    if (f3 < f2) r2++; else r3++;
+    if (f3 < f0) r0++;
+    else r3++;
+    if (f3 < f1) r1++;
+    else r3++;
+    if (f3 < f2) r2++;
+    else r3++;
     sorted[r3] = 3;
   }
   sorted[r0] = 0;

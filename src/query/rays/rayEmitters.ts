@@ -37,8 +37,10 @@ export const MAX_EMITTED_RAYS = 1_000_000;
 /** Fills (or allocates, when `into` is too small) a ray batch from the emitter. */
 export function emitRays(emitter: RayEmitter, into?: RayBatch): RayBatch {
   const { kind, count, spread, length } = emitter;
-  if (!(RAY_EMITTER_KINDS as readonly string[]).includes(kind)) throw new InvalidParameterError('kind', RAY_EMITTER_KINDS.map((k) => `'${k}'`).join(', '), kind);
-  if (!(Number.isInteger(count) && count >= 1 && count <= MAX_EMITTED_RAYS)) throw new InvalidParameterError('count', `a whole number from 1 to ${MAX_EMITTED_RAYS}`, count);
+  if (!(RAY_EMITTER_KINDS as readonly string[]).includes(kind))
+    throw new InvalidParameterError('kind', RAY_EMITTER_KINDS.map((k) => `'${k}'`).join(', '), kind);
+  if (!(Number.isInteger(count) && count >= 1 && count <= MAX_EMITTED_RAYS))
+    throw new InvalidParameterError('count', `a whole number from 1 to ${MAX_EMITTED_RAYS}`, count);
   for (const field of ['x', 'y', 'z', 'yaw', 'pitch', 'spread'] as const) {
     if (!Number.isFinite(emitter[field])) throw new InvalidParameterError(field, 'a finite number', emitter[field]);
   }
@@ -63,7 +65,11 @@ export function emitRays(emitter: RayEmitter, into?: RayBatch): RayBatch {
     const pitch = (emitter.pitch * Math.PI) / 180;
     const forward = [Math.cos(pitch) * Math.cos(yaw), Math.sin(pitch), Math.cos(pitch) * Math.sin(yaw)];
     const right = [-Math.sin(yaw), 0, Math.cos(yaw)];
-    const up = [right[1]! * forward[2]! - right[2]! * forward[1]!, right[2]! * forward[0]! - right[0]! * forward[2]!, right[0]! * forward[1]! - right[1]! * forward[0]!];
+    const up = [
+      right[1]! * forward[2]! - right[2]! * forward[1]!,
+      right[2]! * forward[0]! - right[0]! * forward[2]!,
+      right[0]! * forward[1]! - right[1]! * forward[0]!,
+    ];
     const tanHalf = Math.tan((Math.min(Math.max(spread, 0.01), 170) * Math.PI) / 360);
     const columns = Math.ceil(Math.sqrt(count));
     const rows = Math.ceil(count / columns);

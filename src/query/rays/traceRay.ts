@@ -32,7 +32,8 @@ export function traceRay(
 ): RayTrace {
   const resolved = resolveCastOptions({ ...options, mode: 'closest' });
   const nodes = resolved.layout === 'quantized' ? bvh.quantized : bvh.float;
-  if (nodes === null) throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, resolved.layout);
+  if (nodes === null)
+    throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, resolved.layout);
   const [ox, oy, oz] = [Math.fround(origin[0]!), Math.fround(origin[1]!), Math.fround(origin[2]!)];
   const [dx, dy, dz] = [Math.fround(direction[0]!), Math.fround(direction[1]!), Math.fround(direction[2]!)];
   const limit = Math.fround(tMax);
@@ -49,8 +50,10 @@ export function traceRay(
   workspace.logCount = 0;
   const log = new Int32Array(2 * Math.max(1, nodes.nodeCount));
   kernel.prepareRay(ox, oy, oz, dx, dy, dz, workspace.rayData);
-  if (nodes.layout === 'quantized' && dx !== 0 && dy !== 0 && dz !== 0) traverseQuantizedFactored(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
-  else if (nodes.layout === 'quantized') traverseQuantized(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
+  if (nodes.layout === 'quantized' && dx !== 0 && dy !== 0 && dz !== 0)
+    traverseQuantizedFactored(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
+  else if (nodes.layout === 'quantized')
+    traverseQuantized(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
   else traverseFloat(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
   counters.nodesVisited = workspace.nodesVisited;
   counters.boxesTested = workspace.boxesTested;

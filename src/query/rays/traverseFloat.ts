@@ -18,8 +18,12 @@ export function traverseFloat(
   nodes: FloatNodes,
   kernel: RayTriangleKernel,
   workspace: RayWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -48,9 +52,12 @@ export function traverseFloat(
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   // Bound rows (0..5 = minX..maxZ) of each axis's near and far planes, times 4 floats per row.
-  const nearX = inverseX >= 0 ? 0 : 12, farX = 12 - nearX;
-  const nearY = inverseY >= 0 ? 4 : 16, farY = 20 - nearY;
-  const nearZ = inverseZ >= 0 ? 8 : 20, farZ = 28 - nearZ;
+  const nearX = inverseX >= 0 ? 0 : 12,
+    farX = 12 - nearX;
+  const nearY = inverseY >= 0 ? 4 : 16,
+    farY = 20 - nearY;
+  const nearZ = inverseZ >= 0 ? 8 : 20,
+    farZ = 28 - nearZ;
 
   let tMax = rayTMax;
   let bestTriangle = -1;

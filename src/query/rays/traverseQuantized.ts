@@ -28,8 +28,12 @@ export function traverseQuantized(
   nodes: QuantizedNodes,
   kernel: RayTriangleKernel,
   workspace: RayWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -61,9 +65,12 @@ export function traverseQuantized(
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   // Bound rows (0..5 = minX..maxZ) of each axis's near and far planes, times 4 u16 per row.
-  const nearX = inverseX >= 0 ? 0 : 12, farX = 12 - nearX;
-  const nearY = inverseY >= 0 ? 4 : 16, farY = 20 - nearY;
-  const nearZ = inverseZ >= 0 ? 8 : 20, farZ = 28 - nearZ;
+  const nearX = inverseX >= 0 ? 0 : 12,
+    farX = 12 - nearX;
+  const nearY = inverseY >= 0 ? 4 : 16,
+    farY = 20 - nearY;
+  const nearZ = inverseZ >= 0 ? 8 : 20,
+    farZ = 28 - nearZ;
 
   let tMax = rayTMax;
   let bestTriangle = -1;
@@ -91,8 +98,12 @@ export function traverseQuantized(
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
     const f = 6 * top;
-    const minX = stackFrame[f]!, minY = stackFrame[f + 1]!, minZ = stackFrame[f + 2]!;
-    const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
+    const minX = stackFrame[f]!,
+      minY = stackFrame[f + 1]!,
+      minZ = stackFrame[f + 2]!;
+    const stepX = stackFrame[f + 3]!,
+      stepY = stackFrame[f + 4]!,
+      stepZ = stackFrame[f + 5]!;
     nodesVisited++;
     if (log !== null && logCount < log.length) log[logCount++] = node;
 

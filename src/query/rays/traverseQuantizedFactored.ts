@@ -29,8 +29,12 @@ export function traverseQuantizedFactored(
   nodes: QuantizedNodes,
   kernel: RayTriangleKernel,
   workspace: RayWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -62,9 +66,12 @@ export function traverseQuantizedFactored(
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   // Bound rows (0..5 = minX..maxZ) of each axis's near and far planes, times 4 u16 per row.
-  const nearX = inverseX >= 0 ? 0 : 12, farX = 12 - nearX;
-  const nearY = inverseY >= 0 ? 4 : 16, farY = 20 - nearY;
-  const nearZ = inverseZ >= 0 ? 8 : 20, farZ = 28 - nearZ;
+  const nearX = inverseX >= 0 ? 0 : 12,
+    farX = 12 - nearX;
+  const nearY = inverseY >= 0 ? 4 : 16,
+    farY = 20 - nearY;
+  const nearZ = inverseZ >= 0 ? 8 : 20,
+    farZ = 28 - nearZ;
 
   let tMax = rayTMax;
   let bestTriangle = -1;
@@ -92,15 +99,27 @@ export function traverseQuantizedFactored(
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
     const f = 6 * top;
-    const minX = stackFrame[f]!, minY = stackFrame[f + 1]!, minZ = stackFrame[f + 2]!;
-    const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
-    const scaleX = stepX * inverseX, scaleY = stepY * inverseY, scaleZ = stepZ * inverseZ;
-    const offsetX = (minX - ox) * inverseX, offsetY = (minY - oy) * inverseY, offsetZ = (minZ - oz) * inverseZ;
+    const minX = stackFrame[f]!,
+      minY = stackFrame[f + 1]!,
+      minZ = stackFrame[f + 2]!;
+    const stepX = stackFrame[f + 3]!,
+      stepY = stackFrame[f + 4]!,
+      stepZ = stackFrame[f + 5]!;
+    const scaleX = stepX * inverseX,
+      scaleY = stepY * inverseY,
+      scaleZ = stepZ * inverseZ;
+    const offsetX = (minX - ox) * inverseX,
+      offsetY = (minY - oy) * inverseY,
+      offsetZ = (minZ - oz) * inverseZ;
     const slack =
       FACTORED_SLACK *
       (65535 * (Math.abs(scaleX) + Math.abs(scaleY) + Math.abs(scaleZ)) +
-        Math.abs(offsetX) + Math.abs(offsetY) + Math.abs(offsetZ) +
-        Math.abs(minX * inverseX) + Math.abs(minY * inverseY) + Math.abs(minZ * inverseZ));
+        Math.abs(offsetX) +
+        Math.abs(offsetY) +
+        Math.abs(offsetZ) +
+        Math.abs(minX * inverseX) +
+        Math.abs(minY * inverseY) +
+        Math.abs(minZ * inverseZ));
     nodesVisited++;
     if (log !== null && logCount < log.length) log[logCount++] = node;
 
@@ -115,7 +134,8 @@ export function traverseQuantizedFactored(
         u16[b + nearY + s]! * scaleY + offsetY,
         u16[b + nearZ + s]! * scaleZ + offsetZ,
       );
-      const exit = Math.min(u16[b + farX + s]! * scaleX + offsetX, u16[b + farY + s]! * scaleY + offsetY, u16[b + farZ + s]! * scaleZ + offsetZ) + slack;
+      const exit =
+        Math.min(u16[b + farX + s]! * scaleX + offsetX, u16[b + farY + s]! * scaleY + offsetY, u16[b + farZ + s]! * scaleZ + offsetZ) + slack;
       if (enter <= exit && enter <= tMax) {
         hitSlot[hits] = s;
         hitNear[hits] = enter;

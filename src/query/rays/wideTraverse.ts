@@ -30,8 +30,12 @@ export function traverseWideQuantized(
   rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -60,9 +64,12 @@ export function traverseWideQuantized(
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   const regular = dx !== 0 && dy !== 0 && dz !== 0;
-  const nearX = inverseX >= 0 ? 0 : 12, farX = 12 - nearX;
-  const nearY = inverseY >= 0 ? 4 : 16, farY = 20 - nearY;
-  const nearZ = inverseZ >= 0 ? 8 : 20, farZ = 28 - nearZ;
+  const nearX = inverseX >= 0 ? 0 : 12,
+    farX = 12 - nearX;
+  const nearY = inverseY >= 0 ? 4 : 16,
+    farY = 20 - nearY;
+  const nearZ = inverseZ >= 0 ? 8 : 20,
+    farZ = 28 - nearZ;
   const octant = octantOf(dx, dy, dz);
   const usePermutation = sorting === SORT_PRECOMPUTED && permutations !== null;
   const byExit = sorting === SORT_TMAX;
@@ -95,15 +102,27 @@ export function traverseWideQuantized(
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
     const f = 6 * top;
-    const minX = stackFrame[f]!, minY = stackFrame[f + 1]!, minZ = stackFrame[f + 2]!;
-    const stepX = stackFrame[f + 3]!, stepY = stackFrame[f + 4]!, stepZ = stackFrame[f + 5]!;
-    const scaleX = stepX * inverseX, scaleY = stepY * inverseY, scaleZ = stepZ * inverseZ;
-    const offsetX = (minX - ox) * inverseX, offsetY = (minY - oy) * inverseY, offsetZ = (minZ - oz) * inverseZ;
+    const minX = stackFrame[f]!,
+      minY = stackFrame[f + 1]!,
+      minZ = stackFrame[f + 2]!;
+    const stepX = stackFrame[f + 3]!,
+      stepY = stackFrame[f + 4]!,
+      stepZ = stackFrame[f + 5]!;
+    const scaleX = stepX * inverseX,
+      scaleY = stepY * inverseY,
+      scaleZ = stepZ * inverseZ;
+    const offsetX = (minX - ox) * inverseX,
+      offsetY = (minY - oy) * inverseY,
+      offsetZ = (minZ - oz) * inverseZ;
     const slack = regular
       ? FACTORED_SLACK *
         (65535 * (Math.abs(scaleX) + Math.abs(scaleY) + Math.abs(scaleZ)) +
-          Math.abs(offsetX) + Math.abs(offsetY) + Math.abs(offsetZ) +
-          Math.abs(minX * inverseX) + Math.abs(minY * inverseY) + Math.abs(minZ * inverseZ))
+          Math.abs(offsetX) +
+          Math.abs(offsetY) +
+          Math.abs(offsetZ) +
+          Math.abs(minX * inverseX) +
+          Math.abs(minY * inverseY) +
+          Math.abs(minZ * inverseZ))
       : 0;
     nodesVisited++;
 
@@ -218,8 +237,12 @@ export function traverseWideFloat(
   rayData: Float64Array,
   leafTriangles: Float32Array | null,
   workspace: StrategyWorkspace,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
   rayTMax: number,
   mode: number,
   doubleSided: boolean,
@@ -244,9 +267,12 @@ export function traverseWideFloat(
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
   const regular = dx !== 0 && dy !== 0 && dz !== 0;
-  const nearX = inverseX >= 0 ? 0 : 12, farX = 12 - nearX;
-  const nearY = inverseY >= 0 ? 4 : 16, farY = 20 - nearY;
-  const nearZ = inverseZ >= 0 ? 8 : 20, farZ = 28 - nearZ;
+  const nearX = inverseX >= 0 ? 0 : 12,
+    farX = 12 - nearX;
+  const nearY = inverseY >= 0 ? 4 : 16,
+    farY = 20 - nearY;
+  const nearZ = inverseZ >= 0 ? 8 : 20,
+    farZ = 28 - nearZ;
   const octant = octantOf(dx, dy, dz);
   const usePermutation = sorting === SORT_PRECOMPUTED && permutations !== null;
   const byExit = sorting === SORT_TMAX;

@@ -39,12 +39,17 @@ function deepestPenetration(world: ActorWorld, g: Ground, query: TriangleBoxQuer
   const closest = new Float64Array(3);
   let worst = -Infinity;
   for (let s = 0; s < a.sphereTotal; s++) {
-    const x = a.sphereWorld[3 * s]!, y = a.sphereWorld[3 * s + 1]!, z = a.sphereWorld[3 * s + 2]!, r = a.sphereLocal[4 * s + 3]!;
+    const x = a.sphereWorld[3 * s]!,
+      y = a.sphereWorld[3 * s + 1]!,
+      z = a.sphereWorld[3 * s + 2]!,
+      r = a.sphereLocal[4 * s + 3]!;
     const n = query.run(x - r - 1, y - r - 3, z - r - 1, x + r + 1, y + r, z + r + 1);
     let distance = Infinity;
     for (let k = 0; k < n; k++) {
       const t = 3 * query.triangles[k]!;
-      const A = 3 * ix[t]!, B = 3 * ix[t + 1]!, C = 3 * ix[t + 2]!;
+      const A = 3 * ix[t]!,
+        B = 3 * ix[t + 1]!,
+        C = 3 * ix[t + 2]!;
       closestPointOnTriangle(x, y, z, p[A]!, p[A + 1]!, p[A + 2]!, p[B]!, p[B + 1]!, p[B + 2]!, p[C]!, p[C + 1]!, p[C + 2]!, closest);
       distance = Math.min(distance, Math.hypot(x - closest[0]!, y - closest[1]!, z - closest[2]!));
     }
@@ -57,7 +62,10 @@ function deepestPenetration(world: ActorWorld, g: Ground, query: TriangleBoxQuer
 
 function stateHash(world: ActorWorld): string {
   const a = world.actors;
-  const bytes = new Uint8Array(new Float64Array([...a.position.subarray(0, 3 * a.count), ...a.orientation.subarray(0, 4 * a.count), ...a.velocity.subarray(0, 3 * a.count)]).buffer);
+  const bytes = new Uint8Array(
+    new Float64Array([...a.position.subarray(0, 3 * a.count), ...a.orientation.subarray(0, 4 * a.count), ...a.velocity.subarray(0, 3 * a.count)])
+      .buffer,
+  );
   let h = 2166136261;
   for (const b of bytes) h = Math.imul(h ^ b, 16777619);
   return (h >>> 0).toString(16) + ':' + Array.from(a.awake.subarray(0, a.count)).join('');

@@ -59,10 +59,16 @@ describe('terrain contacts', () => {
     const world = new ActorWorld();
     const random = new Random(21);
     for (let i = 0; i < 150; i++) {
-      const x = random.range(-15, 15), z = random.range(-15, 15);
+      const x = random.range(-15, 15),
+        z = random.range(-15, 15);
       const size = random.range(0.2, 1.2);
       const kind = i % 3;
-      const shape = kind === 0 ? { kind: 'sphere' as const, radius: size } : kind === 1 ? { kind: 'box' as const, halfExtents: [size, size * 0.6, size * 0.8] as [number, number, number] } : { kind: 'capsule' as const, radius: size * 0.4, halfLength: size };
+      const shape =
+        kind === 0
+          ? { kind: 'sphere' as const, radius: size }
+          : kind === 1
+            ? { kind: 'box' as const, halfExtents: [size, size * 0.6, size * 0.8] as [number, number, number] }
+            : { kind: 'capsule' as const, radius: size * 0.4, halfLength: size };
       // From well clear of the ground to half sunk into it, and below the surface.
       const y = sampleTerrainHeight(terrain, x, z) + random.range(-0.8, 1.5) * size;
       const angle = random.range(0, Math.PI);
@@ -78,7 +84,9 @@ describe('terrain contacts', () => {
     expect(viaBvh.count).toBeGreaterThan(200);
     expect(viaBvh.count).toBe(viaAll.count);
     expect(Array.from(viaBvh.bodies.subarray(0, 2 * viaBvh.count))).toEqual(Array.from(viaAll.bodies.subarray(0, 2 * viaAll.count)));
-    expect(Array.from(viaBvh.data.subarray(0, CONTACT_STRIDE * viaBvh.count))).toEqual(Array.from(viaAll.data.subarray(0, CONTACT_STRIDE * viaAll.count)));
+    expect(Array.from(viaBvh.data.subarray(0, CONTACT_STRIDE * viaBvh.count))).toEqual(
+      Array.from(viaAll.data.subarray(0, CONTACT_STRIDE * viaAll.count)),
+    );
     expect(countersBvh.trianglesNear).toBe(countersAll.trianglesNear);
     // Every contact normal is a unit vector pointing out of the ground (up-facing terrain).
     for (let c = 0; c < viaBvh.count; c++) {
@@ -98,11 +106,18 @@ describe('shapes', () => {
     ];
     const out = new Float64Array(4);
     for (const [kind, sx, sy, sz, inside] of cases) {
-      const ex = sx, ey = kind === SHAPE_CAPSULE ? sy + sx : sy, ez = sz;
+      const ex = sx,
+        ey = kind === SHAPE_CAPSULE ? sy + sx : sy,
+        ez = sz;
       const samples = 200000;
-      let mass = 0, ix = 0, iy = 0, iz = 0;
+      let mass = 0,
+        ix = 0,
+        iy = 0,
+        iz = 0;
       for (let s = 0; s < samples; s++) {
-        const x = random.range(-ex, ex), y = random.range(-ey, ey), z = random.range(-ez, ez);
+        const x = random.range(-ex, ex),
+          y = random.range(-ey, ey),
+          z = random.range(-ez, ez);
         if (!inside(x, y, z)) continue;
         mass++;
         ix += y * y + z * z;
@@ -119,7 +134,13 @@ describe('shapes', () => {
   });
 
   it('place contact spheres inside the shape, reaching its surface, and project the right areas', () => {
-    for (const [kind, sx, sy, sz] of [[SHAPE_SPHERE, 1, 1, 1], [SHAPE_BOX, 1, 0.5, 2], [SHAPE_BOX, 0.3, 0.3, 0.3], [SHAPE_CAPSULE, 0.5, 1.5, 0.5], [SHAPE_CAPSULE, 0.5, 0, 0.5]] as const) {
+    for (const [kind, sx, sy, sz] of [
+      [SHAPE_SPHERE, 1, 1, 1],
+      [SHAPE_BOX, 1, 0.5, 2],
+      [SHAPE_BOX, 0.3, 0.3, 0.3],
+      [SHAPE_CAPSULE, 0.5, 1.5, 0.5],
+      [SHAPE_CAPSULE, 0.5, 0, 0.5],
+    ] as const) {
       const spheres: number[] = [];
       const n = contactSpheres(kind, sx, sy, sz, spheres);
       expect(spheres.length).toBe(4 * n);

@@ -23,7 +23,15 @@ function bruteForce(positions: Float32Array, indices: Uint32Array, box: number[]
   const found: number[] = [];
   for (let t = 0; t < indices.length / 3; t++) {
     const o = 6 * t;
-    if (bounds[o]! > maxX || bounds[o + 3]! < minX || bounds[o + 1]! > maxY || bounds[o + 4]! < minY || bounds[o + 2]! > maxZ || bounds[o + 5]! < minZ) continue;
+    if (
+      bounds[o]! > maxX ||
+      bounds[o + 3]! < minX ||
+      bounds[o + 1]! > maxY ||
+      bounds[o + 4]! < minY ||
+      bounds[o + 2]! > maxZ ||
+      bounds[o + 5]! < minZ
+    )
+      continue;
     found.push(t);
   }
   return found;
@@ -39,7 +47,13 @@ function triangleIntersectsBox(positions: Float32Array, indices: Uint32Array, t:
   const dot = (p: number[], q: number[]): number => p[0]! * q[0]! + p[1]! * q[1]! + p[2]! * q[2]!;
   const edges = [sub(v[1]!, v[0]!), sub(v[2]!, v[1]!), sub(v[0]!, v[2]!)];
   const axes: number[][] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], cross(edges[0]!, edges[1]!)];
-  for (const e of edges) for (const u of [[1, 0, 0], [0, 1, 0], [0, 0, 1]]) axes.push(cross(u, e));
+  for (const e of edges)
+    for (const u of [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ])
+      axes.push(cross(u, e));
   for (const axis of axes) {
     if (axis[0] === 0 && axis[1] === 0 && axis[2] === 0) continue;
     const projections = v.map((p) => dot(p, axis));
@@ -53,7 +67,9 @@ function randomMesh(random: Random, triangles: number): { positions: Float32Arra
   const positions = new Float32Array(9 * triangles);
   const indices = new Uint32Array(3 * triangles);
   for (let t = 0; t < triangles; t++) {
-    const cx = random.range(-50, 50), cy = random.range(-50, 50), cz = random.range(-50, 50);
+    const cx = random.range(-50, 50),
+      cy = random.range(-50, 50),
+      cz = random.range(-50, 50);
     const size = random.next() < 0.1 ? random.range(5, 30) : random.range(0.1, 3);
     for (let k = 0; k < 3; k++) {
       positions[9 * t + 3 * k] = cx + random.range(-size, size);
@@ -163,7 +179,9 @@ describe('closestPointOnTriangle (seed 4)', () => {
     const n = 120;
     for (let i = 0; i <= n; i++) {
       for (let j = 0; i + j <= n; j++) {
-        const u = i / n, v = j / n, w = 1 - u - v;
+        const u = i / n,
+          v = j / n,
+          w = 1 - u - v;
         const q = [0, 1, 2].map((k) => w * tri[0]![k]! + u * tri[1]![k]! + v * tri[2]![k]!);
         best = Math.min(best, Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!));
       }
@@ -179,7 +197,15 @@ describe('closestPointOnTriangle (seed 4)', () => {
       if (trial % 10 === 0) tri[2] = [...tri[1]!]; // degenerate: a segment
       if (trial % 10 === 5) tri[1] = tri[2] = [...tri[0]!]; // degenerate: a point
       const p = [random.range(-4, 4), random.range(-4, 4), random.range(-4, 4)];
-      closestPointOnTriangle(p[0]!, p[1]!, p[2]!, ...(tri[0] as [number, number, number]), ...(tri[1] as [number, number, number]), ...(tri[2] as [number, number, number]), out);
+      closestPointOnTriangle(
+        p[0]!,
+        p[1]!,
+        p[2]!,
+        ...(tri[0] as [number, number, number]),
+        ...(tri[1] as [number, number, number]),
+        ...(tri[2] as [number, number, number]),
+        out,
+      );
       const distance = Math.hypot(p[0]! - out[0]!, p[1]! - out[1]!, p[2]! - out[2]!);
       const sampled = sampledDistance(p, tri);
       expect(distance).toBeLessThanOrEqual(sampled + 1e-9);

@@ -30,7 +30,8 @@ export function exactBoxTriangle(box: ArrayLike<number>, triangle: ArrayLike<num
   const apartAlong = (axis: bigint[]): boolean => {
     const projections = v.map((p) => axis[0]! * p[0]! + axis[1]! * p[1]! + axis[2]! * p[2]!);
     const radius = abs(axis[0]!) * h[0]! + abs(axis[1]!) * h[1]! + abs(axis[2]!) * h[2]!;
-    let min = projections[0]!, max = projections[0]!;
+    let min = projections[0]!,
+      max = projections[0]!;
     for (const p of projections) {
       if (p < min) min = p;
       if (p > max) max = p;
@@ -45,7 +46,9 @@ export function exactBoxTriangle(box: ArrayLike<number>, triangle: ArrayLike<num
   for (const axis of unit) separates.push(apartAlong(axis));
   const edge = (from: number, to: number): bigint[] => [0, 1, 2].map((k) => v[to]![k]! - v[from]![k]!);
   const cross = (a: bigint[], b: bigint[]): bigint[] => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
-  const e0 = edge(0, 1), e1 = edge(1, 2), e2 = edge(2, 0);
+  const e0 = edge(0, 1),
+    e1 = edge(1, 2),
+    e2 = edge(2, 0);
   separates.push(apartAlong(cross(e0, e1)));
   for (const e of [e0, e1, e2]) for (const axis of unit) separates.push(apartAlong(cross(e, axis)));
   const contained = v.every((p) => p.every((value, axis) => abs(value) <= h[axis]!));

@@ -91,7 +91,9 @@ function check(cases: Case[], exact = true): Tally {
   const batchExit = new Uint8Array(1);
   const failures: string[] = [];
   cases.forEach((c, i) => {
-    const a = 3 * i, b = 3 * i + 1, q = 3 * i + 2;
+    const a = 3 * i,
+      b = 3 * i + 1,
+      q = 3 * i + 2;
     const e1 = mollerV1(boxes, 6 * i, positions, a, b, q);
     const e2 = mollerV2(boxes, 6 * i, positions, a, b, q);
     const eo = testBoxTriangle('optimized', c.box, c.triangle);
@@ -106,7 +108,8 @@ function check(cases: Case[], exact = true): Tally {
     if (batchExit[0] !== eo) problems.push(`batched ${EXIT_NAMES[batchExit[0]!]} vs single ${EXIT_NAMES[eo]}`);
     if ((eo === EXIT_CONTAINED) !== reference.contained) problems.push(`optimized ${EXIT_NAMES[eo]}, contained ${reference.contained}`);
     if (eo >= EXIT_AXIS_X && eo <= EXIT_PLANE && eo !== e1) problems.push(`optimized ${EXIT_NAMES[eo]} vs v1 ${EXIT_NAMES[e1]}`);
-    if (eo >= EXIT_EDGE_FIRST && (e1 < EXIT_EDGE_FIRST || (v1Mask & (1 << eo)) === 0)) problems.push(`optimized ${EXIT_NAMES[eo]}, v1 ${EXIT_NAMES[e1]}, v1 mask ${v1Mask.toString(2)}`);
+    if (eo >= EXIT_EDGE_FIRST && (e1 < EXIT_EDGE_FIRST || (v1Mask & (1 << eo)) === 0))
+      problems.push(`optimized ${EXIT_NAMES[eo]}, v1 ${EXIT_NAMES[e1]}, v1 mask ${v1Mask.toString(2)}`);
     if (e1 !== EXIT_OVERLAP && (v1Mask & (1 << e1)) === 0) problems.push(`v1 exit ${EXIT_NAMES[e1]} not in its own mask`);
     if (problems.length > 0 && failures.length < 5) failures.push(`case ${i} ${JSON.stringify(c)}: ${problems.join('; ')}`);
     if (isOverlapExit(eo)) tally.overlaps++;
@@ -138,16 +141,26 @@ function gridCases(seed: number, count: number, range: number, boxRange = range)
   const int = (lo: number, hi: number): number => lo + random.int(hi - lo + 1);
   const cases: Case[] = [];
   for (let i = 0; i < count; i++) {
-    const box = [int(-boxRange, boxRange), int(-boxRange, boxRange), int(-boxRange, boxRange), int(0, boxRange >> 1), int(0, boxRange >> 1), int(0, boxRange >> 1)];
+    const box = [
+      int(-boxRange, boxRange),
+      int(-boxRange, boxRange),
+      int(-boxRange, boxRange),
+      int(0, boxRange >> 1),
+      int(0, boxRange >> 1),
+      int(0, boxRange >> 1),
+    ];
     // Every other triangle is drawn around its box, so that contained and touching ones are common.
     const near = i % 2 === 1;
-    const triangle = Array.from({ length: 9 }, (_, k) => (near ? box[k % 3]! + int(-box[3 + (k % 3)]! - 1, box[3 + (k % 3)]! + 1) : int(-range, range)));
+    const triangle = Array.from({ length: 9 }, (_, k) =>
+      near ? box[k % 3]! + int(-box[3 + (k % 3)]! - 1, box[3 + (k % 3)]! + 1) : int(-range, range),
+    );
     cases.push({ box, triangle });
   }
   return cases;
 }
 
-const scaled = (cases: Case[], factor: number): Case[] => cases.map((c) => ({ box: c.box.map((x) => x * factor), triangle: c.triangle.map((x) => x * factor) }));
+const scaled = (cases: Case[], factor: number): Case[] =>
+  cases.map((c) => ({ box: c.box.map((x) => x * factor), triangle: c.triangle.map((x) => x * factor) }));
 
 describe('box-triangle variants against the exact reference', () => {
   it('random float32 boxes and triangles (seed 501)', () => {
@@ -188,7 +201,9 @@ describe('box-triangle variants against the exact reference', () => {
       }
     }
     check(variations);
-    const nudged = cases.flatMap((c) => [-1, 1].map((sign) => ({ box: c.box, triangle: c.triangle.map((x) => f32(x + sign * 2 ** -20 * Math.max(1, Math.abs(x)))) })));
+    const nudged = cases.flatMap((c) =>
+      [-1, 1].map((sign) => ({ box: c.box, triangle: c.triangle.map((x) => f32(x + sign * 2 ** -20 * Math.max(1, Math.abs(x)))) })),
+    );
     check(nudged);
   });
 
@@ -204,9 +219,12 @@ describe('box-triangle variants against the exact reference', () => {
       const b = [int(6), int(6), int(6)];
       const kind = i % 4;
       let c: number[];
-      if (kind === 0) c = [0, 1, 2].map((k) => a[k]! + 2 * (b[k]! - a[k]!)); // collinear, beyond b
-      else if (kind === 1) c = [0, 1, 2].map((k) => (a[k]! + b[k]!) / 2); // collinear, between (halves are exact)
-      else if (kind === 2) c = a.slice(); // repeated vertex
+      if (kind === 0)
+        c = [0, 1, 2].map((k) => a[k]! + 2 * (b[k]! - a[k]!)); // collinear, beyond b
+      else if (kind === 1)
+        c = [0, 1, 2].map((k) => (a[k]! + b[k]!) / 2); // collinear, between (halves are exact)
+      else if (kind === 2)
+        c = a.slice(); // repeated vertex
       else c = b.slice(); // a and b, b repeated
       const triangle = kind === 3 && i % 8 === 3 ? [...a, ...a, ...a] : [...a, ...b, ...c];
       cases.push({ box, triangle });
@@ -243,7 +261,14 @@ describe('box-triangle variants against the exact reference', () => {
     const random = new Random(508);
     const cases: Case[] = [];
     for (let i = 0; i < 1000; i++) {
-      const box = [f32(random.range(-1, 1)), f32(random.range(-1, 1)), f32(random.range(-1, 1)), f32(random.range(0, 1)), f32(random.range(0, 1)), f32(random.range(0, 1))];
+      const box = [
+        f32(random.range(-1, 1)),
+        f32(random.range(-1, 1)),
+        f32(random.range(-1, 1)),
+        f32(random.range(0, 1)),
+        f32(random.range(0, 1)),
+        f32(random.range(0, 1)),
+      ];
       const triangle = Array.from({ length: 9 }, () => f32(random.range(-1e6, 1e6)));
       cases.push({ box, triangle });
     }
@@ -262,11 +287,25 @@ describe('box-triangle input validation', () => {
   it('NaN or infinity anywhere, or a negative half-size, is reported as invalid by every variant', () => {
     for (const variant of BOX_TRIANGLE_VARIANTS) {
       for (const bad of [NaN, Infinity, -Infinity]) {
-        for (let i = 0; i < 6; i++) expect(testBoxTriangle(variant, box.map((x, k) => (k === i ? bad : x)), triangle)).toBe(EXIT_INVALID);
+        for (let i = 0; i < 6; i++)
+          expect(
+            testBoxTriangle(
+              variant,
+              box.map((x, k) => (k === i ? bad : x)),
+              triangle,
+            ),
+          ).toBe(EXIT_INVALID);
       }
       // Triangle coordinates are float32: beyond its range they round to infinity.
       for (const bad of [NaN, Infinity, -Infinity, 1e39]) {
-        for (let i = 0; i < 9; i++) expect(testBoxTriangle(variant, box, triangle.map((x, k) => (k === i ? bad : x)))).toBe(EXIT_INVALID);
+        for (let i = 0; i < 9; i++)
+          expect(
+            testBoxTriangle(
+              variant,
+              box,
+              triangle.map((x, k) => (k === i ? bad : x)),
+            ),
+          ).toBe(EXIT_INVALID);
       }
       expect(testBoxTriangle(variant, [0, 0, 0, 1, -1e-9, 1], triangle)).toBe(EXIT_INVALID);
     }
@@ -301,7 +340,8 @@ describe('the batched optimized test', () => {
     const order = Uint32Array.from({ length: triangleCount }, (_, i) => (i * 37) % triangleCount);
     const boxes = Float64Array.of(0.5, -0.25, 1, 1.5, 2, 0.75);
     const exits = new Uint8Array(triangleCount);
-    const first = 13, count = 150;
+    const first = 13,
+      count = 150;
     const overlaps = overlapBoxWithTriangles(boxes, 0, positions, indices, order, first, count, exits);
     let expected = 0;
     for (let k = 0; k < count; k++) {

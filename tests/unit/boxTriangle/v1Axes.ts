@@ -27,18 +27,33 @@ export function v1SeparatingExits(box: Float64Array, positions: Float32Array, a:
   if (!planeBoxOverlapV1(nx, ny, nz, d, hx!, hy!, hz!)) mask |= 1 << EXIT_PLANE;
   // The vertex pairs each macro projects, in order x, y, z, per edge (X01 Y02 Z12 / X01 Y02 Z0 / X2 Y1 Z12).
   const pairs = [
-    [[0, 2], [0, 2], [1, 2]],
-    [[0, 2], [0, 2], [0, 1]],
-    [[0, 1], [0, 1], [1, 2]],
+    [
+      [0, 2],
+      [0, 2],
+      [1, 2],
+    ],
+    [
+      [0, 2],
+      [0, 2],
+      [0, 1],
+    ],
+    [
+      [0, 1],
+      [0, 1],
+      [1, 2],
+    ],
   ];
   [e0, e1, e2].forEach((e, edge) => {
-    const fx = Math.abs(e[0]!), fy = Math.abs(e[1]!), fz = Math.abs(e[2]!);
+    const fx = Math.abs(e[0]!),
+      fy = Math.abs(e[1]!),
+      fz = Math.abs(e[2]!);
     for (let axis = 0; axis < 3; axis++) {
       const project = (q: number[]): number =>
         axis === 0 ? e[2]! * q[1]! - e[1]! * q[2]! : axis === 1 ? -e[2]! * q[0]! + e[0]! * q[2]! : e[1]! * q[0]! - e[0]! * q[1]!;
       const rad = axis === 0 ? fz * hy! + fy * hz! : axis === 1 ? fz * hx! + fx * hz! : fy * hx! + fx * hy!;
       const [i, j] = pairs[edge]![axis]! as [number, number];
-      const pi = project(v[i]!), pj = project(v[j]!);
+      const pi = project(v[i]!),
+        pj = project(v[j]!);
       if (Math.min(pi, pj) > rad || Math.max(pi, pj) < -rad) mask |= 1 << (EXIT_EDGE_FIRST + 3 * edge + axis);
     }
   });

@@ -4,7 +4,14 @@ import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { EXIT_CONTAINED, EXIT_COUNT, EXIT_OVERLAP, EXIT_SEPARATED, isOverlapExit } from '../../../src/query/boxTriangle/index';
 import { loadSimdBoxTriangles } from '../../../src/simd/boxTriangleKernel';
-import { createBoxOverlapList, overlapBoxes, overlapBoxesBruteForce, type BoxBatch, type BoxOverlapList, type BoxQueryOptions } from '../../../src/query/boxes/index';
+import {
+  createBoxOverlapList,
+  overlapBoxes,
+  overlapBoxesBruteForce,
+  type BoxBatch,
+  type BoxOverlapList,
+  type BoxQueryOptions,
+} from '../../../src/query/boxes/index';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
 import { meshBounds, type Bounds } from '../rays/raySets';
@@ -38,7 +45,20 @@ function setRandomAxes(axes: Float32Array, i: number, random: Random): void {
   let [w, x, y, z] = [random.range(-1, 1), random.range(-1, 1), random.range(-1, 1), random.range(-1, 1)];
   const length = Math.hypot(w, x, y, z);
   [w, x, y, z] = [w / length, x / length, y / length, z / length];
-  axes.set([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], 9 * i);
+  axes.set(
+    [
+      1 - 2 * (y * y + z * z),
+      2 * (x * y - w * z),
+      2 * (x * z + w * y),
+      2 * (x * y + w * z),
+      1 - 2 * (x * x + z * z),
+      2 * (y * z - w * x),
+      2 * (x * z - w * y),
+      2 * (y * z + w * x),
+      1 - 2 * (x * x + y * y),
+    ],
+    9 * i,
+  );
 }
 
 /** The list as sorted "box:triangle:exit" strings. */
@@ -48,7 +68,12 @@ function pairs(list: BoxOverlapList): string[] {
   return result.sort();
 }
 
-function expectSameAsBruteForce(mesh: { positions: Float32Array; indices: Uint32Array }, bvh: BVH, boxes: BoxBatch, options: Partial<BoxQueryOptions> = {}): number {
+function expectSameAsBruteForce(
+  mesh: { positions: Float32Array; indices: Uint32Array },
+  bvh: BVH,
+  boxes: BoxBatch,
+  options: Partial<BoxQueryOptions> = {},
+): number {
   const capacity = 200_000;
   const expected = createBoxOverlapList(capacity);
   overlapBoxesBruteForce(mesh.positions, mesh.indices, boxes, expected, options);
@@ -84,7 +109,13 @@ describe('overlapBoxes against brute force', () => {
   });
 
   const meshes = (): TestMesh[] => [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), flatGrid(10), withDegenerates(12)];
-  const buildVariants: Partial<BuildOptions>[] = [{}, { spatialOverlapThreshold: 0 }, { shareHalfFullLeaves: false }, { maxLeafSize: 1 }, { reorderTriangles: true }];
+  const buildVariants: Partial<BuildOptions>[] = [
+    {},
+    { spatialOverlapThreshold: 0 },
+    { shareHalfFullLeaves: false },
+    { maxLeafSize: 1 },
+    { reorderTriangles: true },
+  ];
   for (const options of buildVariants) {
     it(`adversarial meshes, build ${JSON.stringify(options)} (seed 603)`, () => {
       for (const mesh of meshes()) {
@@ -197,7 +228,11 @@ describe('the WebAssembly SIMD leaf test', () => {
   });
 
   /** Box:triangle of every overlap, whatever exit code the test keeps. */
-  const overlapPairs = (list: BoxOverlapList): string[] => pairs(list).filter((p) => isOverlapExit(Number(p.split(':')[2]))).map((p) => p.split(':').slice(0, 2).join(':')).sort();
+  const overlapPairs = (list: BoxOverlapList): string[] =>
+    pairs(list)
+      .filter((p) => isOverlapExit(Number(p.split(':')[2])))
+      .map((p) => p.split(':').slice(0, 2).join(':'))
+      .sort();
 
   function expectSameAsOptimized(mesh: { positions: Float32Array; indices: Uint32Array }, bvh: BVH, boxes: BoxBatch, batched = true): number {
     const optimized = createBoxOverlapList(200_000);

@@ -195,8 +195,16 @@ function compare(name: string, frame: number, what: string, actual: number[], ex
   const expectedSet = new Set(expected);
   const actualSet = new Set(actual);
   const describe = (key: number): string => `(${Math.floor(key / 16777216)}, ${key % 16777216})`;
-  const missing = expected.filter((key) => !actualSet.has(key)).slice(0, 5).map(describe);
-  const extra = actual.filter((key) => !expectedSet.has(key)).slice(0, 5).map(describe);
+  const missing = expected
+    .filter((key) => !actualSet.has(key))
+    .slice(0, 5)
+    .map(describe);
+  const extra = actual
+    .filter((key) => !expectedSet.has(key))
+    .slice(0, 5)
+    .map(describe);
   const duplicates = actual.length - actualSet.size;
-  throw new Error(`${name} frame ${frame} ${what}: ${actual.length} vs expected ${expected.length}; missing ${missing.join(' ')}; extra ${extra.join(' ')}; duplicates ${duplicates}`);
+  throw new Error(
+    `${name} frame ${frame} ${what}: ${actual.length} vs expected ${expected.length}; missing ${missing.join(' ')}; extra ${extra.join(' ')}; duplicates ${duplicates}`,
+  );
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BROAD_PHASE_NAMES, BoxTable, ColliderscopeError, DynamicAabbTree, MAX_FLOAT32, PairManager, createBroadPhase, switchBroadPhase, type BroadPhase } from '../../../src/core';
+import {
+  BROAD_PHASE_NAMES,
+  BoxTable,
+  ColliderscopeError,
+  DynamicAabbTree,
+  MAX_FLOAT32,
+  PairManager,
+  createBroadPhase,
+  switchBroadPhase,
+  type BroadPhase,
+} from '../../../src/core';
 import { pairKeys } from './churn';
 import { Random } from '../../../src/math/random';
 
@@ -38,7 +48,14 @@ describe('broad-phase interface', () => {
         bp.insert(3, [2, 0, 0, 3, 1, 1], 'static'); // same box as 2: static–static
         bp.insert(4, [0.5, 0.5, 0.5, 0.5, 0.5, 0.5], 'dynamic'); // a point inside 0
         const step = bp.step();
-        expect(pairKeys(step.pairs)).toEqual(keys([[0, 1], [0, 4], [1, 2], [1, 3]]));
+        expect(pairKeys(step.pairs)).toEqual(
+          keys([
+            [0, 1],
+            [0, 4],
+            [1, 2],
+            [1, 3],
+          ]),
+        );
         expect(pairKeys(step.created)).toEqual(pairKeys(step.pairs));
         expect(step.deleted.count).toBe(0);
       });
@@ -51,7 +68,16 @@ describe('broad-phase interface', () => {
         bp.insert(2, [1 + 1e-12, 0, 0, 2, 1, 1], 'dynamic'); // overlaps 1 once rounded outward
         bp.insert(3, [-MAX_FLOAT32, -1, -1, MAX_FLOAT32, 1, 1], 'static');
         bp.insert(4, [3e38, 0, 0, MAX_FLOAT32, 0, 0], 'dynamic');
-        expect(pairKeys(bp.step().pairs)).toEqual(keys([[0, 1], [1, 2], [0, 3], [1, 3], [2, 3], [3, 4]]));
+        expect(pairKeys(bp.step().pairs)).toEqual(
+          keys([
+            [0, 1],
+            [1, 2],
+            [0, 3],
+            [1, 3],
+            [2, 3],
+            [3, 4],
+          ]),
+        );
       });
 
       it('reports created and deleted as set differences, across remove and re-insert', () => {
@@ -81,10 +107,20 @@ describe('broad-phase interface', () => {
         expect(bp.kindOf(1)).toBe('static');
         bp.update(0, box(10, 1, 0));
         step = bp.step();
-        expect(pairKeys(step.created)).toEqual(keys([[0, 1], [0, 2]]));
+        expect(pairKeys(step.created)).toEqual(
+          keys([
+            [0, 1],
+            [0, 2],
+          ]),
+        );
         bp.remove(0);
         step = bp.step();
-        expect(pairKeys(step.deleted)).toEqual(keys([[0, 1], [0, 2]]));
+        expect(pairKeys(step.deleted)).toEqual(
+          keys([
+            [0, 1],
+            [0, 2],
+          ]),
+        );
         expect(step.pairs.count).toBe(0);
         expect(bp.size).toBe(2);
       });
@@ -95,7 +131,12 @@ describe('broad-phase interface', () => {
         bp.insert(70_000, box(1, 1, 1), 'dynamic');
         bp.insert(200_000, box(2.5, 2.5, 2.5), 'dynamic');
         expect(() => bp.insert(16_777_216, box(0, 0, 0), 'dynamic')).toThrow(/id/);
-        expect(pairKeys(bp.step().pairs)).toEqual(keys([[5, 70_000], [70_000, 200_000]]));
+        expect(pairKeys(bp.step().pairs)).toEqual(
+          keys([
+            [5, 70_000],
+            [70_000, 200_000],
+          ]),
+        );
       });
     });
   }
@@ -223,7 +264,7 @@ describe('float32 outward rounding', () => {
       const nearest = f32[0]!;
       if (up ? nearest >= value : nearest <= value) return nearest === 0 ? 0 : nearest;
       if (nearest === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
-      bits[0] = (nearest > 0) === up ? bits[0]! + 1 : bits[0]! - 1;
+      bits[0] = nearest > 0 === up ? bits[0]! + 1 : bits[0]! - 1;
       return f32[0]!;
     };
     const table = new BoxTable(1);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BROAD_PHASE_NAMES, GroundScene, OrbitScene, applySceneMoves, createBroadPhase, populateBroadPhase, type BroadPhaseScene } from '../../../src/core';
+import {
+  BROAD_PHASE_NAMES,
+  GroundScene,
+  OrbitScene,
+  applySceneMoves,
+  createBroadPhase,
+  populateBroadPhase,
+  type BroadPhaseScene,
+} from '../../../src/core';
 import { pairKeys } from './churn';
 
 function agreeOnScene(makeScene: () => BroadPhaseScene, frames: number): { pairs: number; created: number } {

@@ -1,5 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildBVH, forEachNodeBox, collectNodeBoxes, type BVH, QUANTIZED_NODE_BYTES, childType, childIndex, collisionMaskOf, quantizedChildWord } from '../../../src/bvh/index';
+import {
+  buildBVH,
+  forEachNodeBox,
+  collectNodeBoxes,
+  type BVH,
+  QUANTIZED_NODE_BYTES,
+  childType,
+  childIndex,
+  collisionMaskOf,
+  quantizedChildWord,
+} from '../../../src/bvh/index';
 import { float32Above, float32Below } from '../../../src/bvh/float32Round';
 import { QUANT_MAX, quantizationStep, quantizeDown, quantizeUp } from '../../../src/bvh/quantize';
 import { InvalidParameterError } from '../../../src/errors';
@@ -34,14 +44,23 @@ function triangleBox(mesh: { positions: Float32Array; indices: Uint32Array }, tr
 }
 
 const contains = (outer: ArrayLike<number>, inner: ArrayLike<number>): boolean =>
-  outer[0]! <= inner[0]! && outer[1]! <= inner[1]! && outer[2]! <= inner[2]! && outer[3]! >= inner[3]! && outer[4]! >= inner[4]! && outer[5]! >= inner[5]!;
+  outer[0]! <= inner[0]! &&
+  outer[1]! <= inner[1]! &&
+  outer[2]! <= inner[2]! &&
+  outer[3]! >= inner[3]! &&
+  outer[4]! >= inner[4]! &&
+  outer[5]! >= inner[5]!;
 
 /**
  * Every triangle must sit inside its leaf slot's decoded box and inside every ancestor's box along at
  * least one root path (a shared node's other half is reachable, but not contained, through a parent).
  * Returns how many (leaf slot, triangle) pairs were found and the number of triangles never reached.
  */
-function checkContainment(bvh: BVH, mesh: TestMesh | TerrainMesh, layout: 'quantized' | 'float'): { pairs: number; unreached: number; uncontained: number } {
+function checkContainment(
+  bvh: BVH,
+  mesh: TestMesh | TerrainMesh,
+  layout: 'quantized' | 'float',
+): { pairs: number; unreached: number; uncontained: number } {
   const nodes = layout === 'quantized' ? bvh.quantized! : bvh.float!;
   // Boxes of every (node, slot), decoded exactly as the traversal decodes them.
   const boxes = new Map<number, number[]>();

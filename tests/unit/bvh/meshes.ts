@@ -19,7 +19,9 @@ export function triangleSoup(seed: number, count: number): TestMesh {
   for (let i = 0; i < count; i++) {
     const big = i % 37 === 0;
     const size = big ? 80 : random.range(0.1, 6);
-    const cx = random.range(-50, 50), cy = random.range(-50, 50), cz = random.range(-50, 50);
+    const cx = random.range(-50, 50),
+      cy = random.range(-50, 50),
+      cz = random.range(-50, 50);
     for (let v = 0; v < 3; v++) vertices.push(cx + random.range(-size, size), cy + random.range(-size, size), cz + random.range(-size, size));
     triangles.push(3 * i, 3 * i + 1, 3 * i + 2);
   }
@@ -59,7 +61,10 @@ export function flatGrid(cells: number): TestMesh {
   const side = cells + 1;
   for (let j = 0; j < cells; j++) {
     for (let i = 0; i < cells; i++) {
-      const a = j * side + i, b = a + 1, c = a + side, d = c + 1;
+      const a = j * side + i,
+        b = a + 1,
+        c = a + side,
+        d = c + 1;
       triangles.push(a, c, b, b, c, d);
     }
   }

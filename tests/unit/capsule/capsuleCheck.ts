@@ -1,6 +1,16 @@
 import type { BVH } from '../../../src/bvh/index';
 import { Random } from '../../../src/math/random';
-import { createCapsuleBatch, createCapsuleHits, segmentTriangleClosest, sweepCapsules, sweepCapsulesBruteForce, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from '../../../src/query/capsule/index';
+import {
+  createCapsuleBatch,
+  createCapsuleHits,
+  segmentTriangleClosest,
+  sweepCapsules,
+  sweepCapsulesBruteForce,
+  type CapsuleBatch,
+  type CapsuleHits,
+  type SweepCounters,
+  type SweepOptions,
+} from '../../../src/query/capsule/index';
 
 export interface Mesh {
   positions: Float32Array;
@@ -16,12 +26,29 @@ const closest = new Float64Array(7);
 /** Distance from capsule i's axis, moved by t, to triangle k. */
 export function axisDistance(mesh: Mesh, batch: CapsuleBatch, i: number, t: number, k: number): number {
   const { positions: p, indices } = mesh;
-  const a = 3 * indices[3 * k]!, b = 3 * indices[3 * k + 1]!, c = 3 * indices[3 * k + 2]!;
-  const s = batch.start, e = batch.end, d = batch.motion, i3 = 3 * i;
+  const a = 3 * indices[3 * k]!,
+    b = 3 * indices[3 * k + 1]!,
+    c = 3 * indices[3 * k + 2]!;
+  const s = batch.start,
+    e = batch.end,
+    d = batch.motion,
+    i3 = 3 * i;
   return segmentTriangleClosest(
-    s[i3]! + t * d[i3]!, s[i3 + 1]! + t * d[i3 + 1]!, s[i3 + 2]! + t * d[i3 + 2]!,
-    e[i3]! + t * d[i3]!, e[i3 + 1]! + t * d[i3 + 1]!, e[i3 + 2]! + t * d[i3 + 2]!,
-    p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!,
+    s[i3]! + t * d[i3]!,
+    s[i3 + 1]! + t * d[i3 + 1]!,
+    s[i3 + 2]! + t * d[i3 + 2]!,
+    e[i3]! + t * d[i3]!,
+    e[i3 + 1]! + t * d[i3 + 1]!,
+    e[i3 + 2]! + t * d[i3 + 2]!,
+    p[a]!,
+    p[a + 1]!,
+    p[a + 2]!,
+    p[b]!,
+    p[b + 1]!,
+    p[b + 2]!,
+    p[c]!,
+    p[c + 1]!,
+    p[c + 2]!,
     closest,
   );
 }
@@ -33,14 +60,25 @@ export function minimumDistance(mesh: Mesh, batch: CapsuleBatch, i: number, tEnd
   let best = Infinity;
   const g = (Math.sqrt(5) - 1) / 2;
   for (let k = 0; k < triangles; k++) {
-    let lo = 0, hi = tEnd;
-    let x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-    let f1 = axisDistance(mesh, batch, i, x1, k), f2 = axisDistance(mesh, batch, i, x2, k);
+    let lo = 0,
+      hi = tEnd;
+    let x1 = hi - g * (hi - lo),
+      x2 = lo + g * (hi - lo);
+    let f1 = axisDistance(mesh, batch, i, x1, k),
+      f2 = axisDistance(mesh, batch, i, x2, k);
     for (let step = 0; step < 60 && hi - lo > 1e-12; step++) {
       if (f1 <= f2) {
-        hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = axisDistance(mesh, batch, i, x1, k);
+        hi = x2;
+        x2 = x1;
+        f2 = f1;
+        x1 = hi - g * (hi - lo);
+        f1 = axisDistance(mesh, batch, i, x1, k);
       } else {
-        lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = axisDistance(mesh, batch, i, x2, k);
+        lo = x1;
+        x1 = x2;
+        f1 = f2;
+        x2 = lo + g * (hi - lo);
+        f2 = axisDistance(mesh, batch, i, x2, k);
       }
     }
     best = Math.min(best, f1, f2, axisDistance(mesh, batch, i, 0, k), axisDistance(mesh, batch, i, tEnd, k));
@@ -80,12 +118,15 @@ export function compareWithReference(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, 
   const counters = sweepCapsules(bvh, batch, ours, options);
   sweepCapsulesBruteForce(mesh.positions, mesh.indices, batch, reference);
   const failures: string[] = [];
-  let hits = 0, startsInContact = 0, grazes = 0;
+  let hits = 0,
+    startsInContact = 0,
+    grazes = 0;
   for (let i = 0; i < batch.count; i++) {
     const r = batch.radius[i]!;
     const ourHit = ours.triangle[i]! >= 0;
     const theirHit = reference.triangle[i]! >= 0;
-    const ourT = ours.toi[i]!, theirT = reference.toi[i]!;
+    const ourT = ours.toi[i]!,
+      theirT = reference.toi[i]!;
     if (theirHit) hits++;
     if (theirHit && theirT === 0) startsInContact++;
     if (ourHit) {
@@ -103,31 +144,54 @@ export function compareWithReference(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, 
     if (ourEnd < theirEnd && meshDistance(mesh, batch, i, ourT) > r + GRAZE_TOLERANCE) graze = false;
     if (ourEnd > theirEnd && minimumDistance(mesh, batch, i, ourEnd) < r - GRAZE_TOLERANCE) graze = false;
     if (graze) grazes++;
-    else failures.push(`sweep ${i}: ours ${ourHit ? `t ${ourT} tri ${ours.triangle[i]}` : 'miss'}, reference ${theirHit ? `t ${theirT} tri ${reference.triangle[i]}` : 'miss'}`);
+    else
+      failures.push(
+        `sweep ${i}: ours ${ourHit ? `t ${ourT} tri ${ours.triangle[i]}` : 'miss'}, reference ${theirHit ? `t ${theirT} tri ${reference.triangle[i]}` : 'miss'}`,
+      );
   }
   return { sweeps: batch.count, hits, startsInContact, grazes, failures, counters, ours, reference };
 }
 
 function checkContact(mesh: Mesh, batch: CapsuleBatch, hits: CapsuleHits, i: number): string {
-  const t = hits.toi[i]!, k = hits.triangle[i]!, r = batch.radius[i]!;
+  const t = hits.toi[i]!,
+    k = hits.triangle[i]!,
+    r = batch.radius[i]!;
   if (!(t >= 0 && t <= 1)) return `toi ${t} outside [0, 1]`;
   const i3 = 3 * i;
-  const nx = hits.normal[i3]!, ny = hits.normal[i3 + 1]!, nz = hits.normal[i3 + 2]!;
+  const nx = hits.normal[i3]!,
+    ny = hits.normal[i3 + 1]!,
+    nz = hits.normal[i3 + 2]!;
   if (Math.abs(Math.hypot(nx, ny, nz) - 1) > 1e-5) return `normal not unit (${nx}, ${ny}, ${nz})`;
   const distance = axisDistance(mesh, batch, i, t, k);
   if (t > 0) {
     if (Math.abs(distance - r) > 1e-4 * Math.max(1, r)) return `triangle ${k} at distance ${distance} from the axis at toi, radius ${r}`;
     // The point plus r·normal lies on the axis at toi.
-    const px = hits.point[i3]! + r * nx, py = hits.point[i3 + 1]! + r * ny, pz = hits.point[i3 + 2]! + r * nz;
-    const s = batch.start, e = batch.end, d = batch.motion;
-    const onAxis = pointSegmentDistance(px, py, pz, s[i3]! + t * d[i3]!, s[i3 + 1]! + t * d[i3 + 1]!, s[i3 + 2]! + t * d[i3 + 2]!, e[i3]! + t * d[i3]!, e[i3 + 1]! + t * d[i3 + 1]!, e[i3 + 2]! + t * d[i3 + 2]!);
+    const px = hits.point[i3]! + r * nx,
+      py = hits.point[i3 + 1]! + r * ny,
+      pz = hits.point[i3 + 2]! + r * nz;
+    const s = batch.start,
+      e = batch.end,
+      d = batch.motion;
+    const onAxis = pointSegmentDistance(
+      px,
+      py,
+      pz,
+      s[i3]! + t * d[i3]!,
+      s[i3 + 1]! + t * d[i3 + 1]!,
+      s[i3 + 2]! + t * d[i3 + 2]!,
+      e[i3]! + t * d[i3]!,
+      e[i3 + 1]! + t * d[i3 + 1]!,
+      e[i3 + 2]! + t * d[i3 + 2]!,
+    );
     if (onAxis > 1e-3 * Math.max(1, r)) return `contact point + r·normal is ${onAxis} off the axis`;
   } else if (distance > r + 1e-5) return `toi 0 but triangle ${k} is ${distance} from the axis (radius ${r})`;
   return '';
 }
 
 function pointSegmentDistance(px: number, py: number, pz: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
-  const ex = bx - ax, ey = by - ay, ez = bz - az;
+  const ex = bx - ax,
+    ey = by - ay,
+    ez = bz - az;
   const ee = ex * ex + ey * ey + ez * ez;
   let u = ee > 0 ? ((px - ax) * ex + (py - ay) * ey + (pz - az) * ez) / ee : 0;
   u = Math.min(1, Math.max(0, u));
@@ -154,10 +218,16 @@ export interface SweepShape {
  * Random sweeps whose capsule centre is drawn by `centre` (null = reject and redraw), random axis
  * orientation and motion direction. Returns the batch.
  */
-export function randomSweeps(seed: number, count: number, shape: SweepShape, centre: (random: Random) => [number, number, number] | null, accept: (batch: CapsuleBatch, i: number) => boolean = () => true): CapsuleBatch {
+export function randomSweeps(
+  seed: number,
+  count: number,
+  shape: SweepShape,
+  centre: (random: Random) => [number, number, number] | null,
+  accept: (batch: CapsuleBatch, i: number) => boolean = () => true,
+): CapsuleBatch {
   const random = new Random(seed);
   const batch = createCapsuleBatch(count);
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     const c = centre(random);
     if (c === null) continue;
     const [ax, ay, az] = unitVector(random);
@@ -179,7 +249,8 @@ export function randomSweeps(seed: number, count: number, shape: SweepShape, cen
  */
 export function centreAbove(heightOf: (x: number, z: number) => number, lift: [number, number]): (random: Random) => [number, number, number] | null {
   return (random) => {
-    const x = random.range(-9, 9), z = random.range(-9, 9);
+    const x = random.range(-9, 9),
+      z = random.range(-9, 9);
     const h = heightOf(x, z);
     return Number.isNaN(h) ? null : [x, h + random.range(lift[0], lift[1]), z];
   };
@@ -189,14 +260,18 @@ export function centreAbove(heightOf: (x: number, z: number) => number, lift: [n
 export function inFront(heightOf: (x: number, z: number) => number, half: number): (batch: CapsuleBatch, i: number) => boolean {
   return (batch, i) => {
     const i3 = 3 * i;
-    const s = batch.start, e = batch.end, d = batch.motion;
+    const s = batch.start,
+      e = batch.end,
+      d = batch.motion;
     const reach = batch.radius[i]! + 0.01;
     for (const t of [0, 1]) {
       for (const p of [s, e]) {
         if (Math.abs(p[i3]! + t * d[i3]!) > half - reach || Math.abs(p[i3 + 2]! + t * d[i3 + 2]!) > half - reach) return false;
       }
     }
-    const mx = 0.5 * (s[i3]! + e[i3]!), my = 0.5 * (s[i3 + 1]! + e[i3 + 1]!), mz = 0.5 * (s[i3 + 2]! + e[i3 + 2]!);
+    const mx = 0.5 * (s[i3]! + e[i3]!),
+      my = 0.5 * (s[i3 + 1]! + e[i3 + 1]!),
+      mz = 0.5 * (s[i3 + 2]! + e[i3 + 2]!);
     return my > heightOf(mx, mz);
   };
 }

@@ -18,16 +18,41 @@ const closest = new Float64Array(7);
 function terrainDistance(x: number, y: number, z: number, halfHeight: number, reach: number): number {
   const { cells, worldSize } = terrain.params;
   const spacing = worldSize / cells;
-  const col0 = Math.max(0, Math.floor((x - reach + worldSize / 2) / spacing)), col1 = Math.min(cells - 1, Math.floor((x + reach + worldSize / 2) / spacing));
-  const row0 = Math.max(0, Math.floor((z - reach + worldSize / 2) / spacing)), row1 = Math.min(cells - 1, Math.floor((z + reach + worldSize / 2) / spacing));
-  const p = terrain.positions, ix = terrain.indices;
+  const col0 = Math.max(0, Math.floor((x - reach + worldSize / 2) / spacing)),
+    col1 = Math.min(cells - 1, Math.floor((x + reach + worldSize / 2) / spacing));
+  const row0 = Math.max(0, Math.floor((z - reach + worldSize / 2) / spacing)),
+    row1 = Math.min(cells - 1, Math.floor((z + reach + worldSize / 2) / spacing));
+  const p = terrain.positions,
+    ix = terrain.indices;
   let best = Infinity;
   for (let row = row0; row <= row1; row++) {
     for (let col = col0; col <= col1; col++) {
       for (let half = 0; half < 2; half++) {
         const t = 2 * (row * cells + col) + half;
-        const a = 3 * ix[3 * t]!, b = 3 * ix[3 * t + 1]!, c = 3 * ix[3 * t + 2]!;
-        best = Math.min(best, segmentTriangleClosest(x, y - halfHeight, z, x, y + halfHeight, z, p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!, closest));
+        const a = 3 * ix[3 * t]!,
+          b = 3 * ix[3 * t + 1]!,
+          c = 3 * ix[3 * t + 2]!;
+        best = Math.min(
+          best,
+          segmentTriangleClosest(
+            x,
+            y - halfHeight,
+            z,
+            x,
+            y + halfHeight,
+            z,
+            p[a]!,
+            p[a + 1]!,
+            p[a + 2]!,
+            p[b]!,
+            p[b + 1]!,
+            p[b + 2]!,
+            p[c]!,
+            p[c + 1]!,
+            p[c + 2]!,
+            closest,
+          ),
+        );
       }
     }
   }
@@ -40,7 +65,10 @@ describe('the capsule character', () => {
     const { radius, halfHeight } = character.settings;
     character.place(0, sampleTerrainHeight(terrain, 0, 0) + halfHeight + radius + 1, 0);
     const random = new Random(700);
-    let wishX = 0, wishZ = 0, grounded = 0, travelled = 0;
+    let wishX = 0,
+      wishZ = 0,
+      grounded = 0,
+      travelled = 0;
     for (let step = 0; step < 4000; step++) {
       if (step % 90 === 0) {
         const heading = random.range(0, 2 * Math.PI);
@@ -122,19 +150,56 @@ describe('the capsule crowd', () => {
       for (let i = 0; i < crowd.count; i += 2) {
         const i3 = 3 * i;
         const [x, y, z] = [crowd.centres[i3]!, crowd.centres[i3 + 1]!, crowd.centres[i3 + 2]!];
-        const ax = crowd.axes[i3]! * halfHeight, ay = crowd.axes[i3 + 1]! * halfHeight, az = crowd.axes[i3 + 2]! * halfHeight;
-        expect(Math.min(y + ay - sampleTerrainHeight(terrain, x + ax, z + az), y - ay - sampleTerrainHeight(terrain, x - ax, z - az))).toBeGreaterThan(0);
+        const ax = crowd.axes[i3]! * halfHeight,
+          ay = crowd.axes[i3 + 1]! * halfHeight,
+          az = crowd.axes[i3 + 2]! * halfHeight;
+        expect(
+          Math.min(y + ay - sampleTerrainHeight(terrain, x + ax, z + az), y - ay - sampleTerrainHeight(terrain, x - ax, z - az)),
+        ).toBeGreaterThan(0);
         // The nearest triangle is farther than the radius (checked on the axis ends' cells).
         const reach = halfHeight + radius + 2;
         let distance = Infinity;
-        const p = terrain.positions, ix = terrain.indices;
-        const spacing = terrain.params.worldSize / terrain.params.cells, half = terrain.params.worldSize / 2, cells = terrain.params.cells;
-        for (let row = Math.max(0, Math.floor((z - reach + half) / spacing)); row <= Math.min(cells - 1, Math.floor((z + reach + half) / spacing)); row++) {
-          for (let col = Math.max(0, Math.floor((x - reach + half) / spacing)); col <= Math.min(cells - 1, Math.floor((x + reach + half) / spacing)); col++) {
+        const p = terrain.positions,
+          ix = terrain.indices;
+        const spacing = terrain.params.worldSize / terrain.params.cells,
+          half = terrain.params.worldSize / 2,
+          cells = terrain.params.cells;
+        for (
+          let row = Math.max(0, Math.floor((z - reach + half) / spacing));
+          row <= Math.min(cells - 1, Math.floor((z + reach + half) / spacing));
+          row++
+        ) {
+          for (
+            let col = Math.max(0, Math.floor((x - reach + half) / spacing));
+            col <= Math.min(cells - 1, Math.floor((x + reach + half) / spacing));
+            col++
+          ) {
             for (let h = 0; h < 2; h++) {
               const t = 2 * (row * cells + col) + h;
-              const a = 3 * ix[3 * t]!, b = 3 * ix[3 * t + 1]!, c = 3 * ix[3 * t + 2]!;
-              distance = Math.min(distance, segmentTriangleClosest(x - ax, y - ay, z - az, x + ax, y + ay, z + az, p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!, closest));
+              const a = 3 * ix[3 * t]!,
+                b = 3 * ix[3 * t + 1]!,
+                c = 3 * ix[3 * t + 2]!;
+              distance = Math.min(
+                distance,
+                segmentTriangleClosest(
+                  x - ax,
+                  y - ay,
+                  z - az,
+                  x + ax,
+                  y + ay,
+                  z + az,
+                  p[a]!,
+                  p[a + 1]!,
+                  p[a + 2]!,
+                  p[b]!,
+                  p[b + 1]!,
+                  p[b + 2]!,
+                  p[c]!,
+                  p[c + 1]!,
+                  p[c + 2]!,
+                  closest,
+                ),
+              );
             }
           }
         }

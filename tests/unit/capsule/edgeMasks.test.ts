@@ -5,7 +5,15 @@ import { generateTerrain } from '../../../src/terrain/index';
 import { triangleSoup } from '../bvh/meshes';
 import { flatPlane, sharpRidges } from './heightfields';
 
-const emptyStats = (): EdgeMaskStats => ({ borderEdges: 0, sharedEdges: 0, nonManifoldEdges: 0, valleyEdges: 0, coplanarEdges: 0, edgesKept: 0, verticesKept: 0 });
+const emptyStats = (): EdgeMaskStats => ({
+  borderEdges: 0,
+  sharedEdges: 0,
+  nonManifoldEdges: 0,
+  valleyEdges: 0,
+  coplanarEdges: 0,
+  edgesKept: 0,
+  verticesKept: 0,
+});
 
 /** Two triangles sharing edge (0, 1) along x; the second's apex at height `apexY` beyond the edge. */
 function hinge(apexY: number, flip = false): { positions: Float32Array; indices: Uint32Array } {
@@ -23,7 +31,11 @@ describe('edge masks', () => {
   });
 
   it('skip a valley edge from both sides, keep a ridge or coplanar edge once, keep inconsistent windings', () => {
-    for (const [apexY, expected] of [[0.8, 'valley'], [-0.8, 'ridge'], [0, 'coplanar']] as const) {
+    for (const [apexY, expected] of [
+      [0.8, 'valley'],
+      [-0.8, 'ridge'],
+      [0, 'coplanar'],
+    ] as const) {
       const { positions, indices } = hinge(apexY);
       const stats = emptyStats();
       const masks = computeEdgeMasks(positions, indices, stats);

@@ -30,12 +30,22 @@ export function heightfield(name: string, xs: number[], zs: number[], height: (i
   const indices: number[] = [];
   for (let j = 0; j + 1 < zs.length; j++) {
     for (let i = 0; i + 1 < side; i++) {
-      const a = j * side + i, b = a + 1, c = a + side, d = c + 1;
+      const a = j * side + i,
+        b = a + 1,
+        c = a + side,
+        d = c + 1;
       indices.push(a, c, b, b, c, d);
     }
   }
   // Coordinates as the mesh stores them (float32), so heightAt matches the triangles.
-  return { name, positions, indices: Uint32Array.from(indices), xs: Float64Array.from(xs, Math.fround), zs: Float64Array.from(zs, Math.fround), heights };
+  return {
+    name,
+    positions,
+    indices: Uint32Array.from(indices),
+    xs: Float64Array.from(xs, Math.fround),
+    zs: Float64Array.from(zs, Math.fround),
+    heights,
+  };
 }
 
 /** Height of the triangulated surface at (x, z) inside the grid; NaN outside. */
@@ -47,13 +57,17 @@ export function heightAt(field: Heightfield, x: number, z: number): number {
   const u = (x - xs[i]!) / (xs[i + 1]! - xs[i]!);
   const v = (z - zs[j]!) / (zs[j + 1]! - zs[j]!);
   const side = xs.length;
-  const ha = heights[j * side + i]!, hb = heights[j * side + i + 1]!, hc = heights[(j + 1) * side + i]!, hd = heights[(j + 1) * side + i + 1]!;
+  const ha = heights[j * side + i]!,
+    hb = heights[j * side + i + 1]!,
+    hc = heights[(j + 1) * side + i]!,
+    hd = heights[(j + 1) * side + i + 1]!;
   return u + v <= 1 ? ha + u * (hb - ha) + v * (hc - ha) : hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd);
 }
 
 function cellOf(coordinates: Float64Array, x: number): number {
   if (!(x >= coordinates[0]! && x <= coordinates[coordinates.length - 1]!)) return -1;
-  let lo = 0, hi = coordinates.length - 1;
+  let lo = 0,
+    hi = coordinates.length - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (coordinates[mid]! <= x) lo = mid;

@@ -28,7 +28,13 @@ const fieldCentre = (field: Heightfield, lift: [number, number]) => centreAbove(
 
 describe('sweepCapsules against the brute-force reference', () => {
   it('random sweeps of random orientation over a terrain, from above, default options (seed 601)', () => {
-    const batch = randomSweeps(601, 8000, BENCH_LIKE, terrainCentre([0, 4]), inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20));
+    const batch = randomSweeps(
+      601,
+      8000,
+      BENCH_LIKE,
+      terrainCentre([0, 4]),
+      inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20),
+    );
     const result = compareWithReference(terrain, terrainBvh, batch);
     expectAgreement(result);
     expect(result.hits).toBeGreaterThan(3000);
@@ -58,16 +64,34 @@ describe('sweepCapsules against the brute-force reference', () => {
     const indices = terrain.indices.slice();
     const reordered = buildBVH(terrain.positions, indices, { reorderTriangles: true, spatialSplits: false });
     expect(reordered.triangleOrder).toBeNull();
-    const batch = randomSweeps(606, 800, BENCH_LIKE, terrainCentre([0, 4]), inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20));
+    const batch = randomSweeps(
+      606,
+      800,
+      BENCH_LIKE,
+      terrainCentre([0, 4]),
+      inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20),
+    );
     expectAgreement(compareWithReference({ positions: terrain.positions, indices }, reordered, batch));
     const swept = buildBVH(terrain.positions, terrain.indices, { sweptRadius: 1.5 });
     expectAgreement(compareWithReference(terrain, swept, batch));
   });
 
   it('long capsules and spheres (zero-length axis), thin and fat (seed 604)', () => {
-    const long = randomSweeps(604, 600, { halfLength: [2, 6], radius: [0.02, 0.3], motion: [0.5, 6] }, terrainCentre([0, 3]), inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20));
+    const long = randomSweeps(
+      604,
+      600,
+      { halfLength: [2, 6], radius: [0.02, 0.3], motion: [0.5, 6] },
+      terrainCentre([0, 3]),
+      inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20),
+    );
     expectAgreement(compareWithReference(terrain, terrainBvh, long));
-    const spheres = randomSweeps(605, 600, { halfLength: [0, 0], radius: [0.05, 2], motion: [0.5, 6] }, terrainCentre([0, 4]), inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20));
+    const spheres = randomSweeps(
+      605,
+      600,
+      { halfLength: [0, 0], radius: [0.05, 2], motion: [0.5, 6] },
+      terrainCentre([0, 4]),
+      inFront((x, z) => sampleTerrainHeight(terrain, x, z), 20),
+    );
     expectAgreement(compareWithReference(terrain, terrainBvh, spheres));
   });
 
@@ -82,7 +106,13 @@ describe('sweepCapsules against the brute-force reference', () => {
     it(`adversarial heightfield: ${name}, from above with edge masks and from anywhere without (seed ${610 + index})`, () => {
       const field = make();
       const bvh = buildBVH(field.positions, field.indices);
-      const front = randomSweeps(610 + index, 2500, BENCH_LIKE, fieldCentre(field, [0, 4]), inFront((x, z) => heightAt(field, x, z), 12));
+      const front = randomSweeps(
+        610 + index,
+        2500,
+        BENCH_LIKE,
+        fieldCentre(field, [0, 4]),
+        inFront((x, z) => heightAt(field, x, z), 12),
+      );
       const result = compareWithReference(field, bvh, front);
       expectAgreement(result);
       expect(result.hits).toBeGreaterThan(300);
@@ -95,7 +125,11 @@ describe('sweepCapsules against the brute-force reference', () => {
     const meshes = [triangleSoup(630, 300), crossedSlivers(631, 150), stackedDuplicates(20), withDegenerates(632)];
     for (const mesh of meshes) {
       const bvh = buildBVH(mesh.positions, mesh.indices);
-      const batch = randomSweeps(633, 300, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [random.range(-50, 50), random.range(-50, 50), random.range(-50, 50)]);
+      const batch = randomSweeps(633, 300, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [
+        random.range(-50, 50),
+        random.range(-50, 50),
+        random.range(-50, 50),
+      ]);
       expectAgreement(compareWithReference(mesh, bvh, batch, { edgeMasks: false }));
     }
   });
@@ -135,9 +169,16 @@ describe('exact grazes and shared edges of a flat plane', () => {
     let checked = 0;
     for (let x = -8; x <= 8; x += 0.5) {
       for (let z = -8; z <= 8; z += 0.5) {
-        for (const axis of [[1, 0, 0], [0, 0, 1], [Math.SQRT1_2, 0, Math.SQRT1_2], [0.6, 0.8, 0]]) {
+        for (const axis of [
+          [1, 0, 0],
+          [0, 0, 1],
+          [Math.SQRT1_2, 0, Math.SQRT1_2],
+          [0.6, 0.8, 0],
+        ]) {
           // The capsule's lowest point sits exactly over (x, z): a vertex, an edge or a diagonal of the grid.
-          const h = 0.75, r = 0.5, lift = 3;
+          const h = 0.75,
+            r = 0.5,
+            lift = 3;
           const low = axis[1]! > 0 ? [x + h * axis[0]!, lift, z + h * axis[2]!] : [x, lift, z];
           const p0 = [low[0]! - h * axis[0]!, low[1]! + r - h * axis[1]!, low[2]! - h * axis[2]!];
           const p1 = [low[0]! + h * axis[0]!, low[1]! + r + h * axis[1]!, low[2]! + h * axis[2]!];
@@ -170,24 +211,33 @@ describe('coplanar shared edges', () => {
     const { positions: p, indices } = field;
     const expected = new Float64Array(count);
     for (let i = 0; i < count; i++) {
-      let a = 0, b = 0;
+      let a = 0,
+        b = 0;
       do {
-        const t = random.int(indices.length / 3), e = random.int(3);
+        const t = random.int(indices.length / 3),
+          e = random.int(3);
         a = indices[3 * t + e]!;
         b = indices[3 * t + ((e + 1) % 3)]!;
       } while (Math.abs(p[3 * a]!) > 9 || Math.abs(p[3 * a + 2]!) > 9);
       const u = random.next();
       const onEdge = [0, 1, 2].map((k) => p[3 * a + k]! + u * (p[3 * b + k]! - p[3 * a + k]!));
-      const r = random.range(0.1, 1), lift = random.range(0.5, 3);
+      const r = random.range(0.1, 1),
+        lift = random.range(0.5, 3);
       // Half of them capsules lying in a plane parallel to the surface, their axis end over the edge point.
       const h = i % 2 === 0 ? 0 : random.range(0.2, 1.5);
       const side = [normal[2]!, 0, -normal[0]!];
       const sideLength = Math.hypot(side[0]!, side[2]!);
       const centre = onEdge.map((v, k) => v + (r + lift) * normal[k]!);
       batch.start.set(centre, 3 * i);
-      batch.end.set(centre.map((v, k) => v + (h * side[k]!) / sideLength), 3 * i);
+      batch.end.set(
+        centre.map((v, k) => v + (h * side[k]!) / sideLength),
+        3 * i,
+      );
       batch.radius[i] = r;
-      batch.motion.set(normal.map((v) => -2 * (r + lift) * v), 3 * i);
+      batch.motion.set(
+        normal.map((v) => -2 * (r + lift) * v),
+        3 * i,
+      );
       expected[i] = lift / (2 * (r + lift));
     }
     const hits = createCapsuleHits(count);
@@ -210,10 +260,12 @@ describe('starts in contact', () => {
     const hits = createCapsuleHits(batch.count);
     sweepCapsules(bvh(), batch, hits, { edgeMasks: false });
     let inContact = 0;
-    const p = terrain.positions, ix = terrain.indices;
+    const p = terrain.positions,
+      ix = terrain.indices;
     for (let i = 0; i < batch.count; i++) {
       let minimum = Infinity;
-      const cx = 0.5 * (batch.start[3 * i]! + batch.end[3 * i]!), cz = 0.5 * (batch.start[3 * i + 2]! + batch.end[3 * i + 2]!);
+      const cx = 0.5 * (batch.start[3 * i]! + batch.end[3 * i]!),
+        cz = 0.5 * (batch.start[3 * i + 2]! + batch.end[3 * i + 2]!);
       for (let k = 0; k < terrain.triangleCount; k++) {
         // Only triangles near the capsule (half-length ≤ 1.5, radius ≤ 0.8) can be within r of it.
         const v = 3 * ix[3 * k]!;
@@ -243,7 +295,9 @@ const bvh = (): BVH => terrainBvh;
 describe('input handling', () => {
   it('flags NaN, infinite and negative-radius capsules, sweeps zero motions and zero radii', () => {
     const batch = createCapsuleBatch(6);
-    const x = 0, z = 0, y = sampleTerrainHeight(terrain, x, z);
+    const x = 0,
+      z = 0,
+      y = sampleTerrainHeight(terrain, x, z);
     for (let i = 0; i < 6; i++) {
       batch.start.set([x - 0.5, y + 2, z], 3 * i);
       batch.end.set([x + 0.5, y + 2, z], 3 * i);
@@ -283,7 +337,14 @@ describe('input handling', () => {
     const trace = createCapsuleTrace(4096);
     const hits = createCapsuleHits(3);
     const all = sweepCapsules(bvh(), batch, hits);
-    const one = { ...batch, count: 1, start: batch.start.slice(3), end: batch.end.slice(3), radius: batch.radius.slice(1), motion: batch.motion.slice(3) };
+    const one = {
+      ...batch,
+      count: 1,
+      start: batch.start.slice(3),
+      end: batch.end.slice(3),
+      radius: batch.radius.slice(1),
+      motion: batch.motion.slice(3),
+    };
     const single = sweepCapsules(bvh(), one, createCapsuleHits(1), { trace, traceCapsule: 0 });
     expect(trace.count).toBe(single.trianglesTested);
     expect(all.trianglesTested).toBeGreaterThanOrEqual(single.trianglesTested);
@@ -297,9 +358,29 @@ describe('the reference itself', () => {
     const next = (): number => ((random.v = (random.v * 16807) % 2147483647) / 2147483647) * 4 - 2;
     const out = new Float64Array(7);
     for (let trial = 0; trial < 200; trial++) {
-      const p = [next(), next(), next()], q = [next(), next(), next()];
-      const a = [next(), next(), next()], b = [next(), next(), next()], c = [next(), next(), next()];
-      const exact = segmentTriangleClosest(p[0]!, p[1]!, p[2]!, q[0]!, q[1]!, q[2]!, a[0]!, a[1]!, a[2]!, b[0]!, b[1]!, b[2]!, c[0]!, c[1]!, c[2]!, out);
+      const p = [next(), next(), next()],
+        q = [next(), next(), next()];
+      const a = [next(), next(), next()],
+        b = [next(), next(), next()],
+        c = [next(), next(), next()];
+      const exact = segmentTriangleClosest(
+        p[0]!,
+        p[1]!,
+        p[2]!,
+        q[0]!,
+        q[1]!,
+        q[2]!,
+        a[0]!,
+        a[1]!,
+        a[2]!,
+        b[0]!,
+        b[1]!,
+        b[2]!,
+        c[0]!,
+        c[1]!,
+        c[2]!,
+        out,
+      );
       let sampled = Infinity;
       const n = 24;
       for (let s = 0; s <= n; s++) {

@@ -47,7 +47,11 @@ describe('back ends agree with the brute-force references', () => {
       // The program's meaning straight from its expression trees, no compiler involved.
       const expected = wind.slice();
       for (let point = 0; point < count; point++) {
-        const result = generated.evaluate(Float64Array.from(positions.subarray(point * 4, point * 4 + 4)), Float64Array.from(wind.subarray(point * 4, point * 4 + 4)), generated.globals);
+        const result = generated.evaluate(
+          Float64Array.from(positions.subarray(point * 4, point * 4 + 4)),
+          Float64Array.from(wind.subarray(point * 4, point * 4 + 4)),
+          generated.globals,
+        );
         for (let k = 0; k < 4; k++) expected[point * 4 + k] = result[k]!;
       }
       const walked = wind.slice();
@@ -56,7 +60,12 @@ describe('back ends agree with the brute-force references', () => {
       // A budget for a few points only, so the interpreter works through many chunks and a ragged last one.
       const chunked = run(program, positions, wind, 'interpreter', scratchBytesPerPoint(program.registerCount) * (1 + random.int(7)));
       const compiled = run(program, positions, wind, 'jit');
-      for (const [name, actual] of [['bytecode walk', walked], ['interpreter', interpreted], ['chunked interpreter', chunked], ['JIT', compiled]] as const) {
+      for (const [name, actual] of [
+        ['bytecode walk', walked],
+        ['interpreter', interpreted],
+        ['chunked interpreter', chunked],
+        ['JIT', compiled],
+      ] as const) {
         const at = firstMismatch(expected, actual);
         if (at >= 0) throw new Error(`trial ${trial}: ${name} gives ${actual[at]} at float ${at}, expected ${expected[at]}\n${generated.source}`);
       }
@@ -85,7 +94,11 @@ describe('back ends agree with the brute-force references', () => {
       }
       const expected = wind.slice();
       for (let point = 0; point < 24; point++) {
-        const result = generated.evaluate(Float64Array.from(positions.subarray(point * 4, point * 4 + 4)), Float64Array.from(wind.subarray(point * 4, point * 4 + 4)), values);
+        const result = generated.evaluate(
+          Float64Array.from(positions.subarray(point * 4, point * 4 + 4)),
+          Float64Array.from(wind.subarray(point * 4, point * 4 + 4)),
+          values,
+        );
         for (let k = 0; k < 4; k++) expected[point * 4 + k] = result[k]!;
       }
       expect(firstMismatch(expected, run(program, positions, wind, 'jit'))).toBe(-1);
@@ -138,7 +151,9 @@ describe('scratch memory', () => {
 
   it('refuses a budget too small for one point, leaving the output alone', () => {
     const wind = Float32Array.of(1, 2, 3, 4);
-    expect(() => evaluateField(program, new Float32Array(4), wind, { backend: 'interpreter', scratch: createFieldScratch(32) })).toThrow(InvalidParameterError);
+    expect(() => evaluateField(program, new Float32Array(4), wind, { backend: 'interpreter', scratch: createFieldScratch(32) })).toThrow(
+      InvalidParameterError,
+    );
     expect([...wind]).toEqual([1, 2, 3, 4]);
   });
 });

@@ -60,13 +60,27 @@ export function noiseFloat32(x: number, y: number, z: number): number {
   const limit = fr(1e15);
   if (!(Math.abs(x) <= limit && Math.abs(y) <= limit && Math.abs(z) <= limit)) return Number.NaN;
   const perm = PERMUTATION;
-  const floorX = Math.floor(x), floorY = Math.floor(y), floorZ = Math.floor(z);
-  const cx = cellOf(floorX), cy = cellOf(floorY), cz = cellOf(floorZ);
-  const fx = fr(x - floorX), fy = fr(y - floorY), fz = fr(z - floorZ);
-  const u = fade(fx), v = fade(fy), w = fade(fz);
-  const a = perm[cx]! + cy, aa = perm[a]! + cz, ab = perm[a + 1]! + cz;
-  const b = perm[cx + 1]! + cy, ba = perm[b]! + cz, bb = perm[b + 1]! + cz;
-  const fx1 = fr(fx - 1), fy1 = fr(fy - 1), fz1 = fr(fz - 1);
+  const floorX = Math.floor(x),
+    floorY = Math.floor(y),
+    floorZ = Math.floor(z);
+  const cx = cellOf(floorX),
+    cy = cellOf(floorY),
+    cz = cellOf(floorZ);
+  const fx = fr(x - floorX),
+    fy = fr(y - floorY),
+    fz = fr(z - floorZ);
+  const u = fade(fx),
+    v = fade(fy),
+    w = fade(fz);
+  const a = perm[cx]! + cy,
+    aa = perm[a]! + cz,
+    ab = perm[a + 1]! + cz;
+  const b = perm[cx + 1]! + cy,
+    ba = perm[b]! + cz,
+    bb = perm[b + 1]! + cz;
+  const fx1 = fr(fx - 1),
+    fy1 = fr(fy - 1),
+    fz1 = fr(fz - 1);
   const x00 = lerp(u, gradientDot(perm[aa]!, fx, fy, fz), gradientDot(perm[ba]!, fx1, fy, fz));
   const x10 = lerp(u, gradientDot(perm[ab]!, fx, fy1, fz), gradientDot(perm[bb]!, fx1, fy1, fz));
   const x01 = lerp(u, gradientDot(perm[aa + 1]!, fx, fy, fz1), gradientDot(perm[ba + 1]!, fx1, fy, fz1));
@@ -74,55 +88,94 @@ export function noiseFloat32(x: number, y: number, z: number): number {
   return lerp(w, lerp(v, x00, x10), lerp(v, x01, x11));
 }
 
-const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => fr(fr(fr(fr(a[0]! * b[0]!) + fr(a[1]! * b[1]!)) + fr(a[2]! * b[2]!)) + fr(a[3]! * b[3]!));
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number =>
+  fr(fr(fr(fr(a[0]! * b[0]!) + fr(a[1]! * b[1]!)) + fr(a[2]! * b[2]!)) + fr(a[3]! * b[3]!));
 
 function componentwise(operation: OperationName, x: number, y: number, z: number): number {
   switch (operation) {
-    case 'add': return fr(x + y);
-    case 'sub': return fr(x - y);
-    case 'mul': return fr(x * y);
-    case 'div': return fr(x / y);
-    case 'min': return Math.min(x, y);
-    case 'max': return Math.max(x, y);
-    case 'lt': return x < y ? 1 : 0;
-    case 'le': return x <= y ? 1 : 0;
-    case 'gt': return x > y ? 1 : 0;
-    case 'ge': return x >= y ? 1 : 0;
-    case 'eq': return x === y ? 1 : 0;
-    case 'ne': return x !== y ? 1 : 0;
-    case 'mov': return x;
-    case 'neg': return -x;
-    case 'abs': return Math.abs(x);
-    case 'floor': return Math.floor(x);
-    case 'frac': return fr(x - Math.floor(x));
-    case 'sqrt': return fr(Math.sqrt(x));
-    case 'sin': return trigFloat32(x, 0);
-    case 'cos': return trigFloat32(x, 1);
-    case 'saturate': return Math.min(Math.max(x, 0), 1);
-    case 'lerp': return fr(x + fr(fr(y - x) * z));
-    case 'clamp': return Math.min(Math.max(x, y), z);
-    case 'select': return x !== 0 ? y : z;
-    default: throw new Error(`no component-wise meaning for ${operation}`);
+    case 'add':
+      return fr(x + y);
+    case 'sub':
+      return fr(x - y);
+    case 'mul':
+      return fr(x * y);
+    case 'div':
+      return fr(x / y);
+    case 'min':
+      return Math.min(x, y);
+    case 'max':
+      return Math.max(x, y);
+    case 'lt':
+      return x < y ? 1 : 0;
+    case 'le':
+      return x <= y ? 1 : 0;
+    case 'gt':
+      return x > y ? 1 : 0;
+    case 'ge':
+      return x >= y ? 1 : 0;
+    case 'eq':
+      return x === y ? 1 : 0;
+    case 'ne':
+      return x !== y ? 1 : 0;
+    case 'mov':
+      return x;
+    case 'neg':
+      return -x;
+    case 'abs':
+      return Math.abs(x);
+    case 'floor':
+      return Math.floor(x);
+    case 'frac':
+      return fr(x - Math.floor(x));
+    case 'sqrt':
+      return fr(Math.sqrt(x));
+    case 'sin':
+      return trigFloat32(x, 0);
+    case 'cos':
+      return trigFloat32(x, 1);
+    case 'saturate':
+      return Math.min(Math.max(x, 0), 1);
+    case 'lerp':
+      return fr(x + fr(fr(y - x) * z));
+    case 'clamp':
+      return Math.min(Math.max(x, y), z);
+    case 'select':
+      return x !== 0 ? y : z;
+    default:
+      throw new Error(`no component-wise meaning for ${operation}`);
   }
 }
 
-export function applyOperationFloat32(operation: OperationName, a: ArrayLike<number>, b: ArrayLike<number> | undefined, c: ArrayLike<number> | undefined, immediate: number, out: Float32Array): void {
+export function applyOperationFloat32(
+  operation: OperationName,
+  a: ArrayLike<number>,
+  b: ArrayLike<number> | undefined,
+  c: ArrayLike<number> | undefined,
+  immediate: number,
+  out: Float32Array,
+): void {
   switch (operation) {
-    case 'dot': out.fill(dot(a, b!)); return;
+    case 'dot':
+      out.fill(dot(a, b!));
+      return;
     case 'cross':
       out[0] = fr(fr(a[1]! * b![2]!) - fr(a[2]! * b![1]!));
       out[1] = fr(fr(a[2]! * b![0]!) - fr(a[0]! * b![2]!));
       out[2] = fr(fr(a[0]! * b![1]!) - fr(a[1]! * b![0]!));
       out[3] = 0;
       return;
-    case 'length': out.fill(fr(Math.sqrt(dot(a, a)))); return;
+    case 'length':
+      out.fill(fr(Math.sqrt(dot(a, a))));
+      return;
     case 'normalize': {
       const squared = dot(a, a);
       const inverse = squared > 0 ? fr(1 / fr(Math.sqrt(squared))) : 0;
       for (let k = 0; k < 4; k++) out[k] = fr(a[k]! * inverse);
       return;
     }
-    case 'noise': out.fill(noiseFloat32(a[0]!, a[1]!, a[2]!)); return;
+    case 'noise':
+      out.fill(noiseFloat32(a[0]!, a[1]!, a[2]!));
+      return;
     case 'swizzle':
       for (let k = 0; k < 4; k++) out[k] = a[(immediate >> (2 * k)) & 3]!;
       return;

@@ -41,7 +41,8 @@ export function referenceEvaluate(program: FieldProgram, positions: Float32Array
 /** Bitwise equality of float arrays, with every NaN equal to every NaN. Returns the first mismatch or -1. */
 export function firstMismatch(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) {
-    const x = a[i]!, y = b[i]!;
+    const x = a[i]!,
+      y = b[i]!;
     if (x === y ? Object.is(x, y) || x !== 0 : Number.isNaN(x) && Number.isNaN(y)) continue;
     return i;
   }
@@ -152,7 +153,12 @@ export function randomProgram(random: Random): RandomProgram {
     const choice = random.int(7);
     if (choice === 0) {
       const value = smallNumber(random);
-      return { text: value < 0 ? `(${value})` : String(value), precedence: 5, literalOnly: true, evaluate: () => rounded(Float64Array.of(value, value, value, value)) };
+      return {
+        text: value < 0 ? `(${value})` : String(value),
+        precedence: 5,
+        literalOnly: true,
+        evaluate: () => rounded(Float64Array.of(value, value, value, value)),
+      };
     }
     if (choice === 1) {
       const value = Float64Array.of(smallNumber(random), smallNumber(random), smallNumber(random), smallNumber(random));
@@ -166,7 +172,8 @@ export function randomProgram(random: Random): RandomProgram {
       const name = locals[random.int(locals.length)]!;
       return { text: name, precedence: 5, literalOnly: false, evaluate: (environment) => environment.locals.get(name)!.slice() };
     }
-    if (choice === 4 && !windWritten) return { text: 'in.wind', precedence: 5, literalOnly: false, evaluate: (environment) => environment.wind.slice() };
+    if (choice === 4 && !windWritten)
+      return { text: 'in.wind', precedence: 5, literalOnly: false, evaluate: (environment) => environment.wind.slice() };
     return { text: 'in.position', precedence: 5, literalOnly: false, evaluate: (environment) => environment.position.slice() };
   };
   const expression = (depth: number): Expression => {

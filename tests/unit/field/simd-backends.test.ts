@@ -2,7 +2,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/math/random';
-import { compileField, concatenatePrograms, evaluateField, fieldNoise, isWasmSimdSupported, setConstant, simdFieldPointBuffers, type FieldBackend, type FieldProgram } from '../../../src/field/index';
+import {
+  compileField,
+  concatenatePrograms,
+  evaluateField,
+  fieldNoise,
+  isWasmSimdSupported,
+  setConstant,
+  simdFieldPointBuffers,
+  type FieldBackend,
+  type FieldProgram,
+} from '../../../src/field/index';
 import { ARGUMENTS_OF_OPCODE, OPCODE_COUNT, OPERATION_OF_OPCODE } from '../../../src/field/opcodes';
 import { createProgram } from '../../../src/field/program';
 import { buildInterpreterModule } from '../../../src/field/simd-interpreter';
@@ -77,7 +87,12 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
         const positions = randomValues(random, count * 4, spread, 0.25);
         const wind = randomValues(random, count * 4, spread, 0.25);
         const expected = twin(program, positions, wind);
-        for (const backend of BACKENDS) expectSameBits(expected, run(program, positions, wind, backend), `${backend}, opcode ${opcode} (${OPERATION_OF_OPCODE[opcode]!.name}) trial ${trial}`);
+        for (const backend of BACKENDS)
+          expectSameBits(
+            expected,
+            run(program, positions, wind, backend),
+            `${backend}, opcode ${opcode} (${OPERATION_OF_OPCODE[opcode]!.name}) trial ${trial}`,
+          );
       }
     }
   });
@@ -91,16 +106,21 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
       const count = 1 + random.int(trial % 10 === 0 ? 1500 : 90);
       const positions = randomValues(random, count * 4, 6, trial % 3 === 0 ? 0.2 : 0);
       const wind = randomValues(random, count * 4, 2, trial % 3 === 0 ? 0.2 : 0);
-      for (const backend of BACKENDS) expectSameBits(twin(program, positions, wind), run(program, positions, wind, backend), `${backend}, trial ${trial}\n${generated.source}`);
+      for (const backend of BACKENDS)
+        expectSameBits(twin(program, positions, wind), run(program, positions, wind, backend), `${backend}, trial ${trial}\n${generated.source}`);
       if (generated.globals.size > 0) {
-        for (const name of generated.globals.keys()) setConstant(program, name, [random.range(-3, 3), random.range(-3, 3), random.range(-3, 3), random.range(-3, 3)]);
-        for (const backend of BACKENDS) expectSameBits(twin(program, positions, wind), run(program, positions, wind, backend), `${backend} after setConstant, trial ${trial}`);
+        for (const name of generated.globals.keys())
+          setConstant(program, name, [random.range(-3, 3), random.range(-3, 3), random.range(-3, 3), random.range(-3, 3)]);
+        for (const backend of BACKENDS)
+          expectSameBits(twin(program, positions, wind), run(program, positions, wind, backend), `${backend} after setConstant, trial ${trial}`);
       }
     }
   });
 
   const fieldsFolder = fileURLToPath(new URL('../../../scenes/fields/', import.meta.url));
-  const examples = readdirSync(fieldsFolder).filter((name) => name.endsWith('.vf')).map((name) => compileField(readFileSync(fieldsFolder + name, 'utf8'), { file: name }));
+  const examples = readdirSync(fieldsFolder)
+    .filter((name) => name.endsWith('.vf'))
+    .map((name) => compileField(readFileSync(fieldsFolder + name, 'utf8'), { file: name }));
   const EXAMPLE_SEED = 4242;
   it(`every example program under scenes/fields, alone and superposed (seed ${EXAMPLE_SEED}): same bits as the twin, within 1e-5 × (1 + |value|) of the TypeScript VM`, () => {
     expect(examples.length).toBeGreaterThanOrEqual(5);
@@ -123,7 +143,8 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
       // Adversarial points: NaN, infinities, zeros, denormals, huge.
       const special = randomValues(random, 400 * 4, 10, 0.6);
       const specialWind = wind.slice(0, 1600);
-      for (const backend of BACKENDS) expectSameBits(twin(program, special, specialWind), run(program, special, specialWind, backend), `${backend}, ${program.name}, adversarial`);
+      for (const backend of BACKENDS)
+        expectSameBits(twin(program, special, specialWind), run(program, special, specialWind, backend), `${backend}, ${program.name}, adversarial`);
     }
   });
 
@@ -158,7 +179,9 @@ describe.runIf(isWasmSimdSupported())('WebAssembly SIMD field back ends', () => 
     const random = new Random(6);
     let worst = 0;
     for (let i = 0; i < 20000; i++) {
-      const x = Math.fround(random.range(-1000, 1000)), y = Math.fround(random.range(-1000, 1000)), z = Math.fround(random.range(-1000, 1000));
+      const x = Math.fround(random.range(-1000, 1000)),
+        y = Math.fround(random.range(-1000, 1000)),
+        z = Math.fround(random.range(-1000, 1000));
       worst = Math.max(worst, Math.abs(noiseFloat32(x, y, z) - fieldNoise(x, y, z)));
     }
     expect(worst).toBeLessThan(2e-6);

@@ -77,7 +77,40 @@ describe.runIf(isWasmSimdSupported())('SIMD JIT shortcuts', () => {
     const wind = points.slice().reverse();
     expectTwinBits(literalWhirl, points, wind, 'whirl with a literal axis, special values');
     // r = 0 (at the centre), r tiny (dot underflows to +0), r huge (dot overflows to +Infinity).
-    const divisors = Float32Array.from([0, 10, 0, 0, -0, 10, -0, -0, 1e-30, 10, 0, 0, 0, 10 + 1e-6, 1e-40, 0, 3e38, 10, 0, 0, Number.NaN, 10, 0, 0, Infinity, 10, 0, 0, 0, 10, -1e-25, 0]);
+    const divisors = Float32Array.from([
+      0,
+      10,
+      0,
+      0,
+      -0,
+      10,
+      -0,
+      -0,
+      1e-30,
+      10,
+      0,
+      0,
+      0,
+      10 + 1e-6,
+      1e-40,
+      0,
+      3e38,
+      10,
+      0,
+      0,
+      Number.NaN,
+      10,
+      0,
+      0,
+      Infinity,
+      10,
+      0,
+      0,
+      0,
+      10,
+      -1e-25,
+      0,
+    ]);
     expectTwinBits(literalWhirl, divisors, divisors.slice().fill(-0), 'whirl with a literal axis, zero and overflowing divisors, −0 wind');
     expectTwinBits(literalWhirl, divisors, divisors.slice().fill(1), 'whirl with a literal axis, zero and overflowing divisors');
     expect(divisions(zeroQuotients)).toBeLessThan(16);
@@ -99,7 +132,13 @@ void f(in vf_in in, out vf_out out)
     const wind = points.slice().reverse();
     const random = new Random(8083);
     const ordinary = new Float32Array(203 * 4).map(() => random.range(-20, 20));
-    for (const axis of [[0, 0, 1, 0], [-0, 0, 1, -0], [0.25, 0, 1, 0], [0, 0, 1, 0.5], [0, 0, 1, 0]]) {
+    for (const axis of [
+      [0, 0, 1, 0],
+      [-0, 0, 1, -0],
+      [0.25, 0, 1, 0],
+      [0, 0, 1, 0.5],
+      [0, 0, 1, 0],
+    ]) {
       setConstant(whirl, 'up', axis);
       expectTwinBits(whirl, points, wind, `whirl, up = ${axis.map((x) => (Object.is(x, -0) ? '-0' : x)).join(',')}, special values`);
       expectTwinBits(whirl, ordinary, ordinary.slice().reverse(), `whirl, up = ${axis.join(',')}`);
@@ -123,7 +162,12 @@ void f(in vf_in in, out vf_out out)
         const positions = new Float32Array(count * 4);
         for (let i = 0; i < count; i++) {
           const inside = ((i >> 2) >> (i & 3)) & 1;
-          positions.set(inside ? [2 + random.range(-3, 3), 4 + random.range(-3, 3), random.range(-2, 2), 0] : [random.range(20, 30), random.range(-30, -20), random.range(-9, 9), 0], i * 4);
+          positions.set(
+            inside
+              ? [2 + random.range(-3, 3), 4 + random.range(-3, 3), random.range(-2, 2), 0]
+              : [random.range(20, 30), random.range(-30, -20), random.range(-9, 9), 0],
+            i * 4,
+          );
         }
         const wind = new Float32Array(count * 4).map(() => (random.next() < 0.2 ? SPECIALS[random.int(SPECIALS.length)]! : random.range(-1, 1)));
         expectTwinBits(program, positions, wind, `${program.name}, ${count} points in every lane pattern`);
@@ -143,7 +187,9 @@ void f(in vf_in in, out vf_out out)
       for (let call = 0; call < 40; call++) {
         // Calls 0-9 flag nearly every point, the rest nearly none: both main loops run, and the switch back.
         const spread = call < 10 ? 2 : 60;
-        const positions = new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 0 : (i % 4 === 0 ? 2 : i % 4 === 1 ? 4 : 0) + random.range(-spread, spread)));
+        const positions = new Float32Array(count * 4).map((_, i) =>
+          i % 4 === 3 ? 0 : (i % 4 === 0 ? 2 : i % 4 === 1 ? 4 : 0) + random.range(-spread, spread),
+        );
         const wind = new Float32Array(count * 4).map(() => random.range(-1, 1));
         expectTwinBits(program, positions, wind, `${program.name}, call ${call}`);
       }
@@ -152,8 +198,22 @@ void f(in vf_in in, out vf_out out)
 
   it('flags from a scalar compared with a loop-invariant float4 (its largest or smallest component): every comparison, either side, NaN and ±0 bounds', () => {
     // Bounds with a NaN component (∞ − ∞), all NaN, ±0, and exact hits of dot = 4, 9, 0.
-    const bounds = ['float4(4, 9, 1, 0)', 'float4(4, 0, -0, 1) + ((float4(0, 1e30, 0, 0) * 1e30) - (float4(0, 1e30, 0, 0) * 1e30))', '(float4(1e30, 1e30, 1e30, 1e30) * 1e30) - (float4(1e30, 1e30, 1e30, 1e30) * 1e30)', 'float4(-0, 0, -0, 0)'];
-    const tests = ['dot(in.position, in.position) < B', 'dot(in.position, in.position) <= B', 'length(in.position) > B', 'length(in.position) >= B', 'B > dot(in.position, in.position)', 'B <= length(in.position)', 'B < dot(in.position, in.position)', 'B >= dot(in.position, in.position)'];
+    const bounds = [
+      'float4(4, 9, 1, 0)',
+      'float4(4, 0, -0, 1) + ((float4(0, 1e30, 0, 0) * 1e30) - (float4(0, 1e30, 0, 0) * 1e30))',
+      '(float4(1e30, 1e30, 1e30, 1e30) * 1e30) - (float4(1e30, 1e30, 1e30, 1e30) * 1e30)',
+      'float4(-0, 0, -0, 0)',
+    ];
+    const tests = [
+      'dot(in.position, in.position) < B',
+      'dot(in.position, in.position) <= B',
+      'length(in.position) > B',
+      'length(in.position) >= B',
+      'B > dot(in.position, in.position)',
+      'B <= length(in.position)',
+      'B < dot(in.position, in.position)',
+      'B >= dot(in.position, in.position)',
+    ];
     const points = Float32Array.from([2, 0, 0, 0, 0, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, -0, -0, 0, 0, 1.5, 1.5, 0, 0, ...specialPoints()]);
     const wind = points.slice().reverse();
     for (const bound of bounds) {

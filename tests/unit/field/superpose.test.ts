@@ -142,13 +142,21 @@ describe('hand-written whirl + explosion', () => {
     expect(firstMismatch(compiled, float4)).toBe(-1);
 
     const idiomatic = initial.slice();
-    handWrittenWhirlExplosion(positions, idiomatic, count, { center: [0, 10, 0], axis: [0, 0, 1], speed: 10, radius: 5 }, { center: [2, 4, 0], strength: 50, radius: 5 });
+    handWrittenWhirlExplosion(
+      positions,
+      idiomatic,
+      count,
+      { center: [0, 10, 0], axis: [0, 0, 1], speed: 10, radius: 5 },
+      { center: [2, 4, 0], strength: 50, radius: 5 },
+    );
     let insideBlast = 0;
     for (let i = 0; i < count * 4; i++) {
       expect(Math.abs(idiomatic[i]! - compiled[i]!)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(compiled[i]!)));
     }
     for (let i = 0; i < count; i++) {
-      const dx = positions[i * 4]! - 2, dy = positions[i * 4 + 1]! - 4, dz = positions[i * 4 + 2]!;
+      const dx = positions[i * 4]! - 2,
+        dy = positions[i * 4 + 1]! - 4,
+        dz = positions[i * 4 + 2]!;
       if (dx * dx + dy * dy + dz * dz < 25) insideBlast++;
     }
     expect(insideBlast).toBeGreaterThan(10);

@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { PLANE_CACHE, PLANE_CONTACT, PLANE_NONE, PLANE_RAY, ParticleBuffers, PlaneCache, Random, SURFACE_CODE, adoptPlane, askCache, loadSimdParticles, lookBehind, planeIndexOf } from '../../../src/core';
+import {
+  PLANE_CACHE,
+  PLANE_CONTACT,
+  PLANE_NONE,
+  PLANE_RAY,
+  ParticleBuffers,
+  PlaneCache,
+  Random,
+  SURFACE_CODE,
+  adoptPlane,
+  askCache,
+  loadSimdParticles,
+  lookBehind,
+  planeIndexOf,
+} from '../../../src/core';
 
 const SIDE = 0.5;
 const HEIGHT = 1;
 
 /** The cache phase written plainly: a lookup, the own-ray rule and adoptPlane, asker by asker. */
 function referenceAsk(b: ParticleBuffers, from: number, to: number, cache: PlaneCache, radius: number, dt: number): void {
-  const p = b.positions, v = b.velocities, planes = cache.planes;
+  const p = b.positions,
+    v = b.velocities,
+    planes = cache.planes;
   for (let k = from; k < to; k++) {
     const i = b.askers[k]!;
     const i4 = 4 * i;
@@ -30,7 +46,8 @@ function randomSetup(seed: number, count: number): { buffers: ParticleBuffers; c
     for (let iz = -4; iz < 4; iz++) {
       for (let iy = -1; iy < 2; iy++) {
         if (random.next() < 0.5) continue;
-        const nx = random.range(-0.5, 0.5), nz = random.range(-0.5, 0.5);
+        const nx = random.range(-0.5, 0.5),
+          nz = random.range(-0.5, 0.5);
         const length = Math.hypot(nx, 1, nz);
         const code = random.next() < 0.8 ? SURFACE_CODE : random.int(6);
         cache.storeCell(ix, iy, iz, code, nx / length, 1 / length, nz / length, random.range(0.5, 1.5));
@@ -43,7 +60,8 @@ function randomSetup(seed: number, count: number): { buffers: ParticleBuffers; c
     const i4 = 4 * i;
     buffers.positions.set([random.range(-2, 2), random.range(-0.5, 2), random.range(-2, 2)], i4);
     buffers.velocities.set([random.range(-6, 6), random.range(-9, 3), random.range(-6, 6)], i4);
-    const nx = random.range(-0.3, 0.3), nz = random.range(-0.3, 0.3);
+    const nx = random.range(-0.3, 0.3),
+      nz = random.range(-0.3, 0.3);
     const length = Math.hypot(nx, 1, nz);
     buffers.planes.set([nx / length, 1 / length, nz / length, random.range(0, 2)], i4);
     buffers.planeSources[i] = sources[random.int(4)]!;
@@ -69,17 +87,22 @@ describe('askCache', () => {
       const referenceCache = new PlaneCache(4096, SIDE, HEIGHT);
       referenceCache.loadState(cache.saveState());
       // Two effects' worth of askers: ranges [0, 700) and [700, askers).
-      for (const [from, to] of [[0, 700], [700, askers]] as const) {
+      for (const [from, to] of [
+        [0, 700],
+        [700, askers],
+      ] as const) {
         askCache(buffers, from, to, cache, 0.08, 1 / 60);
         referenceAsk(expected, from, to, referenceCache, 0.08, 1 / 60);
       }
-      const bytes = (b: ParticleBuffers): number[] => [b.positions, b.velocities, b.planes, b.planeSources].flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
+      const bytes = (b: ParticleBuffers): number[] =>
+        [b.positions, b.velocities, b.planes, b.planeSources].flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
       expect(bytes(buffers)).toEqual(bytes(expected));
       for (const counter of ['lookups', 'hits', 'misses'] as const) expect(cache.counters[counter]).toBe(referenceCache.counters[counter]);
       // The set-up exercises every branch: hits and misses, own planes kept and given up, pushes out and refusals.
       expect(cache.counters.hits).toBeGreaterThan(200);
       expect(cache.counters.misses).toBeGreaterThan(200);
-      let pushed = 0, kept = 0;
+      let pushed = 0,
+        kept = 0;
       for (let i = 0; i < buffers.capacity; i++) {
         if (buffers.planeSources[i] === PLANE_CACHE && before.positions[4 * i + 1] !== buffers.positions[4 * i + 1]) pushed++;
         if (buffers.planeSources[i] === PLANE_RAY) kept++;
@@ -121,10 +144,17 @@ describe('askCache', () => {
 });
 
 describe('the WebAssembly cache phase (SimdParticleKernel.ask)', () => {
-  const bytes = (b: ParticleBuffers): number[] => [b.positions, b.velocities, b.planes, b.planeSources].flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
+  const bytes = (b: ParticleBuffers): number[] =>
+    [b.positions, b.velocities, b.planes, b.planeSources].flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
 
   /** askCache and the kernel from the same particles and cache entries: the same bits and counters. */
-  async function expectTwins(buffers: ParticleBuffers, cache: PlaneCache, ranges: readonly (readonly [number, number])[], radius: number, dt: number): Promise<void> {
+  async function expectTwins(
+    buffers: ParticleBuffers,
+    cache: PlaneCache,
+    ranges: readonly (readonly [number, number])[],
+    radius: number,
+    dt: number,
+  ): Promise<void> {
     const kernel = (await loadSimdParticles())!;
     const residentCache = new PlaneCache(cache.maxSize, cache.cellSide, cache.cellHeight);
     residentCache.loadState(cache.saveState());
@@ -143,7 +173,16 @@ describe('the WebAssembly cache phase (SimdParticleKernel.ask)', () => {
   for (const seed of [54, 55, 56]) {
     it(`gives the same bits as askCache on random askers (seed ${seed})`, async () => {
       const { buffers, cache, askers } = randomSetup(seed, 3000);
-      await expectTwins(buffers, cache, [[0, 700], [700, askers]], 0.08, 1 / 60);
+      await expectTwins(
+        buffers,
+        cache,
+        [
+          [0, 700],
+          [700, askers],
+        ],
+        0.08,
+        1 / 60,
+      );
       expect(cache.counters.hits).toBeGreaterThan(200);
     });
   }
@@ -154,7 +193,13 @@ describe('the WebAssembly cache phase (SimdParticleKernel.ask)', () => {
     cache.storeCell(40_000, 0, -40_000, SURFACE_CODE, 0, 1, 0, 0.5);
     cache.storeCell(40_000 - 65_536, 0, -40_000 + 65_536, SURFACE_CODE, 0, 1, 0, 0.75);
     cache.storeCell(0, 0, 0, SURFACE_CODE, 0, 1, 0, 0.25);
-    const places: [number, number, number][] = [[far + 0.1, 0.6, -far + 0.1], [far - 65_536 * SIDE + 0.1, 0.6, -far + 65_536 * SIDE + 0.1], [0.25, 0.25 + 0.08, 0.25], [NaN, 0.5, 0.2], [0.1, NaN, 0.1]];
+    const places: [number, number, number][] = [
+      [far + 0.1, 0.6, -far + 0.1],
+      [far - 65_536 * SIDE + 0.1, 0.6, -far + 65_536 * SIDE + 0.1],
+      [0.25, 0.25 + 0.08, 0.25],
+      [NaN, 0.5, 0.2],
+      [0.1, NaN, 0.1],
+    ];
     places.forEach((place, i) => {
       buffers.positions.set(place, 4 * i);
       buffers.codes[i] = SURFACE_CODE;

@@ -172,7 +172,8 @@ describe('surface cache footprints', () => {
       const sandbox = world(10, 7);
       const system = run(sandbox, [effect(sandbox, 'fountain', { rate: 3000, budget: 20, speed: 12, spread: 35 })], { footprints }, 300);
       const cache = system.effects[0]!.cache;
-      let lookups = 0, hits = 0;
+      let lookups = 0,
+        hits = 0;
       for (let frame = 0; frame < 60; frame++) {
         sandbox.step(1 / 60);
         lookups += cache.counters.lookups;
@@ -228,7 +229,8 @@ describe('input and reporting', () => {
     sandbox.step(1 / 60);
     expect(system.frame.alive).toBeLessThan(40);
     const report = sandbox.report().metrics.particles!;
-    for (const key of ['raycasts', 'cacheLookups', 'cacheHits', 'cacheMisses', 'cacheEvictions', 'bounces', 'fellThrough', 'moveMs', 'raysMs']) expect(report).toHaveProperty(key);
+    for (const key of ['raycasts', 'cacheLookups', 'cacheHits', 'cacheMisses', 'cacheEvictions', 'bounces', 'fellThrough', 'moveMs', 'raysMs'])
+      expect(report).toHaveProperty(key);
     expect(sandbox.timings.phases).toContain('particles.rays');
   });
 });

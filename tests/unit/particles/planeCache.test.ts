@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError, PlaneCache, Random, SURFACE_CODE, cellCoordinate, directionCode, planeCacheKey, planeIndexOf } from '../../../src/core';
+import {
+  InvalidParameterError,
+  PlaneCache,
+  Random,
+  SURFACE_CODE,
+  cellCoordinate,
+  directionCode,
+  planeCacheKey,
+  planeIndexOf,
+} from '../../../src/core';
 
 /** The reference: a Map in insertion order, which is exactly oldest-first eviction with in-place updates. */
 class MapCache {
@@ -35,7 +44,8 @@ function collidingCells(capacity: number, count: number, random: Random): number
   cells.push([0, 0, 0, 0]);
   while (cells.length < count) {
     const cell = [random.int(2000) - 1000, random.int(50) - 25, random.int(2000) - 1000, random.int(7)];
-    if ((planeCacheKey(cell[0]!, cell[1]!, cell[2]!, cell[3]!) & (capacity - 1)) === home && !cells.some((c) => c.join() === cell.join())) cells.push(cell);
+    if ((planeCacheKey(cell[0]!, cell[1]!, cell[2]!, cell[3]!) & (capacity - 1)) === home && !cells.some((c) => c.join() === cell.join()))
+      cells.push(cell);
   }
   return cells;
 }
@@ -69,7 +79,14 @@ function runAgainstReference(cache: PlaneCache, cells: number[][], operations: n
 
 describe('cache keys', () => {
   it('quantizes directions to the dominant axis and its sign, with defined results for ties, zero and NaN', () => {
-    expect([directionCode(1, 0, 0), directionCode(-1, 0, 0), directionCode(0, 2, 0), directionCode(0, -2, 0), directionCode(0, 0, 3), directionCode(0, 0, -3)]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect([
+      directionCode(1, 0, 0),
+      directionCode(-1, 0, 0),
+      directionCode(0, 2, 0),
+      directionCode(0, -2, 0),
+      directionCode(0, 0, 3),
+      directionCode(0, 0, -3),
+    ]).toEqual([0, 1, 2, 3, 4, 5]);
     expect(directionCode(1, 1, 1)).toBe(0);
     expect(directionCode(0, -1, 1)).toBe(3);
     expect(directionCode(0, 0, 0)).toBe(1);
@@ -85,7 +102,9 @@ describe('cache keys', () => {
   });
 
   it('floors cell coordinates on both sides of zero and maps NaN to cell 0', () => {
-    expect([cellCoordinate(0.49, 2), cellCoordinate(0.5, 2), cellCoordinate(-0.01, 2), cellCoordinate(-0.5, 2), cellCoordinate(-0.51, 2)]).toEqual([0, 1, -1, -1, -2]);
+    expect([cellCoordinate(0.49, 2), cellCoordinate(0.5, 2), cellCoordinate(-0.01, 2), cellCoordinate(-0.5, 2), cellCoordinate(-0.51, 2)]).toEqual([
+      0, 1, -1, -1, -2,
+    ]);
     expect(cellCoordinate(NaN, 4)).toBe(0);
   });
 
@@ -111,7 +130,13 @@ describe('cache keys', () => {
 });
 
 describe('PlaneCache against a Map', () => {
-  for (const [maxSize, cellCount, seed] of [[64, 40, 11], [64, 300, 12], [1000, 3000, 13], [1, 5, 14], [7, 7, 15]] as const) {
+  for (const [maxSize, cellCount, seed] of [
+    [64, 40, 11],
+    [64, 300, 12],
+    [1000, 3000, 13],
+    [1, 5, 14],
+    [7, 7, 15],
+  ] as const) {
     it(`random stores and lookups, ${maxSize} entries at most over ${cellCount} cells (seed ${seed})`, () => {
       const random = new Random(seed);
       const cells = Array.from({ length: cellCount }, () => [random.int(40) - 20, random.int(6) - 3, random.int(40) - 20, random.int(7)]);

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { PLANE_RAY, ParticleSystem, Random, Sandbox, TerrainHeightSampler, buildBVH, castRays, generateTerrain, parseScene, particleEffectPreset, planeFromTriangle, sampleTerrainHeight } from '../../../src/core';
+import {
+  PLANE_RAY,
+  ParticleSystem,
+  Random,
+  Sandbox,
+  TerrainHeightSampler,
+  buildBVH,
+  castRays,
+  generateTerrain,
+  parseScene,
+  particleEffectPreset,
+  planeFromTriangle,
+  sampleTerrainHeight,
+} from '../../../src/core';
 
 const terrain = generateTerrain({ cells: 48, worldSize: 48, heightScale: 10, seed: 5 });
 const bvh = buildBVH(terrain.positions, terrain.indices);
@@ -10,7 +23,8 @@ describe('planes from raycasts', () => {
     const n = 3000;
     const rays = { count: n, origins: new Float32Array(3 * n), directions: new Float32Array(3 * n), tMax: new Float32Array(n).fill(1) };
     for (let i = 0; i < n; i++) {
-      const x = random.range(-22, 22), z = random.range(-22, 22);
+      const x = random.range(-22, 22),
+        z = random.range(-22, 22);
       rays.origins.set([x, sampleTerrainHeight(terrain, x, z) + random.range(0.05, 6), z], 3 * i);
       rays.directions.set([random.range(-8, 8), random.range(-12, 1), random.range(-8, 8)], 3 * i);
     }
@@ -64,7 +78,16 @@ describe('planes from raycasts', () => {
       for (let r = 0; r < rays.count; r++) {
         const i = particle[r]!;
         if (hits.triangle[r]! < 0 || planeSources[i] !== PLANE_RAY) continue;
-        planeFromTriangle(sandbox.terrain.positions, sandbox.terrain.indices, hits.triangle[r]!, rays.directions[3 * r]!, rays.directions[3 * r + 1]!, rays.directions[3 * r + 2]!, plane, 0);
+        planeFromTriangle(
+          sandbox.terrain.positions,
+          sandbox.terrain.indices,
+          hits.triangle[r]!,
+          rays.directions[3 * r]!,
+          rays.directions[3 * r + 1]!,
+          rays.directions[3 * r + 2]!,
+          plane,
+          0,
+        );
         expect(Array.from(planes.subarray(4 * i, 4 * i + 4))).toEqual(Array.from(plane));
         checked++;
       }
@@ -79,7 +102,8 @@ describe('TerrainHeightSampler', () => {
     const random = new Random(32);
     let worst = 0;
     for (let i = 0; i < 5000; i++) {
-      const x = random.range(-24, 24), z = random.range(-24, 24);
+      const x = random.range(-24, 24),
+        z = random.range(-24, 24);
       worst = Math.max(worst, Math.abs(sampler.heightAt(x, z) - sampleTerrainHeight(terrain, x, z)));
     }
     expect(worst).toBeLessThan(1e-5);

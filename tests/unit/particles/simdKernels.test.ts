@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ParticleSystem, Sandbox, buildBVH, loadSimdParticles, loadSimdRays, parseScene, showcaseEffects, simdParticleKernel, type ParticleSystemOptions } from '../../../src/core';
+import {
+  ParticleSystem,
+  Sandbox,
+  buildBVH,
+  loadSimdParticles,
+  loadSimdRays,
+  parseScene,
+  showcaseEffects,
+  simdParticleKernel,
+  type ParticleSystemOptions,
+} from '../../../src/core';
 
 /** Positions, velocities, planes and counters folded into one string: equal strings, equal particles. */
 function fingerprint(system: ParticleSystem): string {

@@ -29,7 +29,10 @@ function randomParticles(b: ParticleBuffers, random: Random): void {
     b.lifetimes[i] = kind < 0.1 ? 0 : random.range(0.5, 3);
     b.ages[i] = kind < 0.15 ? b.lifetimes[i]! - random.range(0, 0.02) : random.range(0, 0.4);
     const edge = random.next() < 0.05;
-    b.positions.set([edge ? HALF - random.range(0, 0.3) : random.range(-HALF, HALF), random.range(FLOOR + 0.1, 10), random.range(-HALF, HALF), random.range(-1, 1)], i4);
+    b.positions.set(
+      [edge ? HALF - random.range(0, 0.3) : random.range(-HALF, HALF), random.range(FLOOR + 0.1, 10), random.range(-HALF, HALF), random.range(-1, 1)],
+      i4,
+    );
     const speed = random.next() < 0.2 ? random.range(0, 0.6) : random.range(0, 25);
     const [dx, dy, dz] = unit(random);
     b.velocities.set([dx * speed, dy * speed, dz * speed, random.range(-1, 1)], i4);
@@ -37,7 +40,9 @@ function randomParticles(b: ParticleBuffers, random: Random): void {
     const [nx, ny, nz] = style < 0.5 ? unit(random) : style < 0.8 ? [0, 1, 0] : style < 0.9 ? [1, 0, 0] : [0, -1, 0];
     // The plane through a point near the particle: some behind, some just touching, some deep inside.
     const offset = random.range(-0.4, 0.4);
-    const px = b.positions[i4]!, py = b.positions[i4 + 1]!, pz = b.positions[i4 + 2]!;
+    const px = b.positions[i4]!,
+      py = b.positions[i4 + 1]!,
+      pz = b.positions[i4 + 2]!;
     b.planes.set([nx, ny, nz, nx * px + ny * py + nz * pz - offset], i4);
     b.planeSources[i] = SOURCES[random.int(SOURCES.length)]!;
     b.touching[i] = random.int(2);
@@ -78,10 +83,28 @@ function moveAll(b: ParticleBuffers, effects: readonly Effect[], step: MoveStep,
   return counts;
 }
 
-const ARRAYS = ['positions', 'velocities', 'planes', 'ages', 'lifetimes', 'cellStamps', 'colours', 'planeSources', 'touching', 'codes', 'wind'] as const;
+const ARRAYS = [
+  'positions',
+  'velocities',
+  'planes',
+  'ages',
+  'lifetimes',
+  'cellStamps',
+  'colours',
+  'planeSources',
+  'touching',
+  'codes',
+  'wind',
+] as const;
 
 /** Runs both kernels from the same particles for a few steps and requires the same bits everywhere. */
-function expectTwins(capacity: number, effects: readonly Effect[], step: MoveStep, seed: number, prepare: (b: ParticleBuffers, random: Random) => void = randomParticles): void {
+function expectTwins(
+  capacity: number,
+  effects: readonly Effect[],
+  step: MoveStep,
+  seed: number,
+  prepare: (b: ParticleBuffers, random: Random) => void = randomParticles,
+): void {
   const typescript = new ParticleBuffers(capacity);
   prepare(typescript, new Random(seed));
   const simd = kernel.createResident(capacity, []);
@@ -113,11 +136,24 @@ function expectTwins(capacity: number, effects: readonly Effect[], step: MoveSte
   }
 }
 
-const baseStep = (overrides: Partial<MoveStep> = {}): MoveStep => ({ dt: 1 / 60, gravity: 9.81, withWind: false, cellLookups: true, surfaceKeys: true, half: HALF, floor: FLOOR, ...overrides });
+const baseStep = (overrides: Partial<MoveStep> = {}): MoveStep => ({
+  dt: 1 / 60,
+  gravity: 9.81,
+  withWind: false,
+  cellLookups: true,
+  surfaceKeys: true,
+  half: HALF,
+  floor: FLOOR,
+  ...overrides,
+});
 
 function effectsFor(capacity: number, kinds: readonly ('sparks' | 'fountain' | 'debris' | 'casing')[]): Effect[] {
   const size = Math.floor(capacity / kinds.length);
-  return kinds.map((kind, k) => ({ start: k * size, end: k === kinds.length - 1 ? capacity : (k + 1) * size, params: particleEffectPreset(kind, [0, 0, 0]) }));
+  return kinds.map((kind, k) => ({
+    start: k * size,
+    end: k === kinds.length - 1 ? capacity : (k + 1) * size,
+    params: particleEffectPreset(kind, [0, 0, 0]),
+  }));
 }
 
 describe('the WebAssembly SIMD particle move', () => {
@@ -128,7 +164,12 @@ describe('the WebAssembly SIMD particle move', () => {
         for (const cellLookups of [true, false]) {
           for (const capacity of [1, 2, 7, 1001]) {
             seed++;
-            expectTwins(capacity, effectsFor(capacity, capacity > 3 ? ['sparks', 'fountain', 'debris'] : ['debris']), baseStep({ surfaceKeys, withWind, cellLookups }), seed);
+            expectTwins(
+              capacity,
+              effectsFor(capacity, capacity > 3 ? ['sparks', 'fountain', 'debris'] : ['debris']),
+              baseStep({ surfaceKeys, withWind, cellLookups }),
+              seed,
+            );
           }
         }
       }
@@ -138,7 +179,16 @@ describe('the WebAssembly SIMD particle move', () => {
   it('agrees on exact ties: approach speed = rest speed, contact at exactly the radius, the world edge and floor, dying this frame', () => {
     // Powers of two and no drag keep every operation exact, so the ties are exact in float64 and float32.
     const step = baseStep({ dt: 0.25, gravity: 8, half: 20, floor: -30 });
-    const params: ParticleEffectParams = { ...particleEffectPreset('debris', [0, 0, 0]), drag: 0, radius: 0.5, lookahead: 0.5, restitution: 0.5, friction: 0.25, cellSide: 0.5, cellHeight: 2 };
+    const params: ParticleEffectParams = {
+      ...particleEffectPreset('debris', [0, 0, 0]),
+      drag: 0,
+      radius: 0.5,
+      lookahead: 0.5,
+      restitution: 0.5,
+      friction: 0.25,
+      cellSide: 0.5,
+      cellHeight: 2,
+    };
     const count = 3 * 3 * 3 * 4;
     let touchedTies = 0;
     expectTwins(count, [{ start: 0, end: count, params }], step, 0, (b) => {

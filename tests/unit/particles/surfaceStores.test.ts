@@ -27,9 +27,12 @@ const heightOf = (plane: readonly number[], x: number, z: number): number => (pl
 /** Barycentric coordinates of (x, z) in the triangle's xz projection (solved directly, not by edge signs). */
 function barycentric(positions: Float32Array, indices: Uint32Array, triangle: number, x: number, z: number): [number, number, number] {
   const [a, b, c] = [0, 1, 2].map((k) => 3 * indices[3 * triangle + k]!) as [number, number, number];
-  const x1 = positions[b]! - positions[a]!, z1 = positions[b + 2]! - positions[a + 2]!;
-  const x2 = positions[c]! - positions[a]!, z2 = positions[c + 2]! - positions[a + 2]!;
-  const px = x - positions[a]!, pz = z - positions[a + 2]!;
+  const x1 = positions[b]! - positions[a]!,
+    z1 = positions[b + 2]! - positions[a + 2]!;
+  const x2 = positions[c]! - positions[a]!,
+    z2 = positions[c + 2]! - positions[a + 2]!;
+  const px = x - positions[a]!,
+    pz = z - positions[a + 2]!;
   const det = x1 * z2 - x2 * z1;
   const u = (px * z2 - x2 * pz) / det;
   const v = (x1 * pz - px * z1) / det;
@@ -39,13 +42,16 @@ function barycentric(positions: Float32Array, indices: Uint32Array, triangle: nu
 /** The cells a first hit should fill: the hit's column, and every column (within 4 of it) whose centre the triangle covers. */
 function expectedCells(positions: Float32Array, indices: Uint32Array, plane: readonly number[], hit: readonly number[]): Set<string> {
   const cells = new Set<string>();
-  const hitX = Math.floor(hit[0]! / SIDE), hitZ = Math.floor(hit[2]! / SIDE), hitY = Math.floor(hit[1]! / HEIGHT);
+  const hitX = Math.floor(hit[0]! / SIDE),
+    hitZ = Math.floor(hit[2]! / SIDE),
+    hitY = Math.floor(hit[1]! / HEIGHT);
   cells.add(`${hitX},${hitY},${hitZ}`).add(`${hitX},${hitY + 1},${hitZ}`);
   if (Math.abs(plane[1]!) < 0.2) return cells;
   for (let ix = hitX - 4; ix <= hitX + 4; ix++) {
     for (let iz = hitZ - 4; iz <= hitZ + 4; iz++) {
       if (ix === hitX && iz === hitZ) continue;
-      const x = (ix + 0.5) * SIDE, z = (iz + 0.5) * SIDE;
+      const x = (ix + 0.5) * SIDE,
+        z = (iz + 0.5) * SIDE;
       if (Math.min(...barycentric(positions, indices, 0, x, z)) < 0) continue;
       const iy = Math.floor(heightOf(plane, x, z) / HEIGHT);
       cells.add(`${ix},${iy},${iz}`).add(`${ix},${iy + 1},${iz}`);
@@ -71,11 +77,13 @@ describe('SurfaceStores', () => {
     let footprints = 0;
     for (let trial = 0; trial < 300; trial++) {
       const positions = randomTriangle(random, trial % 10 === 0);
-      const area = (positions[3]! - positions[0]!) * (positions[8]! - positions[2]!) - (positions[5]! - positions[2]!) * (positions[6]! - positions[0]!);
+      const area =
+        (positions[3]! - positions[0]!) * (positions[8]! - positions[2]!) - (positions[5]! - positions[2]!) * (positions[6]! - positions[0]!);
       if (Math.abs(area) < 0.05) continue;
       const plane = upPlane(positions, indices, 0);
       // A hit somewhere on the triangle.
-      let u = random.next(), v = random.next();
+      let u = random.next(),
+        v = random.next();
       if (u + v > 1) [u, v] = [1 - u, 1 - v];
       const hit = [0, 1, 2].map((k) => positions[k]! + u * (positions[3 + k]! - positions[k]!) + v * (positions[6 + k]! - positions[k]!));
       const cache = new PlaneCache(4096, SIDE, HEIGHT);
@@ -95,7 +103,8 @@ describe('SurfaceStores', () => {
     const plane = upPlane(positions, indices, 0);
     const stores = new SurfaceStores();
     const cache = new PlaneCache(4096, SIDE, HEIGHT);
-    const hitAt = (x: number, z: number): void => stores.store(cache, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+    const hitAt = (x: number, z: number): void =>
+      stores.store(cache, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     hitAt(0.1, 0.1);
     const first = cache.counters.inserts;
     expect(first).toBeGreaterThan(10);
@@ -131,7 +140,9 @@ describe('SurfaceStores', () => {
     // Footprints off: only the hit's column, every time.
     const hitOnly = new PlaneCache(4096, SIDE, HEIGHT);
     new SurfaceStores().store(hitOnly, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!, false);
-    expect([...entries(hitOnly).keys()].sort()).toEqual([`0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT)},0`, `0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT) + 1},0`].sort());
+    expect([...entries(hitOnly).keys()].sort()).toEqual(
+      [`0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT)},0`, `0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT) + 1},0`].sort(),
+    );
     // A cache too small for the footprint evicts its own entries while storing: the next hit stores it again.
     const small = new PlaneCache(6, SIDE, HEIGHT);
     stores.store(small, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
@@ -143,7 +154,8 @@ describe('SurfaceStores', () => {
     const sized = new PlaneCache(first + 4, SIDE, HEIGHT);
     const fresh = new SurfaceStores();
     for (let k = 0; k < 4; k++) sized.storeCell(100 + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0);
-    const storeAt = (x: number, z: number): void => fresh.store(sized, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+    const storeAt = (x: number, z: number): void =>
+      fresh.store(sized, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
     storeAt(0.1, 0.1);
     for (let k = 0; k < 6; k++) sized.storeCell(200 + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0); // evicts ordinals 0–5
     sized.resetCounters();
@@ -168,8 +180,14 @@ describe('SurfaceStores', () => {
   /** Highest of the two triangles' planes minus the column's plane, at worst over the column's corners (> 0: it sinks). */
   function worstSinking(column: readonly number[], planes: readonly (readonly number[])[], ix: number, iz: number): number {
     let worst = -Infinity;
-    for (const [cx, cz] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
-      const x = (ix + cx) * SIDE, z = (iz + cz) * SIDE;
+    for (const [cx, cz] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ] as const) {
+      const x = (ix + cx) * SIDE,
+        z = (iz + cz) * SIDE;
       worst = Math.max(worst, Math.max(...planes.map((p) => heightOf(p, x, z))) - heightOf(column, x, z));
     }
     return worst;
@@ -179,12 +197,16 @@ describe('SurfaceStores', () => {
     // A = (0,0) (1,0) (1,0.7) and B = (0,0) (1,0.7) (0,1) share the edge z = 0.7x, which crosses column
     // (1, 1) (x, z ∈ [0.25, 0.5]) off-centre. A hit on A there, then one on B there.
     const random = new Random(42);
-    let valleys = 0, ridges = 0;
+    let valleys = 0,
+      ridges = 0;
     for (let trial = 0; trial < 80; trial++) {
       const { positions, indices, planes } = splitSquare(random);
       const cache = new PlaneCache(4096, SIDE, HEIGHT);
       const stores = new SurfaceStores();
-      const hits = [[0.48, 0.27], [0.3, 0.45]] as const;
+      const hits = [
+        [0.48, 0.27],
+        [0.3, 0.45],
+      ] as const;
       hits.forEach(([x, z], t) => {
         const p = planes[t]!;
         stores.store(cache, positions, indices, t, x, heightOf(p, x, z), z, p[0]!, p[1]!, p[2]!, p[3]!);
@@ -218,7 +240,8 @@ describe('SurfaceStores', () => {
     // its corner (0.5, 0.25) under A. A hit on A there writes A's plane into it; B's
     // footprint then offers B's.
     const random = new Random(43);
-    let keptOld = 0, tookNew = 0;
+    let keptOld = 0,
+      tookNew = 0;
     for (let trial = 0; trial < 60; trial++) {
       const { positions, indices, planes } = splitSquare(random);
       const cache = new PlaneCache(4096, SIDE, HEIGHT);

@@ -78,12 +78,28 @@ describe('crack explorer on a float32 terrain grid', () => {
     const { positions, indices } = terrain;
     for (let ray = 0; ray < rays.count; ray++) {
       const r3 = 3 * ray;
-      RAY_TRIANGLE_KERNELS.watertight.prepareRay(rays.origins[r3]!, rays.origins[r3 + 1]!, rays.origins[r3 + 2]!, rays.directions[r3]!, rays.directions[r3 + 1]!, rays.directions[r3 + 2]!, rayData);
+      RAY_TRIANGLE_KERNELS.watertight.prepareRay(
+        rays.origins[r3]!,
+        rays.origins[r3 + 1]!,
+        rays.origins[r3 + 2]!,
+        rays.directions[r3]!,
+        rays.directions[r3 + 1]!,
+        rays.directions[r3 + 2]!,
+        rayData,
+      );
       let nearest = Infinity;
       for (let k = 0; k < CRACK_PATCH_SIZE; k++) {
         const triangle = rays.patches[CRACK_PATCH_SIZE * ray + k]!;
         if (triangle < 0) break;
-        const t = intersectWatertight(rayData, positions, indices[3 * triangle]!, indices[3 * triangle + 1]!, indices[3 * triangle + 2]!, CRACK_RAY_T_MAX, false);
+        const t = intersectWatertight(
+          rayData,
+          positions,
+          indices[3 * triangle]!,
+          indices[3 * triangle + 1]!,
+          indices[3 * triangle + 2]!,
+          CRACK_RAY_T_MAX,
+          false,
+        );
         if (t >= 0 && t < nearest) nearest = t;
       }
       if (!(Math.abs(nearest - 1) < 1e-9)) throw new Error(`ray ${ray}: nearest hit at t = ${nearest}`);

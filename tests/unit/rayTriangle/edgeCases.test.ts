@@ -15,7 +15,14 @@ import {
 const SIDES = [false, true];
 
 /** Casts one ray at one triangle given as nine coordinates. */
-function cast(name: RayTriangleKernelName, triangle: readonly number[], origin: readonly number[], direction: readonly number[], tMax: number, doubleSided: boolean): number {
+function cast(
+  name: RayTriangleKernelName,
+  triangle: readonly number[],
+  origin: readonly number[],
+  direction: readonly number[],
+  tMax: number,
+  doubleSided: boolean,
+): number {
   const kernel = RAY_TRIANGLE_KERNELS[name];
   const rayData = createRayData();
   kernel.prepareRay(origin[0]!, origin[1]!, origin[2]!, direction[0]!, direction[1]!, direction[2]!, rayData);
@@ -51,10 +58,22 @@ describe.each(RAY_TRIANGLE_KERNEL_NAMES)('%s kernel edge cases', (name: RayTrian
   it('misses a ray lying in the triangle plane, through it or beside it', () => {
     for (const doubleSided of SIDES) {
       for (const [origin, direction] of [
-        [[-1, 0, 1], [1, 0, 0]],
-        [[1, 0, 1], [1, 0, 0.5]], // starts inside the triangle
-        [[-3, 0, -3], [1, 0, 1]],
-        [[2, 0, -1], [0, 0, 1]],
+        [
+          [-1, 0, 1],
+          [1, 0, 0],
+        ],
+        [
+          [1, 0, 1],
+          [1, 0, 0.5],
+        ], // starts inside the triangle
+        [
+          [-3, 0, -3],
+          [1, 0, 1],
+        ],
+        [
+          [2, 0, -1],
+          [0, 0, 1],
+        ],
       ] as const) {
         expect(cast(name, FLAT, origin, direction, Infinity, doubleSided)).toBe(RAY_MISS);
       }

@@ -57,7 +57,14 @@ function ratio(numerator: bigint, denominator: bigint): number {
   return (negative ? -value : value) * 2 ** shift;
 }
 
-export function exactRayTriangle(origin: readonly number[], direction: readonly number[], a: readonly number[], b: readonly number[], c: readonly number[], tMax: number): ExactHit {
+export function exactRayTriangle(
+  origin: readonly number[],
+  direction: readonly number[],
+  a: readonly number[],
+  b: readonly number[],
+  c: readonly number[],
+  tMax: number,
+): ExactHit {
   const all = [...origin, ...direction, ...a, ...b, ...c];
   const { integers: scaled, exponent } = toScaledIntegers(all);
   // A product of three scaled coordinates back in world units.

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/math/random';
-import { RAY_MISS, RAY_TRIANGLE_KERNELS, RAY_TRIANGLE_KERNEL_NAMES, createRayData, type RayTriangleKernelName } from '../../../src/query/rayTriangle/index';
+import {
+  RAY_MISS,
+  RAY_TRIANGLE_KERNELS,
+  RAY_TRIANGLE_KERNEL_NAMES,
+  createRayData,
+  type RayTriangleKernelName,
+} from '../../../src/query/rayTriangle/index';
 import { exactRayTriangle } from './exactReference';
 
 /** Cases closer than this to a decision boundary (relative) may go either way in float64. */
@@ -72,7 +78,8 @@ describe.each(RAY_TRIANGLE_KERNEL_NAMES)('%s kernel against the exact BigInt ref
         expect(t === RAY_MISS || (t >= 0 && t <= tMax)).toBe(true);
         if (exact.clearance <= CLEARANCE) continue;
         const expected = doubleSided ? exact.hit : exact.front;
-        if ((t >= 0) !== expected) throw new Error(`case ${n} (${doubleSided ? 'double' : 'single'}-sided): kernel ${t}, exact ${JSON.stringify(exact)}`);
+        if (t >= 0 !== expected)
+          throw new Error(`case ${n} (${doubleSided ? 'double' : 'single'}-sided): kernel ${t}, exact ${JSON.stringify(exact)}`);
         if (!expected) continue;
         expect(Math.abs(t - exact.t)).toBeLessThanOrEqual(1e-9 * Math.max(1, exact.t));
         // The barycentric point is the ray's point at t.

@@ -232,14 +232,17 @@ describe('batched walk with other items than rays', () => {
     const count = 60;
     const boxes = new Float64Array(6 * count);
     for (let i = 0; i < count; i++) {
-      const x = random.range(-half, half), z = random.range(-half, half), y = random.range(mesh.minHeight, mesh.maxHeight);
+      const x = random.range(-half, half),
+        z = random.range(-half, half),
+        y = random.range(mesh.minHeight, mesh.maxHeight);
       const size = random.range(1, 30);
       boxes.set([x, y - size, z, x + size, y + size, z + size], 6 * i);
     }
     const triangleCount = mesh.indices.length / 3;
     const expected = Array.from({ length: count }, (_, i) => {
       const set: number[] = [];
-      for (let tri = 0; tri < triangleCount; tri++) if (overlaps(boxes.subarray(6 * i, 6 * i + 6), triangleBox(mesh.positions, mesh.indices, tri))) set.push(tri);
+      for (let tri = 0; tri < triangleCount; tri++)
+        if (overlaps(boxes.subarray(6 * i, 6 * i + 6), triangleBox(mesh.positions, mesh.indices, tri))) set.push(tri);
       return set;
     });
     const stack = new BatchStack(3 * Math.max(bvh.maxDepth, binary.nodes.maxDepth) + 8);
@@ -254,7 +257,11 @@ describe('batched walk with other items than rays', () => {
     for (const [name, walk] of walks) {
       const items = new BoxOverlapItems(boxes, mesh.positions, mesh.indices, name.startsWith('binary') ? binary.triangleOrder : bvh.triangleOrder);
       walk(items);
-      for (let i = 0; i < count; i++) expect([...items.found[i]!].sort((a, b) => a - b), `${name}, box ${i}`).toEqual(expected[i]);
+      for (let i = 0; i < count; i++)
+        expect(
+          [...items.found[i]!].sort((a, b) => a - b),
+          `${name}, box ${i}`,
+        ).toEqual(expected[i]);
     }
   });
 });

@@ -13,13 +13,16 @@ beforeAll(() => {
   terrain = generateTerrain({ cells: 40, seed: 17 });
 });
 
-
 /**
  * Brute force is most of this file's run time and does not depend on the BVH or its layout, so each
  * (mesh, rays, triangle test, sidedness) is computed once and shared by the tests that ask again.
  */
 const bruteForceMemo = new WeakMap<RayBatch, Map<string, { indices: Uint32Array; hits: RayHits }>>();
-function bruteForceHits(mesh: { positions: Float32Array; indices: Uint32Array }, rays: RayBatch, options: { triangleTest?: RayTriangleKernelName; doubleSided?: boolean }): RayHits {
+function bruteForceHits(
+  mesh: { positions: Float32Array; indices: Uint32Array },
+  rays: RayBatch,
+  options: { triangleTest?: RayTriangleKernelName; doubleSided?: boolean },
+): RayHits {
   let byOptions = bruteForceMemo.get(rays);
   if (byOptions === undefined) bruteForceMemo.set(rays, (byOptions = new Map()));
   const key = `${options.triangleTest ?? 'default'}/${options.doubleSided ?? false}`;
@@ -32,7 +35,12 @@ function bruteForceHits(mesh: { positions: Float32Array; indices: Uint32Array },
 }
 
 /** Same triangle, or both miss, or t within 1e-5 relative (two triangles meeting at the hit point). */
-function expectSameAsBruteForce(mesh: { positions: Float32Array; indices: Uint32Array }, bvh: BVH, rays: RayBatch, options: { layout?: 'quantized' | 'float'; triangleTest?: RayTriangleKernelName; doubleSided?: boolean } = {}): number {
+function expectSameAsBruteForce(
+  mesh: { positions: Float32Array; indices: Uint32Array },
+  bvh: BVH,
+  rays: RayBatch,
+  options: { layout?: 'quantized' | 'float'; triangleTest?: RayTriangleKernelName; doubleSided?: boolean } = {},
+): number {
   const expected = bruteForceHits(mesh, rays, options);
   const actual = emptyHits(rays.count);
   castRays(bvh, rays, actual, options);
@@ -75,8 +83,18 @@ describe('castRays against brute force', () => {
   // Made once: every build option below is checked on the same meshes and rays (and brute-force answers).
   let adversarial: { mesh: TestMesh; rays: RayBatch }[] | null = null;
   const meshes = (): { mesh: TestMesh; rays: RayBatch }[] =>
-    (adversarial ??= [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), flatGrid(10), withDegenerates(12)].map((mesh) => ({ mesh, rays: randomRays(103, 700, meshBounds(mesh.positions)) })));
-  for (const options of [{}, { spatialOverlapThreshold: 0 }, { shareHalfFullLeaves: false, wastedSlotPenalty: 0 }, { maxLeafSize: 1 }, { sweptRadius: 3 }, { exactSweepLimit: 4, bins: 4 }]) {
+    (adversarial ??= [triangleSoup(7, 600), crossedSlivers(8, 300), stackedDuplicates(30), flatGrid(10), withDegenerates(12)].map((mesh) => ({
+      mesh,
+      rays: randomRays(103, 700, meshBounds(mesh.positions)),
+    })));
+  for (const options of [
+    {},
+    { spatialOverlapThreshold: 0 },
+    { shareHalfFullLeaves: false, wastedSlotPenalty: 0 },
+    { maxLeafSize: 1 },
+    { sweptRadius: 3 },
+    { exactSweepLimit: 4, bins: 4 },
+  ]) {
     it(`random rays on adversarial meshes, build ${JSON.stringify(options)} (seed 103)`, () => {
       for (const { mesh, rays } of meshes()) {
         const bvh = buildBVH(mesh.positions, mesh.indices, options);
@@ -91,7 +109,8 @@ describe('castRays against brute force', () => {
     const rays = new RayBuilder();
     for (let i = 0; i <= 16; i++) {
       for (let j = 0; j <= 16; j++) {
-        const x = i / 2, z = j / 2;
+        const x = i / 2,
+          z = j / 2;
         rays.add([x, 5, z], [0, -1, 0]); // straight down through vertices, edge midpoints, cell centres
         rays.add([x, 5, z], [0, -1e-30, 0]); // tiny direction
         rays.add([x, 0, -3], [0, 0, 1]); // lying in the grid plane, along z
@@ -143,9 +162,25 @@ describe('any-hit and all-hits', () => {
       expect(actual.triangle[i]! >= 0).toBe(expected.triangle[i]! >= 0);
       if (actual.triangle[i]! < 0) continue;
       const o = 3 * i;
-      kernel.prepareRay(rays.origins[o]!, rays.origins[o + 1]!, rays.origins[o + 2]!, rays.directions[o]!, rays.directions[o + 1]!, rays.directions[o + 2]!, rayData);
+      kernel.prepareRay(
+        rays.origins[o]!,
+        rays.origins[o + 1]!,
+        rays.origins[o + 2]!,
+        rays.directions[o]!,
+        rays.directions[o + 1]!,
+        rays.directions[o + 2]!,
+        rayData,
+      );
       const tri = actual.triangle[i]!;
-      const t = kernel.intersect(rayData, mesh.positions, mesh.indices[3 * tri]!, mesh.indices[3 * tri + 1]!, mesh.indices[3 * tri + 2]!, rays.tMax[i]!, true);
+      const t = kernel.intersect(
+        rayData,
+        mesh.positions,
+        mesh.indices[3 * tri]!,
+        mesh.indices[3 * tri + 1]!,
+        mesh.indices[3 * tri + 2]!,
+        rays.tMax[i]!,
+        true,
+      );
       expect(t).toBeGreaterThanOrEqual(0);
       expect(Math.fround(t)).toBe(actual.t[i]);
     }
@@ -173,10 +208,29 @@ describe('any-hit and all-hits', () => {
       castRaysBruteForce(mesh.positions, mesh.indices, rays, closest, { doubleSided: true });
       for (let i = 0; i < rays.count; i++) {
         const o = 3 * i;
-        kernel.prepareRay(rays.origins[o]!, rays.origins[o + 1]!, rays.origins[o + 2]!, rays.directions[o]!, rays.directions[o + 1]!, rays.directions[o + 2]!, rayData);
+        kernel.prepareRay(
+          rays.origins[o]!,
+          rays.origins[o + 1]!,
+          rays.origins[o + 2]!,
+          rays.directions[o]!,
+          rays.directions[o + 1]!,
+          rays.directions[o + 2]!,
+          rayData,
+        );
         const expected = new Set<number>();
         for (let tri = 0; tri < mesh.indices.length / 3; tri++) {
-          if (kernel.intersect(rayData, mesh.positions, mesh.indices[3 * tri]!, mesh.indices[3 * tri + 1]!, mesh.indices[3 * tri + 2]!, rays.tMax[i]!, true) >= 0) expected.add(tri);
+          if (
+            kernel.intersect(
+              rayData,
+              mesh.positions,
+              mesh.indices[3 * tri]!,
+              mesh.indices[3 * tri + 1]!,
+              mesh.indices[3 * tri + 2]!,
+              rays.tMax[i]!,
+              true,
+            ) >= 0
+          )
+            expected.add(tri);
         }
         expect([...(found.get(i) ?? [])].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
         expect(hits.t[i]).toBe(closest.t[i]);

@@ -15,21 +15,29 @@ beforeAll(() => {
 
 function crackBatch(seed: number): RayBatch {
   const rays = generateCrackRays(terrain, RAYS_PER_SEED, { seed, rayPrecision: 'float32' });
-  return { count: rays.count, origins: Float32Array.from(rays.origins), directions: Float32Array.from(rays.directions), tMax: new Float32Array(rays.count).fill(CRACK_RAY_T_MAX) };
+  return {
+    count: rays.count,
+    origins: Float32Array.from(rays.origins),
+    directions: Float32Array.from(rays.directions),
+    tMax: new Float32Array(rays.count).fill(CRACK_RAY_T_MAX),
+  };
 }
 
 describe('no cracks through the BVH', () => {
   // Four seeds: one million float32 rays aimed exactly at shared edges and vertices of the grid. Each
   // crosses the surface once near t = 1, so a miss is a crack in the box tests or the triangle test.
-  it.each([31, 32, 33, 34])('the default test through the quantized BVH misses none of 250k rays through shared edges and vertices (seed %i)', (seed) => {
-    const rays = crackBatch(seed);
-    const hits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
-    const counters = castRays(bvh, rays, hits);
-    expect(counters.invalidRays).toBe(0);
-    let misses = 0;
-    for (let i = 0; i < rays.count; i++) if (hits.triangle[i]! < 0) misses++;
-    expect(misses).toBe(0);
-  });
+  it.each([31, 32, 33, 34])(
+    'the default test through the quantized BVH misses none of 250k rays through shared edges and vertices (seed %i)',
+    (seed) => {
+      const rays = crackBatch(seed);
+      const hits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
+      const counters = castRays(bvh, rays, hits);
+      expect(counters.invalidRays).toBe(0);
+      let misses = 0;
+      for (let i = 0; i < rays.count; i++) if (hits.triangle[i]! < 0) misses++;
+      expect(misses).toBe(0);
+    },
+  );
 
   it('the float layout, double-sided, misses none either (seed 35)', () => {
     const rays = crackBatch(35);

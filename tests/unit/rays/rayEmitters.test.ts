@@ -11,7 +11,8 @@ describe('ray emitters', () => {
   it('fan: unit directions within the field of view around the viewing direction, rows in order', () => {
     const rays = emitRays({ ...base, count: 101 });
     expect(rays.count).toBe(101);
-    const yaw = (30 * Math.PI) / 180, pitch = (-35 * Math.PI) / 180;
+    const yaw = (30 * Math.PI) / 180,
+      pitch = (-35 * Math.PI) / 180;
     const forward = [Math.cos(pitch) * Math.cos(yaw), Math.sin(pitch), Math.cos(pitch) * Math.sin(yaw)];
     for (let i = 0; i < rays.count; i++) {
       const d = [rays.directions[3 * i]!, rays.directions[3 * i + 1]!, rays.directions[3 * i + 2]!];
@@ -34,11 +35,21 @@ describe('ray emitters', () => {
     const again = emitRays({ ...base, kind: 'spray', spread: 40, count: 1000 }, spray);
     expect(again).toBe(spray);
     expect(again.count).toBe(1000);
-    expect(Array.from(again.directions.subarray(0, 30))).toEqual(Array.from(emitRays({ ...base, kind: 'spray', spread: 40, count: 1000 }).directions.subarray(0, 30)));
+    expect(Array.from(again.directions.subarray(0, 30))).toEqual(
+      Array.from(emitRays({ ...base, kind: 'spray', spread: 40, count: 1000 }).directions.subarray(0, 30)),
+    );
   });
 
   it('rejects bad emitters with InvalidParameterError', () => {
-    for (const bad of [{ count: 0 }, { count: 2.5 }, { count: 2_000_000 }, { kind: 'laser' }, { x: NaN }, { length: 0 }, { spread: Infinity }] as Partial<RayEmitter>[]) {
+    for (const bad of [
+      { count: 0 },
+      { count: 2.5 },
+      { count: 2_000_000 },
+      { kind: 'laser' },
+      { x: NaN },
+      { length: 0 },
+      { spread: Infinity },
+    ] as Partial<RayEmitter>[]) {
       expect(() => emitRays({ ...base, ...bad })).toThrow(InvalidParameterError);
     }
   });
@@ -51,7 +62,10 @@ describe('ray emitters', () => {
       const rays = emitRays({ ...base, kind, y, spread: kind === 'rain' ? 100 : 70, count: 300 });
       const expected: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
       castRaysBruteForce(terrain.positions, terrain.indices, rays, expected);
-      for (const strategy of [{ tree: 'binary', batchSize: 64 }, { tree: '4-way', sorting: 'precomputed' }] as const) {
+      for (const strategy of [
+        { tree: 'binary', batchSize: 64 },
+        { tree: '4-way', sorting: 'precomputed' },
+      ] as const) {
         const hits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
         castRaysWith(bvh, rays, hits, strategy);
         for (let i = 0; i < rays.count; i++) {

@@ -21,7 +21,12 @@ export class RayBuilder {
   }
 
   build(): RayBatch {
-    return { count: this.limits.length, origins: Float32Array.from(this.origins), directions: Float32Array.from(this.directions), tMax: Float32Array.from(this.limits) };
+    return {
+      count: this.limits.length,
+      origins: Float32Array.from(this.origins),
+      directions: Float32Array.from(this.directions),
+      tMax: Float32Array.from(this.limits),
+    };
   }
 }
 
@@ -124,7 +129,10 @@ export function nodeBoxRays(bvh: BVH, positions: Float32Array, random: Random, k
     const corner = [random.next() < 0.5 ? x0 : x1, random.next() < 0.5 ? y0 : y1, random.next() < 0.5 ? z0 : z1];
     const edgePoint = [x0 + random.next() * (x1 - x0), y1, z0];
     for (const target of [corner, edgePoint]) {
-      rays.through([random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])], target);
+      rays.through(
+        [random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])],
+        target,
+      );
       rays.add([target[0]!, target[1]!, bounds.min[2] - 1], [0, 0, 1]);
       if (kinds.axes === 3) {
         rays.add([target[0]!, bounds.max[1] + 1, target[2]!], [0, -1, 0]);
@@ -134,7 +142,10 @@ export function nodeBoxRays(bvh: BVH, positions: Float32Array, random: Random, k
     }
   });
   for (let i = 0; i < kinds.skimming; i++) {
-    rays.add([bounds.min[0] - 1, bounds.max[1] + random.range(-0.5, 0.01), random.range(bounds.min[2], bounds.max[2])], [1, random.range(-0.01, 0.0), random.range(-0.2, 0.2)]);
+    rays.add(
+      [bounds.min[0] - 1, bounds.max[1] + random.range(-0.5, 0.01), random.range(bounds.min[2], bounds.max[2])],
+      [1, random.range(-0.01, 0.0), random.range(-0.2, 0.2)],
+    );
   }
   return rays;
 }

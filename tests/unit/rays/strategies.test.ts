@@ -16,7 +16,6 @@ beforeAll(() => {
   terrain = generateTerrain({ cells: 24, seed: 41 });
 });
 
-
 /** Every tree × layout × sorting × batch size (0 = one ray at a time, Infinity = all). */
 function everyStrategy(): Partial<RayStrategy>[] {
   const all: Partial<RayStrategy>[] = [];
@@ -32,7 +31,8 @@ function everyStrategy(): Partial<RayStrategy>[] {
   return all;
 }
 
-const describeStrategy = (s: Partial<RayStrategy>): string => `${s.tree} ${s.layout} ${s.sorting} batch ${s.batchSize} alone below ${s.aloneBelow ?? 'default'} ${s.triangles ?? 'packed'}`;
+const describeStrategy = (s: Partial<RayStrategy>): string =>
+  `${s.tree} ${s.layout} ${s.sorting} batch ${s.batchSize} alone below ${s.aloneBelow ?? 'default'} ${s.triangles ?? 'packed'}`;
 
 /**
  * Same triangle, or both miss, or t within 1e-5 relative (two triangles meeting at the hit point), for
@@ -40,7 +40,10 @@ const describeStrategy = (s: Partial<RayStrategy>): string => `${s.tree} ${s.lay
  */
 function expectEveryStrategyMatches(mesh: Mesh, bvh: BVH, rays: RayBatch, extra: Partial<RayStrategy> = {}, strategies = everyStrategy()): number {
   const expected = emptyHits(rays.count);
-  castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, { triangleTest: extra.triangleTest ?? 'watertight', doubleSided: extra.doubleSided ?? false });
+  castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, {
+    triangleTest: extra.triangleTest ?? 'watertight',
+    doubleSided: extra.doubleSided ?? false,
+  });
   let hits = 0;
   for (let i = 0; i < rays.count; i++) if (expected.triangle[i]! >= 0) hits++;
   const actual = emptyHits(rays.count);
@@ -113,7 +116,8 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
     const rays = new RayBuilder();
     for (let i = 0; i <= 12; i++) {
       for (let j = 0; j <= 12; j++) {
-        const x = i / 2, z = j / 2;
+        const x = i / 2,
+          z = j / 2;
         rays.add([x, 5, z], [0, -1, 0]);
         rays.add([x, 0, -3], [0, 0, 1]);
         rays.add([x, -2, z], [0, 1, 0]);
@@ -135,7 +139,10 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
     forEachNodeBox(bvh, (x0, y0, z0, x1, y1, z1) => {
       if (random.next() > 0.15) return;
       const corner = [random.next() < 0.5 ? x0 : x1, random.next() < 0.5 ? y0 : y1, random.next() < 0.5 ? z0 : z1];
-      rays.through([random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])], corner);
+      rays.through(
+        [random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + random.range(1, 30), random.range(bounds.min[2], bounds.max[2])],
+        corner,
+      );
       rays.add([corner[0]!, corner[1]!, bounds.min[2] - 1], [0, 0, 1]);
     });
     expectEveryStrategyMatches(terrain, bvh, rays.build(), { doubleSided: true });
@@ -146,11 +153,20 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
     const bounds = meshBounds(terrain.positions);
     const random = new Random(207);
     const away = new RayBuilder();
-    for (let i = 0; i < 100; i++) away.add([random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + 1, random.range(bounds.min[2], bounds.max[2])], [random.range(-1, 1), random.range(0.1, 1), random.range(-1, 1)]);
+    for (let i = 0; i < 100; i++)
+      away.add(
+        [random.range(bounds.min[0], bounds.max[0]), bounds.max[1] + 1, random.range(bounds.min[2], bounds.max[2])],
+        [random.range(-1, 1), random.range(0.1, 1), random.range(-1, 1)],
+      );
     expect(expectEveryStrategyMatches(terrain, bvh, away.build())).toBe(0);
     const one = randomRays(208, 40, bounds);
     for (let i = 0; i < one.count; i++) {
-      const single: RayBatch = { count: 1, origins: one.origins.slice(3 * i, 3 * i + 3), directions: one.directions.slice(3 * i, 3 * i + 3), tMax: one.tMax.slice(i, i + 1) };
+      const single: RayBatch = {
+        count: 1,
+        origins: one.origins.slice(3 * i, 3 * i + 3),
+        directions: one.directions.slice(3 * i, 3 * i + 3),
+        tMax: one.tMax.slice(i, i + 1),
+      };
       expectEveryStrategyMatches(terrain, bvh, single);
     }
     const none: RayBatch = { count: 0, origins: new Float32Array(0), directions: new Float32Array(0), tMax: new Float32Array(0) };
@@ -160,7 +176,13 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
   it('a reordered mesh, and a mesh of one triangle', () => {
     const mesh = { positions: terrain.positions, indices: terrain.indices.slice() };
     const bvh = buildBVH(mesh.positions, mesh.indices, { reorderTriangles: true, spatialSplits: false });
-    expectEveryStrategyMatches(mesh, bvh, randomRays(209, 150, meshBounds(mesh.positions)), {}, everyStrategy().filter((s) => s.batchSize === 0 || s.batchSize === 4));
+    expectEveryStrategyMatches(
+      mesh,
+      bvh,
+      randomRays(209, 150, meshBounds(mesh.positions)),
+      {},
+      everyStrategy().filter((s) => s.batchSize === 0 || s.batchSize === 4),
+    );
     const single = { positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 0, 1]), indices: new Uint32Array([0, 1, 2]) };
     const tiny = buildBVH(single.positions, single.indices);
     expect(expectEveryStrategyMatches(single, tiny, randomRays(210, 200, meshBounds(single.positions)), { doubleSided: true })).toBeGreaterThan(0);
@@ -183,10 +205,27 @@ describe('castRaysWith: any hit, invalid rays, options', () => {
         if (actual.triangle[i]! >= 0 !== expected.triangle[i]! >= 0) throw new Error(`${describeStrategy(strategy)}: ray ${i} any-hit disagrees`);
         if (actual.triangle[i]! < 0) continue;
         const o = 3 * i;
-        kernel.prepareRay(rays.origins[o]!, rays.origins[o + 1]!, rays.origins[o + 2]!, rays.directions[o]!, rays.directions[o + 1]!, rays.directions[o + 2]!, rayData);
+        kernel.prepareRay(
+          rays.origins[o]!,
+          rays.origins[o + 1]!,
+          rays.origins[o + 2]!,
+          rays.directions[o]!,
+          rays.directions[o + 1]!,
+          rays.directions[o + 2]!,
+          rayData,
+        );
         const tri = actual.triangle[i]!;
-        const t = kernel.intersect(rayData, mesh.positions, mesh.indices[3 * tri]!, mesh.indices[3 * tri + 1]!, mesh.indices[3 * tri + 2]!, rays.tMax[i]!, true);
-        if (!(t >= 0 && Math.fround(t) === actual.t[i])) throw new Error(`${describeStrategy(strategy)}: ray ${i} any-hit t ${actual.t[i]} is not a hit of ${tri} (${t})`);
+        const t = kernel.intersect(
+          rayData,
+          mesh.positions,
+          mesh.indices[3 * tri]!,
+          mesh.indices[3 * tri + 1]!,
+          mesh.indices[3 * tri + 2]!,
+          rays.tMax[i]!,
+          true,
+        );
+        if (!(t >= 0 && Math.fround(t) === actual.t[i]))
+          throw new Error(`${describeStrategy(strategy)}: ray ${i} any-hit t ${actual.t[i]} is not a hit of ${tri} (${t})`);
       }
     }
   });

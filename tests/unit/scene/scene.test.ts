@@ -27,7 +27,13 @@ describe('parseScene', () => {
   });
 
   it('reads the systems a scene runs, and leaves them out when it names none', () => {
-    const scene = parseScene({ systems: { broadphase: { strategy: 'sap', count: 1024 }, particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false, footprints: false }, actors: { count: 10, center: [4, -2], mix: { box: 1 } } } });
+    const scene = parseScene({
+      systems: {
+        broadphase: { strategy: 'sap', count: 1024 },
+        particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false, footprints: false },
+        actors: { count: 10, center: [4, -2], mix: { box: 1 } },
+      },
+    });
     expect(scene.systems).toEqual({
       broadphase: { strategy: 'sap', count: 1024 },
       particles: { particles: 5000, budget: 2.5, mode: 'reference', cellLookups: false, footprints: false },
@@ -38,14 +44,23 @@ describe('parseScene', () => {
   });
 
   it('round-trips through its JSON form', () => {
-    const scene = parseScene({ name: 'x', seed: 5, terrain: { cells: 64, kind: 'fbm' }, camera: { position: [1, 2, 3], target: [0, 0, 0], fov: 60 } });
+    const scene = parseScene({
+      name: 'x',
+      seed: 5,
+      terrain: { cells: 64, kind: 'fbm' },
+      camera: { position: [1, 2, 3], target: [0, 0, 0], fov: 60 },
+    });
     expect(parseScene(sceneToJson(scene))).toEqual(scene);
   });
 
   const broken: [string, string, RegExp][] = [
     ['a syntax error', '{ "terrain": { "cells": 64, } }', /broken\.json:1:\d+: not valid JSON/],
     ['a syntax error on a later line', '{\n  "name": "x",\n  "seed": 1\n  "terrain": {}\n}', /broken\.json:4:\d+: not valid JSON/],
-    ['an unknown top-level field', '{ "terain": {} }', /broken\.json: terain: unknown field "terain"; expected one of name, description, seed, terrain, camera, systems/],
+    [
+      'an unknown top-level field',
+      '{ "terain": {} }',
+      /broken\.json: terain: unknown field "terain"; expected one of name, description, seed, terrain, camera, systems/,
+    ],
     ['an unknown terrain field', '{ "terrain": { "octave": 3 } }', /terrain\.octave: expected one of the terrain parameters/],
     ['an out-of-range value', '{ "terrain": { "cells": 5 } }', /broken\.json: terrain\.cells: expected an integer in \[16, 2048\], got 5/],
     ['a wrong type', '{ "terrain": { "octaves": "many" } }', /terrain\.octaves: expected a number in \[1, 16\], got "many"/],
@@ -55,13 +70,33 @@ describe('parseScene', () => {
     ['a terrain that is not an object', '{ "terrain": 4 }', /terrain: expected an object/],
     ['a negative seed', '{ "seed": -4 }', /seed: expected an integer in \[0, 4294967295\]/],
     ['an unknown system', '{ "systems": { "cloth": {} } }', /systems\.cloth: unknown field "cloth"; expected one of broadphase, particles, actors/],
-    ['an unknown broad-phase strategy', '{ "systems": { "broadphase": { "strategy": "octree" } } }', /systems\.broadphase\.strategy: expected one of "brute-force", "sap", .*got "octree"/],
+    [
+      'an unknown broad-phase strategy',
+      '{ "systems": { "broadphase": { "strategy": "octree" } } }',
+      /systems\.broadphase\.strategy: expected one of "brute-force", "sap", .*got "octree"/,
+    ],
     ['too many boxes', '{ "systems": { "broadphase": { "count": 1e7 } } }', /systems\.broadphase\.count: expected an integer in \[1, 262144\]/],
     ['a misspelt particle field', '{ "systems": { "particles": { "budjet": 10 } } }', /systems\.particles\.budjet: unknown field/],
-    ['a particle mode that does not exist', '{ "systems": { "particles": { "mode": "always" } } }', /systems\.particles\.mode: expected one of "budget", "reference"/],
-    ['a flag that is not a boolean', '{ "systems": { "particles": { "cellLookups": "yes" } } }', /systems\.particles\.cellLookups: expected true or false/],
-    ['a footprints flag that is not a boolean', '{ "systems": { "particles": { "footprints": 1 } } }', /systems\.particles\.footprints: expected true or false/],
-    ['an actor pile centre of three numbers', '{ "systems": { "actors": { "center": [1, 2, 3] } } }', /systems\.actors\.center: expected an array of 2 finite numbers/],
+    [
+      'a particle mode that does not exist',
+      '{ "systems": { "particles": { "mode": "always" } } }',
+      /systems\.particles\.mode: expected one of "budget", "reference"/,
+    ],
+    [
+      'a flag that is not a boolean',
+      '{ "systems": { "particles": { "cellLookups": "yes" } } }',
+      /systems\.particles\.cellLookups: expected true or false/,
+    ],
+    [
+      'a footprints flag that is not a boolean',
+      '{ "systems": { "particles": { "footprints": 1 } } }',
+      /systems\.particles\.footprints: expected true or false/,
+    ],
+    [
+      'an actor pile centre of three numbers',
+      '{ "systems": { "actors": { "center": [1, 2, 3] } } }',
+      /systems\.actors\.center: expected an array of 2 finite numbers/,
+    ],
     ['an actor mix with no shape', '{ "systems": { "actors": { "mix": { "sphere": 0 } } } }', /systems\.actors\.mix: expected at least one shape/],
   ];
   it.each(broken)('rejects %s with the file, the field and what was expected', (_, text, message) => {

@@ -82,7 +82,12 @@ describe('WindTracers', () => {
   it('drifts with the wind (seed 4)', () => {
     const sandbox = new Sandbox(parseScene({ terrain: { cells: 16, worldSize: 1000, heightScale: 0 } }));
     const field = new WindField();
-    field.add('breeze', 'const float4 velocity = float4(5,0,0,0);\nstruct vf_in { float4 position : CHANNEL0; float4 wind : CHANNEL1; };\nstruct vf_out { float4 wind : CHANNEL1; };\nvoid breeze(in vf_in in, out vf_out out) { out.wind = in.wind + velocity; }', [0, 0, 0], Infinity);
+    field.add(
+      'breeze',
+      'const float4 velocity = float4(5,0,0,0);\nstruct vf_in { float4 position : CHANNEL0; float4 wind : CHANNEL1; };\nstruct vf_out { float4 wind : CHANNEL1; };\nvoid breeze(in vf_in in, out vf_out out) { out.wind = in.wind + velocity; }',
+      [0, 0, 0],
+      Infinity,
+    );
     const tracers = new WindTracers(field, 100, 4);
     tracers.settling = 0;
     tracers.lifetime = 1000;

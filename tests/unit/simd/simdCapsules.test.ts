@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
-import { createCapsuleBatch, createCapsuleHits, createCapsuleTrace, sweepCapsules, type CapsuleBatch, type SweepOptions } from '../../../src/query/capsule/index';
+import {
+  createCapsuleBatch,
+  createCapsuleHits,
+  createCapsuleTrace,
+  sweepCapsules,
+  type CapsuleBatch,
+  type SweepOptions,
+} from '../../../src/query/capsule/index';
 import type { SimdCapsuleKernel } from '../../../src/simd/capsuleKernel';
 import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/simd/simdCapsules';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../../src/terrain/index';
@@ -46,15 +53,18 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
   const expectedCounters = sweepCapsules(bvh, batch, expected, options);
   const counters = kernel.sweep(bvh, batch, actual, options);
   const mismatches: string[] = [];
-  let hits = 0, startsInContact = 0, ties = 0;
+  let hits = 0,
+    startsInContact = 0,
+    ties = 0;
   for (let i = 0; i < batch.count; i++) {
     const i3 = 3 * i;
     const triangle = expected.triangle[i]!;
     if (triangle >= 0) hits++;
     if (triangle >= 0 && expected.toi[i] === 0) startsInContact++;
-    const sameTime = (triangle >= 0) === (actual.triangle[i]! >= 0) && Object.is(expected.toi[i], actual.toi[i]);
+    const sameTime = triangle >= 0 === actual.triangle[i]! >= 0 && Object.is(expected.toi[i], actual.toi[i]);
     let same = sameTime && actual.triangle[i] === triangle;
-    for (let a = 0; a < 3 && same; a++) same = Object.is(expected.point[i3 + a], actual.point[i3 + a]) && Object.is(expected.normal[i3 + a], actual.normal[i3 + a]);
+    for (let a = 0; a < 3 && same; a++)
+      same = Object.is(expected.point[i3 + a], actual.point[i3 + a]) && Object.is(expected.normal[i3 + a], actual.normal[i3 + a]);
     if (same) continue;
     if (sameTime && triangle >= 0 && actual.triangle[i] !== triangle) {
       const distance = axisDistance(mesh, batch, i, actual.toi[i]!, actual.triangle[i]!);
@@ -64,7 +74,9 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
       }
     }
     if (mismatches.length < 5) {
-      mismatches.push(`sweep ${i}: TypeScript ${triangle} at ${expected.toi[i]} (${Array.from(expected.normal.subarray(i3, i3 + 3))}), SIMD ${actual.triangle[i]} at ${actual.toi[i]} (${Array.from(actual.normal.subarray(i3, i3 + 3))})`);
+      mismatches.push(
+        `sweep ${i}: TypeScript ${triangle} at ${expected.toi[i]} (${Array.from(expected.normal.subarray(i3, i3 + 3))}), SIMD ${actual.triangle[i]} at ${actual.toi[i]} (${Array.from(actual.normal.subarray(i3, i3 + 3))})`,
+      );
     }
   }
   expect(mismatches).toEqual([]);
@@ -130,7 +142,13 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
     it(`adversarial heightfield: ${name}, from above with edge masks and from anywhere without (seeds ${610 + index}, ${620 + index})`, () => {
       const field = make();
       const bvh = buildBVH(field.positions, field.indices);
-      const front = randomSweeps(610 + index, 2500, BENCH_LIKE, fieldCentre(field, [0, 4]), inFront((x, z) => heightAt(field, x, z), 12));
+      const front = randomSweeps(
+        610 + index,
+        2500,
+        BENCH_LIKE,
+        fieldCentre(field, [0, 4]),
+        inFront((x, z) => heightAt(field, x, z), 12),
+      );
       expect(expectSameAsTypeScript(field, bvh, front).hits).toBeGreaterThan(300);
       const anywhere = randomSweeps(620 + index, 400, BENCH_LIKE, fieldCentre(field, [-4, 4]));
       expectSameAsTypeScript(field, bvh, anywhere, { edgeMasks: false });
@@ -142,7 +160,11 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
     const meshes = [triangleSoup(630, 300), crossedSlivers(631, 150), stackedDuplicates(20), withDegenerates(632)];
     for (const mesh of meshes) {
       const bvh = buildBVH(mesh.positions, mesh.indices);
-      const batch = randomSweeps(633, 300, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [random.range(-50, 50), random.range(-50, 50), random.range(-50, 50)]);
+      const batch = randomSweeps(633, 300, { halfLength: [0, 4], radius: [0.05, 2], motion: [1, 40] }, (random) => [
+        random.range(-50, 50),
+        random.range(-50, 50),
+        random.range(-50, 50),
+      ]);
       expectSameAsTypeScript(mesh, bvh, batch, { edgeMasks: false });
       expectSameAsTypeScript(mesh, bvh, batch);
     }
@@ -162,10 +184,22 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
     }
     for (let x = -8; x <= 8; x += 0.5) {
       for (let z = -8; z <= 8; z += 0.5) {
-        for (const axis of [[1, 0, 0], [0, 0, 1], [Math.SQRT1_2, 0, Math.SQRT1_2], [0.6, 0.8, 0]]) {
-          const h = 0.75, r = 0.5, lift = 3;
+        for (const axis of [
+          [1, 0, 0],
+          [0, 0, 1],
+          [Math.SQRT1_2, 0, Math.SQRT1_2],
+          [0.6, 0.8, 0],
+        ]) {
+          const h = 0.75,
+            r = 0.5,
+            lift = 3;
           const low = axis[1]! > 0 ? [x + h * axis[0]!, lift, z + h * axis[2]!] : [x, lift, z];
-          rows.push([[low[0]! - h * axis[0]!, low[1]! + r - h * axis[1]!, low[2]! - h * axis[2]!], [low[0]! + h * axis[0]!, low[1]! + r + h * axis[1]!, low[2]! + h * axis[2]!], [r], [0, -10, 0]]);
+          rows.push([
+            [low[0]! - h * axis[0]!, low[1]! + r - h * axis[1]!, low[2]! - h * axis[2]!],
+            [low[0]! + h * axis[0]!, low[1]! + r + h * axis[1]!, low[2]! + h * axis[2]!],
+            [r],
+            [0, -10, 0],
+          ]);
         }
       }
     }
@@ -193,23 +227,32 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
     const normal = [-0.3711 / length, 1 / length, -0.2137 / length];
     const { positions: p, indices } = field;
     for (let i = 0; i < count; i++) {
-      let a = 0, b = 0;
+      let a = 0,
+        b = 0;
       do {
-        const t = random.int(indices.length / 3), e = random.int(3);
+        const t = random.int(indices.length / 3),
+          e = random.int(3);
         a = indices[3 * t + e]!;
         b = indices[3 * t + ((e + 1) % 3)]!;
       } while (Math.abs(p[3 * a]!) > 9 || Math.abs(p[3 * a + 2]!) > 9);
       const u = random.next();
       const onEdge = [0, 1, 2].map((k) => p[3 * a + k]! + u * (p[3 * b + k]! - p[3 * a + k]!));
-      const r = random.range(0.1, 1), lift = random.range(0.5, 3);
+      const r = random.range(0.1, 1),
+        lift = random.range(0.5, 3);
       const h = i % 2 === 0 ? 0 : random.range(0.2, 1.5);
       const side = [normal[2]!, 0, -normal[0]!];
       const sideLength = Math.hypot(side[0]!, side[2]!);
       const centre = onEdge.map((v, k) => v + (r + lift) * normal[k]!);
       batch.start.set(centre, 3 * i);
-      batch.end.set(centre.map((v, k) => v + (h * side[k]!) / sideLength), 3 * i);
+      batch.end.set(
+        centre.map((v, k) => v + (h * side[k]!) / sideLength),
+        3 * i,
+      );
       batch.radius[i] = r;
-      batch.motion.set(normal.map((v) => -2 * (r + lift) * v), 3 * i);
+      batch.motion.set(
+        normal.map((v) => -2 * (r + lift) * v),
+        3 * i,
+      );
     }
     expect(expectSameAsTypeScript(field, bvh, batch).hits).toBe(count);
   });
@@ -217,14 +260,23 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
   it('axis-parallel capsules and motions (±0 components), sweeps exactly along the flat plane and onto its vertices', () => {
     const plane = flatPlane();
     const bvh = buildBVH(plane.positions, plane.indices);
-    const directions = [[0, -1, 0], [0, 1, 0], [1, 0, 0], [-0, -0, -1], [0, 0, 0], [1, -1, 0], [0, -3, 1]];
+    const directions = [
+      [0, -1, 0],
+      [0, 1, 0],
+      [1, 0, 0],
+      [-0, -0, -1],
+      [0, 0, 0],
+      [1, -1, 0],
+      [0, -3, 1],
+    ];
     const batch = createCapsuleBatch(2 * 9 * directions.length);
     let i = 0;
     for (const [mx, my, mz] of directions) {
       for (let k = 0; k < 9; k++) {
         for (const lift of [0.5, 2]) {
           // Spheres and axis-parallel capsules over grid points, exactly r above or higher.
-          const x = (k % 3) - 1, z = Math.floor(k / 3) - 1;
+          const x = (k % 3) - 1,
+            z = Math.floor(k / 3) - 1;
           batch.start.set([x, lift, z], 3 * i);
           batch.end.set(k % 2 === 0 ? [x, lift, z] : k % 3 === 0 ? [x + 1, lift, z] : [x, lift + 1, z], 3 * i);
           batch.radius[i] = 0.5;
@@ -241,7 +293,9 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
 
 describe('input handling', () => {
   it('degenerate capsules (zero radius, zero motion, zero-length segment) and invalid ones (NaN, ∞, negative radius) as sweepCapsules handles them', () => {
-    const x = 0.3, z = -0.2, y = sampleTerrainHeight(terrain, x, z);
+    const x = 0.3,
+      z = -0.2,
+      y = sampleTerrainHeight(terrain, x, z);
     const rows: { start: number[]; end: number[]; radius: number; motion: number[] }[] = [
       { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0.5, motion: [0, -5, 0] }, // plain
       { start: [x - 0.5, y + 2, z], end: [x + 0.5, y + 2, z], radius: 0, motion: [0, -5, 0] }, // a segment

@@ -19,7 +19,6 @@ beforeAll(async () => {
   kernel = loaded!;
 });
 
-
 /**
  * The SIMD kernel against its TypeScript twin (castRays, quantized layout): the same triangle and the
  * same float32 t for every ray, bit for bit (the triangle tests are the same float64 operations and the
@@ -35,10 +34,11 @@ function expectSameAsTypeScript(bvh: BVH, rays: RayBatch, options: { doubleSided
   const mismatches: string[] = [];
   for (let i = 0; i < rays.count; i++) {
     if (expected.triangle[i]! >= 0) hits++;
-    const sameHit = (expected.triangle[i]! >= 0) === (actual.triangle[i]! >= 0);
+    const sameHit = expected.triangle[i]! >= 0 === actual.triangle[i]! >= 0;
     // Any hit: any triangle within tMax will do, so only hit-or-miss must agree.
     const same = options.mode === 'any' ? sameHit : expected.triangle[i] === actual.triangle[i] && Object.is(expected.t[i], actual.t[i]);
-    if (!same && mismatches.length < 5) mismatches.push(`ray ${i}: TypeScript ${expected.triangle[i]} at ${expected.t[i]}, SIMD ${actual.triangle[i]} at ${actual.t[i]}`);
+    if (!same && mismatches.length < 5)
+      mismatches.push(`ray ${i}: TypeScript ${expected.triangle[i]} at ${expected.t[i]}, SIMD ${actual.triangle[i]} at ${actual.t[i]}`);
   }
   expect(mismatches).toEqual([]);
   return hits;
@@ -64,7 +64,7 @@ function expectSameAsBruteForce(mesh: { positions: Float32Array; indices: Uint32
   kernel.cast(bvh, rays, actual, { doubleSided });
   let mismatches = 0;
   for (let i = 0; i < rays.count; i++) {
-    if ((expected.triangle[i]! >= 0) !== (actual.triangle[i]! >= 0) || !Object.is(expected.t[i], actual.t[i])) mismatches++;
+    if (expected.triangle[i]! >= 0 !== actual.triangle[i]! >= 0 || !Object.is(expected.t[i], actual.t[i])) mismatches++;
   }
   expect(mismatches).toBe(0);
 }
@@ -100,7 +100,8 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     const rays = new RayBuilder();
     for (let i = 0; i <= 16; i++) {
       for (let j = 0; j <= 16; j++) {
-        const x = i / 2, z = j / 2;
+        const x = i / 2,
+          z = j / 2;
         rays.add([x, 5, z], [0, -1, 0]); // straight down through vertices, edge midpoints, cell centres
         rays.add([x, 5, z], [-0, -1, -0]); // the same with negative zeros: the slab planes follow 1/d
         rays.add([x, 5, z], [0, -1e-30, 0]); // tiny direction

@@ -29,14 +29,19 @@ interface Options {
   mode?: 'closest' | 'any';
 }
 
-
 type Mesh = Pick<TestMesh, 'positions' | 'indices'>;
 
 /** t at which ray i hits triangle `triangle` alone (the TypeScript watertight test), or +∞. */
 function hitOnTriangle(mesh: Mesh, rays: RayBatch, i: number, triangle: number, doubleSided: boolean): number {
   const corners = new Float32Array(9);
-  for (let c = 0; c < 3; c++) corners.set(mesh.positions.subarray(3 * mesh.indices[3 * triangle + c]!, 3 * mesh.indices[3 * triangle + c]! + 3), 3 * c);
-  const one: RayBatch = { count: 1, origins: rays.origins.slice(3 * i, 3 * i + 3), directions: rays.directions.slice(3 * i, 3 * i + 3), tMax: rays.tMax.slice(i, i + 1) };
+  for (let c = 0; c < 3; c++)
+    corners.set(mesh.positions.subarray(3 * mesh.indices[3 * triangle + c]!, 3 * mesh.indices[3 * triangle + c]! + 3), 3 * c);
+  const one: RayBatch = {
+    count: 1,
+    origins: rays.origins.slice(3 * i, 3 * i + 3),
+    directions: rays.directions.slice(3 * i, 3 * i + 3),
+    tMax: rays.tMax.slice(i, i + 1),
+  };
   const hits = emptyHits(1);
   castRaysBruteForce(corners, new Uint32Array([0, 1, 2]), one, hits, { doubleSided });
   return hits.t[0]!;
@@ -68,16 +73,18 @@ function expectSameAsSingleRay(mesh: Mesh, bvh: BVH, rays: RayBatch, options: Op
       expect(counters.invalidRays).toBe(expectedCounters.invalidRays);
       const mismatches: string[] = [];
       for (let i = 0; i < rays.count; i++) {
-        const a = actual.triangle[i]!, e = expected.triangle[i]!;
+        const a = actual.triangle[i]!,
+          e = expected.triangle[i]!;
         let same: boolean;
         if (options.mode === 'any') {
-          same = (a >= 0) === (e >= 0) && (a < 0 ? Object.is(actual.t[i], expected.t[i]) : hitAt(i, a) <= rays.tMax[i]!);
+          same = a >= 0 === e >= 0 && (a < 0 ? Object.is(actual.t[i], expected.t[i]) : hitAt(i, a) <= rays.tMax[i]!);
         } else if (a === e) same = Object.is(actual.t[i], expected.t[i]);
         else {
           same = a >= 0 && e >= 0 && Object.is(actual.t[i], expected.t[i]) && Object.is(hitAt(i, a), actual.t[i]);
           if (same) ties++;
         }
-        if (!same && mismatches.length < 5) mismatches.push(`batch ${batch}, alone below ${aloneBelow}, ray ${i}: single ${e} at ${expected.t[i]}, batched ${a} at ${actual.t[i]}`);
+        if (!same && mismatches.length < 5)
+          mismatches.push(`batch ${batch}, alone below ${aloneBelow}, ray ${i}: single ${e} at ${expected.t[i]}, batched ${a} at ${actual.t[i]}`);
       }
       expect(mismatches).toEqual([]);
     }
@@ -93,7 +100,7 @@ function expectSameAsBruteForce(mesh: Mesh, bvh: BVH, rays: RayBatch, doubleSide
   kernel.cast(bvh, rays, actual, { doubleSided, batch });
   let mismatches = 0;
   for (let i = 0; i < rays.count; i++) {
-    if ((expected.triangle[i]! >= 0) !== (actual.triangle[i]! >= 0) || !Object.is(expected.t[i], actual.t[i])) mismatches++;
+    if (expected.triangle[i]! >= 0 !== actual.triangle[i]! >= 0 || !Object.is(expected.t[i], actual.t[i])) mismatches++;
   }
   expect(mismatches).toBe(0);
 }
@@ -105,8 +112,10 @@ function raysFromTheSurface(mesh: TerrainMesh, seed: number, count: number): Ray
   const p = mesh.positions;
   for (let i = 0; i < count; i++) {
     const triangle = Math.floor(random.next() * mesh.triangleCount);
-    const a = 3 * mesh.indices[3 * triangle]!, b = 3 * mesh.indices[3 * triangle + 1]!;
-    const origin = random.next() < 0.5 ? [p[a]!, p[a + 1]!, p[a + 2]!] : [(p[a]! + p[b]!) / 2, (p[a + 1]! + p[b + 1]!) / 2, (p[a + 2]! + p[b + 2]!) / 2];
+    const a = 3 * mesh.indices[3 * triangle]!,
+      b = 3 * mesh.indices[3 * triangle + 1]!;
+    const origin =
+      random.next() < 0.5 ? [p[a]!, p[a + 1]!, p[a + 2]!] : [(p[a]! + p[b]!) / 2, (p[a + 1]! + p[b + 1]!) / 2, (p[a + 2]! + p[b + 2]!) / 2];
     const y = random.range(-1, 1);
     const angle = random.range(0, 2 * Math.PI);
     rays.add(origin, [Math.sqrt(1 - y * y) * Math.cos(angle), y, Math.sqrt(1 - y * y) * Math.sin(angle)], random.next() < 0.5 ? Infinity : 5);
@@ -192,7 +201,8 @@ describe('WebAssembly SIMD batched walk against the single-ray walk and brute fo
     const rays = new RayBuilder();
     for (let i = 0; i <= 16; i++) {
       for (let j = 0; j <= 16; j++) {
-        const x = i / 2, z = j / 2;
+        const x = i / 2,
+          z = j / 2;
         rays.add([x, 5, z], [0, -1, 0]);
         rays.add([x, 5, z], [-0, -1, -0]);
         rays.add([x, 0, -3], [0, 0, 1]); // in the grid's plane
@@ -280,7 +290,8 @@ describe('WebAssembly SIMD batched walk against the single-ray walk and brute fo
     // A batch of one ray is a list too short to share: it walks alone, exactly as the single-ray walk.
     expect(batched).toEqual(single);
     expect(kernel.cast(bvh, rays, emptyHits(rays.count), { batch: 64 }).nodesVisited).toBeGreaterThan(0);
-    for (const batch of [-1, 1.5, NaN, '4' as unknown as number]) expect(() => kernel.cast(bvh, rays, emptyHits(rays.count), { batch })).toThrow(InvalidParameterError);
+    for (const batch of [-1, 1.5, NaN, '4' as unknown as number])
+      expect(() => kernel.cast(bvh, rays, emptyHits(rays.count), { batch })).toThrow(InvalidParameterError);
     expect(() => kernel.cast(bvh, rays, emptyHits(rays.count), { batch: 4, aloneBelow: -1 })).toThrow(/aloneBelow/);
   });
 });

@@ -100,7 +100,20 @@ describe.runIf(isWasmSimdSupported())('SIMD', () => {
     const floats = new Float32Array(memory.buffer);
     floats.set([1, 2, 3, 4], 0);
     (exports.kernel as (a: number, out: number) => void)(0, 64);
-    expect([...floats.subarray(16, 28)]).toEqual([Math.fround(Math.sqrt(2)), Math.fround(Math.sqrt(6)), Math.fround(Math.sqrt(12)), Math.fround(Math.sqrt(20)), 4, 3, 2, 1, 3, 3, 3, 3]);
+    expect([...floats.subarray(16, 28)]).toEqual([
+      Math.fround(Math.sqrt(2)),
+      Math.fround(Math.sqrt(6)),
+      Math.fround(Math.sqrt(12)),
+      Math.fround(Math.sqrt(20)),
+      4,
+      3,
+      2,
+      1,
+      3,
+      3,
+      3,
+      3,
+    ]);
   });
 
   it('integer lanes: a table lookup per lane (byte load, replace_lane) and lane arithmetic', () => {
@@ -113,7 +126,12 @@ describe.runIf(isWasmSimdSupported())('SIMD', () => {
     f.i32x4Const(5, 6, 7, 8).localSet(index);
     f.localGet(index).localSet(looked);
     for (let lane = 0; lane < 4; lane++) {
-      f.localGet(looked).localGet(index).simdLane(SimdOp.i32x4ExtractLane, lane).memory(Op.i32Load8U, 0).simdLane(SimdOp.i32x4ReplaceLane, lane).localSet(looked);
+      f.localGet(looked)
+        .localGet(index)
+        .simdLane(SimdOp.i32x4ExtractLane, lane)
+        .memory(Op.i32Load8U, 0)
+        .simdLane(SimdOp.i32x4ReplaceLane, lane)
+        .localSet(looked);
     }
     // (50, 60, 70, 80) + (5, 6, 7, 8): lane 3 is 88, lane 0 is 55.
     f.localGet(looked).localGet(index).simd(SimdOp.i32x4Add).localTee(looked).simdLane(SimdOp.i32x4ExtractLane, 3);

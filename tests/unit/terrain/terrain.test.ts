@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TERRAIN_PARAMS, InvalidParameterError, TERRAIN_KINDS, generateTerrain, sampleTerrainHeight, type TerrainParams } from '../../../src/core';
+import {
+  DEFAULT_TERRAIN_PARAMS,
+  InvalidParameterError,
+  TERRAIN_KINDS,
+  generateTerrain,
+  sampleTerrainHeight,
+  type TerrainParams,
+} from '../../../src/core';
 import { hashArrays } from './hash';
 
 describe('generateTerrain', () => {

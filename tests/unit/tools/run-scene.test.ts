@@ -14,7 +14,10 @@ function runScene(...args: string[]): { status: number | null; stdout: string; s
 
 describe('headless runner (npm run scene)', () => {
   it('runs a scene for N frames and prints per-phase timings and metrics as JSON', () => {
-    const output = execFileSync(TSX, ['tools/run-scene.ts', 'scenes/rolling-hills.json', '--frames', '12', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const output = execFileSync(TSX, ['tools/run-scene.ts', 'scenes/rolling-hills.json', '--frames', '12', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     const report = JSON.parse(output) as {
       frames: number;
       frame: number;
@@ -33,7 +36,14 @@ describe('headless runner (npm run scene)', () => {
   it('runs and reports the systems a scene file asks for', () => {
     const dir = mkdtempSync(join(tmpdir(), 'colliderscope-'));
     const file = join(dir, 'systems.json');
-    writeFileSync(file, JSON.stringify({ seed: 3, terrain: { cells: 32 }, systems: { broadphase: { strategy: 'sap', count: 256 }, particles: { particles: 2000, budget: 20 }, actors: { count: 12 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        seed: 3,
+        terrain: { cells: 32 },
+        systems: { broadphase: { strategy: 'sap', count: 256 }, particles: { particles: 2000, budget: 20 }, actors: { count: 12 } },
+      }),
+    );
     const output = execFileSync(TSX, ['tools/run-scene.ts', file, '--frames', '20', '--json'], { cwd: ROOT, encoding: 'utf8' });
     const report = JSON.parse(output) as { phases: Record<string, unknown>; metrics: Record<string, Record<string, number | string>> };
     expect(report.metrics.broadphase!.strategy).toBe('sap');

@@ -25,7 +25,7 @@ export function heapBase(): usize {
 }
 
 function vertexLane(positions: usize, indices: usize, triangle: u32, corner: u32): usize {
-  return positions + (<usize>load<u32>(indices + ((<usize>triangle * 3 + corner) << 2)) * 12);
+  return positions + <usize>load<u32>(indices + ((<usize>triangle * 3 + corner) << 2)) * 12;
 }
 
 /** 1 in both lanes' bits where every value of the lane is > h, or every one < −h. */
@@ -42,19 +42,28 @@ function apart2(p: v128, q: v128, r: v128): v128 {
 }
 
 export function overlapBoxTriangles(box: usize, positions: usize, indices: usize, ids: usize, first: u32, count: u32, out: usize): u32 {
-  const cx = f64x2.splat(load<f64>(box)), cy = f64x2.splat(load<f64>(box, 8)), cz = f64x2.splat(load<f64>(box, 16));
-  const hx = f64x2.splat(load<f64>(box, 24)), hy = f64x2.splat(load<f64>(box, 32)), hz = f64x2.splat(load<f64>(box, 40));
-  const nhx = f64x2.neg(hx), nhy = f64x2.neg(hy), nhz = f64x2.neg(hz);
+  const cx = f64x2.splat(load<f64>(box)),
+    cy = f64x2.splat(load<f64>(box, 8)),
+    cz = f64x2.splat(load<f64>(box, 16));
+  const hx = f64x2.splat(load<f64>(box, 24)),
+    hy = f64x2.splat(load<f64>(box, 32)),
+    hz = f64x2.splat(load<f64>(box, 40));
+  const nhx = f64x2.neg(hx),
+    nhy = f64x2.neg(hy),
+    nhz = f64x2.neg(hz);
   let overlaps: u32 = 0;
   let k: u32 = 0;
   while (k < count) {
     // Two lanes; an odd run's last pair repeats its triangle in lane 1 and keeps lane 0's answer.
     const second = k + 1 < count ? k + 1 : k;
-    const t0 = ids == 0 ? first + k : load<u32>(ids + (<usize>(first + k) << 2));
-    const t1 = ids == 0 ? first + second : load<u32>(ids + (<usize>(first + second) << 2));
-    const a0 = vertexLane(positions, indices, t0, 0), a1 = vertexLane(positions, indices, t1, 0);
-    const b0 = vertexLane(positions, indices, t0, 1), b1 = vertexLane(positions, indices, t1, 1);
-    const c0 = vertexLane(positions, indices, t0, 2), c1 = vertexLane(positions, indices, t1, 2);
+    const t0 = ids == 0 ? first + k : load<u32>(ids + ((<usize>(first + k)) << 2));
+    const t1 = ids == 0 ? first + second : load<u32>(ids + ((<usize>(first + second)) << 2));
+    const a0 = vertexLane(positions, indices, t0, 0),
+      a1 = vertexLane(positions, indices, t1, 0);
+    const b0 = vertexLane(positions, indices, t0, 1),
+      b1 = vertexLane(positions, indices, t1, 1);
+    const c0 = vertexLane(positions, indices, t0, 2),
+      c1 = vertexLane(positions, indices, t1, 2);
     // Everything relative to the box centre, in float64 as mollerV1 computes it.
     const v0x = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(a0)), 1, <f64>load<f32>(a1)), cx);
     const v1x = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(b0)), 1, <f64>load<f32>(b1)), cx);
@@ -84,56 +93,118 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
       separated = v128.or(separated, apart3(v0z, v1z, v2z, hz, nhz));
       if (!i64x2.all_true(separated)) {
         // 2. The triangle's plane n·x + d = 0 through v0, against the box corners picked by n's signs.
-        const e0x = f64x2.sub(v1x, v0x), e0y = f64x2.sub(v1y, v0y), e0z = f64x2.sub(v1z, v0z);
-        const e1x = f64x2.sub(v2x, v1x), e1y = f64x2.sub(v2y, v1y), e1z = f64x2.sub(v2z, v1z);
+        const e0x = f64x2.sub(v1x, v0x),
+          e0y = f64x2.sub(v1y, v0y),
+          e0z = f64x2.sub(v1z, v0z);
+        const e1x = f64x2.sub(v2x, v1x),
+          e1y = f64x2.sub(v2y, v1y),
+          e1z = f64x2.sub(v2z, v1z);
         const nx = f64x2.sub(f64x2.mul(e0y, e1z), f64x2.mul(e0z, e1y));
         const ny = f64x2.sub(f64x2.mul(e0z, e1x), f64x2.mul(e0x, e1z));
         const nz = f64x2.sub(f64x2.mul(e0x, e1y), f64x2.mul(e0y, e1x));
         const d = f64x2.neg(f64x2.add(f64x2.add(f64x2.mul(nx, v0x), f64x2.mul(ny, v0y)), f64x2.mul(nz, v0z)));
         const zero = f64x2.splat(0);
-        const positiveX = f64x2.gt(nx, zero), positiveY = f64x2.gt(ny, zero), positiveZ = f64x2.gt(nz, zero);
-        const minX = v128.bitselect(nhx, hx, positiveX), maxX = v128.bitselect(hx, nhx, positiveX);
-        const minY = v128.bitselect(nhy, hy, positiveY), maxY = v128.bitselect(hy, nhy, positiveY);
-        const minZ = v128.bitselect(nhz, hz, positiveZ), maxZ = v128.bitselect(hz, nhz, positiveZ);
+        const positiveX = f64x2.gt(nx, zero),
+          positiveY = f64x2.gt(ny, zero),
+          positiveZ = f64x2.gt(nz, zero);
+        const minX = v128.bitselect(nhx, hx, positiveX),
+          maxX = v128.bitselect(hx, nhx, positiveX);
+        const minY = v128.bitselect(nhy, hy, positiveY),
+          maxY = v128.bitselect(hy, nhy, positiveY);
+        const minZ = v128.bitselect(nhz, hz, positiveZ),
+          maxZ = v128.bitselect(hz, nhz, positiveZ);
         const nearSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, minX), f64x2.mul(ny, minY)), f64x2.mul(nz, minZ)), d);
         const farSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, maxX), f64x2.mul(ny, maxY)), f64x2.mul(nz, maxZ)), d);
         // planeBoxOverlapV1 is false when nearSide > 0, else true exactly when farSide ≥ 0.
         separated = v128.or(separated, v128.or(f64x2.gt(nearSide, zero), v128.not(f64x2.ge(farSide, zero))));
         if (!i64x2.all_true(separated)) {
           // 3. Edge × axis, each projecting the two vertices mollerV1 projects.
-          const e2x = f64x2.sub(v0x, v2x), e2y = f64x2.sub(v0y, v2y), e2z = f64x2.sub(v0z, v2z);
-          let fex = f64x2.abs(e0x), fey = f64x2.abs(e0y), fez = f64x2.abs(e0z);
-          separated = v128.or(separated, apart2(
-            f64x2.sub(f64x2.mul(e0z, v0y), f64x2.mul(e0y, v0z)), f64x2.sub(f64x2.mul(e0z, v2y), f64x2.mul(e0y, v2z)),
-            f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz))));
-          separated = v128.or(separated, apart2(
-            f64x2.add(f64x2.mul(f64x2.neg(e0z), v0x), f64x2.mul(e0x, v0z)), f64x2.add(f64x2.mul(f64x2.neg(e0z), v2x), f64x2.mul(e0x, v2z)),
-            f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz))));
-          separated = v128.or(separated, apart2(
-            f64x2.sub(f64x2.mul(e0y, v1x), f64x2.mul(e0x, v1y)), f64x2.sub(f64x2.mul(e0y, v2x), f64x2.mul(e0x, v2y)),
-            f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+          const e2x = f64x2.sub(v0x, v2x),
+            e2y = f64x2.sub(v0y, v2y),
+            e2z = f64x2.sub(v0z, v2z);
+          let fex = f64x2.abs(e0x),
+            fey = f64x2.abs(e0y),
+            fez = f64x2.abs(e0z);
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.sub(f64x2.mul(e0z, v0y), f64x2.mul(e0y, v0z)),
+              f64x2.sub(f64x2.mul(e0z, v2y), f64x2.mul(e0y, v2z)),
+              f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
+            ),
+          );
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.add(f64x2.mul(f64x2.neg(e0z), v0x), f64x2.mul(e0x, v0z)),
+              f64x2.add(f64x2.mul(f64x2.neg(e0z), v2x), f64x2.mul(e0x, v2z)),
+              f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
+            ),
+          );
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.sub(f64x2.mul(e0y, v1x), f64x2.mul(e0x, v1y)),
+              f64x2.sub(f64x2.mul(e0y, v2x), f64x2.mul(e0x, v2y)),
+              f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
+            ),
+          );
 
-          fex = f64x2.abs(e1x); fey = f64x2.abs(e1y); fez = f64x2.abs(e1z);
-          separated = v128.or(separated, apart2(
-            f64x2.sub(f64x2.mul(e1z, v0y), f64x2.mul(e1y, v0z)), f64x2.sub(f64x2.mul(e1z, v2y), f64x2.mul(e1y, v2z)),
-            f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz))));
-          separated = v128.or(separated, apart2(
-            f64x2.add(f64x2.mul(f64x2.neg(e1z), v0x), f64x2.mul(e1x, v0z)), f64x2.add(f64x2.mul(f64x2.neg(e1z), v2x), f64x2.mul(e1x, v2z)),
-            f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz))));
-          separated = v128.or(separated, apart2(
-            f64x2.sub(f64x2.mul(e1y, v0x), f64x2.mul(e1x, v0y)), f64x2.sub(f64x2.mul(e1y, v1x), f64x2.mul(e1x, v1y)),
-            f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+          fex = f64x2.abs(e1x);
+          fey = f64x2.abs(e1y);
+          fez = f64x2.abs(e1z);
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.sub(f64x2.mul(e1z, v0y), f64x2.mul(e1y, v0z)),
+              f64x2.sub(f64x2.mul(e1z, v2y), f64x2.mul(e1y, v2z)),
+              f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
+            ),
+          );
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.add(f64x2.mul(f64x2.neg(e1z), v0x), f64x2.mul(e1x, v0z)),
+              f64x2.add(f64x2.mul(f64x2.neg(e1z), v2x), f64x2.mul(e1x, v2z)),
+              f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
+            ),
+          );
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.sub(f64x2.mul(e1y, v0x), f64x2.mul(e1x, v0y)),
+              f64x2.sub(f64x2.mul(e1y, v1x), f64x2.mul(e1x, v1y)),
+              f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
+            ),
+          );
 
-          fex = f64x2.abs(e2x); fey = f64x2.abs(e2y); fez = f64x2.abs(e2z);
-          separated = v128.or(separated, apart2(
-            f64x2.sub(f64x2.mul(e2z, v0y), f64x2.mul(e2y, v0z)), f64x2.sub(f64x2.mul(e2z, v1y), f64x2.mul(e2y, v1z)),
-            f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz))));
-          separated = v128.or(separated, apart2(
-            f64x2.add(f64x2.mul(f64x2.neg(e2z), v0x), f64x2.mul(e2x, v0z)), f64x2.add(f64x2.mul(f64x2.neg(e2z), v1x), f64x2.mul(e2x, v1z)),
-            f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz))));
-          separated = v128.or(separated, apart2(
-            f64x2.sub(f64x2.mul(e2y, v1x), f64x2.mul(e2x, v1y)), f64x2.sub(f64x2.mul(e2y, v2x), f64x2.mul(e2x, v2y)),
-            f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy))));
+          fex = f64x2.abs(e2x);
+          fey = f64x2.abs(e2y);
+          fez = f64x2.abs(e2z);
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.sub(f64x2.mul(e2z, v0y), f64x2.mul(e2y, v0z)),
+              f64x2.sub(f64x2.mul(e2z, v1y), f64x2.mul(e2y, v1z)),
+              f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
+            ),
+          );
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.add(f64x2.mul(f64x2.neg(e2z), v0x), f64x2.mul(e2x, v0z)),
+              f64x2.add(f64x2.mul(f64x2.neg(e2z), v1x), f64x2.mul(e2x, v1z)),
+              f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
+            ),
+          );
+          separated = v128.or(
+            separated,
+            apart2(
+              f64x2.sub(f64x2.mul(e2y, v1x), f64x2.mul(e2x, v1y)),
+              f64x2.sub(f64x2.mul(e2y, v2x), f64x2.mul(e2x, v2y)),
+              f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
+            ),
+          );
         }
       }
       // A contained lane overlaps whatever the other lane's tests said (none of its axes can separate).

@@ -55,7 +55,12 @@ export function loadCapsule(ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64
   dy = my;
   dz = mz;
   radius = r;
-  const scale = Math.max(Math.max(Math.max(Math.abs(ax), Math.abs(ay)), Math.max(Math.abs(az), Math.abs(bx))), Math.max(Math.abs(by), Math.abs(bz))) + Math.abs(mx) + Math.abs(my) + Math.abs(mz) + r;
+  const scale =
+    Math.max(Math.max(Math.max(Math.abs(ax), Math.abs(ay)), Math.max(Math.abs(az), Math.abs(bx))), Math.max(Math.abs(by), Math.abs(bz))) +
+    Math.abs(mx) +
+    Math.abs(my) +
+    Math.abs(mz) +
+    r;
   rCull = r + 1e-9 * scale;
   centreX = 0.5 * (ax + bx);
   centreY = 0.5 * (ay + by);

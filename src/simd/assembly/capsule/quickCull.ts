@@ -70,16 +70,32 @@ function row(pair: usize, offset: usize): v128 {
 
 /** The packed words of the two triangles whose row-0 floats are at `pair` (see triangleLayout.ts). */
 export function cullPair(pair: usize, limit: f64): v128 {
-  const ax = row(pair, 0), ay = row(pair, 16), az = row(pair, 32);
-  const bx = row(pair, 48), by = row(pair, 64), bz = row(pair, 80);
-  const cx = row(pair, 96), cy = row(pair, 112), cz = row(pair, 128);
-  const e0x = f64x2.sub(bx, ax), e0y = f64x2.sub(by, ay), e0z = f64x2.sub(bz, az);
-  const e1x = f64x2.sub(cx, bx), e1y = f64x2.sub(cy, by), e1z = f64x2.sub(cz, bz);
-  const e2x = f64x2.sub(ax, cx), e2y = f64x2.sub(ay, cy), e2z = f64x2.sub(az, cz);
+  const ax = row(pair, 0),
+    ay = row(pair, 16),
+    az = row(pair, 32);
+  const bx = row(pair, 48),
+    by = row(pair, 64),
+    bz = row(pair, 80);
+  const cx = row(pair, 96),
+    cy = row(pair, 112),
+    cz = row(pair, 128);
+  const e0x = f64x2.sub(bx, ax),
+    e0y = f64x2.sub(by, ay),
+    e0z = f64x2.sub(bz, az);
+  const e1x = f64x2.sub(cx, bx),
+    e1y = f64x2.sub(cy, by),
+    e1z = f64x2.sub(cz, bz);
+  const e2x = f64x2.sub(ax, cx),
+    e2y = f64x2.sub(ay, cy),
+    e2z = f64x2.sub(az, cz);
   // Face normal E2 × E0, unnormalised.
-  const nx = cross(e2y, e0z, e2z, e0y), ny = cross(e2z, e0x, e2x, e0z), nz = cross(e2x, e0y, e2y, e0x);
+  const nx = cross(e2y, e0z, e2z, e0y),
+    ny = cross(e2z, e0x, e2x, e0z),
+    nz = cross(e2x, e0y, e2y, e0x);
   const nn = dot(nx, ny, nz, nx, ny, nz);
-  const w0x = f64x2.sub(P0X, ax), w0y = f64x2.sub(P0Y, ay), w0z = f64x2.sub(P0Z, az);
+  const w0x = f64x2.sub(P0X, ax),
+    w0y = f64x2.sub(P0Y, ay),
+    w0z = f64x2.sub(P0Z, az);
   const sa0 = dot(nx, ny, nz, w0x, w0y, w0z);
   const sa1 = addDot(sa0, nx, ny, nz, SX, SY, SZ);
   const k0 = dot(nx, ny, nz, DX, DY, DZ);
@@ -89,26 +105,33 @@ export function cullPair(pair: usize, limit: f64): v128 {
   const band = f64x2.mul(R_CULL, f64x2.sqrt(nn));
   const minusBand = f64x2.neg(band);
   const move = f64x2.mul(f64x2.splat(limit), k0);
-  const end0 = f64x2.add(sa0, move), end1 = f64x2.add(sa1, move);
-  const before0 = f64x2.lt(sa0, end0), before1 = f64x2.lt(sa1, end1);
-  const lo0 = v128.bitselect(sa0, end0, before0), hi0 = v128.bitselect(end0, sa0, before0);
-  const lo1 = v128.bitselect(sa1, end1, before1), hi1 = v128.bitselect(end1, sa1, before1);
+  const end0 = f64x2.add(sa0, move),
+    end1 = f64x2.add(sa1, move);
+  const before0 = f64x2.lt(sa0, end0),
+    before1 = f64x2.lt(sa1, end1);
+  const lo0 = v128.bitselect(sa0, end0, before0),
+    hi0 = v128.bitselect(end0, sa0, before0);
+  const lo1 = v128.bitselect(sa1, end1, before1),
+    hi1 = v128.bitselect(end1, sa1, before1);
   const nnPositive = f64x2.gt(nn, zero);
-  const culled = v128.and(nnPositive, v128.or(
-    v128.and(f64x2.gt(lo0, band), f64x2.gt(lo1, band)),
-    v128.and(f64x2.lt(hi0, minusBand), f64x2.lt(hi1, minusBand)),
-  ));
+  const culled = v128.and(
+    nnPositive,
+    v128.or(v128.and(f64x2.gt(lo0, band), f64x2.gt(lo1, band)), v128.and(f64x2.lt(hi0, minusBand), f64x2.lt(hi1, minusBand))),
+  );
   const reach0 = v128.or(v128.not(nnPositive), v128.and(f64x2.le(lo0, band), f64x2.ge(hi0, minusBand)));
   const reach1 = v128.or(v128.not(nnPositive), v128.and(f64x2.le(lo1, band), f64x2.ge(hi1, minusBand)));
-  const faceOk = v128.and(
-    v128.not(v128.and(f64x2.gt(sa0, zero), f64x2.gt(sa1, zero))),
-    v128.not(v128.and(f64x2.lt(sa0, zero), f64x2.lt(sa1, zero))),
-  );
+  const faceOk = v128.and(v128.not(v128.and(f64x2.gt(sa0, zero), f64x2.gt(sa1, zero))), v128.not(v128.and(f64x2.lt(sa0, zero), f64x2.lt(sa1, zero))));
 
   // Quick cull: edge planes through each edge and the motion, n_i = E_i × d.
-  const n0x = cross(e0y, DZ, e0z, DY), n0y = cross(e0z, DX, e0x, DZ), n0z = cross(e0x, DY, e0y, DX);
-  const n1x = cross(e1y, DZ, e1z, DY), n1y = cross(e1z, DX, e1x, DZ), n1z = cross(e1x, DY, e1y, DX);
-  const n2x = cross(e2y, DZ, e2z, DY), n2y = cross(e2z, DX, e2x, DZ), n2z = cross(e2x, DY, e2y, DX);
+  const n0x = cross(e0y, DZ, e0z, DY),
+    n0y = cross(e0z, DX, e0x, DZ),
+    n0z = cross(e0x, DY, e0y, DX);
+  const n1x = cross(e1y, DZ, e1z, DY),
+    n1y = cross(e1z, DX, e1x, DZ),
+    n1z = cross(e1x, DY, e1y, DX);
+  const n2x = cross(e2y, DZ, e2z, DY),
+    n2y = cross(e2z, DX, e2x, DZ),
+    n2z = cross(e2x, DY, e2y, DX);
   const s00 = dot(n0x, n0y, n0z, w0x, w0y, w0z);
   const s01 = addDot(s00, n0x, n0y, n0z, SX, SY, SZ);
   const s10 = dot(n1x, n1y, n1z, f64x2.sub(P0X, bx), f64x2.sub(P0Y, by), f64x2.sub(P0Z, bz));
@@ -150,16 +173,18 @@ export function keptPairs(word: i32, quickCull: bool): i32 {
   let kept: i32;
   if (quickCull) {
     // A part's look-up index: band | (band or inside) << 3.
-    const band0 = word & 7, side0 = band0 | ((word >> 3) & 7);
-    const band1 = (word >> 6) & 7, side1 = band1 | ((word >> 9) & 7);
+    const band0 = word & 7,
+      side0 = band0 | ((word >> 3) & 7);
+    const band1 = (word >> 6) & 7,
+      side1 = band1 | ((word >> 9) & 7);
     kept = 0;
     if ((word & REACH0) != 0) kept = <i32>load<u8>(PART_LUT + <usize>(band0 | (side0 << 3)));
-    if ((word & REACH1) != 0) kept |= <i32>load<u8>(PART_LUT + <usize>(band1 | (side1 << 3))) << SPHERE1_SHIFT;
+    if ((word & REACH1) != 0) kept |= (<i32>load<u8>(PART_LUT + <usize>(band1 | (side1 << 3)))) << SPHERE1_SHIFT;
     if (hasAxis) {
       // The stadium reaches a line if either disc does or the axis crosses it, a side if either disc
       // does; its face bit is "on the triangle's side of all three lines and the axis crosses the face's plane".
       const sides = side0 | side1;
-      let cylinder = <i32>load<u8>(PART_LUT + <usize>(band0 | band1 | ((word >> 12) & 7) | (sides << 3))) & ~FACE_BIT;
+      let cylinder = (<i32>load<u8>(PART_LUT + <usize>(band0 | band1 | ((word >> 12) & 7) | (sides << 3)))) & ~FACE_BIT;
       if (sides == 7 && (word & FACE_OK) != 0) cylinder |= FACE_BIT;
       kept |= cylinder << CYLINDER_SHIFT;
     }

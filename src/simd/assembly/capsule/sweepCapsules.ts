@@ -3,9 +3,7 @@
 // cannot change them). The memory layout is written by src/simd/capsuleKernel.ts, which owns every
 // address passed in here.
 
-import {
-  bestT, bestTriangle, contactNx, contactNy, contactNz, contactPx, contactPy, contactPz, loadCapsule,
-} from './capsuleState';
+import { bestT, bestTriangle, contactNx, contactNy, contactNz, contactPx, contactPy, contactPz, loadCapsule } from './capsuleState';
 import { DRAINED, nodesVisited, pairsKept, pairsTested, setScene, sweepCapsule, traceCount, trianglesTested } from './walk';
 
 /** Counters of the last batch (i32 each): nodes, triangles, pairs kept, pairs tested, the six pair
@@ -33,22 +31,56 @@ function finite(x: f64): bool {
  * traceAt (i32 triangle, kept, tested each, at most traceCapacity).
  */
 export function sweepCapsules(
-  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, referencesAt: usize, masksAt: usize, stackAt: usize,
-  startAt: usize, endAt: usize, motionAt: usize, radiusAt: usize,
-  toiAt: usize, triangleAt: usize, pointAt: usize, normalAt: usize, count: i32,
-  flags: i32, traceCapsule: i32, traceAt: usize, traceCapacity: i32,
+  nodesAt: usize,
+  nodeCount: i32,
+  magnitudeAt: usize,
+  trianglesAt: usize,
+  referencesAt: usize,
+  masksAt: usize,
+  stackAt: usize,
+  startAt: usize,
+  endAt: usize,
+  motionAt: usize,
+  radiusAt: usize,
+  toiAt: usize,
+  triangleAt: usize,
+  pointAt: usize,
+  normalAt: usize,
+  count: i32,
+  flags: i32,
+  traceCapsule: i32,
+  traceAt: usize,
+  traceCapacity: i32,
 ): void {
   setScene(nodesAt, referencesAt, masksAt, trianglesAt, stackAt, magnitudeAt, (flags & 1) != 0, (flags & 2) != 0, traceAt, traceCapacity);
   let hits = 0;
   let invalid = 0;
   for (let i = 0; i < count; i++) {
     const i3 = <usize>(12 * i);
-    const ax = <f64>load<f32>(startAt + i3), ay = <f64>load<f32>(startAt + i3, 4), az = <f64>load<f32>(startAt + i3, 8);
-    const bx = <f64>load<f32>(endAt + i3), by = <f64>load<f32>(endAt + i3, 4), bz = <f64>load<f32>(endAt + i3, 8);
-    const mx = <f64>load<f32>(motionAt + i3), my = <f64>load<f32>(motionAt + i3, 4), mz = <f64>load<f32>(motionAt + i3, 8);
+    const ax = <f64>load<f32>(startAt + i3),
+      ay = <f64>load<f32>(startAt + i3, 4),
+      az = <f64>load<f32>(startAt + i3, 8);
+    const bx = <f64>load<f32>(endAt + i3),
+      by = <f64>load<f32>(endAt + i3, 4),
+      bz = <f64>load<f32>(endAt + i3, 8);
+    const mx = <f64>load<f32>(motionAt + i3),
+      my = <f64>load<f32>(motionAt + i3, 4),
+      mz = <f64>load<f32>(motionAt + i3, 8);
     const r = <f64>load<f32>(radiusAt + <usize>(4 * i));
-    const valid = finite(ax) && finite(ay) && finite(az) && finite(bx) && finite(by) && finite(bz) && finite(mx) && finite(my) && finite(mz) && r >= 0 && finite(r);
-    const point = pointAt + i3, normal = normalAt + i3;
+    const valid =
+      finite(ax) &&
+      finite(ay) &&
+      finite(az) &&
+      finite(bx) &&
+      finite(by) &&
+      finite(bz) &&
+      finite(mx) &&
+      finite(my) &&
+      finite(mz) &&
+      r >= 0 &&
+      finite(r);
+    const point = pointAt + i3,
+      normal = normalAt + i3;
     store<u64>(point, 0);
     store<f32>(point, 0, 8);
     store<u64>(normal, 0);

@@ -19,14 +19,24 @@
 // running value first. A few more boxes than the TypeScript walk's may pass; their triangles are
 // culled or tested exactly, which gives the same contacts.
 
-import {
-  bestT, centreX, centreY, centreZ, dx, dy, dz, extentX, extentY, extentZ,
-} from './capsuleState';
+import { bestT, centreX, centreY, centreZ, dx, dy, dz, extentX, extentY, extentZ } from './capsuleState';
 import { cylinderEdge, cylinderFace, cylinderVertex, sphereEdge, sphereFace, sphereVertex } from './featureTests';
 import { cullPair, keptPairs, prepareCull } from './quickCull';
 import {
-  CYLINDER_EDGE, CYLINDER_EDGE_BITS, CYLINDER_FACE, CYLINDER_FACE_BITS, CYLINDER_VERTEX, CYLINDER_VERTEX_BITS, MASK_TO_PAIRS,
-  SPHERE1_SHIFT, SPHERE_EDGE, SPHERE_EDGE_BITS, SPHERE_FACE, SPHERE_FACE_BITS, SPHERE_VERTEX, SPHERE_VERTEX_BITS,
+  CYLINDER_EDGE,
+  CYLINDER_EDGE_BITS,
+  CYLINDER_FACE,
+  CYLINDER_FACE_BITS,
+  CYLINDER_VERTEX,
+  CYLINDER_VERTEX_BITS,
+  MASK_TO_PAIRS,
+  SPHERE1_SHIFT,
+  SPHERE_EDGE,
+  SPHERE_EDGE_BITS,
+  SPHERE_FACE,
+  SPHERE_FACE_BITS,
+  SPHERE_VERTEX,
+  SPHERE_VERTEX_BITS,
 } from './tables';
 import { trianglePair, triangleAt } from './triangleLayout';
 
@@ -82,7 +92,18 @@ const HIT_NEAR: usize = memory.data(16, 16);
 const LEAF_REFERENCE: usize = memory.data(4 * LEAF_MAX, 16);
 const LEAF_TESTED: usize = memory.data(4 * LEAF_MAX, 16);
 
-export function setScene(nodesAt: usize, referencesAt: usize, masksAt: usize, trianglesAt: usize, stackAt: usize, magnitudeAt: usize, edgeMasks: bool, cull: bool, traceBuffer: usize, capacity: i32): void {
+export function setScene(
+  nodesAt: usize,
+  referencesAt: usize,
+  masksAt: usize,
+  trianglesAt: usize,
+  stackAt: usize,
+  magnitudeAt: usize,
+  edgeMasks: bool,
+  cull: bool,
+  traceBuffer: usize,
+  capacity: i32,
+): void {
   nodes = nodesAt;
   references = referencesAt;
   masks = masksAt;
@@ -146,17 +167,25 @@ export function sweepCapsule(traced: bool): void {
     const step = v128.load(p, 80);
     const nearOffset = f32x4.sub(frameMin, nearShift);
     const farOffset = f32x4.sub(frameMin, farShift);
-    const stepX = v128.shuffle<f32>(step, step, 0, 0, 0, 0), stepY = v128.shuffle<f32>(step, step, 1, 1, 1, 1), stepZ = v128.shuffle<f32>(step, step, 2, 2, 2, 2);
+    const stepX = v128.shuffle<f32>(step, step, 0, 0, 0, 0),
+      stepY = v128.shuffle<f32>(step, step, 1, 1, 1, 1),
+      stepZ = v128.shuffle<f32>(step, step, 2, 2, 2, 2);
     const qNearX = f32x4.convert_i32x4_s(v128.load16x4_u(p + nearRowX));
     const qNearY = f32x4.convert_i32x4_s(v128.load16x4_u(p + nearRowY));
     const qNearZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + nearRowZ));
     const qFarX = f32x4.convert_i32x4_s(v128.load16x4_u(p + farRowX));
     const qFarY = f32x4.convert_i32x4_s(v128.load16x4_u(p + farRowY));
     const qFarZ = f32x4.convert_i32x4_s(v128.load16x4_u(p + farRowZ));
-    let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.add(f32x4.mul(qNearX, stepX), v128.shuffle<f32>(nearOffset, nearOffset, 0, 0, 0, 0)), inverseX));
+    let enter = f32x4.pmax(
+      f32x4.splat(0),
+      f32x4.mul(f32x4.add(f32x4.mul(qNearX, stepX), v128.shuffle<f32>(nearOffset, nearOffset, 0, 0, 0, 0)), inverseX),
+    );
     enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearY, stepY), v128.shuffle<f32>(nearOffset, nearOffset, 1, 1, 1, 1)), inverseY));
     enter = f32x4.pmax(enter, f32x4.mul(f32x4.add(f32x4.mul(qNearZ, stepZ), v128.shuffle<f32>(nearOffset, nearOffset, 2, 2, 2, 2)), inverseZ));
-    let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.add(f32x4.mul(qFarX, stepX), v128.shuffle<f32>(farOffset, farOffset, 0, 0, 0, 0)), inverseX));
+    let exit = f32x4.pmin(
+      f32x4.splat(Infinity),
+      f32x4.mul(f32x4.add(f32x4.mul(qFarX, stepX), v128.shuffle<f32>(farOffset, farOffset, 0, 0, 0, 0)), inverseX),
+    );
     exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarY, stepY), v128.shuffle<f32>(farOffset, farOffset, 1, 1, 1, 1)), inverseY));
     exit = f32x4.pmin(exit, f32x4.mul(f32x4.add(f32x4.mul(qFarZ, stepZ), v128.shuffle<f32>(farOffset, farOffset, 2, 2, 2, 2)), inverseZ));
     exit = f32x4.add(exit, f32x4.mul(f32x4.abs(exit), f32x4.splat(EXIT_SLACK)));
@@ -178,8 +207,10 @@ export function sweepCapsule(traced: bool): void {
       i32x4.lt_s(v128.shuffle<i32>(key, key, 3, 0, 1, 2), key),
     );
     const rank = i32x4.shl(i32x4.neg(below), 2);
-    const r0 = <usize>i32x4.extract_lane(rank, 0), r1 = <usize>i32x4.extract_lane(rank, 1);
-    const r2 = <usize>i32x4.extract_lane(rank, 2), r3 = <usize>i32x4.extract_lane(rank, 3);
+    const r0 = <usize>i32x4.extract_lane(rank, 0),
+      r1 = <usize>i32x4.extract_lane(rank, 1);
+    const r2 = <usize>i32x4.extract_lane(rank, 2),
+      r3 = <usize>i32x4.extract_lane(rank, 3);
     store<i32>(HIT_SLOT + r0, 0);
     store<i32>(HIT_SLOT + r1, 1);
     store<i32>(HIT_SLOT + r2, 2);

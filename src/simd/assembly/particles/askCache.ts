@@ -79,9 +79,11 @@ export function askCache(): i32 {
   const dt = load<f64>(block + DT);
   let hits: i32 = 0;
   for (let k = from; k < to; k++) {
-    const i = <usize>load<i32>(askers + (<usize>k << 2));
+    const i = <usize>load<i32>(askers + ((<usize>k) << 2));
     const p = positions + (i << 4);
-    const px = <f64>load<f32>(p), py = <f64>load<f32>(p, 4), pz = <f64>load<f32>(p, 8);
+    const px = <f64>load<f32>(p),
+      py = <f64>load<f32>(p, 4),
+      pz = <f64>load<f32>(p, 8);
     const ix = <i32>Math.floor(px * inverseSide);
     const iy = <i32>Math.floor(py * inverseHeight);
     const iz = <i32>Math.floor(pz * inverseSide);
@@ -89,24 +91,33 @@ export function askCache(): i32 {
     const key = planeCacheKey(ix, iy, iz, code);
     const yCode = (iy << 3) | (code & 7);
     let slot = key & mask;
-    let r = records + (<usize>slot << RECORD_SHIFT);
+    let r = records + ((<usize>slot) << RECORD_SHIFT);
     let found = load<i32>(r);
     while (found != 0 && !(found == key && load<i32>(r, 4) == ix && load<i32>(r, 8) == iz && load<i32>(r, 12) == yCode)) {
       slot = (slot + 1) & mask;
-      r = records + (<usize>slot << RECORD_SHIFT);
+      r = records + ((<usize>slot) << RECORD_SHIFT);
       found = load<i32>(r);
     }
     if (found == 0) continue;
     hits++;
-    const nx = <f64>load<f32>(r, 16), ny = <f64>load<f32>(r, 20), nz = <f64>load<f32>(r, 24), d = <f64>load<f32>(r, 28);
+    const nx = <f64>load<f32>(r, 16),
+      ny = <f64>load<f32>(r, 20),
+      nz = <f64>load<f32>(r, 24),
+      d = <f64>load<f32>(r, 28);
     const distance = nx * px + ny * py + nz * pz - d;
     const plane = planes + (i << 4);
     // The particle's own look-ahead gives way only to an entry higher where the particle is.
-    if (load<u8>(sources + i) == PLANE_RAY && !(distance < <f64>load<f32>(plane) * px + <f64>load<f32>(plane, 4) * py + <f64>load<f32>(plane, 8) * pz - <f64>load<f32>(plane, 12))) continue;
+    if (
+      load<u8>(sources + i) == PLANE_RAY &&
+      !(distance < <f64>load<f32>(plane) * px + <f64>load<f32>(plane, 4) * py + <f64>load<f32>(plane, 8) * pz - <f64>load<f32>(plane, 12))
+    )
+      continue;
     const push = radius - distance;
     if (push > 0) {
       const v = velocities + (i << 4);
-      const vx = <f64>load<f32>(v), vy = <f64>load<f32>(v, 4), vz = <f64>load<f32>(v, 8);
+      const vx = <f64>load<f32>(v),
+        vy = <f64>load<f32>(v, 4),
+        vz = <f64>load<f32>(v, 8);
       // lookBehind of src/particles/raycastPlanes.ts, plus a cell height.
       if (push > 2 * radius + 2 * Math.sqrt(vx * vx + vy * vy + vz * vz) * dt + 0.01 + cellHeight) continue;
       store<f32>(p, <f32>(px + nx * push));

@@ -27,8 +27,29 @@
 import { isDone, testLeaf } from './leafTest';
 import { WORDS, countVisits, walkRay } from './rayWalk';
 import {
-  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, FAR_INVERSE_X, FAR_INVERSE_Y, FAR_INVERSE_Z, INVERSE_X, INVERSE_Y, INVERSE_Z,
-  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X4, NEAR_SHIFT_Y4, NEAR_SHIFT_Z4, RAY_STATE_SHIFT, STACK, TMAX, TMAX_BOX, TOP,
+  FAR_ROW_X,
+  FAR_ROW_Y,
+  FAR_ROW_Z,
+  FAR_SHIFT_X4,
+  FAR_SHIFT_Y4,
+  FAR_SHIFT_Z4,
+  FAR_INVERSE_X,
+  FAR_INVERSE_Y,
+  FAR_INVERSE_Z,
+  INVERSE_X,
+  INVERSE_Y,
+  INVERSE_Z,
+  NEAR_ROW_X,
+  NEAR_ROW_Y,
+  NEAR_ROW_Z,
+  NEAR_SHIFT_X4,
+  NEAR_SHIFT_Y4,
+  NEAR_SHIFT_Z4,
+  RAY_STATE_SHIFT,
+  STACK,
+  TMAX,
+  TMAX_BOX,
+  TOP,
 } from './rayState';
 
 const NODE_RECORD: usize = 128;
@@ -60,7 +81,16 @@ let aloneBelow: i32 = 0;
  * lists; childrenAt: four child lists of `batchSize` elements each; stackAt: the batch stack;
  * rayStackAt: the stack of a ray walking alone (every record's STACK points at it).
  */
-export function setBatchWalk(nodesAt: usize, recordsAt: usize, arenaAt: usize, childrenAt: usize, batchSize: i32, stackAt: usize, rayStackAt: usize, alone: i32): void {
+export function setBatchWalk(
+  nodesAt: usize,
+  recordsAt: usize,
+  arenaAt: usize,
+  childrenAt: usize,
+  batchSize: i32,
+  stackAt: usize,
+  rayStackAt: usize,
+  alone: i32,
+): void {
   nodes = nodesAt;
   records = recordsAt;
   arena = arenaAt;
@@ -73,7 +103,7 @@ export function setBatchWalk(nodesAt: usize, recordsAt: usize, arenaAt: usize, c
 
 /** The record of the ray in slot `slot` (its STACK set to the shared alone stack). */
 export function batchRecord(slot: i32): usize {
-  const ray = records + (<usize>slot << RAY_STATE_SHIFT);
+  const ray = records + ((<usize>slot) << RAY_STATE_SHIFT);
   store<i32>(ray, <i32>rayStack, STACK);
   return ray;
 }
@@ -108,8 +138,10 @@ function testLeaves(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, 
   }
   const mask = i32x4.ne(v128.and(i32x4.splat(leaves), i32x4(1, 2, 4, 8)), i32x4.splat(0));
   const rank = rankOffsets(sortKeys(f32x4.abs(exit), mask));
-  const r0 = <usize>i32x4.extract_lane(rank, 0), r1 = <usize>i32x4.extract_lane(rank, 1);
-  const r2 = <usize>i32x4.extract_lane(rank, 2), r3 = <usize>i32x4.extract_lane(rank, 3);
+  const r0 = <usize>i32x4.extract_lane(rank, 0),
+    r1 = <usize>i32x4.extract_lane(rank, 1);
+  const r2 = <usize>i32x4.extract_lane(rank, 2),
+    r3 = <usize>i32x4.extract_lane(rank, 3);
   store<i32>(LEAF_SLOT + r0, 0);
   store<i32>(LEAF_SLOT + r1, 1);
   store<i32>(LEAF_SLOT + r2, 2);
@@ -133,7 +165,7 @@ function walkAlone(node: i32, list: usize, length: i32): void {
   let e = list;
   const end = list + <usize>length * ELEMENT_BYTES;
   do {
-    const ray = records + (<usize>load<i32>(e) << RAY_STATE_SHIFT);
+    const ray = records + ((<usize>load<i32>(e)) << RAY_STATE_SHIFT);
     const near = load<f32>(e, 4);
     if (<f64>near > load<f64>(ray, TMAX) || isDone(ray)) continue;
     store<f32>(rayStack, near);
@@ -181,12 +213,22 @@ export function walkBatch(count: i32): void {
       let tMax = load<f64>(ray, TMAX);
       if (<f64>load<f32>(e, 4) > tMax || isDone(ray)) continue;
       visits++;
-      const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
-      const farInvX = v128.load(ray, FAR_INVERSE_X), farInvY = v128.load(ray, FAR_INVERSE_Y), farInvZ = v128.load(ray, FAR_INVERSE_Z);
-      let enter = f32x4.pmax(f32x4.splat(0), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_X)), v128.load(ray, NEAR_SHIFT_X4)), invX));
+      const invX = v128.load(ray, INVERSE_X),
+        invY = v128.load(ray, INVERSE_Y),
+        invZ = v128.load(ray, INVERSE_Z);
+      const farInvX = v128.load(ray, FAR_INVERSE_X),
+        farInvY = v128.load(ray, FAR_INVERSE_Y),
+        farInvZ = v128.load(ray, FAR_INVERSE_Z);
+      let enter = f32x4.pmax(
+        f32x4.splat(0),
+        f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_X)), v128.load(ray, NEAR_SHIFT_X4)), invX),
+      );
       enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Y)), v128.load(ray, NEAR_SHIFT_Y4)), invY));
       enter = f32x4.pmax(enter, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, NEAR_ROW_Z)), v128.load(ray, NEAR_SHIFT_Z4)), invZ));
-      let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), farInvX));
+      let exit = f32x4.pmin(
+        f32x4.splat(Infinity),
+        f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_X)), v128.load(ray, FAR_SHIFT_X4)), farInvX),
+      );
       exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), farInvY));
       exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), farInvZ));
       const hit = v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX)));

@@ -79,8 +79,12 @@ function startNext(state: usize): bool {
   while (next < count) {
     const ray = next++;
     const r3 = <usize>(12 * ray);
-    const ox = <f64>load<f32>(origins + r3), oy = <f64>load<f32>(origins + r3, 4), oz = <f64>load<f32>(origins + r3, 8);
-    const dx = <f64>load<f32>(directions + r3), dy = <f64>load<f32>(directions + r3, 4), dz = <f64>load<f32>(directions + r3, 8);
+    const ox = <f64>load<f32>(origins + r3),
+      oy = <f64>load<f32>(origins + r3, 4),
+      oz = <f64>load<f32>(origins + r3, 8);
+    const dx = <f64>load<f32>(directions + r3),
+      dy = <f64>load<f32>(directions + r3, 4),
+      dz = <f64>load<f32>(directions + r3, 8);
     const tMax = <f64>load<f32>(tMaxs + <usize>(4 * ray));
     if (!isValidRay(ox, oy, oz, dx, dy, dz, tMax)) {
       store<f32>(hitT + <usize>(4 * ray), NaN);
@@ -109,8 +113,18 @@ function finishRay(state: usize): void {
 }
 
 function startCast(
-  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32, flags: i32,
+  nodesAt: usize,
+  nodeCount: i32,
+  magnitudeAt: usize,
+  trianglesAt: usize,
+  orderAt: usize,
+  originsAt: usize,
+  directionsAt: usize,
+  tMaxsAt: usize,
+  hitTAt: usize,
+  hitTriangleAt: usize,
+  rayCount: i32,
+  flags: i32,
 ): void {
   setDoubleSided((flags & 1) != 0);
   setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
@@ -134,9 +148,19 @@ function startCast(
  * stacks: the traversal stack (rays walk one at a time). flags: bit 0 double-sided, bit 1 any hit.
  */
 export function castRays(
-  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32,
-  stacks: usize, flags: i32,
+  nodesAt: usize,
+  nodeCount: i32,
+  magnitudeAt: usize,
+  trianglesAt: usize,
+  orderAt: usize,
+  originsAt: usize,
+  directionsAt: usize,
+  tMaxsAt: usize,
+  hitTAt: usize,
+  hitTriangleAt: usize,
+  rayCount: i32,
+  stacks: usize,
+  flags: i32,
 ): i32 {
   startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, flags);
   store<i32>(STATE, <i32>stacks, STACK);
@@ -156,9 +180,25 @@ export function castRays(
  * aloneBelow finishes its subtree ray by ray.
  */
 export function castRaysBatched(
-  nodesAt: usize, nodeCount: i32, magnitudeAt: usize, trianglesAt: usize, orderAt: usize,
-  originsAt: usize, directionsAt: usize, tMaxsAt: usize, hitTAt: usize, hitTriangleAt: usize, rayCount: i32,
-  recordsAt: usize, arenaAt: usize, childrenAt: usize, stackAt: usize, rayStackAt: usize, batchSize: i32, aloneBelow: i32, flags: i32,
+  nodesAt: usize,
+  nodeCount: i32,
+  magnitudeAt: usize,
+  trianglesAt: usize,
+  orderAt: usize,
+  originsAt: usize,
+  directionsAt: usize,
+  tMaxsAt: usize,
+  hitTAt: usize,
+  hitTriangleAt: usize,
+  rayCount: i32,
+  recordsAt: usize,
+  arenaAt: usize,
+  childrenAt: usize,
+  stackAt: usize,
+  rayStackAt: usize,
+  batchSize: i32,
+  aloneBelow: i32,
+  flags: i32,
 ): i32 {
   startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, flags);
   setBatchWalk(nodesAt, recordsAt, arenaAt, childrenAt, batchSize, stackAt, rayStackAt, aloneBelow);

@@ -25,14 +25,14 @@ export function exactDifferenceOfProducts(a: f64, b: f64, c: f64, d: f64, left: 
   split = SPLITTER * b;
   const bHigh = split - (split - b);
   const bLow = b - bHigh;
-  const leftTail = aLow * bLow - (((left - aHigh * bHigh) - aLow * bHigh) - aHigh * bLow);
+  const leftTail = aLow * bLow - (left - aHigh * bHigh - aLow * bHigh - aHigh * bLow);
   split = SPLITTER * c;
   const cHigh = split - (split - c);
   const cLow = c - cHigh;
   split = SPLITTER * d;
   const dHigh = split - (split - d);
   const dLow = d - dHigh;
-  const rightTail = cLow * dLow - (((right - cHigh * dHigh) - cLow * dHigh) - cHigh * dLow);
+  const rightTail = cLow * dLow - (right - cHigh * dHigh - cLow * dHigh - cHigh * dLow);
 
   let sum = leftTail - rightTail;
   let virtualB = leftTail - sum;

@@ -138,4 +138,3 @@ export function startRay(state: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f
   store<i32>(stack, 0, 4);
   store<i32>(state, 1, TOP);
 }
-

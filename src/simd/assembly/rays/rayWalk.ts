@@ -11,8 +11,28 @@
 
 import { isDone, setLeaves, testLeaf } from './leafTest';
 import {
-  FAR_ROW_X, FAR_ROW_Y, FAR_ROW_Z, FAR_SHIFT_X4, FAR_SHIFT_Y4, FAR_SHIFT_Z4, FAR_INVERSE_X, FAR_INVERSE_Y, FAR_INVERSE_Z, INVERSE_X, INVERSE_Y, INVERSE_Z,
-  NEAR_ROW_X, NEAR_ROW_Y, NEAR_ROW_Z, NEAR_SHIFT_X4, NEAR_SHIFT_Y4, NEAR_SHIFT_Z4, STACK, TMAX, TMAX_BOX, TOP,
+  FAR_ROW_X,
+  FAR_ROW_Y,
+  FAR_ROW_Z,
+  FAR_SHIFT_X4,
+  FAR_SHIFT_Y4,
+  FAR_SHIFT_Z4,
+  FAR_INVERSE_X,
+  FAR_INVERSE_Y,
+  FAR_INVERSE_Z,
+  INVERSE_X,
+  INVERSE_Y,
+  INVERSE_Z,
+  NEAR_ROW_X,
+  NEAR_ROW_Y,
+  NEAR_ROW_Z,
+  NEAR_SHIFT_X4,
+  NEAR_SHIFT_Y4,
+  NEAR_SHIFT_Z4,
+  STACK,
+  TMAX,
+  TMAX_BOX,
+  TOP,
 } from './rayState';
 
 const NODE_RECORD: usize = 128;
@@ -49,12 +69,24 @@ export function countVisits(visits: i32): void {
 export function walkRay(ray: usize): void {
   const stack = <usize>load<i32>(ray, STACK);
   let top = <usize>load<i32>(ray, TOP);
-  const invX = v128.load(ray, INVERSE_X), invY = v128.load(ray, INVERSE_Y), invZ = v128.load(ray, INVERSE_Z);
-  const farInvX = v128.load(ray, FAR_INVERSE_X), farInvY = v128.load(ray, FAR_INVERSE_Y), farInvZ = v128.load(ray, FAR_INVERSE_Z);
-  const nearShiftX = v128.load(ray, NEAR_SHIFT_X4), nearShiftY = v128.load(ray, NEAR_SHIFT_Y4), nearShiftZ = v128.load(ray, NEAR_SHIFT_Z4);
-  const farShiftX = v128.load(ray, FAR_SHIFT_X4), farShiftY = v128.load(ray, FAR_SHIFT_Y4), farShiftZ = v128.load(ray, FAR_SHIFT_Z4);
-  const nearRowX = <usize>load<i32>(ray, NEAR_ROW_X), nearRowY = <usize>load<i32>(ray, NEAR_ROW_Y), nearRowZ = <usize>load<i32>(ray, NEAR_ROW_Z);
-  const farRowX = <usize>load<i32>(ray, FAR_ROW_X), farRowY = <usize>load<i32>(ray, FAR_ROW_Y), farRowZ = <usize>load<i32>(ray, FAR_ROW_Z);
+  const invX = v128.load(ray, INVERSE_X),
+    invY = v128.load(ray, INVERSE_Y),
+    invZ = v128.load(ray, INVERSE_Z);
+  const farInvX = v128.load(ray, FAR_INVERSE_X),
+    farInvY = v128.load(ray, FAR_INVERSE_Y),
+    farInvZ = v128.load(ray, FAR_INVERSE_Z);
+  const nearShiftX = v128.load(ray, NEAR_SHIFT_X4),
+    nearShiftY = v128.load(ray, NEAR_SHIFT_Y4),
+    nearShiftZ = v128.load(ray, NEAR_SHIFT_Z4);
+  const farShiftX = v128.load(ray, FAR_SHIFT_X4),
+    farShiftY = v128.load(ray, FAR_SHIFT_Y4),
+    farShiftZ = v128.load(ray, FAR_SHIFT_Z4);
+  const nearRowX = <usize>load<i32>(ray, NEAR_ROW_X),
+    nearRowY = <usize>load<i32>(ray, NEAR_ROW_Y),
+    nearRowZ = <usize>load<i32>(ray, NEAR_ROW_Z);
+  const farRowX = <usize>load<i32>(ray, FAR_ROW_X),
+    farRowY = <usize>load<i32>(ray, FAR_ROW_Y),
+    farRowZ = <usize>load<i32>(ray, FAR_ROW_Z);
   let tMax = load<f64>(ray, TMAX);
   let tMaxBox = v128.load(ray, TMAX_BOX);
   let visits: i32 = 0;
@@ -110,8 +142,10 @@ export function walkRay(ray: usize): void {
       i32x4.lt_s(v128.shuffle<i32>(key, key, 3, 0, 1, 2), key),
     );
     const rank = i32x4.shl(i32x4.neg(below), 2);
-    const r0 = <usize>i32x4.extract_lane(rank, 0), r1 = <usize>i32x4.extract_lane(rank, 1);
-    const r2 = <usize>i32x4.extract_lane(rank, 2), r3 = <usize>i32x4.extract_lane(rank, 3);
+    const r0 = <usize>i32x4.extract_lane(rank, 0),
+      r1 = <usize>i32x4.extract_lane(rank, 1);
+    const r2 = <usize>i32x4.extract_lane(rank, 2),
+      r3 = <usize>i32x4.extract_lane(rank, 3);
     store<i32>(HIT_SLOT + r0, 0);
     store<i32>(HIT_SLOT + r1, 1);
     store<i32>(HIT_SLOT + r2, 2);

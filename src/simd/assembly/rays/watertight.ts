@@ -12,8 +12,21 @@
 
 import { differenceOfProducts } from './exactSign';
 import {
-  ORIGIN_KX, ORIGIN_KY, ORIGIN_KZ, ORIGIN_KX4, ORIGIN_KY4, ORIGIN_KZ4, OFFSET_KX, OFFSET_KY, OFFSET_KZ,
-  PROJECTION_ERROR4, SHEAR_X, SHEAR_Y, SHEAR_Z, SHEAR_X4, SHEAR_Y4,
+  ORIGIN_KX,
+  ORIGIN_KY,
+  ORIGIN_KZ,
+  ORIGIN_KX4,
+  ORIGIN_KY4,
+  ORIGIN_KZ4,
+  OFFSET_KX,
+  OFFSET_KY,
+  OFFSET_KZ,
+  PROJECTION_ERROR4,
+  SHEAR_X,
+  SHEAR_Y,
+  SHEAR_Z,
+  SHEAR_X4,
+  SHEAR_Y4,
 } from './rayState';
 
 const MISS: f64 = -1;
@@ -33,7 +46,9 @@ export function setDoubleSided(twoSided: bool): void {
 
 /** Whether the three corners of the lane at p are collinear (zero normal, exact: float32 edges in float64). */
 function zeroArea(p: usize): bool {
-  const ax = <f64>load<f32>(p), ay = <f64>load<f32>(p, 16), az = <f64>load<f32>(p, 32);
+  const ax = <f64>load<f32>(p),
+    ay = <f64>load<f32>(p, 16),
+    az = <f64>load<f32>(p, 32);
   const e1x = <f64>load<f32>(p, 48) - ax;
   const e1y = <f64>load<f32>(p, 64) - ay;
   const e1z = <f64>load<f32>(p, 80) - az;
@@ -48,9 +63,14 @@ function zeroArea(p: usize): bool {
  * `ray`. Returns t in [0, tMax] or MISS.
  */
 export function intersectTriangle(ray: usize, p: usize, tMax: f64): f64 {
-  const kx = p + <usize>load<i32>(ray, OFFSET_KX), ky = p + <usize>load<i32>(ray, OFFSET_KY), kz = p + <usize>load<i32>(ray, OFFSET_KZ);
-  const originKx = load<f64>(ray, ORIGIN_KX), originKy = load<f64>(ray, ORIGIN_KY), originKz = load<f64>(ray, ORIGIN_KZ);
-  const shearX = load<f64>(ray, SHEAR_X), shearY = load<f64>(ray, SHEAR_Y);
+  const kx = p + <usize>load<i32>(ray, OFFSET_KX),
+    ky = p + <usize>load<i32>(ray, OFFSET_KY),
+    kz = p + <usize>load<i32>(ray, OFFSET_KZ);
+  const originKx = load<f64>(ray, ORIGIN_KX),
+    originKy = load<f64>(ray, ORIGIN_KY),
+    originKz = load<f64>(ray, ORIGIN_KZ);
+  const shearX = load<f64>(ray, SHEAR_X),
+    shearY = load<f64>(ray, SHEAR_Y);
   const aZ = <f64>load<f32>(kz) - originKz;
   const bZ = <f64>load<f32>(kz + CORNER) - originKz;
   const cZ = <f64>load<f32>(kz + 2 * CORNER) - originKz;
@@ -98,7 +118,9 @@ function edgeError(a: v128, b: v128, c: v128, d: v128, delta: v128): v128 {
  * changes nothing).
  */
 export function candidates(ray: usize, g: usize, groups: i32): i32 {
-  const offsetX = <usize>load<i32>(ray, OFFSET_KX), offsetY = <usize>load<i32>(ray, OFFSET_KY), offsetZ = <usize>load<i32>(ray, OFFSET_KZ);
+  const offsetX = <usize>load<i32>(ray, OFFSET_KX),
+    offsetY = <usize>load<i32>(ray, OFFSET_KY),
+    offsetZ = <usize>load<i32>(ray, OFFSET_KZ);
   const originZ = v128.load(ray, ORIGIN_KZ4);
   const originX = v128.load(ray, ORIGIN_KX4);
   const originY = v128.load(ray, ORIGIN_KY4);
@@ -109,7 +131,9 @@ export function candidates(ray: usize, g: usize, groups: i32): i32 {
   let shift = 0;
   const end = groups << 2;
   do {
-    const kx = g + offsetX, ky = g + offsetY, kz = g + offsetZ;
+    const kx = g + offsetX,
+      ky = g + offsetY,
+      kz = g + offsetZ;
     const aZ = f32x4.sub(v128.load(kz), originZ);
     const bZ = f32x4.sub(v128.load(kz + CORNER), originZ);
     const cZ = f32x4.sub(v128.load(kz + 2 * CORNER), originZ);
