@@ -6,12 +6,29 @@ export { ColliderscopeError, InvalidParameterError, type ErrorLocation } from '.
 export { Random } from './math/random';
 export * from './terrain/index';
 export * from './scene/index';
+export type { MetricValue, SimSystem, SystemContext, World } from './world/simSystem';
+export { TimingRing, summarize, type PhaseStats, type PhaseSeries } from './world/timings';
 export * from './sim/index';
+export * from './wind/index';
+export * from './systems';
+export { StateHasher } from './math/hash';
+export { createHeadlessSandbox, runFixedSteps, type HeadlessOptions } from './headless';
+export { KERNELS, KERNEL_LABELS, DEFAULT_KERNEL, type Kernel } from './platform/kernels';
 export * from './field/index';
 export * from './query/rayTriangle/index';
 export * from './bvh/index';
 export * from './query/rays/index';
 export * from './broadphase/index';
+export {
+  BroadPhaseSystem,
+  BROAD_PHASE_SCENES,
+  DEFAULT_BROAD_PHASE_SETTINGS,
+  type BroadPhaseSettings,
+  type BroadPhaseSceneName,
+} from './broadphase/broadPhaseSystem';
+export type { SceneBroadPhase } from './broadphase/broadPhaseSection';
+export type { SceneParticles } from './particles/particlesSection';
+export type { SceneActors } from './actors/actorsSection';
 export * from './particles/index';
 export * from './query/capsule/index';
 export * from './query/rays/strategies';

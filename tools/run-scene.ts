@@ -4,23 +4,33 @@
  *
  *   npm run scene -- scenes/default.json --frames 120 [--dt 0.016666] [--json]
  */
-import { readFileSync } from 'node:fs';
-import { ColliderscopeError, Sandbox, buildBVH, createSceneSystems, loadSimdParticles, loadSimdRays, parseSceneText, summarize } from '../src/core';
+import {
+  ColliderscopeError,
+  createHeadlessSandbox,
+  loadSimdCapsules,
+  loadSimdParticles,
+  loadSimdRays,
+  loadSimdBoxTriangles,
+  summarize,
+} from '../src/core';
+import { loadSceneFile, readField } from './sceneFiles';
 
 interface RunnerOptions {
   scenePath: string;
   frames: number;
   dt: number;
   json: boolean;
+  hash: boolean;
 }
 
-const USAGE = 'usage: npm run scene -- <scene.json> [--frames N] [--dt SECONDS] [--json]';
+const USAGE = 'usage: npm run scene -- <scene.json> [--frames N] [--dt SECONDS] [--json] [--hash]';
 
 function parseArguments(argv: string[]): RunnerOptions {
   let scenePath: string | undefined;
   let frames = 120;
   let dt = 1 / 60;
   let json = false;
+  let hash = false;
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i]!;
     const value = (): string => {
@@ -36,6 +46,8 @@ function parseArguments(argv: string[]): RunnerOptions {
       if (!(dt > 0 && dt <= 1)) throw new ColliderscopeError(`--dt must be a number of seconds in (0, 1]\n${USAGE}`);
     } else if (argument === '--json') {
       json = true;
+    } else if (argument === '--hash') {
+      hash = true;
     } else if (argument === '--help' || argument === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -48,20 +60,12 @@ function parseArguments(argv: string[]): RunnerOptions {
     }
   }
   if (scenePath === undefined) throw new ColliderscopeError(`no scene file given\n${USAGE}`);
-  return { scenePath, frames, dt, json };
+  return { scenePath, frames, dt, json, hash };
 }
 
 function run(options: RunnerOptions): void {
-  let text: string;
-  try {
-    text = readFileSync(options.scenePath, 'utf8');
-  } catch (error) {
-    throw new ColliderscopeError(`cannot read the scene file: ${(error as Error).message}`, { file: options.scenePath });
-  }
-  const scene = parseSceneText(text, options.scenePath);
-  const sandbox = new Sandbox(scene, undefined, options.frames);
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  for (const system of createSceneSystems(scene, sandbox)) sandbox.addSystem(system);
+  const scene = loadSceneFile(options.scenePath);
+  const sandbox = createHeadlessSandbox(scene, { readField, timingWindow: options.frames });
   for (let frame = 0; frame < options.frames; frame++) sandbox.step(options.dt);
 
   const phases: Record<string, { median: number; min: number; max: number; mean: number; samples: number }> = {};
@@ -79,10 +83,12 @@ function run(options: RunnerOptions): void {
     phases,
     ...sandbox.report(),
   };
+  const hash = sandbox.hash();
   if (options.json) {
-    console.log(JSON.stringify(report, null, 2));
+    console.log(JSON.stringify({ ...report, hash }, null, 2));
     return;
   }
+
   console.log(`scene ${scene.name} (${options.scenePath}), ${options.frames} frames of ${round(options.dt * 1000, 3)} ms`);
   console.log('');
   console.log(`${'phase'.padEnd(28)}${'median ms'.padStart(12)}${'min ms'.padStart(12)}${'max ms'.padStart(12)}${'samples'.padStart(9)}`);
@@ -99,6 +105,8 @@ function run(options: RunnerOptions): void {
         .join('  ')}`,
     );
   }
+  // Alone on the last line, so scripts can read it: the state after the frames, for the determinism check.
+  if (options.hash) console.log(`\nhash ${hash}`);
 }
 
 function mapValues<T extends Record<string, number>>(object: T, f: (v: number) => number): T {
@@ -115,7 +123,7 @@ function round(value: number, digits: number): number {
 try {
   const options = parseArguments(process.argv.slice(2));
   // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
-  await Promise.all([loadSimdRays(), loadSimdParticles()]);
+  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles()]);
   run(options);
 } catch (error) {
   if (error instanceof ColliderscopeError) {

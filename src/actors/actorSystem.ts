@@ -1,5 +1,6 @@
-import type { MetricValue, Sandbox, SimSystem } from '../sim/sandbox';
-import type { WindField } from '../sim/windField';
+import type { StateHasher } from '../math/hash';
+import type { MetricValue, SimSystem, WindSampler, World } from '../world/simSystem';
+import type { SceneActors } from './actorsSection';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import { ALL_GROUPS, ActorWorld, type ActorWorldOptions, type ActorWorldSnapshot } from './actorWorld';
 import { DEFAULT_PILE, spawnPile, type PileSpec } from './spawnPile';
@@ -16,8 +17,8 @@ const round = (value: number, digits = 3): number => Math.round(value * 10 ** di
 export class ActorSystem implements SimSystem {
   readonly name = 'actors';
   readonly world: ActorWorld;
-  /** The wind; null for still air. */
-  field: WindField | null;
+  /** A wind of its own; null blows the world's wind (none: still air). */
+  field: WindSampler | null;
   windEnabled = true;
   /** Collision-filter bits the wind applies to. */
   windFilter = ALL_GROUPS;
@@ -28,45 +29,45 @@ export class ActorSystem implements SimSystem {
   private readonly seenEffects = new Map<number, Float64Array>();
   private wokenByEffects = 0;
 
-  constructor(field: WindField | null = null, pile: Partial<PileSpec> = {}, options: Partial<ActorWorldOptions> = {}) {
+  constructor(field: WindSampler | null = null, pile: Partial<PileSpec> = {}, options: Partial<ActorWorldOptions> = {}) {
     this.field = field;
     this.world = new ActorWorld(options);
     this.pile = { ...DEFAULT_PILE, ...pile, mix: { ...DEFAULT_PILE.mix, ...pile.mix } };
   }
 
   /** Drops a new pile (replacing the actors) on the sandbox's terrain. */
-  respawn(sandbox: Sandbox, pile: Partial<PileSpec> = {}): void {
+  respawn(world: World, pile: Partial<PileSpec> = {}): void {
     this.pile = { ...this.pile, ...pile, mix: { ...this.pile.mix, ...pile.mix } };
     this.world.clear();
-    const terrain = sandbox.terrain;
+    const terrain = world.terrain;
     spawnPile(this.world, this.pile, (x, z) => sampleTerrainHeight(terrain, x, z));
   }
 
-  terrainChanged(sandbox: Sandbox): void {
+  terrainChanged(world: World): void {
     this.world.setTerrain(null);
-    this.respawn(sandbox);
+    this.respawn(world);
   }
 
-  bvhChanged(sandbox: Sandbox): void {
-    this.world.setTerrain(sandbox.bvh);
+  bvhChanged(world: World): void {
+    this.world.setTerrain(world.bvh);
   }
 
-  step(dt: number, sandbox: Sandbox): void {
-    const world = this.world;
-    if (world.bvh !== sandbox.bvh) world.setTerrain(sandbox.bvh);
-    if (world.bvh === null) return;
-    const field = this.field;
+  step(dt: number, world: World): void {
+    const actors = this.world;
+    if (actors.bvh !== world.bvh) actors.setTerrain(world.bvh);
+    if (actors.bvh === null) return;
+    const field = this.field ?? world.wind;
     if (field !== null && this.wakeOnNewEffects) this.wakeWhereEffectsChanged(field);
     if (field !== null && this.windEnabled) {
-      field.setTime(sandbox.time);
-      world.applyWind(field, this.windFilter, dt);
+      field.setTime(world.time);
+      actors.applyWind(field, this.windFilter, dt);
     } else {
-      world.counters.windSamples = 0;
-      world.phaseMs.wind = 0;
+      actors.counters.windSamples = 0;
+      actors.phaseMs.wind = 0;
     }
-    world.step(dt);
-    const timings = sandbox.timings;
-    const phase = world.phaseMs;
+    actors.step(dt);
+    const timings = world.timings;
+    const phase = actors.phaseMs;
     timings.record('actors.wind', phase.wind);
     timings.record('actors.broadPhase', phase.broadPhase);
     timings.record('actors.actorContacts', phase.actorContacts);
@@ -75,7 +76,7 @@ export class ActorSystem implements SimSystem {
     timings.record('actors.integrate', phase.integrate);
   }
 
-  private wakeWhereEffectsChanged(field: WindField): void {
+  private wakeWhereEffectsChanged(field: WindSampler): void {
     const seen = this.seenEffects;
     for (const effect of field.effects) {
       if (!effect.enabled) {
@@ -117,6 +118,16 @@ export class ActorSystem implements SimSystem {
       solveMs: round(p.solve),
       integrateMs: round(p.integrate),
     };
+  }
+
+  hash(hasher: StateHasher): void {
+    hasher.value(this.saveState());
+  }
+
+  section(): SceneActors {
+    const { count, center, size, density, mix } = this.pile;
+    const { restitution, friction } = this.world.options;
+    return { count, center: [center[0], center[1]], size, density, mix: { ...mix }, restitution, friction, wind: this.windEnabled };
   }
 
   saveState(): ActorWorldSnapshot {

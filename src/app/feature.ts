@@ -1,5 +1,5 @@
 import type GUI from 'lil-gui';
-import type { Sandbox, SceneDefinition } from '../core';
+import type { Sandbox, SceneDefinition, SimSystem } from '../core';
 import type { AppSettings } from '../ui/settings';
 import type { Stage } from '../view/stage';
 
@@ -17,11 +17,18 @@ export interface AppContext {
   sandbox(): Sandbox | null;
   /** Shows an error to the user without stopping anything. */
   reportError(message: string): void;
+  /** The running system of a catalog name (src/systems.ts), or null while it is off or no terrain exists yet. */
+  system(name: string): SimSystem | null;
+  /**
+   * Turns a system on from its scene section (validated exactly like a scene file's; on an error the
+   * message is shown, and what ran keeps running) or off with null. Returns the system now running.
+   */
+  setSystem(name: string, section: object | null): SimSystem | null;
 }
 
 /**
- * A pluggable part of the sandbox page. Each later subsystem (BVH overlay, ray probes, broad-phase
- * boxes, particles, wind) is one feature, so the app's boot and frame loop stay the same size.
+ * A pluggable part of the sandbox page: a system's panel folder and its view (the simulation itself is
+ * a core system of the catalog, stepped by the sandbox), or a page-only overlay such as the BVH boxes.
  */
 export interface AppFeature {
   readonly name: string;
@@ -36,7 +43,7 @@ export interface AppFeature {
   terrainChanged?(sandbox: Sandbox): void;
   /** The terrain's BVH arrived (built in the worker after the terrain). */
   bvhChanged?(sandbox: Sandbox): void;
-  /** Once per frame after the simulation step and before rendering. */
+  /** Once per frame after the simulation step and before rendering: update the view from the systems. */
   frame?(dtSeconds: number, sandbox: Sandbox): void;
   /** Extra lines for the timing HUD. */
   hudLines?(): readonly string[];

@@ -9,16 +9,13 @@ import { CapsuleFeature } from './features/capsuleFeature';
 import { RayEmittersFeature } from './features/rayEmittersFeature';
 import { ParticlesFeature } from './features/particlesFeature';
 
-/** The wind feature owns the wind field; the actors feature is blown by it (made at boot, read lazily). */
-let wind: WindFeature | null = null;
-
 /** Every feature of the page, in install order (GUI folders appear in this order). */
 export const FEATURES: ReadonlyArray<() => AppFeature> = [
   () => new BvhFeature(),
   () => new CrackFeature(),
-  () => (wind = new WindFeature()),
+  () => new WindFeature(),
   () => new BroadPhaseFeature(),
-  () => new ActorsFeature(() => wind),
+  () => new ActorsFeature(),
   () => new BoxProbeFeature(),
   () => new CapsuleFeature(),
   () => new RayEmittersFeature(),

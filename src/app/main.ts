@@ -5,6 +5,11 @@ import {
   FrameRecorder,
   Sandbox,
   describesSystems,
+  disableSystem,
+  enableSystem,
+  installSceneSystems,
+  type SimSystem,
+  type SystemContext,
   type MetricValue,
   type RecordingInfo,
   type SceneDefinition,
@@ -23,7 +28,7 @@ import { Stage } from '../view/stage';
 import { TerrainView } from '../view/terrainView';
 import type { AppContext, AppFeature } from './feature';
 import { FEATURES } from './features';
-import { loadPreset, loadSceneFile, presetNames } from './scenes';
+import { loadPreset, loadSceneFile, presetNames, readField } from './scenes';
 import { BuildSuperseded, TerrainBuilder } from './terrainBuilder';
 import { VideoCapture, canvasPng, download, downloadText, stamp } from './capture';
 import { applyState, encodeState } from './urlState';
@@ -79,6 +84,8 @@ class App {
   private readonly recorder = new FrameRecorder();
   private readonly video = new VideoCapture();
   private paused = false;
+  /** The scene names its systems and they have not been installed on its terrain yet. */
+  private systemsPending = false;
   private pendingSteps = 0;
   private presenting = false;
   private hudBeforePresenting = true;
@@ -171,13 +178,18 @@ class App {
       settings: this.settings,
       sandbox: () => this.sandbox,
       reportError: (message) => this.reportError(message),
+      system: (name) => this.sandbox?.system(name) ?? null,
+      setSystem: (name, section) => this.setSystem(name, section),
     };
     for (const create of FEATURES) {
       const feature = create();
       feature.install(context);
       this.features.push(feature);
     }
-    if (describesSystems(this.scene.systems)) for (const feature of this.features) feature.sceneLoaded?.(this.scene);
+    if (describesSystems(this.scene.systems)) {
+      for (const feature of this.features) feature.sceneLoaded?.(this.scene);
+      this.systemsPending = true;
+    }
     this.panel.refresh();
 
     this.builder.onBvh = (bvh, mesh) => {
@@ -267,6 +279,24 @@ class App {
       lines.forEach((line, i) => (counters[`${feature.name}.${i}`] = line));
     }
     return counters;
+  }
+
+  /** The sandbox's catalog context: the systems it makes see it as their world. */
+  private systemContext(sandbox: Sandbox): SystemContext {
+    return { world: sandbox, readField };
+  }
+
+  /** Turns a catalog system on from a section, or off; a bad section is reported and nothing changes. */
+  private setSystem(name: string, section: object | null): SimSystem | null {
+    const sandbox = this.sandbox;
+    if (sandbox === null) return null;
+    try {
+      if (section === null) disableSystem(sandbox, name);
+      else enableSystem(sandbox, name, section, this.systemContext(sandbox));
+    } catch (error) {
+      this.reportError(messageOf(error));
+    }
+    return sandbox.system(name) ?? null;
   }
 
   private applyRun(): void {
@@ -497,6 +527,15 @@ class App {
     this.terrainView.setTerrain(mesh);
     this.stage.setWorldSize(mesh.params.worldSize);
     for (const feature of this.features) feature.terrainChanged?.(this.sandbox);
+    if (this.systemsPending) {
+      // The scene's systems start on its own terrain, exactly as the headless runner starts them.
+      this.systemsPending = false;
+      try {
+        installSceneSystems(this.sandbox, this.scene, this.systemContext(this.sandbox));
+      } catch (error) {
+        this.reportError(messageOf(error));
+      }
+    }
     this.applyView();
     this.panel.readouts.triangles = mesh.triangleCount.toLocaleString('en');
     this.panel.readouts.generation = `${mesh.generationMs.toFixed(0)} ms`;
@@ -526,7 +565,10 @@ class App {
       url.searchParams.set('scene', presetName);
       history.replaceState(null, '', url);
     }
-    if (describesSystems(scene.systems)) for (const feature of this.features) feature.sceneLoaded?.(scene);
+    if (describesSystems(scene.systems)) {
+      for (const feature of this.features) feature.sceneLoaded?.(scene);
+      this.systemsPending = true;
+    }
     this.panel.refresh();
     if (sceneCamera || scene.terrain.worldSize !== this.stage.worldSizeShown) this.applyCamera(scene);
     if (this.sandbox !== null) this.sandbox.scene = scene;

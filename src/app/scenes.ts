@@ -34,3 +34,12 @@ export async function loadSceneFile(file: File): Promise<SceneDefinition> {
   const text = await file.text();
   return parseSceneText(text, file.name);
 }
+
+const fieldSources = import.meta.glob<string>('../../scenes/fields/*.vf', { query: '?raw', import: 'default', eager: true });
+
+/** A field program of the library by name (`scenes/fields/NAME.vf`), bundled with the page. */
+export function readField(name: string): string {
+  const source = fieldSources[`../../scenes/fields/${name}.vf`];
+  if (source === undefined) throw new ColliderscopeError(`no field program called ${JSON.stringify(name)} in scenes/fields/`, { field: 'program' });
+  return source;
+}

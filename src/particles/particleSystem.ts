@@ -1,8 +1,10 @@
 import { InvalidParameterError } from '../errors';
 import { Random } from '../math/random';
-import type { Sandbox, SimSystem } from '../sim/sandbox';
-import type { WindField } from '../sim/windField';
-import { WindTracers } from '../sim/windTracers';
+import type { StateHasher } from '../math/hash';
+import { KERNELS, type Kernel } from '../platform/kernels';
+import type { SimSystem, WindSampler, World } from '../world/simSystem';
+import type { SceneParticles } from './particlesSection';
+import type { ShowcaseOptions } from './showcase';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { effectCapacity, validateEffectParams, type ParticleEffectParams } from './effectParams';
 import { ParticleBuffers } from './particleBuffers';
@@ -53,8 +55,8 @@ export interface ParticleSystemOptions {
   seed: number;
 }
 
-export const PARTICLE_KERNELS = ['wasm-simd', 'typescript'] as const;
-export type ParticleKernel = (typeof PARTICLE_KERNELS)[number];
+export const PARTICLE_KERNELS = KERNELS;
+export type ParticleKernel = Kernel;
 
 export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.freeze({
   mode: 'budget',
@@ -137,7 +139,7 @@ export class ParticleSystem implements SimSystem {
   readonly name = 'particles';
   readonly options: ParticleSystemOptions;
   /** The wind to drift in; null uses the field of the sandbox's wind tracers, if any. */
-  windField: WindField | null = null;
+  windField: WindSampler | null = null;
   effects: ParticleEffect[] = [];
   buffers: ParticleBuffers;
   readonly frame: ParticleFrameCounters = {
@@ -258,14 +260,14 @@ export class ParticleSystem implements SimSystem {
     }
   }
 
-  terrainChanged(sandbox: Sandbox): void {
-    this.terrain = sandbox.terrain;
-    this.heightSampler = new TerrainHeightSampler(sandbox.terrain);
+  terrainChanged(world: World): void {
+    this.terrain = world.terrain;
+    this.heightSampler = new TerrainHeightSampler(world.terrain);
     this.reset();
   }
 
-  step(dt: number, sandbox: Sandbox): void {
-    if (this.terrain !== sandbox.terrain) this.terrainChanged(sandbox);
+  step(dt: number, world: World): void {
+    if (this.terrain !== world.terrain) this.terrainChanged(world);
     const frame = this.frame;
     for (const effect of this.effects) effect.cache.resetCounters();
     frame.spawned = frame.raycasts = frame.rayHits = frame.bounces = frame.fellThrough = frame.below = 0;
@@ -279,9 +281,9 @@ export class ParticleSystem implements SimSystem {
     phase.spawn = now - start;
 
     start = now;
-    const wind = this.options.wind ? (this.windField ?? findWind(sandbox)) : null;
+    const wind = this.options.wind ? (this.windField ?? world.wind) : null;
     if (wind !== null) {
-      wind.setTime(sandbox.time);
+      wind.setTime(world.time);
       wind.sample(this.buffers.positions, this.buffers.wind, this.buffers.capacity);
     }
     now = performance.now();
@@ -289,7 +291,7 @@ export class ParticleSystem implements SimSystem {
 
     start = now;
     this.moveIntoKernelMemory();
-    this.move(dt, wind !== null, sandbox.terrain);
+    this.move(dt, wind !== null, world.terrain);
     frame.alive = this.lists.alive;
     frame.bounces = this.lists.bounces;
 
@@ -297,7 +299,7 @@ export class ParticleSystem implements SimSystem {
     phase.move = now - start;
 
     start = now;
-    const bvh = sandbox.bvh;
+    const bvh = world.bvh;
     const reference = this.options.mode === 'reference';
     if (bvh !== null) {
       const raycaster = this.raycaster;
@@ -361,7 +363,7 @@ export class ParticleSystem implements SimSystem {
     totals.belowFrames += frame.below;
     totals.raycasts += frame.raycasts;
     totals.bounces += frame.bounces;
-    const timings = sandbox.timings;
+    const timings = world.timings;
     for (const name of PARTICLE_PHASES) timings.record(`particles.${name}`, phase[name]);
   }
 
@@ -539,6 +541,18 @@ export class ParticleSystem implements SimSystem {
     this.loadState = (state: unknown) => this.restore(state as ParticleSystemState);
   }
 
+  hash(hasher: StateHasher): void {
+    hasher.value(this.snapshot());
+  }
+
+  /** The showcase this system was made from (particles alive, rays per frame), when it was made from one. */
+  showcase: Partial<ShowcaseOptions> = {};
+
+  section(): SceneParticles {
+    const { mode, keying, pick, gravity, cellLookups, footprints, kernel, wind } = this.options;
+    return { ...this.showcase, mode, keying, pick, gravity, cellLookups, footprints, kernel, wind };
+  }
+
   snapshot(): ParticleSystemState {
     return {
       buffers: this.buffers.snapshot(),
@@ -559,11 +573,6 @@ export class ParticleSystem implements SimSystem {
     this.random.loadState(s.random);
     Object.assign(this.totals, s.totals);
   }
-}
-
-function findWind(sandbox: Sandbox): WindField | null {
-  for (const system of sandbox.systems) if (system instanceof WindTracers) return system.field;
-  return null;
 }
 
 function validateOptions(options: ParticleSystemOptions): void {

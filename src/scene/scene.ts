@@ -1,6 +1,5 @@
 import { ColliderscopeError } from '../errors';
 import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
-import { describesSystems, parseSceneSystems, type SceneSystems } from './sceneSystems';
 import { child, expectKnownKeys, expectNumber, expectObject, expectString, expectVec3, parseJsonText, type Where } from './validate';
 
 /**
@@ -21,8 +20,25 @@ export interface SceneDefinition {
   seed: number;
   terrain: TerrainParams;
   camera: SceneCamera;
-  /** The systems the scene runs beside its terrain (broad-phase, particles, actors); none when empty. */
-  systems: SceneSystems;
+  /**
+   * The systems the scene runs beside its terrain, by catalog name, each section validated by its
+   * system (see src/systems.ts); none when empty.
+   */
+  systems: SceneSections;
+}
+
+/** Validated system sections by system name; what is inside a section belongs to its system. */
+export type SceneSections = Readonly<Record<string, object>>;
+
+/** Validates one system's section of a scene file: typed, in range, unknown fields are errors. */
+export type SectionParser = (value: unknown, where: Where) => object;
+
+/**
+ * Whether a scene describes its systems: one that names any system describes them all (the others are
+ * off); one that names none leaves whatever is running as it is.
+ */
+export function describesSystems(systems: SceneSections): boolean {
+  return Object.keys(systems).length > 0;
 }
 
 export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera', 'systems'] as const;
@@ -33,8 +49,11 @@ export function defaultCamera(terrain: TerrainParams): SceneCamera {
   return { position: [size * 0.55, terrain.heightScale + size * 0.35, size * 0.55], target: [0, terrain.heightScale * 0.3, 0], fov: 50 };
 }
 
-/** Validates a parsed scene object. `file` names the source in every error message. */
-export function parseScene(value: unknown, file = 'scene'): SceneDefinition {
+/**
+ * Validates a parsed scene object. `file` names the source in every error message; `sections` are the
+ * systems' own parsers by name (the catalog's), and a section no parser knows is an error.
+ */
+export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap<string, SectionParser> = new Map()): SceneDefinition {
   const top: Where = { file, field: '' };
   const object = expectObject(value, top);
   expectKnownKeys(object, SCENE_FIELDS, top);
@@ -61,13 +80,21 @@ export function parseScene(value: unknown, file = 'scene'): SceneDefinition {
     seed: object.seed === undefined ? 1 : expectNumber(object.seed, child(top, 'seed'), 0, 4294967295, true),
     terrain,
     camera,
-    systems: object.systems === undefined ? {} : parseSceneSystems(object.systems, child(top, 'systems')),
+    systems: object.systems === undefined ? {} : parseSections(object.systems, child(top, 'systems'), sections),
   };
 }
 
+function parseSections(value: unknown, where: Where, parsers: ReadonlyMap<string, SectionParser>): SceneSections {
+  const object = expectObject(value, where);
+  expectKnownKeys(object, [...parsers.keys()], where);
+  const sections: Record<string, object> = {};
+  for (const [name, parse] of parsers) if (object[name] !== undefined) sections[name] = parse(object[name], child(where, name));
+  return sections;
+}
+
 /** Parses scene JSON text: syntax errors come back with line and column. */
-export function parseSceneText(text: string, file = 'scene'): SceneDefinition {
-  return parseScene(parseJsonText(text, file), file);
+export function parseSceneText(text: string, file = 'scene', sections: ReadonlyMap<string, SectionParser> = new Map()): SceneDefinition {
+  return parseScene(parseJsonText(text, file), file, sections);
 }
 
 /** The plain JSON form of a scene, the inverse of parseScene. */

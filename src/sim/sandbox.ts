@@ -2,34 +2,12 @@ import type { BVH } from '../bvh/buildBVH';
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { generateTerrain } from '../terrain/heightfield';
+import { StateHasher } from '../math/hash';
+import type { MetricValue, SimSystem, WindSampler, World } from '../world/simSystem';
 import { StateHistory } from './stateHistory';
-import { TimingRing } from './timings';
 
-/** A metric value a subsystem reports beside its timings. */
-export type MetricValue = number | string | boolean;
-
-/**
- * A part of the world that advances each step (actors, broad-phase, particles, wind…). The sandbox
- * times each system's step under its own phase name and collects its metrics for the HUD and the
- * headless report. Systems read the sandbox; rendering never writes back.
- */
-export interface SimSystem {
-  readonly name: string;
-  step(dt: number, sandbox: Sandbox): void;
-  metrics(): Record<string, MetricValue>;
-  /** Called when the terrain is replaced, so systems can rebuild what depends on it. */
-  terrainChanged?(sandbox: Sandbox): void;
-  /** Called when the terrain's BVH arrives (it may be built after the terrain, off the main thread). */
-  bvhChanged?(sandbox: Sandbox): void;
-  /**
-   * A deep copy of everything the next steps depend on (positions, velocities, random state…), for
-   * stepping back and restarting. A system without it cannot be rewound: the sandbox says so
-   * (Sandbox.rewindable) instead of rewinding the others alone.
-   */
-  saveState?(): unknown;
-  /** Puts back a state saveState returned (the system may ignore one that no longer fits). */
-  loadState?(state: unknown): void;
-}
+export type { MetricValue, SimSystem } from '../world/simSystem';
+import { TimingRing } from '../world/timings';
 
 /** The whole simulation at one frame: what Sandbox.stepBack and Sandbox.restart return to. */
 export interface SandboxState {
@@ -45,7 +23,7 @@ export interface SandboxReport {
 }
 
 /** The world: the scene, its terrain, the systems that run on it and their timings. */
-export class Sandbox {
+export class Sandbox implements World {
   scene: SceneDefinition;
   terrain: TerrainMesh;
   /** The terrain's 4-way BVH; null until built (queries that need it wait for it). */
@@ -67,8 +45,37 @@ export class Sandbox {
     if (terrain !== undefined) this.timings.record('terrain.generate', terrain.generationMs);
   }
 
-  addSystem(system: SimSystem): void {
-    this.systems.push(system);
+  get seed(): number {
+    return this.scene.seed;
+  }
+
+  /** The wind of the first system that blows one (systems stepped after it feel it); null for still air. */
+  get wind(): WindSampler | null {
+    for (const system of this.systems) if (system.providedWind !== undefined) return system.providedWind;
+    return null;
+  }
+
+  /** The running system of a catalog name, or undefined when it is off. */
+  system(name: string): SimSystem | undefined {
+    return this.systems.find((system) => system.name === name);
+  }
+
+  /**
+   * The determinism hash: the frame, the clock and every running system's state, in step order. Two runs
+   * of one scene (page or runner, any kernel) that stepped the same fixed steps reach the same hash.
+   */
+  hash(): string {
+    const hasher = new StateHasher().word(this.frame).number(this.time);
+    for (const system of this.systems) {
+      hasher.string(system.name);
+      system.hash(hasher);
+    }
+    return hasher.digest();
+  }
+
+  /** Adds a system, stepped at `index` among the others (last by default; the catalog passes its order). */
+  addSystem(system: SimSystem, index = this.systems.length): void {
+    this.systems.splice(index, 0, system);
     system.terrainChanged?.(this);
     this.forgetHistory();
   }

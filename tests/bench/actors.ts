@@ -26,7 +26,7 @@ import { spawnPile } from '../../src/actors/spawnPile';
 import { TriangleBoxQuery } from '../../src/actors/triangleBoxQuery';
 import { buildBVH, type BVH } from '../../src/bvh/index';
 import { createBoxOverlapList, overlapBoxes, type BoxBatch } from '../../src/query/boxes/index';
-import { WindField } from '../../src/sim/windField';
+import { WindField } from '../../src/wind/windField';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../src/terrain/index';
 
 const quick = process.argv.includes('--quick');

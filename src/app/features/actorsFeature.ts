@@ -1,15 +1,9 @@
 import type GUI from 'lil-gui';
 import * as THREE from 'three';
-import { ActorSystem, sampleTerrainHeight, type PileSpec, type Sandbox, type SceneDefinition, type WindField } from '../../core';
+import { ActorSystem, WindSystem, sampleTerrainHeight, type SceneActors, type SceneDefinition } from '../../core';
 import { ActorsView } from '../../view/actorsView';
 import { BoxOverlay } from '../../view/boxOverlay';
 import type { AppContext, AppFeature } from '../feature';
-
-/** What the actors need from the feature that owns the wind: its field, and a way to set off its explosion. */
-export interface WindAccess {
-  readonly field: WindField;
-  detonate(): void;
-}
 
 interface ActorsSettings {
   enabled: boolean;
@@ -36,7 +30,6 @@ const WAKE_BOX_SECONDS = 1;
 export class ActorsFeature implements AppFeature {
   readonly name = 'actors';
   private context: AppContext | null = null;
-  private system: ActorSystem | null = null;
   private readonly view = new ActorsView();
   private readonly wakeBox = new BoxOverlay(1);
   private readonly wakeBounds = new Float32Array(6);
@@ -58,8 +51,6 @@ export class ActorsFeature implements AppFeature {
     friction: 0.6,
     wakeSize: 30,
   };
-
-  constructor(private readonly wind: () => WindAccess | null) {}
 
   install(context: AppContext): void {
     this.context = context;
@@ -93,7 +84,8 @@ export class ActorsFeature implements AppFeature {
       .add(this.settings, 'wind')
       .name('wind on actors')
       .onChange((on: boolean) => {
-        if (this.system !== null) this.system.windEnabled = on;
+        const system = this.system;
+        if (system !== null) system.windEnabled = on;
       });
     folder.add(this.settings, 'restitution', 0, 1, 0.01).onChange(() => this.applyMaterial());
     folder.add(this.settings, 'friction', 0, 2, 0.01).onChange(() => this.applyMaterial());
@@ -104,11 +96,7 @@ export class ActorsFeature implements AppFeature {
   }
 
   sceneLoaded(scene: SceneDefinition): void {
-    const wanted = scene.systems.actors;
-    const sandbox = this.context?.sandbox() ?? null;
-    // A new pile from the scene's settings: it is spawned once the scene's terrain is built.
-    if (this.system !== null) sandbox?.removeSystem(this.system);
-    this.system = null;
+    const wanted = scene.systems.actors as SceneActors | undefined;
     this.sceneCenter = wanted?.center ?? null;
     if (wanted !== undefined) {
       const s = this.settings;
@@ -116,18 +104,17 @@ export class ActorsFeature implements AppFeature {
       if (wanted.size !== undefined) s.size = wanted.size;
       if (wanted.density !== undefined) s.density = wanted.density;
       if (wanted.mix !== undefined) [s.spheres, s.boxes, s.capsules] = [wanted.mix.sphere, wanted.mix.box, wanted.mix.capsule];
+      if (wanted.restitution !== undefined) s.restitution = wanted.restitution;
+      if (wanted.friction !== undefined) s.friction = wanted.friction;
+      if (wanted.wind !== undefined) s.wind = wanted.wind;
     }
     this.settings.enabled = wanted !== undefined;
   }
 
-  terrainChanged(sandbox: Sandbox): void {
-    // An attached system has already respawned its pile on the new terrain (the sandbox told it).
-    if (this.settings.enabled) this.attach(sandbox);
-  }
-
-  frame(dtSeconds: number, sandbox: Sandbox): void {
+  frame(dtSeconds: number): void {
     const system = this.system;
-    const visible = this.settings.enabled && system !== null && sandbox.systems.includes(system);
+    this.settings.enabled = system !== null;
+    const visible = system !== null;
     this.view.group.visible = visible;
     if (visible) this.view.update(system.world.actors);
     if (this.wakeBoxTimer > 0) {
@@ -138,7 +125,7 @@ export class ActorsFeature implements AppFeature {
 
   hudLines(): readonly string[] {
     const system = this.system;
-    if (!this.settings.enabled || system === null) return [];
+    if (system === null) return [];
     const m = system.metrics();
     const ms =
       (m.windMs as number) +
@@ -154,43 +141,22 @@ export class ActorsFeature implements AppFeature {
     ];
   }
 
+  /** The running actors system, if any (the scene, or this panel, turned it on). */
+  private get system(): ActorSystem | null {
+    const system = this.context?.system('actors') ?? null;
+    return system instanceof ActorSystem ? system : null;
+  }
+
   private applyEnabled(): void {
-    const sandbox = this.context?.sandbox() ?? null;
-    if (sandbox === null) return;
-    if (this.settings.enabled) this.attach(sandbox);
-    else if (this.system !== null) sandbox.removeSystem(this.system);
+    this.context?.setSystem('actors', this.settings.enabled ? this.section() : null);
   }
 
-  private attach(sandbox: Sandbox): void {
-    if (this.system === null) {
-      this.system = new ActorSystem(this.wind()?.field ?? null, this.pileSpec(sandbox), {
-        restitution: this.settings.restitution,
-        friction: this.settings.friction,
-      });
-      this.system.windEnabled = this.settings.wind;
-    }
-    if (this.system.field === null) this.system.field = this.wind()?.field ?? null;
-    // addSystem asks the system to respawn its pile on the current terrain.
-    if (!sandbox.systems.includes(this.system)) sandbox.addSystem(this.system);
-  }
-
-  /** A new pile from the settings. Removing and adding the system again respawns it and clears the
-   *  sandbox's history: the old states describe another pile. */
+  /** A new pile from the settings: the system is made again (its history no longer describes the pile). */
   private respawn(): void {
-    const sandbox = this.context?.sandbox() ?? null;
-    const system = this.system;
-    if (sandbox === null || system === null) return;
-    system.pile = { ...system.pile, ...this.pileSpec(sandbox) };
-    if (!sandbox.systems.includes(system)) return;
-    sandbox.removeSystem(system);
-    try {
-      sandbox.addSystem(system);
-    } catch (error) {
-      this.context?.reportError(error instanceof Error ? error.message : String(error));
-    }
+    if (this.system !== null) this.context?.setSystem('actors', this.section());
   }
 
-  private pileSpec(sandbox: Sandbox): Partial<PileSpec> {
+  private section(): SceneActors {
     const s = this.settings;
     const none = s.spheres + s.boxes + s.capsules <= 0;
     return {
@@ -199,14 +165,16 @@ export class ActorsFeature implements AppFeature {
       mix: none ? { sphere: 1, box: 1, capsule: 1 } : { sphere: s.spheres, box: s.boxes, capsule: s.capsules },
       size: s.size,
       density: s.density,
-      seed: sandbox.scene.seed,
+      restitution: s.restitution,
+      friction: s.friction,
+      wind: s.wind,
     };
   }
 
   /** Where the scene put the pile, else under the wind's explosion when there is one, so "explosion" has something to blow away. */
   private pileCenter(): [number, number] {
     if (this.sceneCenter !== null) return this.sceneCenter;
-    const explosion = this.wind()?.field.effects.find((e) => e.label === 'explosion');
+    const explosion = this.windSystem()?.field.effects.find((e) => e.label === 'explosion');
     if (explosion !== undefined) return [explosion.position[0], explosion.position[2]];
     return [0, 0];
   }
@@ -226,7 +194,7 @@ export class ActorsFeature implements AppFeature {
 
   /** The reference's order: wake the actors the explosion reaches, then set it off. */
   private explode(): void {
-    const wind = this.wind();
+    const wind = this.windSystem();
     const explosion = wind?.field.effects.find((e) => e.label === 'explosion');
     if (wind === null || explosion === undefined) {
       this.context?.reportError('No explosion effect in the wind: the actors have nothing to be blown by.');
@@ -234,6 +202,11 @@ export class ActorsFeature implements AppFeature {
     }
     this.wake(Array.from(explosion.bounds));
     wind.detonate();
+  }
+
+  private windSystem(): WindSystem | null {
+    const system = this.context?.system('wind') ?? null;
+    return system instanceof WindSystem ? system : null;
   }
 
   private wake(box: number[]): void {

@@ -7,7 +7,6 @@ import {
   DEFAULT_BROAD_PHASE_SETTINGS,
   type BroadPhaseName,
   type BroadPhaseSceneName,
-  type Sandbox,
   type SceneDefinition,
 } from '../../core';
 import { BroadPhaseBoxes } from '../../view/broadPhaseView';
@@ -39,7 +38,6 @@ const COUNTS = [256, 1024, 4096, 8192, 16384, 32768];
 export class BroadPhaseFeature implements AppFeature {
   readonly name = 'broadphase';
   private context: AppContext | null = null;
-  private system: BroadPhaseSystem | null = null;
   private readonly view = new BroadPhaseBoxes();
   private readonly settings: BroadPhaseFeatureSettings = {
     enabled: false,
@@ -114,21 +112,20 @@ export class BroadPhaseFeature implements AppFeature {
 
   sceneLoaded(scene: SceneDefinition): void {
     const wanted = scene.systems.broadphase;
-    // A new system from the scene's settings: it joins the sandbox once the scene's terrain is built.
-    if (this.system !== null) this.setEnabled(false);
     if (wanted !== undefined) Object.assign(this.settings, wanted);
     this.settings.enabled = wanted !== undefined;
   }
 
-  terrainChanged(sandbox: Sandbox): void {
+  terrainChanged(): void {
     this.placeAboveTerrain();
-    if (this.settings.enabled && this.system === null) this.setEnabled(true);
-    if (this.system !== null && !sandbox.systems.includes(this.system)) sandbox.addSystem(this.system);
   }
 
   frame(dtSeconds: number): void {
     const system = this.system;
+    this.settings.enabled = system !== null;
+    this.refreshVisibility();
     if (system === null) return;
+    system.trackOverlaps = this.settings.highlight;
     if (this.settings.draw) {
       const scene = system.scene;
       this.view.update(scene.boxes, scene.kinds, this.settings.highlight ? system.overlapping : null, scene.count, this.offset);
@@ -165,21 +162,15 @@ export class BroadPhaseFeature implements AppFeature {
     ];
   }
 
+  /** The running broad-phase system, if any (the scene, or this panel, turned it on). */
+  private get system(): BroadPhaseSystem | null {
+    const system = this.context?.system('broadphase') ?? null;
+    return system instanceof BroadPhaseSystem ? system : null;
+  }
+
   private setEnabled(on: boolean): void {
-    const sandbox = this.context?.sandbox() ?? null;
-    if (on) {
-      this.guard(() => {
-        if (this.system === null) {
-          const { scene, strategy, count, movingPercent, speed } = this.settings;
-          this.system = new BroadPhaseSystem({ scene, strategy, count, movingPercent, speed });
-          this.system.trackOverlaps = this.settings.highlight;
-        }
-        if (sandbox !== null && !sandbox.systems.includes(this.system)) sandbox.addSystem(this.system);
-      });
-    } else if (this.system !== null) {
-      sandbox?.removeSystem(this.system);
-      this.system = null;
-    }
+    const { scene, strategy, count, movingPercent, speed } = this.settings;
+    this.context?.setSystem('broadphase', on ? { scene, strategy, count, movingPercent, speed } : null);
     this.placeAboveTerrain();
     this.refreshVisibility();
   }

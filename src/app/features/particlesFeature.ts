@@ -20,6 +20,7 @@ import {
   type RayPick,
   type Sandbox,
   type SceneDefinition,
+  type SceneParticles,
 } from '../../core';
 import { CacheCells, ParticlePoints, PlaneQuads } from '../../view/particlesView';
 import type { AppContext, AppFeature } from '../feature';
@@ -67,7 +68,8 @@ const CELL_REDRAW_FRAMES = 15;
 export class ParticlesFeature implements AppFeature {
   readonly name = 'particles';
   private context: AppContext | null = null;
-  private system: ParticleSystem | null = null;
+  /** The system whose effects the panel shows (a new one, from a scene or this panel, is adopted on sight). */
+  private seen: ParticleSystem | null = null;
   private readonly points = new ParticlePoints();
   private readonly quads = new PlaneQuads();
   private readonly cells = new CacheCells();
@@ -209,12 +211,7 @@ export class ParticlesFeature implements AppFeature {
   }
 
   sceneLoaded(scene: SceneDefinition): void {
-    const wanted = scene.systems.particles;
-    const sandbox = this.context?.sandbox() ?? null;
-    if (this.system !== null) sandbox?.removeSystem(this.system);
-    // The showcase is made afresh on the scene's terrain, with a system of the scene's options.
-    this.system = null;
-    this.effects = [];
+    const wanted = scene.systems.particles as SceneParticles | undefined;
     if (wanted !== undefined) {
       const { particles, budget, ...options } = wanted;
       if (particles !== undefined) this.settings.particles = particles;
@@ -222,19 +219,22 @@ export class ParticlesFeature implements AppFeature {
       Object.assign(this.settings, options);
     }
     this.settings.enabled = wanted !== undefined;
-    this.setVisible(this.settings.enabled);
   }
 
   terrainChanged(sandbox: Sandbox): void {
-    if (this.effects.length === 0) this.loadShowcase(sandbox);
-    else this.placeEffects(sandbox);
-    if (this.system !== null) this.system.setEffects(this.effects);
-    if (this.settings.enabled) this.attach(sandbox);
+    const system = this.system;
+    if (system === null || this.effects.length === 0) return;
+    // The emitters keep their place over the new ground.
+    this.placeEffects(sandbox);
+    system.setEffects(this.effects);
   }
 
   frame(_dtSeconds: number, sandbox: Sandbox): void {
     const system = this.system;
-    if (system === null || !this.settings.enabled || !sandbox.systems.includes(system)) return;
+    this.settings.enabled = system !== null;
+    if (system !== this.seen) this.adopt(system, sandbox);
+    this.setVisible(system !== null);
+    if (system === null) return;
     this.points.update(system.buffers);
     this.quads.mesh.visible = this.settings.showPlanes;
     if (this.settings.showPlanes) this.quads.update(system.buffers, this.settings.planeCount, this.settings.planeSize);
@@ -249,7 +249,7 @@ export class ParticlesFeature implements AppFeature {
 
   hudLines(): readonly string[] {
     const system = this.system;
-    if (system === null || !this.settings.enabled) return [];
+    if (system === null) return [];
     const f = system.frame;
     const t = system.totals;
     const ms = system.phaseMs;
@@ -275,21 +275,42 @@ export class ParticlesFeature implements AppFeature {
     this.cells.overlay.lines.visible = on && this.settings.showCells;
   }
 
-  private applyEnabled(): void {
-    const sandbox = this.context?.sandbox() ?? null;
-    if (sandbox === null) return;
-    if (this.settings.enabled) this.attach(sandbox);
-    else if (this.system !== null) sandbox.removeSystem(this.system);
-    this.setVisible(this.settings.enabled);
+  /** The running particle system, if any (the scene, or this panel, turned it on). */
+  private get system(): ParticleSystem | null {
+    const system = this.context?.system('particles') ?? null;
+    return system instanceof ParticleSystem ? system : null;
   }
 
-  private attach(sandbox: Sandbox): void {
-    if (this.system === null) {
-      // Not rewindable: the sandbox keeps a snapshot per frame, and one is tens of MB at 100k particles.
-      this.system = new ParticleSystem(this.effects, this.systemOptions(sandbox), false);
-    }
-    if (!sandbox.systems.includes(this.system)) sandbox.addSystem(this.system);
-    this.setVisible(true);
+  private applyEnabled(): void {
+    const s = this.settings;
+    const section: SceneParticles = {
+      particles: s.particles,
+      budget: s.budget,
+      mode: s.mode,
+      keying: s.keying,
+      pick: s.pick,
+      gravity: s.gravity,
+      cellLookups: s.cellLookups,
+      footprints: s.footprints,
+      kernel: s.kernel,
+      wind: s.wind,
+    };
+    const system = this.context?.setSystem('particles', s.enabled ? section : null) ?? null;
+    if (system instanceof ParticleSystem)
+      Object.assign(system.options, { checkFallThrough: s.checkFallThrough, highlightFellThrough: s.highlightFellThrough });
+  }
+
+  /** Shows a system's effects in the panel, as they are: adopting changes nothing in the simulation. */
+  private adopt(system: ParticleSystem | null, sandbox: Sandbox): void {
+    this.seen = system;
+    this.effects = system === null ? [] : system.effects.map((effect) => effect.params);
+    const mm = (metres: number): number => Math.round(metres * 1000) / 1000;
+    this.placements = this.effects.map((e) => ({
+      x: mm(e.position[0]),
+      z: mm(e.position[2]),
+      above: mm(e.position[1] - sampleTerrainHeight(sandbox.terrain, e.position[0], e.position[2])),
+    }));
+    this.buildEffectsFolder();
   }
 
   private systemOptions(sandbox: Sandbox): Partial<ParticleSystemOptions> {
@@ -319,23 +340,15 @@ export class ParticlesFeature implements AppFeature {
     system.resetTotals();
   }
 
+  /** The showcase again, at the panel's particle count and budget. */
   private resetEffects(): void {
     const sandbox = this.context?.sandbox() ?? null;
-    if (sandbox === null) return;
-    this.loadShowcase(sandbox);
-    this.system?.setEffects(this.effects);
-  }
-
-  private loadShowcase(sandbox: Sandbox): void {
+    const system = this.system;
+    if (sandbox === null || system === null) return;
     this.effects = showcaseEffects(sandbox.terrain, { particles: this.settings.particles, budget: this.settings.budget });
-    // Millimetres are plenty, and a rounded height reads cleanly in the panel and survives a link's round trip.
-    const mm = (metres: number): number => Math.round(metres * 1000) / 1000;
-    this.placements = this.effects.map((e) => ({
-      x: mm(e.position[0]),
-      z: mm(e.position[2]),
-      above: mm(e.position[1] - sampleTerrainHeight(sandbox.terrain, e.position[0], e.position[2])),
-    }));
-    this.buildEffectsFolder();
+    system.showcase = { particles: this.settings.particles, budget: this.settings.budget };
+    system.setEffects(this.effects);
+    this.adopt(system, sandbox);
   }
 
   /** Puts every emitter back on the (new) ground at its x, z and height above it. */

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FIELD_BACKENDS, FieldCompileError, isWasmSimdSupported } from '../../../src/field/index';
 import { Random } from '../../../src/math/random';
-import { WindField } from '../../../src/sim/windField';
+import { WindField } from '../../../src/wind/windField';
 
 const fields = fileURLToPath(new URL('../../../scenes/fields/', import.meta.url));
 const source = (name: string): string => readFileSync(`${fields}${name}.vf`, 'utf8');
@@ -98,7 +98,7 @@ describe.runIf(isWasmSimdSupported())('where synchronous compilation is refused 
 describe.runIf(isWasmSimdSupported())('tracers in the SIMD memory', () => {
   it('the same tracer paths on TypeScript and SIMD back ends to float32 rounding; views survive growth; resizing reuses memory', async () => {
     const { Sandbox } = await import('../../../src/sim/sandbox');
-    const { WindTracers } = await import('../../../src/sim/windTracers');
+    const { WindTracers } = await import('../../../src/wind/windTracers');
     const { parseScene } = await import('../../../src/scene/scene');
     const { simdFieldPointBuffers } = await import('../../../src/field/index');
     const run = (backend: 'jit' | 'simd-jit'): Float32Array => {

@@ -63,7 +63,7 @@ describe('Sandbox replay', () => {
     expect(sandbox.stepBack()).toBe(true);
     expect(sandbox.stepBack()).toBe(false);
     expect(sandbox.frame).toBe(3);
-    const stateless: SimSystem = { name: 'stateless', step: () => undefined, metrics: () => ({}) };
+    const stateless: SimSystem = { name: 'stateless', step: () => undefined, metrics: () => ({}), hash: () => undefined, section: () => ({}) };
     sandbox.addSystem(stateless);
     sandbox.step(1 / 60);
     expect(sandbox.rewindable).toBe(false);
@@ -107,8 +107,8 @@ describe('FrameRecorder', () => {
     const header = lines[0]!.split(',');
     expect(header.slice(0, 2)).toEqual(['frame', 'time']);
     expect(header).toContain('step ms');
-    expect(header).toContain('step.wind ms');
-    expect(header).toContain('wind.tracers');
+    expect(header).toContain('step.tracers ms');
+    expect(header).toContain('tracers.tracers');
     expect(header).toContain('probe.rays');
     const rows = lines.slice(1).map((line) => line.split(','));
     expect(rows.map((r) => Number(r[0]))).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);

@@ -53,6 +53,8 @@ describe('Sandbox', () => {
       step: () => void steps++,
       metrics: () => ({ steps }),
       terrainChanged: () => void terrainChanges++,
+      hash: (hasher) => void hasher.word(steps),
+      section: () => ({}),
     };
     sandbox.addSystem(counter);
     for (let i = 0; i < 5; i++) sandbox.step(0.02);

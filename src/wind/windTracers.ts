@@ -2,7 +2,8 @@ import { simdFieldPointBuffers } from '../field/evaluate';
 import type { SimdPointBuffers } from '../field/simd-memory';
 import { Random } from '../math/random';
 import { sampleTerrainHeight } from '../terrain/heightfield';
-import type { Sandbox, SimSystem } from './sandbox';
+import type { StateHasher } from '../math/hash';
+import type { SimSystem, World } from '../world/simSystem';
 import type { WindField } from './windField';
 
 /**
@@ -22,8 +23,12 @@ interface WindTracerState {
   respawned: number;
 }
 
+/**
+ * The wind system (WindSystem) runs its tracers in its own field; on their own they are a system too,
+ * for a library user with a field of their own.
+ */
 export class WindTracers implements SimSystem {
-  readonly name = 'wind';
+  readonly name = 'tracers';
   count: number;
   velocities: Float32Array;
   ages: Float32Array;
@@ -59,22 +64,22 @@ export class WindTracers implements SimSystem {
     return this.points.wind;
   }
 
-  resize(count: number, sandbox: Sandbox): void {
+  resize(count: number, world: World): void {
     this.count = count;
     this.points.dispose();
     this.points = allocatePoints(count);
     this.velocities = new Float32Array(count * 3);
     this.ages = new Float32Array(count);
-    this.terrainChanged(sandbox);
+    this.terrainChanged(world);
   }
 
-  terrainChanged(sandbox: Sandbox): void {
-    for (let i = 0; i < this.count; i++) this.spawn(i, sandbox, true);
+  terrainChanged(world: World): void {
+    for (let i = 0; i < this.count; i++) this.spawn(i, world, true);
   }
 
-  step(dt: number, sandbox: Sandbox): void {
+  step(dt: number, world: World): void {
     const start = performance.now();
-    this.field.setTime(sandbox.time);
+    this.field.setTime(world.time);
     this.field.sample(this.positions, this.wind, this.count);
     this.lastSampleMs = performance.now() - start;
     const p = this.positions;
@@ -82,9 +87,9 @@ export class WindTracers implements SimSystem {
     const w = this.wind;
     const blend = 1 - Math.exp(-this.responsiveness * dt);
     const fall = this.settling * dt;
-    const half = sandbox.terrain.params.worldSize / 2;
+    const half = world.terrain.params.worldSize / 2;
     const lifetime = this.lifetime;
-    const terrain = sandbox.terrain;
+    const terrain = world.terrain;
     const ceiling = terrain.maxHeight + half;
     for (let i = 0; i < this.count; i++) {
       let vx = v[3 * i]!;
@@ -101,7 +106,7 @@ export class WindTracers implements SimSystem {
       const z = (p[4 * i + 2] = p[4 * i + 2]! + vz * dt);
       const age = (this.ages[i] = this.ages[i]! + dt);
       if (age > lifetime || x < -half || x > half || z < -half || z > half || y > ceiling || !(y > sampleTerrainHeight(terrain, x, z))) {
-        this.spawn(i, sandbox, false);
+        this.spawn(i, world, false);
       }
     }
   }
@@ -113,6 +118,14 @@ export class WindTracers implements SimSystem {
       fieldMs: Math.round(this.lastSampleMs * 1000) / 1000,
       respawned: this.respawned,
     };
+  }
+
+  hash(hasher: StateHasher): void {
+    hasher.value(this.saveState());
+  }
+
+  section(): { tracers: number } {
+    return { tracers: this.count };
   }
 
   saveState(): WindTracerState {
@@ -136,9 +149,9 @@ export class WindTracers implements SimSystem {
     this.respawned = s.respawned;
   }
 
-  private spawn(i: number, sandbox: Sandbox, initial: boolean): void {
+  private spawn(i: number, world: World, initial: boolean): void {
     const r = this.random;
-    const terrain = sandbox.terrain;
+    const terrain = world.terrain;
     const half = terrain.params.worldSize / 2;
     const x = r.range(-half, half);
     const z = r.range(-half, half);

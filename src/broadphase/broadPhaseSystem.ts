@@ -12,7 +12,9 @@ import {
   type BroadPhaseName,
   type BroadPhaseScene,
 } from '../broadphase/index';
-import type { MetricValue, SimSystem } from './sandbox';
+import type { StateHasher } from '../math/hash';
+import type { MetricValue, SimSystem } from '../world/simSystem';
+import type { SceneBroadPhase } from './broadPhaseSection';
 
 export const BROAD_PHASE_SCENES = ['orbits', 'ground'] as const;
 export type BroadPhaseSceneName = (typeof BROAD_PHASE_SCENES)[number];
@@ -109,6 +111,15 @@ export class BroadPhaseSystem implements SimSystem {
     if (dt <= 0) return;
     this.scene.advance(dt * FRAMES_PER_SECOND);
     this.run(true);
+  }
+
+  hash(hasher: StateHasher): void {
+    hasher.value(this.saveState()).word(this.pairs).word(this.created).word(this.deleted);
+  }
+
+  section(): SceneBroadPhase {
+    const { scene, strategy, count, movingPercent, speed } = this.settings;
+    return { scene, strategy, count, movingPercent, speed };
   }
 
   metrics(): Record<string, MetricValue> {

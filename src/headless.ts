@@ -1,0 +1,31 @@
+import { buildBVH } from './bvh/buildBVH';
+import type { SceneDefinition } from './scene/scene';
+import { Sandbox } from './sim/sandbox';
+import { installSceneSystems } from './systems';
+import type { SystemContext } from './world/simSystem';
+
+export interface HeadlessOptions {
+  /** Field programs by name (the runner reads `scenes/fields/NAME.vf`). */
+  readField: SystemContext['readField'];
+  /** Frames of timings kept (the report's window). */
+  timingWindow?: number;
+}
+
+/**
+ * A scene's world without a page: its terrain generated, its BVH built and its systems installed from
+ * their sections, ready to step. The runner, the golden-hash tests and the benchmarks start here; the
+ * page builds the same world, the terrain and BVH in a worker.
+ */
+export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
+  const sandbox = new Sandbox(scene, undefined, options.timingWindow ?? 120);
+  const bvh = sandbox.timings.time('bvh.build', () => buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+  sandbox.setBvh(bvh);
+  installSceneSystems(sandbox, scene, { world: sandbox, readField: options.readField });
+  return sandbox;
+}
+
+/** Steps `frames` fixed steps of `dt` seconds and returns the determinism hash after them. */
+export function runFixedSteps(sandbox: Sandbox, frames: number, dt = 1 / 60): string {
+  for (let frame = 0; frame < frames; frame++) sandbox.step(dt);
+  return sandbox.hash();
+}

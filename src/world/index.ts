@@ -1,0 +1,2 @@
+export type { MetricValue, SimSystem, SystemContext, WindSampler, World } from './simSystem';
+export { TimingRing, summarize, type PhaseStats, type PhaseSeries } from './timings';

@@ -1,0 +1,31 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ColliderscopeError, parseSceneText, type SceneDefinition } from '../src/core';
+
+/** The project's scenes folder: presets, their index and the field programs. */
+export const SCENES_DIR = fileURLToPath(new URL('../scenes/', import.meta.url));
+
+/** A field program of the library by name, as the page's bundle holds it (`scenes/fields/NAME.vf`). */
+export function readField(name: string): string {
+  const path = `${SCENES_DIR}fields/${name}.vf`;
+  if (!/^[A-Za-z0-9_-]+$/.test(name) || !existsSync(path)) {
+    throw new ColliderscopeError(`no field program called ${JSON.stringify(name)} in scenes/fields/`, { field: 'program' });
+  }
+  return readFileSync(path, 'utf8');
+}
+
+/** Reads and validates a scene file; errors name the file, the field and what was expected. */
+export function loadSceneFile(path: string): SceneDefinition {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ColliderscopeError(`cannot read the scene file: ${(error as Error).message}`, { file: path });
+  }
+  return parseSceneText(text, path);
+}
+
+/** The presets in the order of `scenes/index.json`. */
+export function presetNames(): string[] {
+  return JSON.parse(readFileSync(`${SCENES_DIR}index.json`, 'utf8')) as string[];
+}
