@@ -53,5 +53,6 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  return typeof value === 'object' ? 'an object' : String(value);
+  if (typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol') return String(value);
+  return typeof value === 'function' ? 'a function' : 'an object';
 }

@@ -79,11 +79,7 @@ export class ActorBuffers {
       qw = orientation[3]!;
     const qLength = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
     if (!(qLength > 1e-12) || !Number.isFinite(qLength))
-      throw new InvalidParameterError(
-        'orientation',
-        'a finite non-zero quaternion (x, y, z, w)',
-        Array.from(orientation as ArrayLike<number>).join(', '),
-      );
+      throw new InvalidParameterError('orientation', 'a finite non-zero quaternion (x, y, z, w)', Array.from(orientation).join(', '));
     if (!(density > 0) || !Number.isFinite(density)) throw new InvalidParameterError('density', 'a finite number > 0', density);
     const mass = this.massScratch;
     const i = this.count;

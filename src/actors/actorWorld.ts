@@ -2,14 +2,14 @@ import type { BroadPhase } from '../broadphase/broadPhase';
 import { createBroadPhase, type BroadPhaseName } from '../broadphase/createBroadPhase';
 import type { BVH } from '../bvh/buildBVH';
 import { InvalidParameterError } from '../errors';
-import { findActorContacts, wake, type ActorContactCounters } from './actorContacts';
+import { findActorContacts, wake } from './actorContacts';
 import { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 import { applyWindToActors, WindBatch, type WindSampler } from './actorWind';
 import * as ContactLayout from './contactBuffer';
 import { ContactBuffer } from './contactBuffer';
 import { prepareContacts, solvePushOut, solveVelocities } from './contactSolver';
 import type { ActorShape } from './shapes';
-import { findTerrainContacts, type TerrainContactCounters, type TriangleSource } from './terrainContacts';
+import { findTerrainContacts, type TriangleSource } from './terrainContacts';
 import { TriangleBoxQuery } from './triangleBoxQuery';
 
 export interface ActorWorldOptions {
@@ -164,8 +164,8 @@ export class ActorWorld {
     pairs: 0,
     terrainContacts: 0,
     actorContacts: 0,
-    terrain: { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 } as TerrainContactCounters,
-    actor: { pairsTested: 0, sphereTests: 0, woken: 0 } as ActorContactCounters,
+    terrain: { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 },
+    actor: { pairsTested: 0, sphereTests: 0, woken: 0 },
     fellAsleep: 0,
     /** Woken by wakeActors since the world was made (not reset per step). */
     wokenByBox: 0,

@@ -145,7 +145,7 @@ export class DynamicAabbTree {
     this.child2[newParent] = leaf;
     this.parent[sibling] = newParent;
     this.parent[leaf] = newParent;
-    this.refitUpwards(this.parent[leaf]!);
+    this.refitUpwards(this.parent[leaf]);
   }
 
   private removeLeaf(leaf: number): void {
@@ -222,7 +222,7 @@ export class DynamicAabbTree {
     this.unionInto(a, other, shorter);
     this.unionInto(up, a, taller);
     height[a] = 1 + Math.max(height[other]!, height[shorter]!);
-    height[up] = 1 + Math.max(height[a]!, height[taller]!);
+    height[up] = 1 + Math.max(height[a], height[taller]!);
     return up;
   }
 

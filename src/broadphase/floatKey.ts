@@ -27,7 +27,7 @@ export function nextFloat32Down(value: number): number {
   if (value === 0) return -1.401298464324817e-45;
   scratchFloat[0] = value;
   scratchBits[0] = value > 0 ? scratchBits[0]! - 1 : scratchBits[0]! + 1;
-  return scratchFloat[0]!;
+  return scratchFloat[0];
 }
 
 /** The float32 just above `value` (a float32 itself, finite). */
@@ -35,5 +35,5 @@ export function nextFloat32Up(value: number): number {
   if (value === 0) return 1.401298464324817e-45;
   scratchFloat[0] = value;
   scratchBits[0] = value > 0 ? scratchBits[0]! + 1 : scratchBits[0]! - 1;
-  return scratchFloat[0]!;
+  return scratchFloat[0];
 }

@@ -124,7 +124,7 @@ export class PairManager {
         this.refs[index] = 1;
         this.flags[index] = (flags | FLAG_TOUCHED) & ~FLAG_REMOVED;
       } else {
-        this.refs[index]++;
+        this.refs[index]!++;
       }
       return;
     }
@@ -140,7 +140,7 @@ export class PairManager {
     const index = this.slotPair[slot]!;
     if (this.flags[index]! & FLAG_REMOVED) return;
     if (--this.refs[index]! <= 0) {
-      this.flags[index] |= FLAG_REMOVED;
+      this.flags[index]! |= FLAG_REMOVED;
       this.anyRemoved = true;
     }
   }
@@ -166,7 +166,7 @@ export class PairManager {
     const pa = this.a;
     const pb = this.b;
     const flags = this.flags;
-    for (let i = 0; i < this.count; i++) if (mask[pa[i]!] || mask[pb[i]!]) flags[i] &= ~FLAG_TOUCHED;
+    for (let i = 0; i < this.count; i++) if (mask[pa[i]!] || mask[pb[i]!]) flags[i]! &= ~FLAG_TOUCHED;
   }
 
   /**

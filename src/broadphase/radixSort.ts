@@ -31,9 +31,9 @@ export class RadixSorter {
     counts.fill(0);
     for (let i = 0; i < n; i++) {
       const key = keys[i]!;
-      counts[key & DIGIT_MASK]++;
-      counts[BUCKETS + ((key >>> DIGIT_BITS) & DIGIT_MASK)]++;
-      counts[2 * BUCKETS + ((key >>> (2 * DIGIT_BITS)) ^ TOP_SIGN)]++;
+      counts[key & DIGIT_MASK]!++;
+      counts[BUCKETS + ((key >>> DIGIT_BITS) & DIGIT_MASK)]!++;
+      counts[2 * BUCKETS + ((key >>> (2 * DIGIT_BITS)) ^ TOP_SIGN)]!++;
     }
     this.keysA = grown(this.keysA, n);
     this.keysB = grown(this.keysB, n);
@@ -58,7 +58,7 @@ export class RadixSorter {
       const flip = pass === 2 ? TOP_SIGN : 0;
       for (let i = 0; i < n; i++) {
         const key = sourceKeys[i]!;
-        const at = counts[base + (((key >>> shift) & DIGIT_MASK) ^ flip)]++;
+        const at = counts[base + (((key >>> shift) & DIGIT_MASK) ^ flip)]!++;
         targetKeys[at] = key;
         targetValues[at] = sourceValues[i]!;
       }

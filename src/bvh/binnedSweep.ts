@@ -53,9 +53,9 @@ export function evaluateBinnedSweep(workspace: BuildWorkspace, start: number, co
     if (bz > last) bz = last;
     by += bins;
     bz += 2 * bins;
-    binCounts[bx]++;
-    binCounts[by]++;
-    binCounts[bz]++;
+    binCounts[bx]!++;
+    binCounts[by]!++;
+    binCounts[bz]!++;
     let o = 6 * bx;
     if (x0 < binBounds[o]!) binBounds[o] = x0;
     if (y0 < binBounds[o + 1]!) binBounds[o + 1] = y0;

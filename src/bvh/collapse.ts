@@ -37,11 +37,10 @@ export function collapseToWide(tree: BuildTree, options: BuildOptions): WideTree
     return (((1 - leaves) % 3) + 3) % 3;
   };
 
-  let nodeCount = 0;
   if (tree.nodeCount === 0) {
     return { nodeCount: 0, kind, ref, source, depth, firstShared: 0, sharedFrames: new Float64Array(0) };
   }
-  nodeCount = 1;
+  let nodeCount = 1;
   // The root is always a wide node, even over a single leaf, so every query starts the same way.
   const stack: number[] = [0, 0];
   const candidate = new Int32Array(4);

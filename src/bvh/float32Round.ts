@@ -26,5 +26,5 @@ function stepFloat32(value: number, direction: 1 | -1): number {
   scratchFloat[0] = value;
   // For positive floats a larger bit pattern is a larger value; for negative ones it is the reverse.
   scratchBits[0] = scratchBits[0]! + (value > 0 ? direction : -direction);
-  return scratchFloat[0]!;
+  return scratchFloat[0];
 }

@@ -84,7 +84,7 @@ export function resolveBuildOptions(input: Partial<BuildOptions> = {}): BuildOpt
   if (
     !Array.isArray(options.layouts) ||
     options.layouts.length === 0 ||
-    !options.layouts.every((l) => (BVH_LAYOUTS as readonly string[]).includes(l))
+    !options.layouts.every((l) => (BVH_LAYOUTS as readonly unknown[]).includes(l))
   ) {
     throw new InvalidParameterError('layouts', `a non-empty list of ${BVH_LAYOUTS.join(', ')}`, options.layouts);
   }

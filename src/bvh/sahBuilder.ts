@@ -74,7 +74,7 @@ export function buildBinaryTree(positions: Float32Array, indices: Uint32Array, t
     const makeLeaf = count <= 1 || (count <= maxLeafSize && count * triangleCost <= splitCost);
 
     let leftCount = -1;
-    let leftStart = start;
+    const leftStart = start;
     let rightStart = start;
     let rightCount = 0;
     if (!makeLeaf) {

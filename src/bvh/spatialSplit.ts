@@ -43,8 +43,8 @@ export function evaluateSpatialSplit(workspace: BuildWorkspace, start: number, c
       const hi = bounds[r + 3 + axis]!;
       const firstBin = binOf(lo, nodeMin, width, bins);
       const lastBin = binOf(hi, nodeMin, width, bins);
-      entry[firstBin]++;
-      exit[lastBin]++;
+      entry[firstBin]!++;
+      exit[lastBin]!++;
       for (let b = firstBin; b <= lastBin; b++) {
         let piece: Float32Array | Float64Array = bounds;
         let p = r;

@@ -72,6 +72,7 @@ export function jitKernel(program: FieldProgram): FieldKernel {
   let kernel = kernelsBySource.get(source);
   if (kernel === undefined) {
     if (kernelsBySource.size >= MAX_CACHED_KERNELS) kernelsBySource.clear();
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the JIT compiles generated source on purpose
     kernel = new Function('K', 'P', 'O', 'n', 'noise', source) as FieldKernel;
     kernelsBySource.set(source, kernel);
   }
@@ -85,6 +86,7 @@ let jitAvailable: boolean | undefined;
 export function isJitAvailable(): boolean {
   if (jitAvailable === undefined) {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- probes whether the JIT above may run
       jitAvailable = (new Function('return 1') as () => number)() === 1;
     } catch {
       jitAvailable = false;

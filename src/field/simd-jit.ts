@@ -229,7 +229,7 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
       return;
     }
     for (const g of forGroups) {
-      if (deferring[i] && !fullSelects && deferredTo[i] < 0) emitFlaggedSelect(i, g);
+      if (deferring[i] && !fullSelects && deferredTo[i]! < 0) emitFlaggedSelect(i, g);
       else if (deferring[i]) emitDeferringSelect(i, g);
       else
         valueOf[g]![i] = emitLaneOperation(
@@ -293,7 +293,7 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   instructions.forEach((_, i) => {
     if (live[i] && invariant[i]) emitInstruction(i);
   });
-  const redoesSelects = instructions.some((_, i) => live[i] && deferring[i] && deferredTo[i] < 0);
+  const redoesSelects = instructions.some((_, i) => live[i] && deferring[i] && deferredTo[i]! < 0);
   // Flags from one comparison: a scalar (the same in every component) against a loop-invariant float4
   // is below some component exactly where it is below their largest (NaN components never compare
   // true, so they are left out); likewise above, the smallest. For an explosion's
@@ -301,14 +301,14 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   const boundOf = new Map<number, { scalar: Source; local: number; comparison: SimdOp }>();
   instructions.forEach((select, s) => {
     const mask = select.sources[0];
-    if (!live[s] || !deferring[s] || deferredTo[s] >= 0 || mask?.kind !== 'instruction') return;
+    if (!live[s] || !deferring[s] || deferredTo[s]! >= 0 || mask?.kind !== 'instruction') return;
     const comparison = instructions[mask.index]!;
     const bounded = BOUNDED_COMPARISONS[comparison.operation];
     if (bounded === undefined || invariant[mask.index]) return;
     const isScalar = (source: Source): boolean =>
       source.kind === 'instruction' && !invariant[source.index] && SCALAR_RESULTS.has(instructions[source.index]!.operation);
     const isInvariant = (source: Source): boolean =>
-      source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]);
+      source.kind === 'constant' || source.kind === 'zero' || (source.kind === 'instruction' && invariant[source.index]!);
     const [left, right] = comparison.sources as [Source, Source];
     // b > x is x < b: with the scalar on the right the comparison flips.
     const [scalar, limits, { opcode, largest }] =
@@ -361,7 +361,7 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
   /** The program once per loop iteration: every live instruction that varies and is not deferred into a select. */
   const emitLoopBody = (forGroups: readonly number[]): void =>
     instructions.forEach((_, i) => {
-      if (live[i] && !invariant[i] && deferredTo[i] < 0) emitInstruction(i, forGroups);
+      if (live[i] && !invariant[i] && deferredTo[i]! < 0) emitInstruction(i, forGroups);
     });
   const emitMainLoop = (): void => {
     const forgetLoop = pool.remember();

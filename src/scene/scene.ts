@@ -59,7 +59,7 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
   expectKnownKeys(object, SCENE_FIELDS, top);
 
   const terrainInput = object.terrain === undefined ? {} : expectObject(object.terrain, child(top, 'terrain'));
-  const terrain = resolveTerrainParams(terrainInput as Partial<TerrainParams>, file, 'terrain.');
+  const terrain = resolveTerrainParams(terrainInput, file, 'terrain.');
 
   const camera = defaultCamera(terrain);
   if (object.camera !== undefined) {

@@ -31,7 +31,7 @@ function float32Down(x: number): number {
   float32[0] = rounded;
   // One ulp towards −∞: the bit pattern moves away from zero for negatives, towards it for positives.
   bits32[0] = rounded > 0 ? bits32[0]! - 1 : rounded < 0 ? bits32[0]! + 1 : 0x80000001 | 0;
-  return float32[0]!;
+  return float32[0];
 }
 
 /** The smallest float32 ≥ x (x finite). */

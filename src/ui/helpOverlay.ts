@@ -63,7 +63,7 @@ export class HelpOverlay {
 
   /** Shows the overlay unless this browser has closed it before. */
   showOnFirstVisit(): void {
-    let seen = false;
+    let seen: boolean;
     try {
       seen = localStorage.getItem(SEEN_KEY) === '1';
     } catch {

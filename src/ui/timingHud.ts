@@ -105,7 +105,7 @@ export class TimingHud {
     if (frames === 0) return;
     const totals = new Float64Array(frames);
     // Windows can differ in length (a phase that started later); align them on the newest frame.
-    series.forEach((s) => s.forEach((value, i) => (totals[frames - s.length + i] += value)));
+    series.forEach((s) => s.forEach((value, i) => (totals[frames - s.length + i]! += value)));
     let peak = 1000 / 60;
     for (const total of totals) peak = Math.max(peak, total);
     const barWidth = canvas.width / frames;

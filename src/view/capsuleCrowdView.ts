@@ -50,8 +50,8 @@ export class CapsuleCrowdView {
     const mesh = this.mesh;
     for (let i = 0; i < count; i++) {
       const i3 = 3 * i;
-      this.position.set(centres[i3]!, centres[i3 + 1]!, centres[i3 + 2]!);
-      this.axis.set(axes[i3]!, axes[i3 + 1]!, axes[i3 + 2]!);
+      this.position.set(centres[i3]!, centres[i3 + 1]!, centres[i3 + 2]);
+      this.axis.set(axes[i3]!, axes[i3 + 1]!, axes[i3 + 2]);
       this.rotation.setFromUnitVectors(UP, this.axis);
       this.matrix.compose(this.position, this.rotation, this.scale);
       mesh.setMatrixAt(i, this.matrix);

@@ -131,10 +131,10 @@ export class CapsuleProbeView {
     edges.needsUpdate = true;
     this.marker.visible = this.arrow.visible = hit;
     if (hit) {
-      this.marker.position.set(shot.point[0]!, shot.point[1]!, shot.point[2]!);
+      this.marker.position.set(shot.point[0]!, shot.point[1]!, shot.point[2]);
       this.marker.scale.setScalar(Math.max(0.08, radius * 0.2));
       this.arrow.position.copy(this.marker.position);
-      this.arrow.setDirection(new THREE.Vector3(shot.normal[0]!, shot.normal[1]!, shot.normal[2]!));
+      this.arrow.setDirection(new THREE.Vector3(shot.normal[0], shot.normal[1], shot.normal[2]));
       const size = Math.max(1, 3 * radius);
       this.arrow.setLength(size, size * 0.3, size * 0.15);
     }

@@ -30,7 +30,7 @@ export class ParticlePoints {
       geometry.setAttribute('color', this.colours);
     }
     this.positions.needsUpdate = true;
-    this.colours!.needsUpdate = true;
+    this.colours.needsUpdate = true;
     geometry.setDrawRange(0, buffers.capacity);
   }
 

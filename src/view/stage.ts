@@ -89,10 +89,10 @@ export class Stage {
   }
 
   setView(position: readonly number[], target: readonly number[], fov: number): void {
-    this.camera.position.set(position[0]!, position[1]!, position[2]!);
+    this.camera.position.set(position[0]!, position[1]!, position[2]);
     this.camera.fov = fov;
     this.camera.updateProjectionMatrix();
-    this.orbit.target.set(target[0]!, target[1]!, target[2]!);
+    this.orbit.target.set(target[0]!, target[1]!, target[2]);
     this.camera.lookAt(this.orbit.target);
     this.orbit.update();
     this.fly.syncFromCamera();

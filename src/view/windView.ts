@@ -105,7 +105,7 @@ export class EffectGizmos {
       const finite = Number.isFinite(effect.reach);
       mesh.visible = finite && effect.enabled;
       mesh.material = i === selectedIndex ? this.selected : this.normal;
-      mesh.position.set(effect.position[0]!, effect.position[1]!, effect.position[2]!);
+      mesh.position.set(effect.position[0]!, effect.position[1]!, effect.position[2]);
       if (finite) mesh.scale.setScalar(effect.reach);
     });
   }

@@ -111,7 +111,7 @@ export class WindTracers implements SimSystem {
     }
   }
 
-  metrics(): Record<string, number> {
+  metrics(): { tracers: number; effects: number; fieldMs: number; respawned: number } {
     return {
       tracers: this.count,
       effects: this.field.effects.filter((e) => e.enabled).length,

@@ -97,7 +97,7 @@ function reference(percent: number): Expected {
 
 function strategy(name: BroadPhaseName, percent: number, expected: Expected): Contender {
   const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
-  let bp: BroadPhase = createBroadPhase(name);
+  const bp: BroadPhase = createBroadPhase(name);
   const contender: Contender = {
     name,
     pairs: 0,
@@ -133,11 +133,11 @@ const f32Bits = new Uint32Array(f32.buffer);
 /** The float32 our table stores for a coordinate (rounded outward), so box-intersect sees the same boxes. */
 function outward(value: number, up: boolean): number {
   f32[0] = value;
-  const nearest = f32[0]!;
+  const nearest = f32[0];
   if (up ? nearest >= value : nearest <= value) return nearest === 0 ? 0 : nearest;
   if (nearest === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
   f32Bits[0] = nearest > 0 === up ? f32Bits[0]! + 1 : f32Bits[0]! - 1;
-  return f32[0]!;
+  return f32[0];
 }
 
 function boxIntersectPeer(percent: number, expected: Expected): Contender {

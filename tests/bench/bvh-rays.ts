@@ -106,9 +106,9 @@ function castThree(bvh: MeshBVH, batch: RayBatch, out: Float32Array): number {
   const ray = new THREE.Ray();
   let hits = 0;
   for (let i = 0; i < batch.count; i++) {
-    ray.origin.set(batch.origins[3 * i]!, batch.origins[3 * i + 1]!, batch.origins[3 * i + 2]!);
-    ray.direction.set(batch.directions[3 * i]!, batch.directions[3 * i + 1]!, batch.directions[3 * i + 2]!);
-    const hit = bvh.raycastFirst(ray, THREE.FrontSide, 0, batch.tMax[i]!);
+    ray.origin.set(batch.origins[3 * i]!, batch.origins[3 * i + 1]!, batch.origins[3 * i + 2]);
+    ray.direction.set(batch.directions[3 * i]!, batch.directions[3 * i + 1]!, batch.directions[3 * i + 2]);
+    const hit = bvh.raycastFirst(ray, THREE.FrontSide, 0, batch.tMax[i]);
     out[i] = hit === null ? Infinity : hit.distance;
     if (hit !== null) hits++;
   }

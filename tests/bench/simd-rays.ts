@@ -65,9 +65,9 @@ const uploadMs = performance.now() - uploadStart;
 const threeRay = new THREE.Ray();
 function castThree(rays: RayBatch, hits: RayHits): void {
   for (let i = 0; i < rays.count; i++) {
-    threeRay.origin.set(rays.origins[3 * i]!, rays.origins[3 * i + 1]!, rays.origins[3 * i + 2]!);
-    threeRay.direction.set(rays.directions[3 * i]!, rays.directions[3 * i + 1]!, rays.directions[3 * i + 2]!);
-    const hit = three.raycastFirst(threeRay, THREE.FrontSide, 0, rays.tMax[i]!);
+    threeRay.origin.set(rays.origins[3 * i]!, rays.origins[3 * i + 1]!, rays.origins[3 * i + 2]);
+    threeRay.direction.set(rays.directions[3 * i]!, rays.directions[3 * i + 1]!, rays.directions[3 * i + 2]);
+    const hit = three.raycastFirst(threeRay, THREE.FrontSide, 0, rays.tMax[i]);
     hits.t[i] = hit === null ? Infinity : hit.distance;
     hits.triangle[i] = hit === null ? -1 : (hit.faceIndex ?? -1);
   }

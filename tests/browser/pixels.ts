@@ -14,7 +14,7 @@ export interface CanvasPixels {
 /** Reads the WebGL canvas back (the renderer keeps its drawing buffer) and summarizes what it shows. */
 export function canvasPixels(page: Page): Promise<CanvasPixels> {
   return page.evaluate(() => {
-    const source = document.querySelector('#app canvas') as HTMLCanvasElement | null;
+    const source = document.querySelector<HTMLCanvasElement>('#app canvas');
     if (source === null) throw new Error('no canvas');
     const width = 320;
     const height = Math.round((320 * source.height) / source.width);

@@ -228,7 +228,7 @@ export class BoxProbeFeature implements AppFeature {
     const parts: string[] = [];
     for (const test of BOX_QUERY_TESTS) {
       let repeats = 0;
-      let counters: BoxQueryCounters | null = null;
+      let counters: BoxQueryCounters;
       const start = performance.now();
       do {
         counters = overlapBoxes(sandbox.bvh, this.boxes, this.list, { test });

@@ -571,7 +571,7 @@ export class CapsuleFeature implements AppFeature {
       z = Math.max(-half, Math.min(half, target.z));
     const { radius, halfHeight } = character.settings;
     character.place(x, sampleTerrainHeight(sandbox.terrain, x, z) + halfHeight + radius + 1, z);
-    const centre = new THREE.Vector3(x, character.position[1]!, z);
+    const centre = new THREE.Vector3(x, character.position[1], z);
     const back = new THREE.Vector3();
     stage.camera.getWorldDirection(back);
     back.y = 0;

@@ -312,7 +312,7 @@ export function walkWideQuantized(
       boxes[o + 3] = minX + u16[b + 12 + s]! * stepX;
       boxes[o + 4] = minY + u16[b + 16 + s]! * stepY;
       boxes[o + 5] = minZ + u16[b + 20 + s]! * stepZ;
-      centres[3 * s] = boxes[o]! + boxes[o + 3]!;
+      centres[3 * s] = boxes[o] + boxes[o + 3]!;
       centres[3 * s + 1] = boxes[o + 1]! + boxes[o + 4]!;
       centres[3 * s + 2] = boxes[o + 2]! + boxes[o + 5]!;
     }

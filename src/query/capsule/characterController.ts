@@ -161,18 +161,18 @@ export class CapsuleCharacter {
     d[2] = dz;
     let blocked = false;
     for (let iteration = 0; iteration < SLIDE_ITERATIONS; iteration++) {
-      const length = Math.hypot(d[0]!, d[1]!, d[2]!);
+      const length = Math.hypot(d[0], d[1], d[2]);
       if (length < 1e-9) break;
-      const toi = this.sweep(bvh, d[0]!, d[1]!, d[2]!);
+      const toi = this.sweep(bvh, d[0], d[1], d[2]);
       if (this.hitTriangle < 0) {
-        this.advance(d[0]!, d[1]!, d[2]!, 1);
+        this.advance(d[0], d[1], d[2], 1);
         break;
       }
       const n = this.hitNormal;
       if (toi === 0) this.pushOut();
-      else this.advance(d[0]!, d[1]!, d[2]!, toi);
+      else this.advance(d[0], d[1], d[2], toi);
       const walkable = n[1]! >= this.cosMaxSlope;
-      if (walkable && d[1]! < 0) {
+      if (walkable && d[1] < 0) {
         this.grounded = true;
         this.groundNormal.set(n);
         if (this.velocity[1]! < 0) this.velocity[1] = 0;
@@ -192,16 +192,16 @@ export class CapsuleCharacter {
         }
       }
       const rest = toi === 0 ? 1 : Math.max(0, 1 - toi);
-      d[0]! *= rest;
-      d[1]! *= rest;
-      d[2]! *= rest;
-      const into = d[0]! * px + d[1]! * py + d[2]! * pz;
+      d[0] *= rest;
+      d[1] *= rest;
+      d[2] *= rest;
+      const into = d[0] * px + d[1] * py + d[2] * pz;
       if (into < 0) {
-        d[0]! -= into * px;
-        d[1]! -= into * py;
-        d[2]! -= into * pz;
+        d[0] -= into * px;
+        d[1] -= into * py;
+        d[2] -= into * pz;
       }
-      if (horizontal) d[1] = Math.max(d[1]!, 0); // walking never pushes down into the ground
+      if (horizontal) d[1] = Math.max(d[1], 0); // walking never pushes down into the ground
     }
     return blocked;
   }

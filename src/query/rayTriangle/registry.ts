@@ -16,6 +16,7 @@ export interface RayTriangleKernel {
   readonly watertight: boolean;
   prepareRay(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, rayData: Float64Array): void;
   intersect(
+    this: void,
     rayData: Float64Array,
     positions: Float32Array,
     a: number,

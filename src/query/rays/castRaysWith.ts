@@ -200,7 +200,6 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
   const hitT = hits.t;
   const hitTriangle = hits.triangle;
   let invalidRays = 0;
-  let trianglesTested = 0;
 
   if (strategy.batchSize === 0) {
     const binary = state.binary;
@@ -356,7 +355,7 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     }
     run();
   }
-  trianglesTested = items.trianglesTested;
+  const trianglesTested = items.trianglesTested;
   return {
     nodesVisited: counters.nodesVisited + single.nodesVisited,
     boxesTested: counters.boxesTested + single.boxesTested,

@@ -158,7 +158,7 @@ describe('switching strategies live', () => {
       if (frame % 5 === 0) bp = switchBroadPhase(bp, BROAD_PHASE_NAMES[(frame / 5) % BROAD_PHASE_NAMES.length]!);
       for (let i = 1; i < 300; i += 4) {
         for (const k of [0, 3]) boxes[6 * i + k]! += random.range(-1, 1);
-        boxes[6 * i + 3]! = Math.max(boxes[6 * i + 3]!, boxes[6 * i]!);
+        boxes[6 * i + 3] = Math.max(boxes[6 * i + 3]!, boxes[6 * i]!);
         bp.update(i, boxes, 6 * i);
         reference.update(i, boxes, 6 * i);
       }
@@ -261,11 +261,11 @@ describe('float32 outward rounding', () => {
     const bits = new Uint32Array(f32.buffer);
     const step = (value: number, up: boolean): number => {
       f32[0] = value;
-      const nearest = f32[0]!;
+      const nearest = f32[0];
       if (up ? nearest >= value : nearest <= value) return nearest === 0 ? 0 : nearest;
       if (nearest === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
       bits[0] = nearest > 0 === up ? bits[0]! + 1 : bits[0]! - 1;
-      return f32[0]!;
+      return f32[0];
     };
     const table = new BoxTable(1);
     const check = (value: number): void => {

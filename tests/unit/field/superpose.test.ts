@@ -40,8 +40,8 @@ describe('superposition', () => {
       const alone = new Float32Array(count * 4);
       evaluateField(program, positions, alone);
       for (let i = 0; i < count * 4; i++) {
-        sum[i] += alone[i]!;
-        magnitude[i] += Math.abs(alone[i]!);
+        sum[i]! += alone[i]!;
+        magnitude[i]! += Math.abs(alone[i]!);
       }
     }
     for (const backend of ['interpreter', 'jit'] as const) {

@@ -24,7 +24,10 @@ function bruteForceHits(
   options: { triangleTest?: RayTriangleKernelName; doubleSided?: boolean },
 ): RayHits {
   let byOptions = bruteForceMemo.get(rays);
-  if (byOptions === undefined) bruteForceMemo.set(rays, (byOptions = new Map()));
+  if (byOptions === undefined) {
+    byOptions = new Map();
+    bruteForceMemo.set(rays, byOptions);
+  }
   const key = `${options.triangleTest ?? 'default'}/${options.doubleSided ?? false}`;
   const known = byOptions.get(key);
   if (known !== undefined && known.indices === mesh.indices) return known.hits;

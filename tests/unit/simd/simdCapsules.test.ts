@@ -75,7 +75,7 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
     }
     if (mismatches.length < 5) {
       mismatches.push(
-        `sweep ${i}: TypeScript ${triangle} at ${expected.toi[i]} (${Array.from(expected.normal.subarray(i3, i3 + 3))}), SIMD ${actual.triangle[i]} at ${actual.toi[i]} (${Array.from(actual.normal.subarray(i3, i3 + 3))})`,
+        `sweep ${i}: TypeScript ${triangle} at ${expected.toi[i]} (${Array.from(expected.normal.subarray(i3, i3 + 3)).join(',')}), SIMD ${actual.triangle[i]} at ${actual.toi[i]} (${Array.from(actual.normal.subarray(i3, i3 + 3)).join(',')})`,
       );
     }
   }
