@@ -32,7 +32,7 @@ export interface SystemSpec<Section extends object = object> {
 }
 
 function defineSystem<Section extends object>(spec: SystemSpec<Section>): SystemSpec {
-  return spec as unknown as SystemSpec;
+  return spec;
 }
 
 /**
@@ -83,7 +83,9 @@ export const SYSTEMS: readonly SystemSpec[] = [
 
 export const SYSTEM_NAMES: readonly string[] = SYSTEMS.map((spec) => spec.name);
 
-const SECTION_PARSERS: ReadonlyMap<string, SectionParser> = new Map(SYSTEMS.map((spec) => [spec.name, spec.parse]));
+const SECTION_PARSERS: ReadonlyMap<string, SectionParser> = new Map(
+  SYSTEMS.map((spec) => [spec.name, (value: unknown, where: Where) => spec.parse(value, where)]),
+);
 
 export function systemSpec(name: string): SystemSpec {
   const spec = SYSTEMS.find((s) => s.name === name);

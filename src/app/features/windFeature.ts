@@ -145,12 +145,12 @@ export class WindFeature implements AppFeature {
     const system = this.system();
     if (system === null) return [];
     const m = system.tracers.metrics();
-    return [`wind: ${m.effects} effects · ${m.tracers!.toLocaleString('en')} tracers · field ${m.fieldMs!.toFixed(2)} ms (${system.kernelRan()})`];
+    return [`wind: ${m.effects} effects · ${m.tracers.toLocaleString('en')} tracers · field ${m.fieldMs.toFixed(2)} ms (${system.kernelRan()})`];
   }
 
   /** Sets off the explosion effect (turning the wind on first if it is off). */
   detonate(): void {
-    const system = this.system() ?? (this.applyEnabled(true) as WindSystem | null);
+    const system = this.system() ?? (this.applyEnabled(true));
     if (system !== null && !system.detonate()) this.context?.reportError('This wind has no explosion effect to detonate.');
   }
 
@@ -208,7 +208,7 @@ export class WindFeature implements AppFeature {
       if (constant.name === 'center' || constant.name === 'base' || constant.name === 'time') continue;
       const value = getConstant(effect.program, constant.name);
       const uniform = value[0] === value[1] && value[1] === value[2];
-      const range = Math.max(10, 4 * Math.max(Math.abs(value[0]!), Math.abs(value[1]!), Math.abs(value[2]!)));
+      const range = Math.max(10, 4 * Math.max(Math.abs(value[0]), Math.abs(value[1]), Math.abs(value[2])));
       if (uniform) {
         const proxy = { [constant.name]: value[0] };
         folder
@@ -220,7 +220,7 @@ export class WindFeature implements AppFeature {
           folder
             .add(proxy, axis, -range, range, range / 200)
             .name(`${constant.name}.${axis}`)
-            .onChange(() => system.field.setConstant(effect, constant.name, [proxy.x!, proxy.y!, proxy.z!, value[3]!]));
+            .onChange(() => system.field.setConstant(effect, constant.name, [proxy.x, proxy.y, proxy.z, value[3]]));
         }
       }
     }
