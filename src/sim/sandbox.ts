@@ -61,11 +61,11 @@ export class Sandbox implements World {
   }
 
   /**
-   * The determinism hash: the frame, the clock and every running system's state, in step order. Two runs
+   * The determinism hash: the frame, the clock, the terrain and every running system's state, in step order. Two runs
    * of one scene (page or runner, any kernel) that stepped the same fixed steps reach the same hash.
    */
   hash(): string {
-    const hasher = new StateHasher().word(this.frame).number(this.time);
+    const hasher = new StateHasher().word(this.frame).number(this.time).array(this.terrain.positions);
     for (const system of this.systems) {
       hasher.string(system.name);
       system.hash(hasher);
