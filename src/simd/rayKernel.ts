@@ -1,13 +1,13 @@
 import type { BVH } from '../bvh/buildBVH';
 import { InvalidParameterError } from '../errors';
 import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
-import { alignTo, growMemoryTo, quantizedNodesOf } from './moduleMemory';
+import { alignTo, growMemoryTo, quantizedNodesOf } from '../platform/moduleMemory';
 import { frameMagnitudes } from './nodeRecords';
 import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder, scatterHits } from './rayOrder';
 
-/** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
+/** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
 interface RayKernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;

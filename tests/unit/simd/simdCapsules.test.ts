@@ -406,7 +406,7 @@ describe('input handling', () => {
 
   it('without WebAssembly SIMD the loader resolves to null with a reason, and sweepCapsulesSimd answers through TypeScript', async () => {
     vi.resetModules();
-    vi.doMock('../../../src/simd/simdSupport', () => ({ isWasmSimdSupported: () => false }));
+    vi.doMock('../../../src/platform/simdSupport', () => ({ isWasmSimdSupported: () => false }));
     try {
       const fresh = await import('../../../src/simd/simdCapsules');
       expect(fresh.simdCapsuleKernel()).toBeNull();
@@ -420,7 +420,7 @@ describe('input handling', () => {
       expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
       expect(Array.from(actual.toi)).toEqual(Array.from(expected.toi));
     } finally {
-      vi.doUnmock('../../../src/simd/simdSupport');
+      vi.doUnmock('../../../src/platform/simdSupport');
       vi.resetModules();
     }
   });

@@ -201,7 +201,7 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
 
   it('without WebAssembly SIMD the loader resolves to null with a reason, and castRaysSimd answers through TypeScript', async () => {
     vi.resetModules();
-    vi.doMock('../../../src/simd/simdSupport', () => ({ isWasmSimdSupported: () => false }));
+    vi.doMock('../../../src/platform/simdSupport', () => ({ isWasmSimdSupported: () => false }));
     try {
       const fresh = await import('../../../src/simd/simdRays');
       expect(fresh.simdRayKernel()).toBeNull();
@@ -216,7 +216,7 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
       expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
       expect(Array.from(actual.t)).toEqual(Array.from(expected.t));
     } finally {
-      vi.doUnmock('../../../src/simd/simdSupport');
+      vi.doUnmock('../../../src/platform/simdSupport');
       vi.resetModules();
     }
   });
