@@ -14,8 +14,8 @@ import { PlaneRaycaster, RAY_PICKS, type RayPick } from './raycastPlanes';
 import { askCache } from './askCache';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
-import { simdParticleKernel, type SimdParticleKernel } from '../simd/particleKernel';
-import { simdRayKernel } from '../simd/simdRays';
+import { simdParticleKernel, type SimdParticleKernel } from './particleKernel';
+import { simdRayKernel } from '../query/rays/simdRays';
 
 /** 'budget': each effect spends its raycast budget on random particles; 'reference': one raycast per particle per frame. */
 export const PARTICLE_MODES = ['budget', 'reference'] as const;

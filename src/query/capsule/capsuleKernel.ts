@@ -1,9 +1,9 @@
-import type { BVH } from '../bvh/buildBVH';
-import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from '../query/capsule/capsuleTypes';
-import { PAIRS_PER_TRIANGLE } from '../query/capsule/featureBits';
-import { checkBatch, edgeMasksFor, resolveSweepOptions } from '../query/capsule/sweepCapsules';
-import { alignTo, growMemoryTo, quantizedNodesOf } from '../platform/moduleMemory';
-import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords } from './nodeRecords';
+import type { BVH } from '../../bvh/buildBVH';
+import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords, quantizedNodesOf } from '../../bvh/nodeRecords';
+import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
+import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
+import { PAIRS_PER_TRIANGLE } from './featureBits';
+import { checkBatch, edgeMasksFor, resolveSweepOptions } from './sweepCapsules';
 
 /** The exports of the compiled kernel (src/platform/assembly/capsule/sweepCapsules.ts). */
 interface CapsuleKernelExports {

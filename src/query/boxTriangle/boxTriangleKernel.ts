@@ -1,5 +1,5 @@
-import { sharedKernel } from '../platform/loadWasm';
-import { alignTo, growMemoryTo } from '../platform/moduleMemory';
+import { sharedKernel } from '../../platform/loadWasm';
+import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 
 /** The exports of the compiled test (src/platform/assembly/boxTriangle/overlapBoxTriangles.ts). */
 interface BoxTriangleExports {
@@ -144,7 +144,7 @@ export class SimdBoxTriangleKernel {
 }
 
 /** Where the compiled test lands (npm run build:wasm). */
-const KERNEL_URL = new URL('../platform/generated/boxTriangle.wasm', import.meta.url);
+const KERNEL_URL = new URL('../../platform/generated/boxTriangle.wasm', import.meta.url);
 
 const shared = sharedKernel(KERNEL_URL, (instance) => new SimdBoxTriangleKernel(instance));
 

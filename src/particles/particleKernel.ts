@@ -1,9 +1,9 @@
-import type { ParticleEffectParams } from '../particles/effectParams';
-import { PlaneCache } from '../particles/planeCache';
-import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from '../particles/moveParticles';
-import { ParticleBuffers, particleLayout } from '../particles/particleBuffers';
 import { sharedKernel } from '../platform/loadWasm';
 import { alignTo, growMemoryTo } from '../platform/moduleMemory';
+import type { ParticleEffectParams } from './effectParams';
+import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from './moveParticles';
+import { ParticleBuffers, particleLayout } from './particleBuffers';
+import { PlaneCache } from './planeCache';
 
 /** The exports of the compiled move kernel (src/platform/assembly/particles/moveParticles.ts). */
 interface MoveKernelExports {
