@@ -1,4 +1,4 @@
-import type { MetricValue, Sandbox, SimSystem } from '../sim/sandbox';
+import type { MetricValue, SimSystem, World } from '../sim/simSystem';
 import type { WindField } from '../sim/windField';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import { ALL_GROUPS, ActorWorld, type ActorWorldOptions, type ActorWorldSnapshot } from './actorWorld';
@@ -35,23 +35,23 @@ export class ActorSystem implements SimSystem {
   }
 
   /** Drops a new pile (replacing the actors) on the sandbox's terrain. */
-  respawn(sandbox: Sandbox, pile: Partial<PileSpec> = {}): void {
+  respawn(sandbox: World, pile: Partial<PileSpec> = {}): void {
     this.pile = { ...this.pile, ...pile, mix: { ...this.pile.mix, ...pile.mix } };
     this.world.clear();
     const terrain = sandbox.terrain;
     spawnPile(this.world, this.pile, (x, z) => sampleTerrainHeight(terrain, x, z));
   }
 
-  terrainChanged(sandbox: Sandbox): void {
+  terrainChanged(sandbox: World): void {
     this.world.setTerrain(null);
     this.respawn(sandbox);
   }
 
-  bvhChanged(sandbox: Sandbox): void {
+  bvhChanged(sandbox: World): void {
     this.world.setTerrain(sandbox.bvh);
   }
 
-  step(dt: number, sandbox: Sandbox): void {
+  step(dt: number, sandbox: World): void {
     const world = this.world;
     if (world.bvh !== sandbox.bvh) world.setTerrain(sandbox.bvh);
     if (world.bvh === null) return;

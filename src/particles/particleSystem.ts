@@ -1,6 +1,6 @@
 import { InvalidParameterError } from '../errors';
 import { Random } from '../math/random';
-import type { Sandbox, SimSystem } from '../sim/sandbox';
+import type { SimSystem, World } from '../sim/simSystem';
 import type { WindField } from '../sim/windField';
 import { WindTracers } from '../sim/windTracers';
 import type { TerrainMesh } from '../terrain/heightfield';
@@ -258,13 +258,13 @@ export class ParticleSystem implements SimSystem {
     }
   }
 
-  terrainChanged(sandbox: Sandbox): void {
+  terrainChanged(sandbox: World): void {
     this.terrain = sandbox.terrain;
     this.heightSampler = new TerrainHeightSampler(sandbox.terrain);
     this.reset();
   }
 
-  step(dt: number, sandbox: Sandbox): void {
+  step(dt: number, sandbox: World): void {
     if (this.terrain !== sandbox.terrain) this.terrainChanged(sandbox);
     const frame = this.frame;
     for (const effect of this.effects) effect.cache.resetCounters();
@@ -561,7 +561,7 @@ export class ParticleSystem implements SimSystem {
   }
 }
 
-function findWind(sandbox: Sandbox): WindField | null {
+function findWind(sandbox: World): WindField | null {
   for (const system of sandbox.systems) if (system instanceof WindTracers) return system.field;
   return null;
 }

@@ -12,7 +12,7 @@ import {
   type BroadPhaseName,
   type BroadPhaseScene,
 } from '../broadphase/index';
-import type { MetricValue, SimSystem } from './sandbox';
+import type { MetricValue, SimSystem } from './simSystem';
 
 export const BROAD_PHASE_SCENES = ['orbits', 'ground'] as const;
 export type BroadPhaseSceneName = (typeof BROAD_PHASE_SCENES)[number];

@@ -1,4 +1,5 @@
-export { Sandbox, type SimSystem, type SandboxReport, type SandboxState, type MetricValue } from './sandbox';
+export { Sandbox, type SandboxReport, type SandboxState } from './sandbox';
+export type { MetricValue, SimSystem, World } from './simSystem';
 export { TimingRing, summarize, type PhaseStats, type PhaseSeries } from './timings';
 export { WindField, type PlacedEffect } from './windField';
 export { WindTracers } from './windTracers';

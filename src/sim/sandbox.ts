@@ -2,34 +2,12 @@ import type { BVH } from '../bvh/buildBVH';
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { generateTerrain } from '../terrain/heightfield';
+import type { MetricValue, SimSystem, World } from './simSystem';
 import { StateHistory } from './stateHistory';
 import { TimingRing } from './timings';
 
-/** A metric value a subsystem reports beside its timings. */
-export type MetricValue = number | string | boolean;
-
-/**
- * A part of the world that advances each step (actors, broad-phase, particles, wind…). The sandbox
- * times each system's step under its own phase name and collects its metrics for the HUD and the
- * headless report. Systems read the sandbox; rendering never writes back.
- */
-export interface SimSystem {
-  readonly name: string;
-  step(dt: number, sandbox: Sandbox): void;
-  metrics(): Record<string, MetricValue>;
-  /** Called when the terrain is replaced, so systems can rebuild what depends on it. */
-  terrainChanged?(sandbox: Sandbox): void;
-  /** Called when the terrain's BVH arrives (it may be built after the terrain, off the main thread). */
-  bvhChanged?(sandbox: Sandbox): void;
-  /**
-   * A deep copy of everything the next steps depend on (positions, velocities, random state…), for
-   * stepping back and restarting. A system without it cannot be rewound: the sandbox says so
-   * (Sandbox.rewindable) instead of rewinding the others alone.
-   */
-  saveState?(): unknown;
-  /** Puts back a state saveState returned (the system may ignore one that no longer fits). */
-  loadState?(state: unknown): void;
-}
+// Their home is simSystem.ts; named here too for code that imports them from the sandbox.
+export type { MetricValue, SimSystem } from './simSystem';
 
 /** The whole simulation at one frame: what Sandbox.stepBack and Sandbox.restart return to. */
 export interface SandboxState {
@@ -45,7 +23,7 @@ export interface SandboxReport {
 }
 
 /** The world: the scene, its terrain, the systems that run on it and their timings. */
-export class Sandbox {
+export class Sandbox implements World {
   scene: SceneDefinition;
   terrain: TerrainMesh;
   /** The terrain's 4-way BVH; null until built (queries that need it wait for it). */

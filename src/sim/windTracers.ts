@@ -2,7 +2,7 @@ import { simdFieldPointBuffers } from '../field/evaluate';
 import type { SimdPointBuffers } from '../field/simd-memory';
 import { Random } from '../math/random';
 import { sampleTerrainHeight } from '../terrain/heightfield';
-import type { Sandbox, SimSystem } from './sandbox';
+import type { SimSystem, World } from './simSystem';
 import type { WindField } from './windField';
 
 /**
@@ -59,7 +59,7 @@ export class WindTracers implements SimSystem {
     return this.points.wind;
   }
 
-  resize(count: number, sandbox: Sandbox): void {
+  resize(count: number, sandbox: World): void {
     this.count = count;
     this.points.dispose();
     this.points = allocatePoints(count);
@@ -68,11 +68,11 @@ export class WindTracers implements SimSystem {
     this.terrainChanged(sandbox);
   }
 
-  terrainChanged(sandbox: Sandbox): void {
+  terrainChanged(sandbox: World): void {
     for (let i = 0; i < this.count; i++) this.spawn(i, sandbox, true);
   }
 
-  step(dt: number, sandbox: Sandbox): void {
+  step(dt: number, sandbox: World): void {
     const start = performance.now();
     this.field.setTime(sandbox.time);
     this.field.sample(this.positions, this.wind, this.count);
@@ -136,7 +136,7 @@ export class WindTracers implements SimSystem {
     this.respawned = s.respawned;
   }
 
-  private spawn(i: number, sandbox: Sandbox, initial: boolean): void {
+  private spawn(i: number, sandbox: World, initial: boolean): void {
     const r = this.random;
     const terrain = sandbox.terrain;
     const half = terrain.params.worldSize / 2;
