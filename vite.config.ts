@@ -11,6 +11,6 @@ export default defineConfig({
   optimizeDeps: {
     include: ['three', 'three/examples/jsm/controls/OrbitControls.js', 'lil-gui', 'stats.js'],
     // AssemblyScript sources are not the page's modules (they compile to .wasm): not scanned.
-    entries: ['index.html', 'src/**/*.ts', '!src/simd/assembly/**'],
+    entries: ['index.html', 'src/**/*.ts', '!src/platform/assembly/**'],
   },
 });

@@ -34,9 +34,14 @@ export * from './query/capsule/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';
 export * from './actors/index';
-export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './simd/simdRays';
-export { SimdRayKernel, type SimdCastOptions } from './simd/rayKernel';
-export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './simd/particleKernel';
-export { SimdBoxTriangleKernel, loadSimdBoxTriangles, simdBoxTriangleKernel, simdBoxTrianglesUnavailableReason } from './simd/boxTriangleKernel';
-export { SimdCapsuleKernel } from './simd/capsuleKernel';
-export { loadSimdCapsules, simdCapsuleKernel, simdCapsulesUnavailableReason, sweepCapsulesSimd } from './simd/simdCapsules';
+export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './query/rays/simdRays';
+export { SimdRayKernel, type SimdCastOptions } from './query/rays/rayKernel';
+export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './particles/particleKernel';
+export {
+  SimdBoxTriangleKernel,
+  loadSimdBoxTriangles,
+  simdBoxTriangleKernel,
+  simdBoxTrianglesUnavailableReason,
+} from './query/boxTriangle/boxTriangleKernel';
+export { SimdCapsuleKernel } from './query/capsule/capsuleKernel';
+export { loadSimdCapsules, simdCapsuleKernel, simdCapsulesUnavailableReason, sweepCapsulesSimd } from './query/capsule/simdCapsules';

@@ -1,6 +1,8 @@
 import { BROAD_PHASE_NAMES, type BroadPhaseName } from './createBroadPhase';
-import { BROAD_PHASE_SCENES, type BroadPhaseSceneName } from './broadPhaseSystem';
 import { child, expectKnownKeys, expectNumber, expectObject, expectOneOf, type Where } from '../scene/validate';
+
+export const BROAD_PHASE_SCENES = ['orbits', 'ground'] as const;
+export type BroadPhaseSceneName = (typeof BROAD_PHASE_SCENES)[number];
 
 /** The broad-phase's section of a scene file (`systems.broadphase`); fields left out take the defaults. */
 export interface SceneBroadPhase {

@@ -14,10 +14,9 @@ import {
 } from '../broadphase/index';
 import type { StateHasher } from '../math/hash';
 import type { MetricValue, SimSystem } from '../world/simSystem';
-import type { SceneBroadPhase } from './broadPhaseSection';
+import { BROAD_PHASE_SCENES, type BroadPhaseSceneName, type SceneBroadPhase } from './broadPhaseSection';
 
-export const BROAD_PHASE_SCENES = ['orbits', 'ground'] as const;
-export type BroadPhaseSceneName = (typeof BROAD_PHASE_SCENES)[number];
+export { BROAD_PHASE_SCENES, type BroadPhaseSceneName };
 
 export interface BroadPhaseSettings {
   scene: BroadPhaseSceneName;

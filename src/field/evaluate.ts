@@ -5,7 +5,7 @@ import { fieldNoise } from './noise3';
 import type { FieldProgram } from './program';
 import { createFieldScratch, type FieldScratch } from './scratch';
 import type { SimdPointBuffers } from './simd-memory';
-import { isWasmSimdSupported } from '../simd/simdSupport';
+import { isWasmSimdSupported } from '../platform/simdSupport';
 import { sharedSimdFieldRuntime } from './simd-runtime';
 import { validateBytecode } from './validate';
 

@@ -11,7 +11,7 @@ export {
   type FieldBackend,
   type EvaluateFieldOptions,
 } from './evaluate';
-export { isWasmSimdSupported } from '../simd/simdSupport';
+export { isWasmSimdSupported } from '../platform/simdSupport';
 export type { SimdPointBuffers } from './simd-memory';
 export { createFieldScratch, scratchBytesPerPoint, DEFAULT_SCRATCH_BYTES, type FieldScratch } from './scratch';
 export { concatenatePrograms, FieldSuperposition, type FieldEffect } from './superpose';

@@ -1,7 +1,7 @@
-import { emitTrigFunction } from '../simd/f32x4Trig';
-import { emitLoad4, emitStore4, emitTranspose4 } from '../simd/f32x4Transpose';
-import { ModuleBuilder, type FunctionBuilder } from '../simd/wasmEmitter';
-import { Op, SimdOp, ValueType } from '../simd/wasmOpcodes';
+import { emitTrigFunction } from '../platform/f32x4Trig';
+import { emitLoad4, emitStore4, emitTranspose4 } from '../platform/f32x4Transpose';
+import { ModuleBuilder, type FunctionBuilder } from '../platform/wasmEmitter';
+import { Op, SimdOp, ValueType } from '../platform/wasmOpcodes';
 import { ARGUMENTS_OF_OPCODE, OPCODE_COUNT, OPERATION_OF_OPCODE, instructionWords } from './opcodes';
 import { WIND_REGISTER } from './program';
 import { LanePool, emitLaneOperation, type LaneFunctions } from './simd-lanes';

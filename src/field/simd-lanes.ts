@@ -1,5 +1,5 @@
-import type { FunctionBuilder } from '../simd/wasmEmitter';
-import { SimdOp, ValueType } from '../simd/wasmOpcodes';
+import type { FunctionBuilder } from '../platform/wasmEmitter';
+import { SimdOp, ValueType } from '../platform/wasmOpcodes';
 import type { OperationName } from './opcodes';
 
 /**
@@ -8,7 +8,7 @@ import type { OperationName } from './opcodes';
  * component (x of four points, y of four points…), so every operation is lane-wise and the formulas
  * are those of semantics.ts, in the same order, each step rounded to float32. No fused operations
  * (WebAssembly SIMD has no FMA), so a float32 twin of semantics.ts gets the same bits; sin and cos
- * follow simd/f32x4Trig.ts, noise simd-noise.ts.
+ * follow platform/f32x4Trig.ts, noise simd-noise.ts.
  *
  * A comparison's 0 / 1 result remembers its all-ones mask, so a select on it uses the mask directly.
  *
@@ -19,7 +19,7 @@ import type { OperationName } from './opcodes';
  * (all ones is a NaN). The whirl's w component divides that way.
  */
 export interface LaneFunctions {
-  /** `trig(x, quadrant)` from simd/f32x4Trig.ts. */
+  /** `trig(x, quadrant)` from platform/f32x4Trig.ts. */
   readonly trig: number;
   /** `noise(x, y, z)` from simd-noise.ts. */
   readonly noise: number;

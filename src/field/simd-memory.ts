@@ -1,4 +1,4 @@
-import { WASM_PAGE_BYTES, alignTo, growMemoryTo } from '../simd/moduleMemory';
+import { WASM_PAGE_BYTES, alignTo, growMemoryTo } from '../platform/moduleMemory';
 import { PERMUTATION } from './noise3';
 
 /**

@@ -1,5 +1,5 @@
-import type { FunctionBuilder, ModuleBuilder } from '../simd/wasmEmitter';
-import { Op, SimdOp, ValueType } from '../simd/wasmOpcodes';
+import type { FunctionBuilder, ModuleBuilder } from '../platform/wasmEmitter';
+import { Op, SimdOp, ValueType } from '../platform/wasmOpcodes';
 
 /**
  * The `noise` built-in for four points at once, emitted as a WebAssembly function

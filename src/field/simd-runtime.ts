@@ -1,4 +1,4 @@
-import { isWasmSimdSupported } from '../simd/simdSupport';
+import { isWasmSimdSupported } from '../platform/simdSupport';
 import type { FieldProgram } from './program';
 import { buildInterpreterModule } from './simd-interpreter';
 import { JIT_POINTS_PER_ITERATION, buildJitModule } from './simd-jit';

@@ -3,7 +3,9 @@ import { Random } from '../math/random';
 import type { StateHasher } from '../math/hash';
 import { KERNELS, type Kernel } from '../platform/kernels';
 import type { SimSystem, WindSampler, World } from '../world/simSystem';
-import type { SceneParticles } from './particlesSection';
+import { PARTICLE_MODES, type ParticleMode, type SceneParticles } from './particlesSection';
+
+export { PARTICLE_MODES, type ParticleMode };
 import type { ShowcaseOptions } from './showcase';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { effectCapacity, validateEffectParams, type ParticleEffectParams } from './effectParams';
@@ -16,12 +18,10 @@ import { PlaneRaycaster, RAY_PICKS, type RayPick } from './raycastPlanes';
 import { askCache } from './askCache';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
-import { simdParticleKernel, type SimdParticleKernel } from '../simd/particleKernel';
-import { simdRayKernel } from '../simd/simdRays';
+import { simdParticleKernel, type SimdParticleKernel } from './particleKernel';
+import { simdRayKernel } from '../query/rays/simdRays';
 
 /** 'budget': each effect spends its raycast budget on random particles; 'reference': one raycast per particle per frame. */
-export const PARTICLE_MODES = ['budget', 'reference'] as const;
-export type ParticleMode = (typeof PARTICLE_MODES)[number];
 
 export interface ParticleSystemOptions {
   mode: ParticleMode;

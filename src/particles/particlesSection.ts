@@ -1,8 +1,10 @@
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
-import { PARTICLE_MODES, type ParticleMode } from './particleSystem';
 import { RAY_PICKS, type RayPick } from './raycastPlanes';
 import { KERNELS, type Kernel } from '../platform/kernels';
 import { child, expectBoolean, expectKnownKeys, expectNumber, expectObject, expectOneOf, type Where } from '../scene/validate';
+
+export const PARTICLE_MODES = ['budget', 'reference'] as const;
+export type ParticleMode = (typeof PARTICLE_MODES)[number];
 
 /** The particles' section of a scene file (`systems.particles`); fields left out take the defaults. */
 export interface SceneParticles {

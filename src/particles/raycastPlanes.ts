@@ -1,7 +1,7 @@
 import type { BVH } from '../bvh/buildBVH';
 import type { Random } from '../math/random';
 import { castRays } from '../query/rays/castRays';
-import { castRaysSimd } from '../simd/simdRays';
+import { castRaysSimd } from '../query/rays/simdRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { ParticleEffect } from './particleEffect';

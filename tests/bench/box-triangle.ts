@@ -37,7 +37,7 @@ import { EXIT_CONTAINED, EXIT_COUNT, EXIT_EDGE_FIRST, EXIT_NAMES, EXIT_OVERLAP, 
 import { mollerV1 } from '../../src/query/boxTriangle/mollerV1';
 import { mollerV2 } from '../../src/query/boxTriangle/mollerV2';
 import { overlapBoxWithTriangles } from '../../src/query/boxTriangle/optimized';
-import { loadSimdBoxTriangles, simdBoxTrianglesUnavailableReason } from '../../src/simd/boxTriangleKernel';
+import { loadSimdBoxTriangles, simdBoxTrianglesUnavailableReason } from '../../src/query/boxTriangle/boxTriangleKernel';
 
 // The WebAssembly SIMD twin (same answers as v1, two triangles at a time in f64x2), built by npm run build:wasm.
 const simd = await loadSimdBoxTriangles();

@@ -25,7 +25,7 @@ import {
   type CapsuleHits,
   type SweepCounters,
 } from '../../src/query/capsule/index';
-import { loadSimdCapsules } from '../../src/simd/simdCapsules';
+import { loadSimdCapsules } from '../../src/query/capsule/simdCapsules';
 import { generateTerrain, sampleTerrainHeight } from '../../src/terrain/index';
 import { compareWithReference, randomSweeps, type Mesh } from '../unit/capsule/capsuleCheck';
 import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes } from '../unit/capsule/heightfields';

@@ -26,7 +26,7 @@ import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import { castRays, type RayBatch, type RayHits } from '../../src/query/rays/index';
 import { castRaysWith, prepareRayStrategies, type RayStrategy } from '../../src/query/rays/strategies';
-import { loadSimdRays, simdRaysUnavailableReason } from '../../src/simd/simdRays';
+import { loadSimdRays, simdRaysUnavailableReason } from '../../src/query/rays/simdRays';
 import { generateTerrain } from '../../src/terrain/index';
 import { cameraGridRays, incoherentRays, surfaceSegments } from './_raySets';
 

@@ -1,6 +1,6 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { EXIT_CONTAINED, EXIT_OVERLAP, EXIT_SEPARATED } from '../boxTriangle/exits';
-import { simdBoxTriangleKernel } from '../../simd/boxTriangleKernel';
+import { simdBoxTriangleKernel } from '../boxTriangle/boxTriangleKernel';
 import { mollerV1 } from '../boxTriangle/mollerV1';
 import { mollerV2 } from '../boxTriangle/mollerV2';
 import { overlapBoxWithTriangles } from '../boxTriangle/optimized';

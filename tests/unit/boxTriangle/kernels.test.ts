@@ -19,7 +19,7 @@ import {
   testBoxTriangle,
 } from '../../../src/query/boxTriangle/index';
 import { InvalidParameterError } from '../../../src/errors';
-import { loadSimdBoxTriangles, type SimdBoxTriangleKernel } from '../../../src/simd/boxTriangleKernel';
+import { loadSimdBoxTriangles, type SimdBoxTriangleKernel } from '../../../src/query/boxTriangle/boxTriangleKernel';
 import { exactBoxTriangle } from './exactReference';
 import { v1SeparatingExits } from './v1Axes';
 

@@ -3,7 +3,7 @@ import { buildBVH, type BVH, type BuildOptions } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { EXIT_CONTAINED, EXIT_COUNT, EXIT_OVERLAP, EXIT_SEPARATED, isOverlapExit } from '../../../src/query/boxTriangle/index';
-import { loadSimdBoxTriangles } from '../../../src/simd/boxTriangleKernel';
+import { loadSimdBoxTriangles } from '../../../src/query/boxTriangle/boxTriangleKernel';
 import {
   createBoxOverlapList,
   overlapBoxes,

@@ -1,9 +1,9 @@
 /**
  * A float32 twin of semantics.ts for checking the WebAssembly SIMD back ends bit for bit: the same
  * formulas in the same order, every step rounded to float32 (Math.fround), sin and cos by the recipe
- * of simd/f32x4Trig.ts, noise as noise3.ts step for step. Plus a per-point bytecode walk on it.
+ * of platform/f32x4Trig.ts, noise as noise3.ts step for step. Plus a per-point bytecode walk on it.
  */
-import { TRIG_CONSTANTS } from '../../../src/simd/f32x4Trig';
+import { TRIG_CONSTANTS } from '../../../src/platform/f32x4Trig';
 import { PERMUTATION } from '../../../src/field/noise3';
 import { ARGUMENTS_OF_OPCODE, OPERATION_OF_OPCODE, instructionWords, type OperationName } from '../../../src/field/opcodes';
 import type { FieldProgram } from '../../../src/field/program';

@@ -3,7 +3,7 @@ import { ParticleBuffers, particleEffectPreset, type ParticleEffectParams } from
 import { Random } from '../../../src/math/random';
 import { moveEffect, type MoveLists, type MoveStep } from '../../../src/particles/moveParticles';
 import { PLANE_CACHE, PLANE_CONTACT, PLANE_FAR, PLANE_NONE, PLANE_RAY } from '../../../src/particles/particleBuffers';
-import { loadSimdParticles, type SimdParticleKernel } from '../../../src/simd/particleKernel';
+import { loadSimdParticles, type SimdParticleKernel } from '../../../src/particles/particleKernel';
 
 let kernel: SimdParticleKernel;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Swept capsules through the quantized 4-way BVH, the whole sweep inside WebAssembly: the twin of
 // src/query/capsule/sweepCapsules.ts, with the same results (walk.ts explains the differences that
-// cannot change them). The memory layout is written by src/simd/capsuleKernel.ts, which owns every
+// cannot change them). The memory layout is written by src/query/capsule/capsuleKernel.ts, which owns every
 // address passed in here.
 
 import { bestT, bestTriangle, contactNx, contactNy, contactNz, contactPx, contactPy, contactPz, loadCapsule } from './capsuleState';

@@ -3,11 +3,11 @@ import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
-import type { SimdRayKernel } from '../../../src/simd/rayKernel';
-import { castRaysSimd, loadSimdRays } from '../../../src/simd/simdRays';
+import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
+import { castRaysSimd, loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
-import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from '../rays/raySets';
+import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
 
 let terrain: TerrainMesh;
 let kernel: SimdRayKernel;
@@ -201,9 +201,9 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
 
   it('without WebAssembly SIMD the loader resolves to null with a reason, and castRaysSimd answers through TypeScript', async () => {
     vi.resetModules();
-    vi.doMock('../../../src/simd/simdSupport', () => ({ isWasmSimdSupported: () => false }));
+    vi.doMock('../../../src/platform/simdSupport', () => ({ isWasmSimdSupported: () => false }));
     try {
-      const fresh = await import('../../../src/simd/simdRays');
+      const fresh = await import('../../../src/query/rays/simdRays');
       expect(fresh.simdRayKernel()).toBeNull();
       expect(await fresh.loadSimdRays()).toBeNull();
       expect(fresh.simdRaysUnavailableReason()).toMatch(/no WebAssembly SIMD/);
@@ -216,7 +216,7 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
       expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
       expect(Array.from(actual.t)).toEqual(Array.from(expected.t));
     } finally {
-      vi.doUnmock('../../../src/simd/simdSupport');
+      vi.doUnmock('../../../src/platform/simdSupport');
       vi.resetModules();
     }
   });

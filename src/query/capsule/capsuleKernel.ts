@@ -1,11 +1,11 @@
-import type { BVH } from '../bvh/buildBVH';
-import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from '../query/capsule/capsuleTypes';
-import { PAIRS_PER_TRIANGLE } from '../query/capsule/featureBits';
-import { checkBatch, edgeMasksFor, resolveSweepOptions } from '../query/capsule/sweepCapsules';
-import { alignTo, growMemoryTo, quantizedNodesOf } from './moduleMemory';
-import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords } from './nodeRecords';
+import type { BVH } from '../../bvh/buildBVH';
+import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords, quantizedNodesOf } from '../../bvh/nodeRecords';
+import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
+import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
+import { PAIRS_PER_TRIANGLE } from './featureBits';
+import { checkBatch, edgeMasksFor, resolveSweepOptions } from './sweepCapsules';
 
-/** The exports of the compiled kernel (src/simd/assembly/capsule/sweepCapsules.ts). */
+/** The exports of the compiled kernel (src/platform/assembly/capsule/sweepCapsules.ts). */
 interface CapsuleKernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
@@ -148,7 +148,7 @@ export class SimdCapsuleKernel {
    * sweepCapsules through the kernel: the same buffers, options, conventions and validation (invalid
    * capsules flagged, counted, never swept), and the same contacts — time, triangle, point and normal —
    * as the TypeScript sweep (the culls and the exact tests are its float64 operations; see
-   * src/simd/assembly/capsule/walk.ts for the box test).
+   * src/platform/assembly/capsule/walk.ts for the box test).
    */
   sweep(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
     const resolved = resolveSweepOptions(options);

@@ -3,7 +3,7 @@
 // (src/query/rays/traverseQuantized.ts); the ray's record (rayState.ts) holds its constants, closest
 // hit and stack.
 //
-// Node record: 128 bytes, two cache lines that the hardware fetches as a pair (src/simd/rayNodeRecords.ts):
+// Node record: 128 bytes, two cache lines that the hardware fetches as a pair (src/query/rays/rayNodeRecords.ts):
 // the four child boxes as six f32x4 rows of world planes (minX, minY, minZ, maxX, maxY, maxZ), decoded
 // once at upload from the TypeScript walk's float64 boxes and rounded outward, then the four child
 // words at WORDS. The stack holds only node and entry distance; an empty slot's inverted box (+∞ mins,

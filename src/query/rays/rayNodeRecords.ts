@@ -1,6 +1,6 @@
-import { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY, childIndex, childLeafCount, childType } from '../bvh/childWord';
-import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
-import { decodeFrames } from './nodeRecords';
+import { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY, childIndex, childLeafCount, childType } from '../../bvh/childWord';
+import { decodeFrames } from '../../bvh/nodeRecords';
+import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 
 /**
  * The quantized 4-way nodes as the ray kernel reads them: one 128-byte record per node (two cache

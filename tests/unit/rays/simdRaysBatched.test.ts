@@ -3,11 +3,11 @@ import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
-import type { SimdRayKernel } from '../../../src/simd/rayKernel';
-import { castRaysSimd, loadSimdRays } from '../../../src/simd/simdRays';
+import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
+import { castRaysSimd, loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { flatGrid, triangleSoup, type TestMesh } from '../bvh/meshes';
-import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from '../rays/raySets';
+import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
 
 let terrain: TerrainMesh;
 let kernel: SimdRayKernel;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ByteWriter, ModuleBuilder } from '../../../src/simd/wasmEmitter';
-import { isWasmSimdSupported } from '../../../src/simd/simdSupport';
-import { Op, SimdOp, ValueType } from '../../../src/simd/wasmOpcodes';
+import { ByteWriter, ModuleBuilder } from '../../../src/platform/wasmEmitter';
+import { isWasmSimdSupported } from '../../../src/platform/simdSupport';
+import { Op, SimdOp, ValueType } from '../../../src/platform/wasmOpcodes';
 
 function instantiate(bytes: Uint8Array<ArrayBuffer>, imports: WebAssembly.Imports = {}): WebAssembly.Exports {
   expect(WebAssembly.validate(bytes)).toBe(true);

@@ -3,7 +3,7 @@
 // leaves' triangles front to back (cull, then the exact tests of the pairs kept, before the next
 // leaf, so the motion shrinks as early as possible), push the hit inner nodes farthest first.
 //
-// Node record: 128 bytes, as for the ray kernel (src/simd/nodeRecords.ts): the quantized node's 64
+// Node record: 128 bytes, as for the ray kernel (src/bvh/nodeRecords.ts): the quantized node's 64
 // bytes, then its frame as float32 min xyz (at 64) and step xyz (at 80).
 // Stack entry: 8 bytes: the time the capsule's box enters the node (f32) and the node index (i32).
 // Triangles: one i32 per leaf reference (the caller's triangle id), one edge-mask byte per reference,

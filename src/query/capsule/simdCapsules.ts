@@ -1,11 +1,11 @@
-import type { BVH } from '../bvh/buildBVH';
-import type { CapsuleBatch, CapsuleHits, SweepCounters, SweepOptions } from '../query/capsule/capsuleTypes';
-import { sweepCapsules } from '../query/capsule/sweepCapsules';
+import type { BVH } from '../../bvh/buildBVH';
+import { sharedKernel } from '../../platform/loadWasm';
 import { SimdCapsuleKernel } from './capsuleKernel';
-import { sharedKernel } from './loadWasm';
+import type { CapsuleBatch, CapsuleHits, SweepCounters, SweepOptions } from './capsuleTypes';
+import { sweepCapsules } from './sweepCapsules';
 
 /** Where the compiled kernel lands (npm run build:wasm; the pre-scripts of test, dev, build and bench run it). */
-const KERNEL_URL = new URL('./generated/capsule.wasm', import.meta.url);
+const KERNEL_URL = new URL('../../platform/generated/capsule.wasm', import.meta.url);
 
 const shared = sharedKernel(KERNEL_URL, (instance) => new SimdCapsuleKernel(instance));
 

@@ -10,12 +10,12 @@ import {
   type CapsuleBatch,
   type SweepOptions,
 } from '../../../src/query/capsule/index';
-import type { SimdCapsuleKernel } from '../../../src/simd/capsuleKernel';
-import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/simd/simdCapsules';
+import type { SimdCapsuleKernel } from '../../../src/query/capsule/capsuleKernel';
+import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/query/capsule/simdCapsules';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, stackedDuplicates, triangleSoup, withDegenerates } from '../bvh/meshes';
-import { axisDistance, centreAbove, inFront, randomSweeps, type Mesh, type SweepShape } from '../capsule/capsuleCheck';
-import { coplanarTerraces, flatPlane, heightAt, heightfield, needles, sharpRidges, spikes, type Heightfield } from '../capsule/heightfields';
+import { axisDistance, centreAbove, inFront, randomSweeps, type Mesh, type SweepShape } from './capsuleCheck';
+import { coplanarTerraces, flatPlane, heightAt, heightfield, needles, sharpRidges, spikes, type Heightfield } from './heightfields';
 
 const BENCH_LIKE: SweepShape = { halfLength: [0, 1.5], radius: [0.05, 0.8], motion: [0.5, 8] };
 
@@ -406,9 +406,9 @@ describe('input handling', () => {
 
   it('without WebAssembly SIMD the loader resolves to null with a reason, and sweepCapsulesSimd answers through TypeScript', async () => {
     vi.resetModules();
-    vi.doMock('../../../src/simd/simdSupport', () => ({ isWasmSimdSupported: () => false }));
+    vi.doMock('../../../src/platform/simdSupport', () => ({ isWasmSimdSupported: () => false }));
     try {
-      const fresh = await import('../../../src/simd/simdCapsules');
+      const fresh = await import('../../../src/query/capsule/simdCapsules');
       expect(fresh.simdCapsuleKernel()).toBeNull();
       expect(await fresh.loadSimdCapsules()).toBeNull();
       expect(fresh.simdCapsulesUnavailableReason()).toMatch(/no WebAssembly SIMD/);
@@ -420,7 +420,7 @@ describe('input handling', () => {
       expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
       expect(Array.from(actual.toi)).toEqual(Array.from(expected.toi));
     } finally {
-      vi.doUnmock('../../../src/simd/simdSupport');
+      vi.doUnmock('../../../src/platform/simdSupport');
       vi.resetModules();
     }
   });

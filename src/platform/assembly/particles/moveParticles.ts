@@ -13,7 +13,7 @@
 // `| 0` wraps, which only differs beyond 2^31 cells from the origin (far outside any world a particle
 // survives in).
 //
-// Everything the step needs is in one block of memory written by src/simd/particleKernel.ts (the
+// Everything the step needs is in one block of memory written by src/particles/particleKernel.ts (the
 // offsets below); the buffers live in this module's memory, laid out by src/particles/particleBuffers.ts
 // (with spare bytes at the end, as the last quad of slots may read past the last particle).
 

@@ -1,7 +1,7 @@
-import { sharedKernel } from './loadWasm';
-import { alignTo, growMemoryTo } from './moduleMemory';
+import { sharedKernel } from '../../platform/loadWasm';
+import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 
-/** The exports of the compiled test (src/simd/assembly/boxTriangle/overlapBoxTriangles.ts). */
+/** The exports of the compiled test (src/platform/assembly/boxTriangle/overlapBoxTriangles.ts). */
 interface BoxTriangleExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
@@ -144,7 +144,7 @@ export class SimdBoxTriangleKernel {
 }
 
 /** Where the compiled test lands (npm run build:wasm). */
-const KERNEL_URL = new URL('./generated/boxTriangle.wasm', import.meta.url);
+const KERNEL_URL = new URL('../../platform/generated/boxTriangle.wasm', import.meta.url);
 
 const shared = sharedKernel(KERNEL_URL, (instance) => new SimdBoxTriangleKernel(instance));
 

@@ -5,7 +5,7 @@
 // as the TypeScript, and the key is the same murmur mix, so both write the same bits. Cell coordinates
 // saturate where the TypeScript's `| 0` wraps (beyond 2^31 cells from the origin).
 //
-// The parameters arrive in one block written by src/simd/particleKernel.ts (the offsets below).
+// The parameters arrive in one block written by src/particles/particleKernel.ts (the offsets below).
 
 /** Int32 slots of the ask block. */
 const FROM = 0;

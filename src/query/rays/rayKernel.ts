@@ -1,13 +1,13 @@
-import type { BVH } from '../bvh/buildBVH';
-import { InvalidParameterError } from '../errors';
-import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
-import { alignTo, growMemoryTo, quantizedNodesOf } from './moduleMemory';
-import { frameMagnitudes } from './nodeRecords';
+import type { BVH } from '../../bvh/buildBVH';
+import { frameMagnitudes, quantizedNodesOf } from '../../bvh/nodeRecords';
+import { InvalidParameterError } from '../../errors';
+import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder, scatterHits } from './rayOrder';
+import type { RayBatch, RayCounters, RayHits } from './rayTypes';
 
-/** The exports of the compiled ray kernel (src/simd/assembly/rays/castRays.ts). */
+/** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
 interface RayKernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;

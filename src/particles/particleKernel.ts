@@ -1,11 +1,11 @@
-import type { ParticleEffectParams } from '../particles/effectParams';
-import { PlaneCache } from '../particles/planeCache';
-import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from '../particles/moveParticles';
-import { ParticleBuffers, particleLayout } from '../particles/particleBuffers';
-import { sharedKernel } from './loadWasm';
-import { alignTo, growMemoryTo } from './moduleMemory';
+import { sharedKernel } from '../platform/loadWasm';
+import { alignTo, growMemoryTo } from '../platform/moduleMemory';
+import type { ParticleEffectParams } from './effectParams';
+import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from './moveParticles';
+import { ParticleBuffers, particleLayout } from './particleBuffers';
+import { PlaneCache } from './planeCache';
 
-/** The exports of the compiled move kernel (src/simd/assembly/particles/moveParticles.ts). */
+/** The exports of the compiled move kernel (src/platform/assembly/particles/moveParticles.ts). */
 interface MoveKernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
@@ -17,7 +17,7 @@ interface MoveKernelExports {
   askCache(): number;
 }
 
-/** The ask block's layout (see src/simd/assembly/particles/askCache.ts, which owns the offsets). */
+/** The ask block's layout (see src/platform/assembly/particles/askCache.ts, which owns the offsets). */
 const ASK_I32 = { from: 0, to: 1, records: 2, mask: 3, positions: 4, velocities: 5, planes: 6, sources: 7, codes: 8, askers: 9 } as const;
 const ASK_F64 = { inverseSide: 6, inverseHeight: 7, cellHeight: 8, radius: 9, dt: 10 } as const;
 
@@ -230,7 +230,7 @@ export class SimdParticleKernel {
 }
 
 /** Where the compiled kernel lands (npm run build:wasm). */
-const KERNEL_URL = new URL('./generated/particles.wasm', import.meta.url);
+const KERNEL_URL = new URL('../platform/generated/particles.wasm', import.meta.url);
 
 const shared = sharedKernel(KERNEL_URL, (_instance, module) => new SimdParticleKernel(module));
 

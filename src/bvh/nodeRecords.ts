@@ -1,11 +1,14 @@
-import { CHILD_INDEX_MASK, CHILD_TYPE_NODE } from '../bvh/childWord';
-import { QUANT_STEP_SCALE } from '../bvh/quantize';
-import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
+import { InvalidParameterError } from '../errors';
+import type { BVH } from './buildBVH';
+import { CHILD_INDEX_MASK, CHILD_TYPE_NODE } from './childWord';
+import { QUANT_STEP_SCALE } from './quantize';
+import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from './quantizedLayout';
 
 /**
  * The quantized 4-way nodes as the capsule kernel reads them: one 128-byte record per node, two cache
- * lines the hardware fetches as a pair (the ray kernel's records, rayNodeRecords.ts, hold the child
- * boxes already decoded; both start from decodeFrames and frameMagnitudes here):
+ * lines the hardware fetches as a pair (the ray kernel's records, src/query/rays/rayNodeRecords.ts, hold
+ * the child boxes already decoded; both start from decodeFrames and frameMagnitudes here, which is why
+ * this layout lives with the BVH's own rather than beside either kernel):
  *
  *   bytes  0..63  the quantized node verbatim (src/bvh/quantizedLayout.ts)
  *   bytes 64..75  its frame's min xyz (f32), bytes 80..91 its step xyz (f32)
@@ -107,4 +110,11 @@ export function frameMagnitudes(nodes: QuantizedNodes): Float64Array {
     }
   }
   return magnitude;
+}
+
+/** The BVH's quantized nodes; a clear error for a BVH built without that layout. */
+export function quantizedNodesOf(bvh: BVH): QuantizedNodes {
+  const nodes = bvh.quantized;
+  if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
+  return nodes;
 }

@@ -8,7 +8,7 @@
  * 512 terrain put about one and a half rays in each of these cells already.
  */
 
-import type { RayBatch } from '../query/rays/rayTypes';
+import type { RayBatch } from './rayTypes';
 
 const BITS = 8;
 const CELLS = 1 << BITS;

@@ -1,8 +1,8 @@
 // Closest-hit (or any-hit) rays through the quantized 4-way BVH, the whole walk inside WebAssembly.
 // The twin of src/query/rays/traverseQuantized.ts / traverseQuantizedFactored.ts; the memory layout
-// is written by src/simd/rayKernel.ts, which owns every address passed in here.
+// is written by src/query/rays/rayKernel.ts, which owns every address passed in here.
 //
-// Node record: 128 bytes (src/simd/rayNodeRecords.ts): the four child boxes as six f32x4 rows of world
+// Node record: 128 bytes (src/query/rays/rayNodeRecords.ts): the four child boxes as six f32x4 rows of world
 // planes, minX, minY, minZ, maxX, maxY, maxZ, one row being one bound of all four slots, rounded
 // outward from the TypeScript walk's float64 decode, then the 4 × u32 child words.
 // Stack entry: 8 bytes: the distance at which the ray enters the node (f32) and the node index (i32).

@@ -2,7 +2,7 @@
 // batched walk (batchWalk.ts), so both shrink a ray by exactly the same rule.
 //
 // A leaf's triangles lie in whole groups of four, from the first group its child word names
-// (src/simd/rayLeafGroups.ts; watertight.ts for a group's layout); the groups are screened four-wide
+// (src/query/rays/rayLeafGroups.ts; watertight.ts for a group's layout); the groups are screened four-wide
 // and the surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
 // it would testing them one by one: a hit replaces the closest so far when t < tMax (strictly, so at
 // an exact tie the triangle tested first keeps it), or it is the first hit at all.

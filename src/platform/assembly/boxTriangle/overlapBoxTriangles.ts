@@ -11,7 +11,7 @@
 //    already separated.
 // The plane test picks the box corners by the sign of n as planeBoxOverlapV1 does, with bitselect.
 //
-// Memory (addresses owned by src/simd/boxTriangleKernel.ts): box = 6 × f64 (cx, cy, cz, hx, hy, hz);
+// Memory (addresses owned by src/query/boxTriangle/boxTriangleKernel.ts): box = 6 × f64 (cx, cy, cz, hx, hy, hz);
 // positions = f32 xyz per vertex; indices = 3 × u32 per triangle; ids = the run's triangle ids (u32), or
 // 0 for the identity run first .. first + count − 1; out = one byte per triangle of the run, 1 when it
 // overlaps the box. Returns how many overlap.

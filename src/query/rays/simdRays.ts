@@ -1,11 +1,11 @@
-import type { BVH } from '../bvh/buildBVH';
-import { castRays } from '../query/rays/castRays';
-import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
-import { sharedKernel } from './loadWasm';
+import type { BVH } from '../../bvh/buildBVH';
+import { sharedKernel } from '../../platform/loadWasm';
+import { castRays } from './castRays';
 import { SimdRayKernel, type SimdCastOptions } from './rayKernel';
+import type { RayBatch, RayCounters, RayHits } from './rayTypes';
 
 /** Where the compiled kernel lands (npm run build:wasm; the pre-scripts of test, dev, build and bench run it). */
-const KERNEL_URL = new URL('./generated/rays.wasm', import.meta.url);
+const KERNEL_URL = new URL('../../platform/generated/rays.wasm', import.meta.url);
 
 const shared = sharedKernel(KERNEL_URL, (instance) => new SimdRayKernel(instance));
 

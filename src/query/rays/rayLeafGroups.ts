@@ -1,5 +1,5 @@
-import { childIndex, childLeafCount } from '../bvh/childWord';
-import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../bvh/quantizedLayout';
+import { childIndex, childLeafCount } from '../../bvh/childWord';
+import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 
 /**
  * The ray kernel's triangles, leaf by leaf in whole groups of four (the kernel screens four triangles
