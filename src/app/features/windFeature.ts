@@ -150,7 +150,7 @@ export class WindFeature implements AppFeature {
 
   /** Sets off the explosion effect (turning the wind on first if it is off). */
   detonate(): void {
-    const system = this.system() ?? (this.applyEnabled(true));
+    const system = this.system() ?? this.applyEnabled(true);
     if (system !== null && !system.detonate()) this.context?.reportError('This wind has no explosion effect to detonate.');
   }
 

@@ -69,7 +69,11 @@ describe('parseScene', () => {
     ['a non-object', '[1, 2, 3]', /expected an object, got an array of 3/],
     ['a terrain that is not an object', '{ "terrain": 4 }', /terrain: expected an object/],
     ['a negative seed', '{ "seed": -4 }', /seed: expected an integer in \[0, 4294967295\]/],
-    ['an unknown system', '{ "systems": { "cloth": {} } }', /systems\.cloth: unknown field "cloth"; expected one of wind, broadphase, actors, particles/],
+    [
+      'an unknown system',
+      '{ "systems": { "cloth": {} } }',
+      /systems\.cloth: unknown field "cloth"; expected one of wind, broadphase, actors, particles/,
+    ],
     [
       'an unknown broad-phase strategy',
       '{ "systems": { "broadphase": { "strategy": "octree" } } }',

@@ -57,5 +57,4 @@ describe('determinism', () => {
     const reseeded = parseScene({ ...sceneToJson(gusts()), seed: 4243 }, 'gusts.json');
     expect(runFixedSteps(createHeadlessSandbox(reseeded, { readField }), 6)).not.toBe(first);
   });
-
 });
