@@ -1,31 +1,42 @@
-/** One keyboard shortcut as the help overlay lists it. */
-export interface Shortcut {
+/** One row of the help overlay: the keys as shown, and what they do. */
+export interface HelpRow {
   keys: string;
   what: string;
+}
+
+/** A group of rows; the first group has no title (the page's own keys), later ones name their owner. */
+export interface HelpSection {
+  title?: string;
+  rows: readonly HelpRow[];
 }
 
 const SEEN_KEY = 'colliderscope.helpSeen';
 
 /**
  * The help overlay: every shortcut, plus the few mouse and touch gestures. Shown on the first visit
- * (remembered in localStorage), and whenever '?' is pressed.
+ * (remembered in localStorage), and whenever '?' is pressed. The rows are asked for each time it opens,
+ * so keys that parts of the page claim after boot are listed too.
  */
 export class HelpOverlay {
   private readonly element: HTMLDivElement;
+  private readonly table: HTMLDivElement;
 
-  constructor(parent: HTMLElement, shortcuts: readonly Shortcut[]) {
+  constructor(
+    parent: HTMLElement,
+    private readonly sections: () => readonly HelpSection[],
+  ) {
     this.element = document.createElement('div');
     this.element.className = 'cs-help';
     this.element.dataset.testid = 'help';
     this.element.hidden = true;
     const card = document.createElement('div');
     card.className = 'cs-help-card';
-    const rows = shortcuts.map((s) => `<tr><td><kbd>${escapeHtml(s.keys)}</kbd></td><td>${escapeHtml(s.what)}</td></tr>`).join('');
     card.innerHTML =
       '<h2>Colliderscope</h2>' +
       '<p>Collision algorithms running live on a fractal terrain. Drag to orbit, wheel or pinch to zoom, ' +
-      'right-drag or two fingers to pan. The panel on the right switches strategies; ⟳ controls rebuild the terrain.</p>' +
-      `<table>${rows}</table>`;
+      'right-drag or two fingers to pan. The panel on the right switches strategies; ⟳ controls rebuild the terrain.</p>';
+    this.table = document.createElement('div');
+    card.appendChild(this.table);
     const close = document.createElement('button');
     close.type = 'button';
     close.textContent = 'Got it';
@@ -44,6 +55,13 @@ export class HelpOverlay {
   }
 
   show(): void {
+    this.table.innerHTML = this.sections()
+      .map((section) => {
+        const title = section.title === undefined ? '' : `<tr><th colspan="2">${escapeHtml(section.title)}</th></tr>`;
+        const rows = section.rows.map((row) => `<tr><td><kbd>${escapeHtml(row.keys)}</kbd></td><td>${escapeHtml(row.what)}</td></tr>`);
+        return `<table>${title}${rows.join('')}</table>`;
+      })
+      .join('');
     this.element.hidden = false;
   }
 
