@@ -81,6 +81,9 @@ export class Shortcuts implements ShortcutClaims {
     if (typing(event.target) || event.ctrlKey || event.metaKey) return false;
     const claim = this.activeClaim(event.code);
     if (claim !== undefined) {
+      // A held key repeating into another claim: the first one sees it released.
+      const holder = this.held.get(event.code);
+      if (holder !== undefined && holder !== claim) holder.up?.(event);
       this.held.set(event.code, claim);
       claim.down(event);
       event.preventDefault();

@@ -91,6 +91,16 @@ describe('Shortcuts', () => {
     expect(log).toEqual(['fly down KeyW', 'fly up KeyW', 'walker down KeyW', 'walker down Space', 'fly down ShiftLeft', 'walker up KeyW']);
     expect(calls).toEqual(['togglePause']);
 
+    // A key held down while the walker starts (its repeats go to the walker): the fly camera lets go.
+    flying = true;
+    shortcuts.keyDown(key('KeyW', 'w'));
+    walking = true;
+    shortcuts.keyDown(key('KeyW', 'w'));
+    shortcuts.keyUp(key('KeyW', 'w'));
+    expect(log.slice(-4)).toEqual(['fly down KeyW', 'fly up KeyW', 'walker down KeyW', 'walker up KeyW']);
+    walking = false;
+    flying = false;
+
     shortcuts.releaseAll();
     expect(log.slice(-2)).toEqual(['fly released', 'walker released']);
     unclaim();
