@@ -4,7 +4,7 @@ export interface HelpRow {
   what: string;
 }
 
-/** A group of rows; the first group has no title (the page's own keys), later ones name their owner. */
+/** A group of rows: the first is the page's own keys (no title), later ones name the part that claims them. */
 export interface HelpSection {
   title?: string;
   rows: readonly HelpRow[];
@@ -36,6 +36,7 @@ export class HelpOverlay {
       '<p>Collision algorithms running live on a fractal terrain. Drag to orbit, wheel or pinch to zoom, ' +
       'right-drag or two fingers to pan. The panel on the right switches strategies; ⟳ controls rebuild the terrain.</p>';
     this.table = document.createElement('div');
+    this.table.className = 'cs-help-keys';
     card.appendChild(this.table);
     const close = document.createElement('button');
     close.type = 'button';
@@ -47,7 +48,8 @@ export class HelpOverlay {
     this.element.addEventListener('click', (event) => {
       if (event.target === this.element) this.hide();
     });
-    parent.appendChild(this.element);
+    // In the body, not in the page's root: a dialog covers the lil-gui panel too.
+    parent.ownerDocument.body.appendChild(this.element);
   }
 
   get visible(): boolean {
@@ -55,13 +57,11 @@ export class HelpOverlay {
   }
 
   show(): void {
-    this.table.innerHTML = this.sections()
-      .map((section) => {
-        const title = section.title === undefined ? '' : `<tr><th colspan="2">${escapeHtml(section.title)}</th></tr>`;
-        const rows = section.rows.map((row) => `<tr><td><kbd>${escapeHtml(row.keys)}</kbd></td><td>${escapeHtml(row.what)}</td></tr>`);
-        return `<table>${title}${rows.join('')}</table>`;
-      })
-      .join('');
+    // The page's own keys in one table; the keys parts of the page claim beside it, under their owners.
+    const [own, ...claimed] = this.sections();
+    const row = (r: HelpRow): string => `<tr><td><kbd>${escapeHtml(r.keys)}</kbd></td><td>${escapeHtml(r.what)}</td></tr>`;
+    const owners = claimed.map((s) => `<tr><th colspan="2">${escapeHtml(s.title ?? '')}</th></tr>${s.rows.map(row).join('')}`);
+    this.table.innerHTML = `<table>${(own?.rows ?? []).map(row).join('')}</table>` + (owners.length > 0 ? `<table>${owners.join('')}</table>` : '');
     this.element.hidden = false;
   }
 
