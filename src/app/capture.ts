@@ -1,3 +1,5 @@
+import { ColliderscopeError, type FrameRecorder, type RecordingInfo, type Sandbox } from '../core';
+
 /** Saves a blob as a file through a temporary link (the browser's download). */
 export function download(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -62,4 +64,80 @@ export class VideoCapture {
       for (const track of recorder.stream.getTracks()) track.stop();
     });
   }
+}
+
+/**
+ * The page's capture actions (screenshot, video, fullscreen, recording export), each reporting its
+ * failure to the user instead of throwing. Files are named after the scene and the time.
+ */
+export class CaptureActions {
+  private readonly video = new VideoCapture();
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly host: { sceneName(): string; render(): void; report(message: string): void },
+  ) {}
+
+  get videoRecording(): boolean {
+    return this.video.recording;
+  }
+
+  async screenshot(): Promise<void> {
+    try {
+      this.host.render();
+      download(await canvasPng(this.canvas), this.fileName('png'));
+    } catch (error) {
+      this.host.report(`Screenshot failed: ${messageOf(error)}`);
+    }
+  }
+
+  async toggleVideo(): Promise<void> {
+    try {
+      if (this.video.recording) download(await this.video.stop(), this.fileName('webm'));
+      else this.video.start(this.canvas);
+    } catch (error) {
+      this.host.report(`Video capture failed: ${messageOf(error)}`);
+    }
+  }
+
+  toggleFullscreen(): void {
+    if (document.fullscreenElement !== null) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen().catch((error: unknown) => this.host.report(`Fullscreen refused: ${messageOf(error)}`));
+  }
+
+  /** Downloads a recording as CSV or JSON; says what to do when nothing was recorded. */
+  exportRecording(recorder: FrameRecorder, format: 'csv' | 'json'): void {
+    if (recorder.frames.length === 0) {
+      this.host.report('Nothing recorded yet: press ● (K) to record, run some frames, then export.');
+      return;
+    }
+    if (format === 'csv') downloadText(recorder.toCsv(), this.fileName('csv'), 'text/csv');
+    else downloadText(recorder.toJson(), this.fileName('json'), 'application/json');
+  }
+
+  private fileName(extension: string): string {
+    return `colliderscope-${this.host.sceneName()}-${stamp()}.${extension}`;
+  }
+}
+
+/** An error as the user reads it: a typed error's own message, else its name and message. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ColliderscopeError) return error.message;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** What a recording is made with: the scene, every setting and the link to them, and the machine. */
+export function recordingInfo(sandbox: Sandbox, settings: object, link: string, canvas: HTMLCanvasElement): RecordingInfo {
+  return {
+    scene: sandbox.scene.name,
+    seed: sandbox.scene.seed,
+    settings: { ...settings, url: link },
+    machine: {
+      userAgent: navigator.userAgent,
+      cores: navigator.hardwareConcurrency ?? 0,
+      devicePixelRatio: window.devicePixelRatio,
+      canvas: `${canvas.width}×${canvas.height}`,
+    },
+    startedAt: new Date().toISOString(),
+  };
 }

@@ -2,6 +2,7 @@ import type GUI from 'lil-gui';
 import type { Sandbox, SceneDefinition, SimSystem } from '../core';
 import type { AppSettings } from '../ui/settings';
 import type { Stage } from '../view/stage';
+import type { ShortcutClaims } from './shortcuts';
 
 /**
  * What the app hands a feature (a probe, an overlay, a subsystem's panel) when it is installed.
@@ -13,6 +14,12 @@ export interface AppContext {
   /** The element the canvas and overlays live in. */
   readonly root: HTMLElement;
   readonly settings: AppSettings;
+  /**
+   * The page's keyboard: a feature takes keys with `shortcuts.claim({ owner, codes, help, active, down, up })`;
+   * while `active()` holds they are its own, before the page's shortcuts and the fly camera (no window
+   * key listeners of its own), and the help overlay lists them under the owner.
+   */
+  readonly shortcuts: ShortcutClaims;
   /** The current sandbox, or null while the first terrain is still building. */
   sandbox(): Sandbox | null;
   /** Shows an error to the user without stopping anything. */

@@ -1,31 +1,43 @@
-/** One keyboard shortcut as the help overlay lists it. */
-export interface Shortcut {
+/** One row of the help overlay: the keys as shown, and what they do. */
+export interface HelpRow {
   keys: string;
   what: string;
+}
+
+/** A group of rows: the first is the page's own keys (no title), later ones name the part that claims them. */
+export interface HelpSection {
+  title?: string;
+  rows: readonly HelpRow[];
 }
 
 const SEEN_KEY = 'colliderscope.helpSeen';
 
 /**
  * The help overlay: every shortcut, plus the few mouse and touch gestures. Shown on the first visit
- * (remembered in localStorage), and whenever '?' is pressed.
+ * (remembered in localStorage), and whenever '?' is pressed. The rows are asked for each time it opens,
+ * so keys that parts of the page claim after boot are listed too.
  */
 export class HelpOverlay {
   private readonly element: HTMLDivElement;
+  private readonly table: HTMLDivElement;
 
-  constructor(parent: HTMLElement, shortcuts: readonly Shortcut[]) {
+  constructor(
+    parent: HTMLElement,
+    private readonly sections: () => readonly HelpSection[],
+  ) {
     this.element = document.createElement('div');
     this.element.className = 'cs-help';
     this.element.dataset.testid = 'help';
     this.element.hidden = true;
     const card = document.createElement('div');
     card.className = 'cs-help-card';
-    const rows = shortcuts.map((s) => `<tr><td><kbd>${escapeHtml(s.keys)}</kbd></td><td>${escapeHtml(s.what)}</td></tr>`).join('');
     card.innerHTML =
       '<h2>Colliderscope</h2>' +
       '<p>Collision algorithms running live on a fractal terrain. Drag to orbit, wheel or pinch to zoom, ' +
-      'right-drag or two fingers to pan. The panel on the right switches strategies; ⟳ controls rebuild the terrain.</p>' +
-      `<table>${rows}</table>`;
+      'right-drag or two fingers to pan. The panel on the right switches strategies; ⟳ controls rebuild the terrain.</p>';
+    this.table = document.createElement('div');
+    this.table.className = 'cs-help-keys';
+    card.appendChild(this.table);
     const close = document.createElement('button');
     close.type = 'button';
     close.textContent = 'Got it';
@@ -36,7 +48,8 @@ export class HelpOverlay {
     this.element.addEventListener('click', (event) => {
       if (event.target === this.element) this.hide();
     });
-    parent.appendChild(this.element);
+    // In the body, not in the page's root: a dialog covers the lil-gui panel too.
+    parent.ownerDocument.body.appendChild(this.element);
   }
 
   get visible(): boolean {
@@ -44,6 +57,11 @@ export class HelpOverlay {
   }
 
   show(): void {
+    // The page's own keys in one table; the keys parts of the page claim beside it, under their owners.
+    const [own, ...claimed] = this.sections();
+    const row = (r: HelpRow): string => `<tr><td><kbd>${escapeHtml(r.keys)}</kbd></td><td>${escapeHtml(r.what)}</td></tr>`;
+    const owners = claimed.map((s) => `<tr><th colspan="2">${escapeHtml(s.title ?? '')}</th></tr>${s.rows.map(row).join('')}`);
+    this.table.innerHTML = `<table>${(own?.rows ?? []).map(row).join('')}</table>` + (owners.length > 0 ? `<table>${owners.join('')}</table>` : '');
     this.element.hidden = false;
   }
 

@@ -33,7 +33,8 @@ export class ResultDialog {
     close.addEventListener('click', () => this.hide());
     card.append(this.heading, this.text, copy, close);
     this.element.appendChild(card);
-    parent.appendChild(this.element);
+    // In the body, not in the page's root: a dialog covers the lil-gui panel too.
+    parent.ownerDocument.body.appendChild(this.element);
   }
 
   get visible(): boolean {

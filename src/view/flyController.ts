@@ -3,6 +3,7 @@ import * as THREE from 'three';
 /**
  * Fly mode: drag with the mouse to look, WASD to move, Q/E down/up, Shift to go fast. A small
  * hand-rolled controller so no pointer lock is needed (it works in embedded demos and headless tests).
+ * Keys come through `press` / `release` from the page's shortcuts, so a feature that claims WASD wins.
  */
 export class FlyController {
   enabled = true;
@@ -35,12 +36,20 @@ export class FlyController {
       this.lastY = event.clientY;
     });
     element.addEventListener('pointerup', () => (this.dragging = false));
-    window.addEventListener('keydown', (event) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
-      this.keys.add(event.code);
-    });
-    window.addEventListener('keyup', (event) => this.keys.delete(event.code));
-    window.addEventListener('blur', () => this.keys.clear());
+  }
+
+  /** A key went down (`event.code`); the page's keyboard dispatch calls these, the controller listens to no key itself. */
+  press(code: string): void {
+    this.keys.add(code);
+  }
+
+  release(code: string): void {
+    this.keys.delete(code);
+  }
+
+  /** The window lost the keyboard: no key is held any more. */
+  releaseAll(): void {
+    this.keys.clear();
   }
 
   syncFromCamera(): void {

@@ -63,27 +63,48 @@ describe('capsule sweeps in real Chromium', () => {
       .locator('input')
       .evaluate((box: HTMLInputElement) => box.checked || box.click());
     await waitForHud(page, /character: on the ground at/);
-    const where = async (): Promise<[number, number]> => {
-      const match = /character: [a-z ]+ at \((-?[\d.]+), (-?[\d.]+)\)/.exec(await hudText(page))!;
-      return [Number(match[1]), Number(match[2])];
-    };
-    const [x0, z0] = await where();
+    // In fly mode WASD also moves the fly camera, unless the character has claimed the keys.
     await page.locator('canvas').first().focus();
+    await page.keyboard.press('f');
+    await page.waitForTimeout(300);
+    /** The character's place (from the HUD) and the camera's, read together. */
+    const where = () =>
+      page.evaluate(() => {
+        const hud = document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '';
+        const match = /character: [a-z ]+ at \((-?[\d.]+), (-?[\d.]+)\)/.exec(hud);
+        const camera = (window as unknown as { colliderscope: { stage: { camera: { position: { x: number; z: number } } } } }).colliderscope.stage
+          .camera.position;
+        return { x: Number(match?.[1]), z: Number(match?.[2]), cameraX: camera.x, cameraZ: camera.z };
+      });
+    const start = await where();
     await page.keyboard.down('KeyW');
     await page.waitForTimeout(3000);
     await page.keyboard.up('KeyW');
+    await page.waitForTimeout(1000);
+    const end = await where();
+    // SwiftShader may draw a frame a second; the walk follows real time in steps of at most 1/4 s.
+    expect(Math.hypot(end.x - start.x, end.z - start.z)).toBeGreaterThan(0.5);
+    // The camera followed the character and no more: flying would have added tens of units per frame.
+    expect(Math.abs(end.cameraX - start.cameraX - (end.x - start.x))).toBeLessThan(2);
+    expect(Math.abs(end.cameraZ - start.cameraZ - (end.z - start.z))).toBeLessThan(2);
     await page.keyboard.press('Space');
     await waitForHud(page, /character: in the air/, 5_000).catch(() => undefined);
-    const [x1, z1] = await where();
-    // SwiftShader may draw a frame a second; the walk follows real time in steps of at most 1/4 s.
-    expect(Math.hypot(x1 - x0, z1 - z0)).toBeGreaterThan(0.5);
-    expect(await page.evaluate(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused)).toBe(
-      false,
-    );
+    const paused = () => page.evaluate(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused);
+    expect(await paused()).toBe(false);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-character.png') });
+    // The help lists the character's keys under its name.
+    await page.keyboard.press('?');
+    await expect(page.locator('[data-testid="help"]').textContent()).resolves.toMatch(/Character \(while “walk a capsule” is on\)W A S Dwalk/);
+    await page.keyboard.press('Escape');
     await control(walker, page, 'walk a capsule')
       .locator('input')
       .evaluate((box: HTMLInputElement) => box.click());
+    // Without the character, Space pauses again (and runs again), and F goes back to orbiting.
+    await page.keyboard.press('Space');
+    await expect.poll(paused, { timeout: 10_000 }).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(paused, { timeout: 10_000 }).toBe(false);
+    await page.keyboard.press('f');
 
     // The stress scene: a few hundred capsules in one batch per frame.
     const stress = folder(page, 'Stress: many capsules');

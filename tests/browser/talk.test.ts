@@ -103,6 +103,9 @@ describe('talk-ready controls in real Chromium', () => {
     await expect(page.locator('[data-testid="help"]').isVisible()).resolves.toBe(false);
     await page.keyboard.press('?');
     await expect(page.locator('[data-testid="help"]').isVisible()).resolves.toBe(true);
+    // Keys claimed by parts of the page are listed under their owner.
+    await expect(page.locator('[data-testid="help"]').textContent()).resolves.toMatch(/Fly camera \(F\)W A S Dmove[\s\S]*Character/);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-shortcuts.png') });
     await page.keyboard.press('Escape');
     await expect(page.locator('[data-testid="help"]').isVisible()).resolves.toBe(false);
     expect(errors).toEqual([]);
@@ -257,11 +260,35 @@ describe('talk-ready controls in real Chromium', () => {
     await waitFor(page, `s.slide === ${first} && s.scene === 'rolling-hills'`);
     await page.locator('[data-testid="presenter-leave"]').click();
     await waitFor(page, '!s.presenting');
+    // The HUD hides while presenting and H shows it for the talk; leaving shows the View setting again,
+    // and the panel's checkbox agrees with what is shown.
+    const hud = page.locator('[data-testid="timing-hud"]');
+    const hudBox = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^timing HUD \(H\)$/ }) }).locator('input');
+    await expect(hud.isVisible()).resolves.toBe(true);
     await page.keyboard.press('p');
     await waitFor(page, 's.presenting');
+    await expect(hud.isVisible()).resolves.toBe(false);
+    await page.keyboard.press('h');
+    await expect(hud.isVisible()).resolves.toBe(true);
+    await page.keyboard.press('h');
+    await expect(hud.isVisible()).resolves.toBe(false);
     await page.keyboard.press('Escape');
     await waitFor(page, '!s.presenting');
     await expect(page.locator('[data-testid="gui"]').isVisible()).resolves.toBe(true);
+    await expect(hud.isVisible()).resolves.toBe(true);
+    await expect(hudBox.isChecked()).resolves.toBe(true);
+    await page.keyboard.press('h');
+    await expect(hud.isVisible()).resolves.toBe(false);
+    await expect(hudBox.isChecked()).resolves.toBe(false);
+    await page.keyboard.press('p');
+    await waitFor(page, 's.presenting');
+    await page.keyboard.press('h');
+    await expect(hud.isVisible()).resolves.toBe(true);
+    await page.keyboard.press('p');
+    await waitFor(page, '!s.presenting');
+    await expect(hud.isVisible()).resolves.toBe(false);
+    await expect(hudBox.isChecked()).resolves.toBe(false);
+    await page.keyboard.press('h');
 
     const [shot] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="control-screenshot"]').click()]);
     expect(shot.suggestedFilename()).toMatch(/\.png$/);

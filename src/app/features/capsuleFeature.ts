@@ -79,7 +79,7 @@ const MASKED = new THREE.Color(0x9b59d0);
 const FEW = new THREE.Color(0x3ccf6e);
 const SOME = new THREE.Color(0xf2d13c);
 const MANY = new THREE.Color(0xf0503c);
-const KEYS = new Set(['KeyW', 'KeyA', 'KeyS', 'KeyD', 'Space', 'ShiftLeft', 'ShiftRight']);
+const KEYS = ['KeyW', 'KeyA', 'KeyS', 'KeyD', 'Space', 'ShiftLeft', 'ShiftRight'];
 
 /**
  * Swept capsules in the sandbox:
@@ -455,26 +455,19 @@ export class CapsuleFeature implements AppFeature {
       { capture: true },
     );
     // While the character walks, its keys are its own (before the fly camera and the pause shortcut).
-    window.addEventListener(
-      'keydown',
-      (event) => {
-        if (this.character === null || !KEYS.has(event.code)) return;
-        if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
-        this.keys.add(event.code);
-        event.stopImmediatePropagation();
-        event.preventDefault();
-      },
-      { capture: true },
-    );
-    window.addEventListener(
-      'keyup',
-      (event) => {
-        if (!this.keys.delete(event.code)) return;
-        event.stopImmediatePropagation();
-      },
-      { capture: true },
-    );
-    window.addEventListener('blur', () => this.keys.clear());
+    context.shortcuts.claim({
+      owner: 'Character (while “walk a capsule” is on)',
+      codes: KEYS,
+      help: [
+        { keys: 'W A S D', what: 'walk (the camera follows)' },
+        { keys: 'Space', what: 'jump' },
+        { keys: 'Shift', what: 'run' },
+      ],
+      active: () => this.character !== null,
+      down: (event) => this.keys.add(event.code),
+      up: (event) => this.keys.delete(event.code),
+      release: () => this.keys.clear(),
+    });
   }
 
   /** Moves the probe's start (or its aim) to the terrain point under the pointer. */

@@ -1,0 +1,225 @@
+import {
+  Sandbox,
+  describesSystems,
+  disableSystem,
+  enableSystem,
+  installSceneSystems,
+  type SceneDefinition,
+  type SimSystem,
+  type SystemContext,
+  type TerrainMesh,
+} from '../core';
+import type { Panel } from '../ui/panel';
+import type { ProgressBar } from '../ui/progressBar';
+import type { AppSettings } from '../ui/settings';
+import type { Stage } from '../view/stage';
+import type { TerrainView } from '../view/terrainView';
+import { messageOf } from './capture';
+import type { AppFeature } from './feature';
+import { loadPreset, loadSceneFile, presetNames, readField } from './scenes';
+import type { AppStatus } from './status';
+import { BuildSuperseded, TerrainBuilder } from './terrainBuilder';
+
+/** States kept for stepping back. */
+const HISTORY_FRAMES = 120;
+/** Frames the timing ring keeps. */
+const TIMING_FRAMES = 120;
+/** How long terrain edits rest before the terrain is rebuilt. */
+const REBUILD_DELAY_MS = 120;
+
+/** The scene the page opens with: `?scene=NAME`, else the first preset (with the reason when NAME failed). */
+export function startingScene(): { scene: SceneDefinition; error: string | null } {
+  const first = presetNames()[0] ?? 'default';
+  const requested = new URLSearchParams(location.search).get('scene');
+  try {
+    return { scene: loadPreset(requested ?? first), error: null };
+  } catch (error) {
+    return { scene: loadPreset(first), error: messageOf(error) };
+  }
+}
+
+/** The page's parts a scene switch and a terrain build reach. */
+export interface SceneLoaderHost {
+  readonly settings: AppSettings;
+  readonly status: AppStatus;
+  readonly features: readonly AppFeature[];
+  readonly stage: Stage;
+  readonly terrainView: TerrainView;
+  readonly panel: Panel;
+  readonly progress: ProgressBar;
+  /** The preset's name goes into the URL. */
+  presetChosen(name: string): void;
+  /** The run settings apply to a new sandbox. */
+  applyRun(): void;
+  /** The view settings apply again (after a new terrain). */
+  applyView(): void;
+  report(message: string): void;
+}
+
+/**
+ * The scene on screen and its sandbox: switching scenes (everything validated before anything changes),
+ * building the terrain in a worker (the old terrain stays on failure), installing the BVH when it
+ * arrives, and telling the features each time.
+ */
+export class SceneLoader {
+  scene: SceneDefinition;
+  /** Null until the first terrain is built. */
+  sandbox: Sandbox | null = null;
+  private readonly builder = new TerrainBuilder();
+  private rebuildTimer = 0;
+  /** The scene names its systems and they have not been installed on its terrain yet. */
+  private systemsPending = false;
+
+  constructor(
+    private readonly host: SceneLoaderHost,
+    initial: SceneDefinition,
+  ) {
+    this.scene = initial;
+    host.status.scene = initial.name;
+    this.builder.onBvh = (bvh, mesh) => {
+      host.status.bvhBuilding = false;
+      host.progress.finish();
+      const sandbox = this.sandbox;
+      if (sandbox === null || sandbox.terrain !== mesh) return;
+      sandbox.setBvh(bvh);
+      host.status.bvhBuilds++;
+      host.status.bvhNodes = bvh.stats.nodes;
+      for (const feature of host.features) feature.bvhChanged?.(sandbox);
+    };
+    this.builder.onBvhError = (message) => {
+      host.status.bvhBuilding = false;
+      host.progress.finish();
+      host.report(`BVH build failed: ${message}`);
+    };
+  }
+
+  /** Hands a scene that describes its systems to the features (before its terrain is built). */
+  announce(scene: SceneDefinition): void {
+    if (!describesSystems(scene.systems)) return;
+    for (const feature of this.host.features) feature.sceneLoaded?.(scene);
+    this.systemsPending = true;
+  }
+
+  /** Turns a catalog system on from a section, or off; a bad section is reported and nothing changes. */
+  setSystem(name: string, section: object | null): SimSystem | null {
+    const sandbox = this.sandbox;
+    if (sandbox === null) return null;
+    try {
+      if (section === null) disableSystem(sandbox, name);
+      else enableSystem(sandbox, name, section, systemContext(sandbox));
+    } catch (error) {
+      this.host.report(messageOf(error));
+    }
+    return sandbox.system(name) ?? null;
+  }
+
+  /** Puts the scene's camera back. */
+  applyCamera(scene = this.scene): void {
+    this.host.stage.setWorldSize(scene.terrain.worldSize);
+    this.host.stage.setView(scene.camera.position, scene.camera.target, scene.camera.fov);
+  }
+
+  scheduleRebuild(): void {
+    window.clearTimeout(this.rebuildTimer);
+    this.rebuildTimer = window.setTimeout(() => void this.rebuild(), REBUILD_DELAY_MS);
+  }
+
+  /** Builds the terrain of the current settings in the worker; on failure the old terrain stays. */
+  async rebuild(): Promise<void> {
+    window.clearTimeout(this.rebuildTimer);
+    const { settings, status, progress, panel } = this.host;
+    const params = { ...settings.terrain };
+    status.building = true;
+    progress.start(`Building ${params.cells}² terrain`);
+    let mesh: TerrainMesh;
+    try {
+      mesh = await this.builder.build(params, (fraction, stage) => progress.set(fraction, stage));
+    } catch (error) {
+      if (error instanceof BuildSuperseded) return;
+      status.building = false;
+      progress.finish();
+      this.host.report(messageOf(error));
+      if (this.sandbox !== null) {
+        // Show the parameters that are actually on screen again.
+        Object.assign(settings.terrain, this.sandbox.terrain.params);
+        panel.refresh();
+      }
+      return;
+    }
+    status.building = false;
+    status.bvhBuilding = true;
+    status.builds++;
+    status.triangles = mesh.triangleCount;
+    status.generationMs = mesh.generationMs;
+    if (this.sandbox === null) {
+      this.sandbox = new Sandbox(this.scene, mesh, TIMING_FRAMES, HISTORY_FRAMES);
+      this.host.applyRun();
+    } else this.sandbox.setTerrain(mesh);
+    this.host.terrainView.setTerrain(mesh);
+    this.host.stage.setWorldSize(mesh.params.worldSize);
+    for (const feature of this.host.features) feature.terrainChanged?.(this.sandbox);
+    if (this.systemsPending) {
+      // The scene's systems start on its own terrain, exactly as the headless runner starts them.
+      this.systemsPending = false;
+      try {
+        installSceneSystems(this.sandbox, this.scene, systemContext(this.sandbox));
+      } catch (error) {
+        this.host.report(messageOf(error));
+      }
+    }
+    this.host.applyView();
+    panel.readouts.triangles = mesh.triangleCount.toLocaleString('en');
+    panel.readouts.generation = `${mesh.generationMs.toFixed(0)} ms`;
+  }
+
+  /** Switches to a preset; `sceneCamera` (default: unless View → keep camera) moves to the scene's camera. */
+  selectPreset(name: string, sceneCamera?: boolean): void {
+    try {
+      this.use(loadPreset(name), name, sceneCamera);
+    } catch (error) {
+      this.host.settings.scene = this.scene.name;
+      this.host.panel.refresh();
+      this.host.report(messageOf(error));
+    }
+  }
+
+  /** Dropping a scene file anywhere on the page loads it. */
+  acceptDrops(target: Window): void {
+    target.addEventListener('dragover', (event) => event.preventDefault());
+    target.addEventListener('drop', (event) => {
+      event.preventDefault();
+      const file = event.dataTransfer?.files[0];
+      if (file !== undefined) void this.loadFile(file);
+    });
+  }
+
+  async loadFile(file: File): Promise<void> {
+    try {
+      this.use(await loadSceneFile(file), null);
+    } catch (error) {
+      this.host.report(messageOf(error));
+    }
+  }
+
+  /** Switches to a validated scene; everything is checked before anything changes. */
+  private use(scene: SceneDefinition, presetName: string | null, sceneCamera = !this.host.settings.view.keepCamera): void {
+    const { settings, status, stage, panel } = this.host;
+    this.scene = scene;
+    status.scene = scene.name;
+    Object.assign(settings.terrain, scene.terrain);
+    if (presetName !== null) {
+      settings.scene = presetName;
+      this.host.presetChosen(presetName);
+    }
+    this.announce(scene);
+    panel.refresh();
+    if (sceneCamera || scene.terrain.worldSize !== stage.worldSizeShown) this.applyCamera(scene);
+    if (this.sandbox !== null) this.sandbox.scene = scene;
+    void this.rebuild();
+  }
+}
+
+/** The catalog's context for systems made on the page: the sandbox is their world. */
+function systemContext(sandbox: Sandbox): SystemContext {
+  return { world: sandbox, readField };
+}

@@ -1,0 +1,54 @@
+/**
+ * What the page reports about itself as `window.colliderscope.status`, for the browser tests and the
+ * curious. Tests rely on these names and meanings: add fields, do not rename them.
+ */
+export interface AppStatus {
+  /** Frames drawn. */
+  frames: number;
+  /** Terrain builds finished, and whether one is running. */
+  builds: number;
+  building: boolean;
+  /** BVH builds installed, whether one is running, and the last one's node count. */
+  bvhBuilds: number;
+  bvhBuilding: boolean;
+  bvhNodes: number;
+  /** The scene on screen, its triangles and how long its terrain took to generate. */
+  scene: string;
+  triangles: number;
+  generationMs: number;
+  /** The last message shown to the user ('' while none was). */
+  lastError: string;
+  /** The simulation's own frame counter (pauses, steps back, restarts). */
+  simFrame: number;
+  paused: boolean;
+  recording: boolean;
+  recordedFrames: number;
+  benchmarking: boolean;
+  benchmarkResult: string;
+  presenting: boolean;
+  /** The presenter's slide, -1 before presenter mode was first entered. */
+  slide: number;
+}
+
+export function newStatus(): AppStatus {
+  return {
+    frames: 0,
+    builds: 0,
+    building: false,
+    bvhBuilds: 0,
+    bvhBuilding: false,
+    bvhNodes: 0,
+    scene: '',
+    triangles: 0,
+    generationMs: 0,
+    lastError: '',
+    simFrame: 0,
+    paused: false,
+    recording: false,
+    recordedFrames: 0,
+    benchmarking: false,
+    benchmarkResult: '',
+    presenting: false,
+    slide: -1,
+  };
+}
