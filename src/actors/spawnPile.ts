@@ -1,3 +1,4 @@
+import { cos, sin } from '../math/trig';
 import { InvalidParameterError } from '../errors';
 import { Random } from '../math/random';
 import type { ActorWorld } from './actorWorld';
@@ -88,5 +89,5 @@ function randomRotation(random: Random): [number, number, number, number] {
     u3 = random.next();
   const a = Math.sqrt(1 - u1),
     b = Math.sqrt(u1);
-  return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
+  return [a * sin(2 * Math.PI * u2), a * cos(2 * Math.PI * u2), b * sin(2 * Math.PI * u3), b * cos(2 * Math.PI * u3)];
 }

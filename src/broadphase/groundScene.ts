@@ -1,3 +1,4 @@
+import { cos, sin } from '../math/trig';
 import { InvalidParameterError } from '../errors';
 import { Random } from '../math/random';
 import { KIND_DYNAMIC, KIND_STATIC } from './broadPhase';
@@ -19,7 +20,7 @@ export const DEFAULT_GROUND_SCENE_OPTIONS: GroundSceneOptions = { statics: 6000,
 
 /** Gentle rolling ground, y up. */
 function groundHeight(x: number, z: number): number {
-  return 6 * Math.sin(x / 37) * Math.cos(z / 29) + 3 * Math.sin((x + z) / 17);
+  return 6 * sin(x / 37) * cos(z / 29) + 3 * sin((x + z) / 17);
 }
 
 /**
@@ -134,10 +135,10 @@ export class GroundScene implements BroadPhaseScene {
 
   private placeDynamic(k: number): void {
     const angle = this.phase[k]! + this.angularSpeed[k]! * this.time;
-    const x = this.centre[2 * k]! + this.radius[k]! * Math.cos(angle);
-    const z = this.centre[2 * k + 1]! + this.radius[k]! * Math.sin(angle);
+    const x = this.centre[2 * k]! + this.radius[k]! * cos(angle);
+    const z = this.centre[2 * k + 1]! + this.radius[k]! * sin(angle);
     const h = this.halfExtent[k]!;
-    const y = groundHeight(x, z) + h + 1.5 * Math.abs(Math.sin(0.05 * this.time + this.phase[k]!)) - 0.5;
+    const y = groundHeight(x, z) + h + 1.5 * Math.abs(sin(0.05 * this.time + this.phase[k]!)) - 0.5;
     this.write(this.staticCount + k, x - h, y - h, z - h, x + h, y + h, z + h);
   }
 

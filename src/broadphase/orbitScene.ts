@@ -1,3 +1,4 @@
+import { cos, sin } from '../math/trig';
 import { InvalidParameterError } from '../errors';
 import { Random } from '../math/random';
 import { KIND_DYNAMIC } from './broadPhase';
@@ -98,9 +99,9 @@ export class OrbitScene implements BroadPhaseScene {
   private place(i: number): void {
     const a = this.options.amplitude;
     const t = this.time[i]!;
-    const x = Math.cos(t * 2.17) * a + Math.sin(t) * a * 0.5;
-    const y = Math.cos(t * 1.38) * a + Math.sin(t * a);
-    const z = Math.sin(t * 0.777) * a;
+    const x = cos(t * 2.17) * a + sin(t) * a * 0.5;
+    const y = cos(t * 1.38) * a + sin(t * a);
+    const z = sin(t * 0.777) * a;
     const h = this.halfExtents;
     const b = this.boxes;
     const o = 6 * i;

@@ -1,3 +1,4 @@
+import { cos, sin } from '../math/trig';
 import type { Random } from '../math/random';
 import { effectCapacity, type ParticleEffectParams } from './effectParams';
 import { NO_PLANE_OFFSET, PLANE_CACHE, PLANE_NONE, cellStamp, type ParticleBuffers } from './particleBuffers';
@@ -79,7 +80,7 @@ export class ParticleEffect {
     const wx = ay * uz - az * uy,
       wy = az * ux - ax * uz,
       wz = ax * uy - ay * ux;
-    const cosSpread = Math.cos((p.spread * Math.PI) / 180);
+    const cosSpread = cos((p.spread * Math.PI) / 180);
 
     const positions = buffers.positions;
     const velocities = buffers.velocities;
@@ -113,8 +114,8 @@ export class ParticleEffect {
       const cosTheta = 1 - random.next() * (1 - cosSpread);
       const sinTheta = Math.sqrt(Math.max(0, 1 - cosTheta * cosTheta));
       const phi = 2 * Math.PI * random.next();
-      const cu = Math.cos(phi) * sinTheta;
-      const cw = Math.sin(phi) * sinTheta;
+      const cu = cos(phi) * sinTheta;
+      const cw = sin(phi) * sinTheta;
       const speed = p.speed * (0.6 + 0.4 * random.next());
       const vx = (ax * cosTheta + ux * cu + wx * cw) * speed;
       const vy = (ay * cosTheta + uy * cu + wy * cw) * speed;

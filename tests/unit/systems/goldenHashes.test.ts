@@ -26,8 +26,8 @@ const GOLDEN: Record<string, string> = {
   'alpine-512': '1930872fdf95a724',
   'mesa-1024': '08bb3f41797f47b4',
   'particle-storm': '91edc2bfb2adf5d9',
-  'box-crowd': 'f69f321340b2bda5',
-  gusts: '53011ab8b7b56bef',
+  'box-crowd': '16c98318c07a160c',
+  gusts: 'fcba0ac87441e477',
 };
 
 beforeAll(async () => {
