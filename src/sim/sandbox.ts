@@ -74,6 +74,17 @@ export class Sandbox implements World {
   }
 
   /** Adds a system, stepped at `index` among the others (last by default; the catalog passes its order). */
+  /** The hash's parts, to find which one diverged: the world (frame, clock, terrain) and each system's. */
+  hashes(): Record<string, string> {
+    const parts: Record<string, string> = { world: new StateHasher().word(this.frame).number(this.time).array(this.terrain.positions).digest() };
+    for (const system of this.systems) {
+      const hasher = new StateHasher();
+      system.hash(hasher);
+      parts[system.name] = hasher.digest();
+    }
+    return parts;
+  }
+
   addSystem(system: SimSystem, index = this.systems.length): void {
     this.systems.splice(index, 0, system);
     system.terrainChanged?.(this);

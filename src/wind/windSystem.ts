@@ -188,7 +188,10 @@ export class WindSystem implements SimSystem {
     hasher.value(this.saveState());
     for (const effect of this.field.effects) {
       hasher.string(effect.source).value(effect.position).number(effect.reach);
-      for (const constant of effect.program.constants) hasher.string(constant.name).value(getConstant(effect.program, constant.name));
+      // The placed constants follow the position (hashed) and the clock (the world's).
+      for (const constant of effect.program.constants) {
+        if (!PLACED_CONSTANTS.includes(constant.name)) hasher.string(constant.name).value(getConstant(effect.program, constant.name));
+      }
     }
   }
 

@@ -6,7 +6,7 @@ const harness = useHarness();
 
 describe('wind in real Chromium', () => {
   it('edits an effect live: a syntax error is shown at its line and column and the last good program keeps running', async () => {
-    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
+    const { page, errors } = await openPage(harness, `${LIGHT_TERRAIN}&Wind/enabled=true`);
     await waitForBuilds(page, 1);
     await page.locator('.lil-title', { hasText: 'Wind' }).click();
     await page

@@ -111,6 +111,11 @@ export class ActorsFeature implements AppFeature {
     this.settings.enabled = wanted !== undefined;
   }
 
+  terrainChanged(): void {
+    // Turned on before any terrain existed (a link's settings): start now.
+    if (this.settings.enabled && this.system === null) this.applyEnabled();
+  }
+
   frame(dtSeconds: number): void {
     const system = this.system;
     this.settings.enabled = system !== null;
@@ -197,7 +202,7 @@ export class ActorsFeature implements AppFeature {
     const wind = this.windSystem();
     const explosion = wind?.field.effects.find((e) => e.label === 'explosion');
     if (wind === null || explosion === undefined) {
-      this.context?.reportError('No explosion effect in the wind: the actors have nothing to be blown by.');
+      this.context?.reportError('No explosion in the wind: turn the wind on (Wind → wind) for an explosion to blow the actors.');
       return;
     }
     this.wake(Array.from(explosion.bounds));

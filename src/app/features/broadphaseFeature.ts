@@ -118,6 +118,8 @@ export class BroadPhaseFeature implements AppFeature {
 
   terrainChanged(): void {
     this.placeAboveTerrain();
+    // Turned on before any terrain existed (a link's settings): start now.
+    if (this.settings.enabled && this.system === null) this.setEnabled(true);
   }
 
   frame(dtSeconds: number): void {

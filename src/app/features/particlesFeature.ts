@@ -223,6 +223,8 @@ export class ParticlesFeature implements AppFeature {
 
   terrainChanged(sandbox: Sandbox): void {
     const system = this.system;
+    // Turned on before any terrain existed (a link's settings): start now.
+    if (system === null && this.settings.enabled) this.applyEnabled();
     if (system === null || this.effects.length === 0) return;
     // The emitters keep their place over the new ground.
     this.placeEffects(sandbox);

@@ -111,6 +111,8 @@ export class WindFeature implements AppFeature {
 
   terrainChanged(): void {
     this.gridTerrain = null;
+    // Turned on before any terrain existed (a link's settings): start now.
+    if (this.panel.enabled && this.system() === null) this.applyEnabled();
   }
 
   frame(_dtSeconds: number, sandbox: Sandbox): void {
