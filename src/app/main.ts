@@ -71,6 +71,7 @@ class App implements SceneLoaderHost, PresenterHost {
       selectScene: (name) => this.scenes.selectPreset(name),
       loadSceneFile: (file) => void this.scenes.loadFile(file),
       resetCamera: () => this.scenes.applyCamera(),
+      saveScene: () => this.scenes.save(),
       runChanged: () => this.applyRun(),
     });
     const refresh = (): void => this.panel.refresh();

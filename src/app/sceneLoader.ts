@@ -4,6 +4,7 @@ import {
   disableSystem,
   enableSystem,
   installSceneSystems,
+  currentScene,
   type SceneDefinition,
   type SimSystem,
   type SystemContext,
@@ -14,7 +15,7 @@ import type { ProgressBar } from '../ui/progressBar';
 import type { AppSettings } from '../ui/settings';
 import type { Stage } from '../view/stage';
 import type { TerrainView } from '../view/terrainView';
-import { messageOf } from './capture';
+import { downloadText, messageOf } from './capture';
 import type { AppFeature } from './feature';
 import { loadPreset, loadSceneFile, presetNames, readField } from './scenes';
 import type { AppStatus } from './status';
@@ -111,6 +112,26 @@ export class SceneLoader {
       this.host.report(messageOf(error));
     }
     return sandbox.system(name) ?? null;
+  }
+
+  /**
+   * Downloads what runs now as a scene file: loaded again, or run headless with `npm run scene`, it
+   * starts the same systems with the same settings on the same terrain, seen from this camera.
+   */
+  save(): void {
+    const sandbox = this.sandbox;
+    if (sandbox === null) {
+      this.host.report('Nothing to save yet: the terrain is still being built.');
+      return;
+    }
+    const view = this.host.stage.getView();
+    const camera = {
+      position: [view.position[0]!, view.position[1]!, view.position[2]!] as [number, number, number],
+      target: [view.target[0]!, view.target[1]!, view.target[2]!] as [number, number, number],
+      fov: view.fov,
+    };
+    const json = currentScene(sandbox, camera);
+    downloadText(`${JSON.stringify(json, null, 2)}\n`, `${sandbox.scene.name}.json`, 'application/json');
   }
 
   /** Puts the scene's camera back. */

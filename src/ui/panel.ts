@@ -11,6 +11,8 @@ export interface PanelActions {
   selectScene(name: string): void;
   loadSceneFile(file: File): void;
   resetCamera(): void;
+  /** Downloads what runs now as a scene file (terrain, camera, every running system's settings). */
+  saveScene(): void;
   /** A run setting (time scale, fixed step, timing switch) changed: apply live. */
   runChanged(): void;
 }
@@ -54,6 +56,7 @@ export class Panel {
     });
     document.body.appendChild(fileInput);
     sceneFolder.add({ load: () => fileInput.click() }, 'load').name('load scene file…');
+    sceneFolder.add({ save: () => actions.saveScene() }, 'save').name('save scene file');
     sceneFolder.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
 
     const terrain = this.gui.addFolder('Terrain');

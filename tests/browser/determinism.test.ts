@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHeadlessSandbox, loadSimdBoxTriangles, loadSimdCapsules, loadSimdParticles, loadSimdRays, runFixedSteps } from '../../src/core';
+import {
+  createHeadlessSandbox,
+  loadSimdBoxTriangles,
+  loadSimdCapsules,
+  loadSimdParticles,
+  loadSimdRays,
+  parseSceneText,
+  runFixedSteps,
+} from '../../src/core';
 import { loadSceneFile, readField, SCENES_DIR } from '../../tools/sceneFiles';
 import { SCREENSHOT_DIR, appStatus, openPage, useHarness, waitForBvh } from './harness';
 
@@ -44,6 +53,15 @@ describe('the page and the headless runner are one program', () => {
     expect(hash).toBe(expected);
     expect((await appStatus(page)).lastError).toBe('');
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'determinism-gusts.png') });
+
+    // Scene → save scene file: the download is a valid scene that names the same systems and settings.
+    const button = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^save scene file$/ }) }).locator('button');
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const saved = parseSceneText(await readFile((await download.path())!, 'utf8'), download.suggestedFilename());
+    expect(download.suggestedFilename()).toBe('gusts.json');
+    expect(Object.keys(saved.systems)).toEqual(['wind', 'actors']);
+    expect(saved.systems.actors).toEqual(runner.system('actors')!.section());
+    expect(saved.terrain).toEqual(runner.terrain.params);
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);
