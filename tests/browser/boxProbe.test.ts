@@ -113,4 +113,19 @@ describe('the box probe in real Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('runs from the box-probe preset: the same overlaps as the runner, the panel showing the section', async () => {
+    const { page, errors } = await openPage(harness, '?scene=box-probe');
+    await waitForBvh(page);
+    // `npm run scene -- scenes/box-probe.json` reports overlaps=1005.
+    await hudShows(page, /box probe: 1005 overlapped/);
+    await page.locator('.lil-title', { hasText: 'Box probe' }).click();
+    expect(await control(page, 'box probe').locator('input').isChecked()).toBe(true);
+    expect(await control(page, 'yaw °').locator('input').last().inputValue()).toBe('30');
+    expect(await control(page, 'show rejected candidates').locator('input').isChecked()).toBe(true);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe-preset.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

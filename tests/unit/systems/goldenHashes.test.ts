@@ -28,6 +28,7 @@ const GOLDEN: Record<string, string> = {
   'particle-storm': '91edc2bfb2adf5d9',
   'box-crowd': 'f69f321340b2bda5',
   gusts: '53011ab8b7b56bef',
+  'box-probe': '8b6b1f0f48a24cc7',
 };
 
 beforeAll(async () => {
