@@ -29,6 +29,7 @@ export {
 export type { SceneBroadPhase } from './broadphase/broadPhaseSection';
 export type { SceneParticles } from './particles/particlesSection';
 export type { SceneActors } from './actors/actorsSection';
+export { BoxProbeSystem, DEFAULT_BOX_PROBE, parseBoxProbe, type BoxProbeSettings, type SceneBoxProbe } from './boxProbe/boxProbeSystem';
 export * from './particles/index';
 export * from './query/capsule/index';
 export * from './query/rays/strategies';

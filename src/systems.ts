@@ -1,5 +1,7 @@
 import { parseActors, type SceneActors } from './actors/actorsSection';
 import { ActorSystem } from './actors/actorSystem';
+import { parseBoxProbe, type SceneBoxProbe } from './boxProbe/boxProbeSection';
+import { BoxProbeSystem } from './boxProbe/boxProbeSystem';
 import { parseBroadPhase, type SceneBroadPhase } from './broadphase/broadPhaseSection';
 import { BroadPhaseSystem } from './broadphase/broadPhaseSystem';
 import { ColliderscopeError } from './errors';
@@ -78,6 +80,12 @@ export const SYSTEMS: readonly SystemSpec[] = [
       system.showcase = showcase;
       return system;
     },
+  }),
+  defineSystem<SceneBoxProbe>({
+    name: 'boxProbe',
+    title: 'Box probe',
+    parse: parseBoxProbe,
+    create: (section) => new BoxProbeSystem(section),
   }),
 ];
 

@@ -15,6 +15,16 @@ async function setNumber(page: Page, label: string, value: number): Promise<void
   await input.press('Enter');
 }
 
+async function hudShows(page: Page, pattern: RegExp): Promise<void> {
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+    pattern.source,
+    {
+      timeout: 20_000,
+    },
+  );
+}
+
 /** The overlapped count in the HUD once it differs from `previous` (or once it appears). */
 async function overlapped(page: Page, previous = ''): Promise<number> {
   await page.waitForFunction(
@@ -41,20 +51,19 @@ describe('the box probe in real Chromium', () => {
     expect(first).toBeGreaterThan(0);
     expect(await hudText(page)).toMatch(/\d+ nodes · \d+ box tests · \d+ triangle tests/);
 
-    // Same overlaps with Möller's v1 at the leaves, and with rejected candidates shown too.
+    // Same overlaps with the TypeScript kernel and Möller's v1 at the leaves, and with rejected candidates shown too.
+    await control(page, 'box-triangle kernel').locator('select').selectOption('TypeScript');
     await control(page, 'box-triangle test').locator('select').selectOption('v1');
-    await page.waitForFunction(() => /\(v1\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    await hudShows(page, /\(v1\)/);
     expect(await overlapped(page)).toBe(first);
     await control(page, 'show rejected candidates').locator('input').check();
     await control(page, 'box-triangle test').locator('select').selectOption('optimized');
-    await page.waitForFunction(() => /\(optimized\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    await hudShows(page, /\(optimized\)/);
     expect(await overlapped(page)).toBe(first);
     expect(await control(page, 'exits').locator('input').inputValue()).toMatch(/axis \d+/);
-    // The WebAssembly SIMD twin of v1: the same overlaps; it keeps no axis, so rejections are "separated".
-    await control(page, 'box-triangle test').locator('select').selectOption('wasm-simd');
-    await page.waitForFunction(() => /\(wasm-simd\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
-      timeout: 20_000,
-    });
+    // The WebAssembly SIMD kernel, v1's twin: the same overlaps; it keeps no axis, so rejections are "separated".
+    await control(page, 'box-triangle kernel').locator('select').selectOption('WebAssembly SIMD');
+    await hudShows(page, /\(wasm-simd\)/);
     expect(await overlapped(page)).toBe(first);
     // The readout follows on lil-gui's next refresh.
     await page.waitForFunction(
@@ -65,8 +74,8 @@ describe('the box probe in real Chromium', () => {
       null,
       { timeout: 10_000 },
     );
-    await control(page, 'box-triangle test').locator('select').selectOption('optimized');
-    await page.waitForFunction(() => /\(optimized\)/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    await control(page, 'box-triangle kernel').locator('select').selectOption('TypeScript');
+    await hudShows(page, /\(optimized\)/);
 
     // Bigger and yawed: more triangles, still answered.
     await setNumber(page, 'half-size x', 40);
@@ -101,6 +110,21 @@ describe('the box probe in real Chromium', () => {
       null,
       { timeout: 20_000 },
     );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs from the box-probe preset: the same overlaps as the runner, the panel showing the section', async () => {
+    const { page, errors } = await openPage(harness, '?scene=box-probe');
+    await waitForBvh(page);
+    // `npm run scene -- scenes/box-probe.json` reports overlaps=1005.
+    await hudShows(page, /box probe: 1005 overlapped/);
+    await page.locator('.lil-title', { hasText: 'Box probe' }).click();
+    expect(await control(page, 'box probe').locator('input').isChecked()).toBe(true);
+    expect(await control(page, 'yaw °').locator('input').last().inputValue()).toBe('30');
+    expect(await control(page, 'show rejected candidates').locator('input').isChecked()).toBe(true);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe-preset.png') });
     expect(errors).toEqual([]);
     await page.close();
   });

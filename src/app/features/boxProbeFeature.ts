@@ -1,38 +1,42 @@
 import * as THREE from 'three';
 import {
   BOX_QUERY_TESTS,
-  EXIT_COUNT,
+  BOX_TRIANGLE_VARIANTS,
+  BoxProbeSystem,
+  DEFAULT_BOX_PROBE,
+  KERNELS,
+  KERNEL_LABELS,
   castRays,
   createBoxOverlapList,
   exitKind,
-  overlapBoxes,
-  sampleTerrainHeight,
-  type BoxBatch,
-  type BoxQueryCounters,
-  type BoxQueryTest,
-  type ExitKind,
-  type Sandbox,
   loadSimdBoxTriangles,
-  simdBoxTriangleKernel,
+  overlapBoxes,
   simdBoxTrianglesUnavailableReason,
+  type BoxOverlapList,
+  type BoxQueryCounters,
+  type BoxTriangleVariant,
+  type ExitKind,
+  type Kernel,
+  type Sandbox,
+  type SceneBoxProbe,
+  type SceneDefinition,
 } from '../../core';
 import { BoxProbeView } from '../../view/boxProbeView';
 import type { AppContext, AppFeature } from '../feature';
 
-interface BoxProbeSettings {
+/** The panel's mirror of the system's section, flattened for lil-gui, plus whether the probe runs. */
+interface BoxProbePanel {
   enabled: boolean;
   centerX: number;
   centerZ: number;
-  /** Centre height above the terrain surface under it. */
   lift: number;
   halfX: number;
   halfY: number;
   halfZ: number;
-  /** Rotation about the vertical axis, degrees; 0 keeps the box axis-aligned. */
   yaw: number;
-  /** Tilt about the box's own x axis, degrees. */
   tilt: number;
-  test: BoxQueryTest;
+  test: BoxTriangleVariant;
+  kernel: Kernel;
   showRejected: boolean;
 }
 
@@ -49,34 +53,20 @@ const KIND_COLOURS: Readonly<Record<ExitKind, THREE.Color>> = {
 };
 
 /**
- * A box probe on the terrain: one box (oriented when yawed or tilted) queried against the terrain BVH,
- * the overlapped triangles painted by the exit their box-triangle test took (green: the box contains
- * them, yellow: they reached the end of the test), optionally the rejected candidates too (blue: a box
- * axis separated them, purple: the plane, red: an edge axis), with the query's counters. Move it with
- * the sliders, or Shift+drag on the terrain; Shift+wheel scales it. Off by default.
+ * The box probe's panel and view. The query lives in the core (BoxProbeSystem, `systems.boxProbe`);
+ * this paints the triangles it reported by the exit their box-triangle test took (green: the box
+ * contains them, yellow: they reached the end of the test), optionally the rejected candidates too
+ * (blue: a box axis separated them, purple: the plane, red: an edge axis), with the query's counters.
+ * Move it with the sliders, or Shift+drag on the terrain; Shift+wheel scales it. Off by default.
  */
 export class BoxProbeFeature implements AppFeature {
   readonly name = 'boxProbe';
   private context: AppContext | null = null;
-  private readonly settings: BoxProbeSettings = {
-    enabled: false,
-    centerX: 0,
-    centerZ: 0,
-    lift: 0,
-    halfX: 12,
-    halfY: 8,
-    halfZ: 12,
-    yaw: 0,
-    tilt: 0,
-    test: 'optimized',
-    showRejected: false,
-  };
+  private readonly panel: BoxProbePanel = { enabled: false, ...flatten(DEFAULT_BOX_PROBE) };
   private readonly view = new BoxProbeView();
-  private readonly boxes: BoxBatch = { count: 1, centers: new Float32Array(3), halfSizes: new Float32Array(3), axes: new Float32Array(9) };
-  private list = createBoxOverlapList(1 << 14);
-  private counters: BoxQueryCounters | null = null;
-  private queryMs = 0;
-  private dirty = true;
+  /** The system and query last painted, so a frame without a new query paints nothing. */
+  private painted: { system: BoxProbeSystem; query: number } | null = null;
+  private comparisonList: BoxOverlapList | null = null;
   private comparison = '';
   private readonly readouts = { triangles: '—', exits: '—', work: '—', time: '—' };
   private readonly raycaster = new THREE.Raycaster();
@@ -88,30 +78,33 @@ export class BoxProbeFeature implements AppFeature {
     this.context = context;
     context.stage.scene.add(this.view.group);
     const folder = context.gui.addFolder('Box probe');
-    const changed = (): void => {
-      this.dirty = true;
-    };
-    folder.add(this.settings, 'enabled').name('box probe').onChange(changed);
+    const changed = (): void => this.push();
+    folder
+      .add(this.panel, 'enabled')
+      .name('box probe')
+      .onChange((on: boolean) => this.context?.setSystem('boxProbe', on ? this.section() : null));
     const size = (): number => this.context?.sandbox()?.terrain.params.worldSize ?? 512;
     const half = size() / 2;
-    folder.add(this.settings, 'centerX', -half, half, 0.1).name('centre x').onChange(changed).listen();
-    folder.add(this.settings, 'centerZ', -half, half, 0.1).name('centre z').onChange(changed).listen();
-    folder.add(this.settings, 'lift', -60, 60, 0.1).name('height above ground').onChange(changed);
-    folder.add(this.settings, 'halfX', 0, 120, 0.1).name('half-size x').onChange(changed).listen();
-    folder.add(this.settings, 'halfY', 0, 120, 0.1).name('half-size y').onChange(changed).listen();
-    folder.add(this.settings, 'halfZ', 0, 120, 0.1).name('half-size z').onChange(changed).listen();
-    folder.add(this.settings, 'yaw', -90, 90, 1).name('yaw °').onChange(changed);
-    folder.add(this.settings, 'tilt', -90, 90, 1).name('tilt °').onChange(changed);
-    const testControl = folder
-      .add(this.settings, 'test', [...BOX_QUERY_TESTS])
+    folder.add(this.panel, 'centerX', -half, half, 0.1).name('centre x').onChange(changed).listen();
+    folder.add(this.panel, 'centerZ', -half, half, 0.1).name('centre z').onChange(changed).listen();
+    folder.add(this.panel, 'lift', -60, 60, 0.1).name('height above ground').onChange(changed).listen();
+    folder.add(this.panel, 'halfX', 0, 120, 0.1).name('half-size x').onChange(changed).listen();
+    folder.add(this.panel, 'halfY', 0, 120, 0.1).name('half-size y').onChange(changed).listen();
+    folder.add(this.panel, 'halfZ', 0, 120, 0.1).name('half-size z').onChange(changed).listen();
+    folder.add(this.panel, 'yaw', -90, 90, 1).name('yaw °').onChange(changed).listen();
+    folder.add(this.panel, 'tilt', -90, 90, 1).name('tilt °').onChange(changed).listen();
+    folder
+      .add(this.panel, 'test', [...BOX_TRIANGLE_VARIANTS])
       .name('box-triangle test')
-      .onChange(changed);
-    // The SIMD twin loads in the background; until then, or without WebAssembly SIMD, the optimized test answers.
+      .onChange(changed)
+      .listen();
+    const kernels = Object.fromEntries(KERNELS.map((kernel) => [KERNEL_LABELS[kernel], kernel]));
+    const kernelControl = folder.add(this.panel, 'kernel', kernels).name('box-triangle kernel').onChange(changed).listen();
+    // The SIMD twin of v1 loads in the background; until then, or without WebAssembly SIMD, the TypeScript test answers.
     void loadSimdBoxTriangles().then((loaded) => {
-      if (loaded === null) testControl.name(`box-triangle test (wasm-simd unavailable: ${simdBoxTrianglesUnavailableReason()})`);
-      else changed();
+      if (loaded === null) kernelControl.name(`box-triangle kernel (wasm-simd unavailable: ${simdBoxTrianglesUnavailableReason()})`);
     });
-    folder.add(this.settings, 'showRejected').name('show rejected candidates').onChange(changed);
+    folder.add(this.panel, 'showRejected').name('show rejected candidates').onChange(changed).listen();
     folder.add({ compare: () => this.compare() }, 'compare').name('time every test here');
     const readouts = folder.addFolder('Query');
     readouts.add(this.readouts, 'triangles').disable().listen();
@@ -123,86 +116,93 @@ export class BoxProbeFeature implements AppFeature {
     this.listenToPointer(context);
   }
 
-  terrainChanged(sandbox: Sandbox): void {
-    const half = sandbox.terrain.params.worldSize / 2;
-    this.settings.centerX = Math.min(Math.max(this.settings.centerX, -half), half);
-    this.settings.centerZ = Math.min(Math.max(this.settings.centerZ, -half), half);
-    this.counters = null;
-    this.dirty = true;
+  sceneLoaded(scene: SceneDefinition): void {
+    const wanted = scene.systems.boxProbe as SceneBoxProbe | undefined;
+    Object.assign(this.panel, flatten({ ...DEFAULT_BOX_PROBE, ...wanted }));
+    this.panel.enabled = wanted !== undefined;
   }
 
-  bvhChanged(): void {
-    this.dirty = true;
+  terrainChanged(sandbox: Sandbox): void {
+    const half = sandbox.terrain.params.worldSize / 2;
+    const x = Math.min(Math.max(this.panel.centerX, -half), half);
+    const z = Math.min(Math.max(this.panel.centerZ, -half), half);
+    if (x === this.panel.centerX && z === this.panel.centerZ) return;
+    this.panel.centerX = x;
+    this.panel.centerZ = z;
+    this.push();
   }
 
   frame(_dt: number, sandbox: Sandbox): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.view.visible = this.settings.enabled;
-    if (!this.settings.enabled) return;
-    this.placeBox(sandbox);
-    if (sandbox.bvh === null || sandbox.bvh.quantized === null) {
+    const system = this.system;
+    this.panel.enabled = system !== null;
+    this.view.visible = system !== null;
+    if (system === null) {
+      this.painted = null;
+      return;
+    }
+    // The answer follows the settings alone: asking between steps (while paused) keeps the box under the
+    // sliders and changes nothing a later step computes.
+    system.update(sandbox);
+    if (this.painted?.system === system && this.painted.query === system.queries) return;
+    this.painted = { system, query: system.queries };
+    Object.assign(this.panel, flatten(system.settings));
+    this.view.setBox(system.boxes.centers, system.boxes.halfSizes, system.boxes.axes);
+    const counters = system.counters;
+    if (counters === null) {
       this.view.showTriangles(0);
       this.readouts.triangles = 'waiting for the BVH';
       return;
     }
-    this.query(sandbox);
+    this.paint(sandbox, system.list);
+    this.readouts.triangles = `${counters.overlaps} overlapped${counters.invalidBoxes > 0 ? ' (invalid box)' : ''}`;
+    this.readouts.exits = [...system.exitsByKind()].map(([kind, count]) => `${kind} ${count}`).join(' · ') || '—';
+    this.readouts.work = `${counters.nodesVisited} nodes · ${counters.boxNodeTests} box tests · ${counters.triangleTests} triangle tests`;
+    const fallback = system.settings.kernel === 'wasm-simd' && system.ran !== 'wasm-simd' ? ': wasm-simd not loaded' : '';
+    this.readouts.time = `${system.queryMs.toFixed(3)} ms (${system.ran}${fallback})`;
   }
 
   hudLines(): readonly string[] {
-    if (!this.settings.enabled || this.counters === null) return [];
+    if (this.system?.counters == null) return [];
     const lines = [`box probe: ${this.readouts.triangles} · ${this.readouts.work} · ${this.readouts.time}`];
     if (this.comparison !== '') lines.push(this.comparison);
     return lines;
   }
 
-  /** Centre on the terrain plus the lift; axes from yaw and tilt. */
-  private placeBox(sandbox: Sandbox): void {
-    const s = this.settings;
-    const ground = sampleTerrainHeight(sandbox.terrain, s.centerX, s.centerZ);
-    this.boxes.centers.set([s.centerX, ground + s.lift, s.centerZ]);
-    this.boxes.halfSizes.set([s.halfX, s.halfY, s.halfZ]);
-    const yaw = (s.yaw * Math.PI) / 180,
-      tilt = (s.tilt * Math.PI) / 180;
-    const cy = Math.cos(yaw),
-      sy = Math.sin(yaw),
-      ct = Math.cos(tilt),
-      st = Math.sin(tilt);
-    // Rows: the box's x axis (yawed), its y and z axes (yawed, then tilted about x).
-    const axes = s.yaw === 0 && s.tilt === 0 ? [1, 0, 0, 0, 1, 0, 0, 0, 1] : [cy, 0, -sy, sy * st, ct, cy * st, sy * ct, -st, cy * ct];
-    this.boxes.axes!.set(axes);
-    this.view.setBox(this.boxes.centers, this.boxes.halfSizes, this.boxes.axes!);
+  /** The running box probe, if any (the scene, or this panel, turned it on). */
+  private get system(): BoxProbeSystem | null {
+    const system = this.context?.system('boxProbe') ?? null;
+    return system instanceof BoxProbeSystem ? system : null;
   }
 
-  private query(sandbox: Sandbox): void {
-    const bvh = sandbox.bvh!;
-    const options = { test: this.settings.test, includeRejected: this.settings.showRejected };
-    let start = performance.now();
-    let counters = overlapBoxes(bvh, this.boxes, this.list, options);
-    if (this.list.dropped > 0) {
-      this.list = createBoxOverlapList(2 * (this.list.count + this.list.dropped));
-      start = performance.now();
-      counters = overlapBoxes(bvh, this.boxes, this.list, options);
-    }
-    this.queryMs = performance.now() - start;
-    sandbox.timings.record('boxProbe.query', this.queryMs);
-    this.counters = counters;
-    this.paint(sandbox);
+  private section(): SceneBoxProbe {
+    const p = this.panel;
+    return {
+      center: [p.centerX, p.centerZ],
+      lift: p.lift,
+      halfSize: [p.halfX, p.halfY, p.halfZ],
+      yaw: p.yaw,
+      tilt: p.tilt,
+      test: p.test,
+      kernel: p.kernel,
+      includeRejected: p.showRejected,
+    };
+  }
 
-    const exits = this.list.exitCounts;
-    const byKind = new Map<ExitKind, number>();
-    for (let e = 0; e < EXIT_COUNT; e++) if (exits[e]! > 0) byKind.set(exitKind(e), (byKind.get(exitKind(e)) ?? 0) + exits[e]!);
-    this.readouts.triangles = `${counters.overlaps} overlapped${counters.invalidBoxes > 0 ? ' (invalid box)' : ''}`;
-    this.readouts.exits = [...byKind.entries()].map(([kind, count]) => `${kind} ${count}`).join(' · ') || '—';
-    this.readouts.work = `${counters.nodesVisited} nodes · ${counters.boxNodeTests} box tests · ${counters.triangleTests} triangle tests`;
-    const ran = this.settings.test === 'wasm-simd' && simdBoxTriangleKernel() === null ? 'optimized: wasm-simd not loaded' : this.settings.test;
-    this.readouts.time = `${this.queryMs.toFixed(3)} ms (${ran})`;
+  /** Hands the panel's settings to the running probe; a bad value is reported and the last good state kept. */
+  private push(): void {
+    const system = this.system;
+    if (system === null) return;
+    try {
+      system.configure(this.section());
+    } catch (error) {
+      this.context?.reportError((error as Error).message);
+      Object.assign(this.panel, flatten(system.settings));
+    }
   }
 
   /** The listed triangles into the overlay, coloured by exit kind. */
-  private paint(sandbox: Sandbox): void {
+  private paint(sandbox: Sandbox, list: BoxOverlapList): void {
     const { positions, indices } = sandbox.terrain;
-    const list = this.list;
     const { positions: out, colours } = this.view.triangleBuffers(list.count);
     for (let i = 0; i < list.count; i++) {
       const triangle = list.triangle[i]!;
@@ -221,24 +221,25 @@ export class BoxProbeFeature implements AppFeature {
     this.view.showTriangles(list.count);
   }
 
-  /** Runs the query with each box-triangle test, repeated, on this box; the result goes to the HUD. */
+  /** Times the probe's box with each box-triangle test, repeated, into a list of its own; the result goes to the HUD. */
   private compare(): void {
     const sandbox = this.context?.sandbox() ?? null;
-    if (sandbox === null || sandbox.bvh === null || !this.settings.enabled) return;
+    const system = this.system;
+    if (sandbox === null || sandbox.bvh === null || system === null || system.counters === null) return;
+    const list = (this.comparisonList ??= createBoxOverlapList(1 << 16));
     const parts: string[] = [];
     for (const test of BOX_QUERY_TESTS) {
       let repeats = 0;
       let counters: BoxQueryCounters;
       const start = performance.now();
       do {
-        counters = overlapBoxes(sandbox.bvh, this.boxes, this.list, { test });
+        counters = overlapBoxes(sandbox.bvh, system.boxes, list, { test });
         repeats++;
       } while (performance.now() - start < 100);
       const ms = (performance.now() - start) / repeats;
       parts.push(`${test} ${(ms * 1000).toFixed(1)} µs (${counters.overlaps})`);
     }
     this.comparison = `box probe, per query: ${parts.join(' · ')}`;
-    this.dirty = true;
   }
 
   /** Shift+drag moves the box over the terrain; Shift+wheel scales it. */
@@ -256,14 +257,14 @@ export class BoxProbeFeature implements AppFeature {
       castRays(sandbox.bvh, this.rayBatch, this.rayHits);
       if (this.rayHits.triangle[0]! < 0) return;
       const t = this.rayHits.t[0]!;
-      this.settings.centerX = this.raycaster.ray.origin.x + t * this.raycaster.ray.direction.x;
-      this.settings.centerZ = this.raycaster.ray.origin.z + t * this.raycaster.ray.direction.z;
-      this.dirty = true;
+      this.panel.centerX = this.raycaster.ray.origin.x + t * this.raycaster.ray.direction.x;
+      this.panel.centerZ = this.raycaster.ray.origin.z + t * this.raycaster.ray.direction.z;
+      this.push();
     };
     canvas.addEventListener(
       'pointerdown',
       (event) => {
-        if (!this.settings.enabled || !event.shiftKey || event.button !== 0) return;
+        if (this.system === null || !event.shiftKey || event.button !== 0) return;
         dragging = true;
         context.stage.orbit.enabled = false;
         canvas.setPointerCapture(event.pointerId);
@@ -286,15 +287,32 @@ export class BoxProbeFeature implements AppFeature {
     canvas.addEventListener(
       'wheel',
       (event) => {
-        if (!this.settings.enabled || !event.shiftKey) return;
+        if (this.system === null || !event.shiftKey) return;
         event.preventDefault();
         event.stopImmediatePropagation();
         const delta = event.deltaY !== 0 ? event.deltaY : event.deltaX; // some browsers turn Shift+wheel sideways
         const scale = Math.exp(-delta * 0.001);
-        for (const key of ['halfX', 'halfY', 'halfZ'] as const) this.settings[key] = Math.min(120, Math.max(0.05, this.settings[key] * scale));
-        this.dirty = true;
+        for (const key of ['halfX', 'halfY', 'halfZ'] as const) this.panel[key] = Math.min(120, Math.max(0.05, this.panel[key] * scale));
+        this.push();
       },
       { capture: true, passive: false },
     );
   }
+}
+
+/** A section's settings as the panel's flat fields. */
+function flatten(s: Readonly<Required<SceneBoxProbe>>): Omit<BoxProbePanel, 'enabled'> {
+  return {
+    centerX: s.center[0],
+    centerZ: s.center[1],
+    lift: s.lift,
+    halfX: s.halfSize[0],
+    halfY: s.halfSize[1],
+    halfZ: s.halfSize[2],
+    yaw: s.yaw,
+    tilt: s.tilt,
+    test: s.test,
+    kernel: s.kernel,
+    showRejected: s.includeRejected,
+  };
 }
