@@ -31,6 +31,7 @@ export type { SceneParticles } from './particles/particlesSection';
 export type { SceneActors } from './actors/actorsSection';
 export * from './particles/index';
 export * from './query/capsule/index';
+export * from './capsules/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';
 export * from './actors/index';

@@ -2,6 +2,8 @@ import { parseActors, type SceneActors } from './actors/actorsSection';
 import { ActorSystem } from './actors/actorSystem';
 import { parseBroadPhase, type SceneBroadPhase } from './broadphase/broadPhaseSection';
 import { BroadPhaseSystem } from './broadphase/broadPhaseSystem';
+import { parseCapsules, type SceneCapsules } from './capsules/capsulesSection';
+import { CapsuleSystem } from './capsules/capsuleSystem';
 import { ColliderscopeError } from './errors';
 import { parseWind, type SceneWind } from './wind/windSection';
 import { WindSystem } from './wind/windSystem';
@@ -78,6 +80,12 @@ export const SYSTEMS: readonly SystemSpec[] = [
       system.showcase = showcase;
       return system;
     },
+  }),
+  defineSystem<SceneCapsules>({
+    name: 'capsules',
+    title: 'Capsule sweeps',
+    parse: parseCapsules,
+    create: (section, { world }) => new CapsuleSystem(section, world),
   }),
 ];
 

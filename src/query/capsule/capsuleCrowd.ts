@@ -32,6 +32,18 @@ export const DEFAULT_CROWD_SETTINGS: Readonly<CrowdSettings> = Object.freeze({
   skin: 0.01,
 });
 
+/** A crowd's state at one step (CapsuleCrowd.saveState). */
+export interface CrowdState {
+  count: number;
+  centres: Float64Array;
+  axes: Float32Array;
+  velocities: Float64Array;
+  sinceHit: Float32Array;
+  slowFor: Float32Array;
+  random: number;
+  respawns: number;
+}
+
 /**
  * Many capsules thrown over the terrain, all swept in one sweepCapsules batch per step: each moves by
  * its velocity (gravity included), stops `skin` short of its first contact and bounces off it; one that
@@ -90,6 +102,32 @@ export class CapsuleCrowd {
     this.hits = createCapsuleHits(count);
     this.count = count;
     for (let i = old; i < count; i++) this.throwIn(i);
+  }
+
+  /** A deep copy of everything the next steps depend on (for stepping back and restarting). */
+  saveState(): CrowdState {
+    return {
+      count: this.count,
+      centres: this.centres.slice(),
+      axes: this.axes.slice(),
+      velocities: this.velocities.slice(),
+      sinceHit: this.sinceHit.slice(),
+      slowFor: this.slowFor.slice(),
+      random: this.random.saveState(),
+      respawns: this.respawns,
+    };
+  }
+
+  /** Puts back a state saveState returned; one of another size is ignored (the crowd was resized since). */
+  loadState(state: CrowdState): void {
+    if (state.count !== this.count) return;
+    this.centres.set(state.centres);
+    this.axes.set(state.axes);
+    this.velocities.set(state.velocities);
+    this.sinceHit.set(state.sinceHit);
+    this.slowFor.set(state.slowFor);
+    this.random.loadState(state.random);
+    this.respawns = state.respawns;
   }
 
   /** A random place above the terrain, a random axis, a random launch velocity. */
