@@ -32,6 +32,10 @@ export class CapsuleProbe {
   ms = 0;
   /** Whether hits, trace and counters describe the current settings (false until the BVH is there). */
   swept = false;
+  /** Grows when a sweep's result may differ from the last one's (new settings or BVH), so a view redraws only then. */
+  revision = 0;
+  private sweptSettings: CapsuleProbeSettings | null = null;
+  private sweptBvh: BVH | null = null;
 
   constructor(settings: CapsuleProbeSettings) {
     this.settings = settings;
@@ -75,11 +79,17 @@ export class CapsuleProbe {
     this.counters = sweeper(bvh, this.batch, this.hits, { edgeMasks: p.edgeMasks, quickCull: p.quickCull, trace: this.trace, traceCapsule: 0 });
     this.ms = performance.now() - started;
     this.swept = true;
+    // Settings are replaced, never edited in place, so identity tells a change.
+    if (p !== this.sweptSettings || bvh !== this.sweptBvh) this.revision++;
+    this.sweptSettings = p;
+    this.sweptBvh = bvh;
   }
 
   /** Forgets the last result (the terrain changed; the next sweep waits for its BVH). */
   clear(): void {
     this.swept = false;
+    this.revision++;
+    this.sweptBvh = null;
     this.trace.count = 0;
     this.hits.triangle[0] = -1;
     this.hits.toi[0] = 1;

@@ -116,14 +116,6 @@ export class CapsuleSystem implements SimSystem {
     this.apply(parseCapsules(section, { file: 'settings', field: 'systems.capsules' }));
   }
 
-  /** Drops the character at world x, z (its new start), just above the ground. */
-  placeCharacter(x: number, z: number): void {
-    const section = this.characterSection;
-    if (section === null) return;
-    this.characterSection = { ...section, start: [x, z] };
-    this.dropCharacter();
-  }
-
   /** The kernel of the last sweep, and why not the chosen one when they differ. */
   kernelRan(): string {
     const ran = this.ran ?? (this.kernel === 'wasm-simd' && simdCapsuleKernel() !== null ? 'wasm-simd' : 'typescript');
@@ -177,16 +169,16 @@ export class CapsuleSystem implements SimSystem {
     };
     if (probe !== null && probe.settings.enabled) {
       metrics.probeContact = probe.hit ? `toi ${probe.hits.toi[0]!.toFixed(4)} on triangle ${probe.hits.triangle[0]}` : 'none';
-      metrics.probeMs = probe.ms;
+      metrics.probeMs = round3(probe.ms);
     }
     if (character !== null) {
       metrics.character = character.grounded ? 'on the ground' : 'in the air';
-      metrics.characterMs = this.characterWork.ms;
+      metrics.characterMs = round3(this.characterWork.ms);
     }
     if (this.crowd !== null) {
       metrics.crowd = this.crowd.count;
       metrics.crowdContacts = this.crowd.lastCounters?.hits ?? 0;
-      metrics.crowdMs = this.crowd.lastSweepMs;
+      metrics.crowdMs = round3(this.crowd.lastSweepMs);
     }
     return metrics;
   }
@@ -357,6 +349,8 @@ export class CapsuleSystem implements SimSystem {
     this.pairsPossible += pairsPossible;
   }
 }
+
+const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 function makeCharacter(section: CapsuleCharacterSection, sweeper: CapsuleSweeper): CapsuleCharacter {
   const { radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees } = section;
