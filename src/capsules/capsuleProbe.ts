@@ -46,25 +46,26 @@ export class CapsuleProbe {
     return this.swept && this.hits.triangle[0]! >= 0;
   }
 
-  /** The capsule's segment and motion from the settings, its centre `lift` above the ground. */
+  /** The capsule's segment and motion from the settings, its centre `lift` above the ground (allocates nothing: it runs every step). */
   place(terrain: TerrainMesh): void {
     const p = this.settings;
     const degrees = Math.PI / 180;
-    const ground = sampleTerrainHeight(terrain, p.x, p.z);
-    const centre = [p.x, ground + p.lift, p.z];
-    const axis = [
-      Math.cos(p.pitch * degrees) * Math.cos(p.yaw * degrees),
-      Math.sin(p.pitch * degrees),
-      Math.cos(p.pitch * degrees) * Math.sin(p.yaw * degrees),
-    ];
+    const centreY = sampleTerrainHeight(terrain, p.x, p.z) + p.lift;
+    const flat = Math.cos(p.pitch * degrees);
+    // The axis's half: from the centre to the segment's upper end.
+    const ax = flat * Math.cos(p.yaw * degrees) * p.halfHeight,
+      ay = Math.sin(p.pitch * degrees) * p.halfHeight,
+      az = flat * Math.sin(p.yaw * degrees) * p.halfHeight;
     const along = Math.cos(p.motionPitch * degrees) * p.distance;
     this.motion[0] = along * Math.cos(p.motionYaw * degrees);
     this.motion[1] = Math.sin(p.motionPitch * degrees) * p.distance;
     this.motion[2] = along * Math.sin(p.motionYaw * degrees);
-    for (let k = 0; k < 3; k++) {
-      this.p0[k] = centre[k]! - axis[k]! * p.halfHeight;
-      this.p1[k] = centre[k]! + axis[k]! * p.halfHeight;
-    }
+    this.p0[0] = p.x - ax;
+    this.p0[1] = centreY - ay;
+    this.p0[2] = p.z - az;
+    this.p1[0] = p.x + ax;
+    this.p1[1] = centreY + ay;
+    this.p1[2] = p.z + az;
     this.batch.start.set(this.p0);
     this.batch.end.set(this.p1);
     this.batch.motion.set(this.motion);
