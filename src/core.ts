@@ -32,6 +32,7 @@ export type { SceneActors } from './actors/actorsSection';
 export { BoxProbeSystem, DEFAULT_BOX_PROBE, parseBoxProbe, type BoxProbeSettings, type SceneBoxProbe } from './boxProbe/boxProbeSystem';
 export * from './particles/index';
 export * from './query/capsule/index';
+export * from './capsules/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';
 export * from './actors/index';

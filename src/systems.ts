@@ -4,6 +4,8 @@ import { parseBoxProbe, type SceneBoxProbe } from './boxProbe/boxProbeSection';
 import { BoxProbeSystem } from './boxProbe/boxProbeSystem';
 import { parseBroadPhase, type SceneBroadPhase } from './broadphase/broadPhaseSection';
 import { BroadPhaseSystem } from './broadphase/broadPhaseSystem';
+import { parseCapsules, type SceneCapsules } from './capsules/capsulesSection';
+import { CapsuleSystem } from './capsules/capsuleSystem';
 import { ColliderscopeError } from './errors';
 import { parseWind, type SceneWind } from './wind/windSection';
 import { WindSystem } from './wind/windSystem';
@@ -80,6 +82,12 @@ export const SYSTEMS: readonly SystemSpec[] = [
       system.showcase = showcase;
       return system;
     },
+  }),
+  defineSystem<SceneCapsules>({
+    name: 'capsules',
+    title: 'Capsule sweeps',
+    parse: parseCapsules,
+    create: (section, { world }) => new CapsuleSystem(section, world),
   }),
   defineSystem<SceneBoxProbe>({
     name: 'boxProbe',

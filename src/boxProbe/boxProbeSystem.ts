@@ -1,3 +1,4 @@
+import { cos, sin } from '../math/trig';
 import type { StateHasher } from '../math/hash';
 import { KERNEL_LABELS } from '../platform/kernels';
 import { EXIT_COUNT, exitKind, isOverlapExit, type ExitKind } from '../query/boxTriangle/exits';
@@ -179,10 +180,10 @@ export class BoxProbeSystem implements SimSystem {
     }
     const y = (yaw * Math.PI) / 180,
       t = (tilt * Math.PI) / 180;
-    const cy = Math.cos(y),
-      sy = Math.sin(y),
-      ct = Math.cos(t),
-      st = Math.sin(t);
+    const cy = cos(y),
+      sy = sin(y),
+      ct = cos(t),
+      st = sin(t);
     axes[0] = cy;
     axes[1] = 0;
     axes[2] = -sy;

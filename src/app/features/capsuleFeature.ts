@@ -2,58 +2,30 @@ import * as THREE from 'three';
 import type GUI from 'lil-gui';
 import {
   CYLINDER_SHIFT,
-  CapsuleCharacter,
-  CapsuleCrowd,
-  DEFAULT_CHARACTER_SETTINGS,
-  DEFAULT_CROWD_SETTINGS,
+  CapsuleSystem,
+  DEFAULT_CHARACTER,
+  DEFAULT_CROWD,
+  DEFAULT_PROBE,
+  KERNELS,
+  KERNEL_LABELS,
   PAIRS_PER_TRIANGLE,
   SPHERE1_SHIFT,
   castRays,
-  createCapsuleBatch,
-  createCapsuleHits,
-  createCapsuleTrace,
-  edgeMasksFor,
   loadSimdCapsules,
   popCount,
-  sampleTerrainHeight,
-  simdCapsuleKernel,
   simdCapsulesUnavailableReason,
-  sweepCapsules,
   type BVH,
-  type CapsuleBatch,
-  type CapsuleHits,
+  type CapsuleProbe,
+  type CapsuleProbeSettings,
+  type Kernel,
   type Sandbox,
-  type SweepCounters,
-  type SweepOptions,
+  type SceneCapsules,
+  type SceneDefinition,
 } from '../../core';
 import { capsuleSolidGeometry, poseOnSegment } from '../../view/capsuleShapes';
 import { CapsuleCrowdView } from '../../view/capsuleCrowdView';
 import { CapsuleProbeView } from '../../view/capsuleProbeView';
 import type { AppContext, AppFeature } from '../feature';
-
-/** Which code sweeps the capsules (probe, character and crowd alike): same contacts either way. */
-const CAPSULE_KERNELS = ['TypeScript', 'WebAssembly SIMD'] as const;
-type CapsuleKernelChoice = (typeof CAPSULE_KERNELS)[number];
-
-interface ProbeSettings {
-  enabled: boolean;
-  x: number;
-  z: number;
-  /** Height of the capsule's centre above the ground. */
-  lift: number;
-  /** Axis orientation: heading and elevation in degrees. */
-  yaw: number;
-  pitch: number;
-  radius: number;
-  halfHeight: number;
-  /** Motion: heading, elevation (negative = down) in degrees, and length. */
-  motionYaw: number;
-  motionPitch: number;
-  distance: number;
-  edgeMasks: boolean;
-  quickCull: boolean;
-  colourBy: 'pairs kept' | 'pairs tested';
-}
 
 interface CharacterPanel {
   enabled: boolean;
@@ -63,9 +35,10 @@ interface CharacterPanel {
   maxSlopeDegrees: number;
   radius: number;
   halfHeight: number;
+  start: [number, number];
 }
 
-interface StressSettings {
+interface StressPanel {
   enabled: boolean;
   count: number;
   speed: number;
@@ -82,82 +55,45 @@ const MANY = new THREE.Color(0xf0503c);
 const KEYS = ['KeyW', 'KeyA', 'KeyS', 'KeyD', 'Space', 'ShiftLeft', 'ShiftRight'];
 
 /**
- * Swept capsules in the sandbox:
- *  - a probe: one capsule swept along its motion (GUI sliders, or Alt-drag on the terrain to move its
- *    start and Alt+Shift-drag to aim it), drawn at the start, along the way and at the impact, with the contact
- *    normal and the triangles the sweep looked at coloured by the feature pairs the quick cull kept;
- *  - a character: a capsule walked with WASD and Space (jump) by collide-and-slide sweeps, with the
- *    camera following; while it is on, those keys go to it, not to the fly camera or the pause key;
- *  - a stress scene: 1 to 10,000 capsules thrown over the terrain, all swept in one batch per frame.
- * All three are off until switched on in the GUI.
+ * The capsule sweeps' panel and view. The sweeps themselves are the core CapsuleSystem (src/capsules),
+ * stepped by the sandbox; this feature turns its parts on and off, sets their settings, and draws:
+ *  - the probe: one capsule swept along its motion (GUI sliders, or Alt-drag on the terrain to move its
+ *    start and Alt+Shift-drag to aim it), drawn at the start, along the way and at the impact, with the
+ *    contact normal and the triangles the sweep looked at coloured by the feature pairs the quick cull kept;
+ *  - the character: WASD and Space (jump) fill the system's input, and the camera follows it; while it is
+ *    on, those keys go to it, not to the fly camera or the pause key. It moves with the simulation, so it
+ *    stands still while paused;
+ *  - the stress crowd: 1 to 10,000 capsules thrown over the terrain, all swept in one batch per step.
+ * All three are off until switched on here or by a scene.
  */
 export class CapsuleFeature implements AppFeature {
   readonly name = 'capsules';
   private context: AppContext | null = null;
-  private bvh: BVH | null = null;
-  private readonly probeSettings: ProbeSettings = {
-    enabled: false,
-    x: 0,
-    z: 0,
-    lift: 6,
-    yaw: 30,
-    pitch: 35,
-    radius: 1.5,
-    halfHeight: 2.5,
-    motionYaw: 20,
-    motionPitch: -25,
-    distance: 40,
-    edgeMasks: true,
-    quickCull: true,
-    colourBy: 'pairs kept',
-  };
-  private readonly characterPanel: CharacterPanel = {
-    enabled: false,
-    speed: DEFAULT_CHARACTER_SETTINGS.speed,
-    jumpSpeed: DEFAULT_CHARACTER_SETTINGS.jumpSpeed,
-    stepHeight: DEFAULT_CHARACTER_SETTINGS.stepHeight,
-    maxSlopeDegrees: DEFAULT_CHARACTER_SETTINGS.maxSlopeDegrees,
-    radius: DEFAULT_CHARACTER_SETTINGS.radius,
-    halfHeight: DEFAULT_CHARACTER_SETTINGS.halfHeight,
-  };
-  private readonly stressSettings: StressSettings = { enabled: false, count: 1000, speed: DEFAULT_CROWD_SETTINGS.speed, radius: 1, halfHeight: 1.5 };
-  private readonly kernelSettings: { kernel: CapsuleKernelChoice } = { kernel: 'TypeScript' };
+  private readonly probePanel: CapsuleProbeSettings = { ...DEFAULT_PROBE, enabled: false };
+  /** How the traced triangles are coloured: the view's choice, not the system's. */
+  private readonly probeLook: { colourBy: 'pairs kept' | 'pairs tested' } = { colourBy: 'pairs kept' };
+  private readonly characterPanel: CharacterPanel = { ...DEFAULT_CHARACTER, start: [...DEFAULT_CHARACTER.start], enabled: false };
+  private readonly stressPanel: StressPanel = { ...DEFAULT_CROWD, enabled: false };
+  private readonly kernelPanel: { kernel: Kernel } = { kernel: 'wasm-simd' };
   /** The kernel of the last sweep, and why not SIMD when it was chosen and could not run. */
-  private readonly kernelReadout = { ran: 'TypeScript' };
-  /** Every sweep of the feature goes through here, so the kernel switch applies to all three. */
-  private readonly sweeper = (bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options?: Partial<SweepOptions>): SweepCounters => {
-    const kernel = this.kernelSettings.kernel === 'WebAssembly SIMD' ? simdCapsuleKernel() : null;
-    if (kernel !== null) {
-      this.kernelReadout.ran = 'WebAssembly SIMD';
-      return kernel.sweep(bvh, capsules, hits, options);
-    }
-    this.kernelReadout.ran =
-      this.kernelSettings.kernel === 'TypeScript'
-        ? 'TypeScript'
-        : `TypeScript (${simdCapsulesUnavailableReason() || 'WebAssembly SIMD still loading'})`;
-    return sweepCapsules(bvh, capsules, hits, options);
-  };
+  private readonly kernelReadout = { ran: '' };
   private readonly probeView = new CapsuleProbeView();
   private readonly crowdView = new CapsuleCrowdView();
   private readonly characterMesh = new THREE.Mesh(new THREE.BufferGeometry(), new THREE.MeshStandardMaterial({ color: 0xffc247, roughness: 0.45 }));
   private characterShape = '';
-  private probeDirty = true;
-  private probeLines: string[] = [];
-  // Probe scratch: one capsule, its trace and the triangles to draw.
-  private readonly batch = createCapsuleBatch(1);
-  private readonly hits = createCapsuleHits(1);
-  private readonly trace = createCapsuleTrace(20_000);
+  /** The probe result drawn last (its object and revision), so the triangles are copied only when it changes. */
+  private drawnProbe: CapsuleProbe | null = null;
+  private drawnRevision = -1;
+  private drawnColouring = '';
   private corners = new Float32Array(0);
   private colours = new Float32Array(0);
-  // Character.
-  private character: CapsuleCharacter | null = null;
+  private readonly colour = new THREE.Color();
+  private readonly hitCorners = new Float32Array(9);
+  // Character: held keys, and where it was last frame (the camera follows its moves).
   private readonly keys = new Set<string>();
-  private lastCharacterTime = 0;
-  private characterMs = 0;
-  private characterLine = '';
-  // Stress.
-  private crowd: CapsuleCrowd | null = null;
-  private stressLine = '';
+  private readonly forward = new THREE.Vector3();
+  private readonly lastCharacter = new THREE.Vector3();
+  private followed: unknown = null;
   // Picking.
   private readonly raycaster = new THREE.Raycaster();
   private dragging: 'start' | 'aim' | null = null;
@@ -166,52 +102,48 @@ export class CapsuleFeature implements AppFeature {
     this.context = context;
     this.characterMesh.visible = false;
     this.characterMesh.frustumCulled = false;
+    this.crowdView.group.visible = false;
     context.stage.scene.add(this.probeView.group, this.crowdView.group, this.characterMesh);
     const folder: GUI = context.gui.addFolder('Capsule sweeps');
-    const kernelControl = folder
-      .add(this.kernelSettings, 'kernel', [...CAPSULE_KERNELS])
-      .name('capsule kernel')
-      .onChange(() => {
-        this.probeDirty = true;
-      });
+    const apply = (): void => {
+      this.apply();
+    };
+    const kernels = Object.fromEntries(KERNELS.map((kernel) => [KERNEL_LABELS[kernel], kernel]));
+    const kernelControl = folder.add(this.kernelPanel, 'kernel', kernels).name('capsule kernel').onChange(apply);
     folder.add(this.kernelReadout, 'ran').name('kernel that ran').disable().listen();
     // The SIMD kernel loads in the background; until then, or without WebAssembly SIMD, TypeScript sweeps.
     void loadSimdCapsules().then((kernel) => {
-      if (kernel === null) kernelControl.setValue('TypeScript').name('capsule kernel (WebAssembly SIMD unavailable)').disable();
-      else this.probeDirty = true;
+      if (kernel === null) kernelControl.name(`capsule kernel (TypeScript only: ${simdCapsulesUnavailableReason()})`);
     });
     const probe = folder.addFolder('Probe');
-    const p = this.probeSettings;
-    const dirty = (): void => {
-      this.probeDirty = true;
-    };
+    const p = this.probePanel;
     probe
       .add(p, 'enabled')
       .name('show probe (Alt-drag: start, Alt+Shift-drag: aim)')
       .onChange((on: boolean) => {
-        if (!on) this.probeView.hide();
-        else this.placeProbeAtView();
-        dirty();
+        if (on) this.placeProbeAtView();
+        apply();
       });
-    probe.add(p, 'x', -1000, 1000, 0.1).name('start x').listen().onChange(dirty);
-    probe.add(p, 'z', -1000, 1000, 0.1).name('start z').listen().onChange(dirty);
-    probe.add(p, 'lift', -5, 60, 0.1).name('start above ground').onChange(dirty);
-    probe.add(p, 'yaw', -180, 180, 1).name('axis heading °').onChange(dirty);
-    probe.add(p, 'pitch', -90, 90, 1).name('axis elevation °').onChange(dirty);
-    probe.add(p, 'radius', 0, 10, 0.05).name('radius').onChange(dirty);
-    probe.add(p, 'halfHeight', 0, 20, 0.05).name('half-height').onChange(dirty);
-    probe.add(p, 'motionYaw', -180, 180, 1).name('motion heading °').listen().onChange(dirty);
-    probe.add(p, 'motionPitch', -90, 90, 1).name('motion elevation °').listen().onChange(dirty);
-    probe.add(p, 'distance', 0, 300, 0.5).name('motion length').listen().onChange(dirty);
-    probe.add(p, 'edgeMasks').name('edge masks').onChange(dirty);
-    probe.add(p, 'quickCull').name('quick cull').onChange(dirty);
-    probe.add(p, 'colourBy', ['pairs kept', 'pairs tested']).name('colour triangles by').onChange(dirty);
+    probe.add(p, 'x', -1000, 1000, 0.1).name('start x').listen().onChange(apply);
+    probe.add(p, 'z', -1000, 1000, 0.1).name('start z').listen().onChange(apply);
+    probe.add(p, 'lift', -5, 60, 0.1).name('start above ground').onChange(apply);
+    probe.add(p, 'yaw', -180, 180, 1).name('axis heading °').onChange(apply);
+    probe.add(p, 'pitch', -90, 90, 1).name('axis elevation °').onChange(apply);
+    probe.add(p, 'radius', 0, 10, 0.05).name('radius').onChange(apply);
+    probe.add(p, 'halfHeight', 0, 20, 0.05).name('half-height').onChange(apply);
+    probe.add(p, 'motionYaw', -180, 180, 1).name('motion heading °').listen().onChange(apply);
+    probe.add(p, 'motionPitch', -90, 90, 1).name('motion elevation °').listen().onChange(apply);
+    probe.add(p, 'distance', 0, 300, 0.5).name('motion length').listen().onChange(apply);
+    probe.add(p, 'edgeMasks').name('edge masks').onChange(apply);
+    probe.add(p, 'quickCull').name('quick cull').onChange(apply);
+    probe.add(this.probeLook, 'colourBy', ['pairs kept', 'pairs tested']).name('colour triangles by');
     probe.add({ look: () => this.lookAtProbe() }, 'look').name('look at the probe');
     const c = this.characterPanel;
     const walker = folder.addFolder('Character (WASD, Space jumps)');
     walker
       .add(c, 'enabled')
       .name('walk a capsule')
+      .listen()
       .onChange((on: boolean) => this.setCharacter(on));
     for (const [key, label, min, max, step] of [
       ['speed', 'speed', 1, 40, 0.5],
@@ -221,115 +153,135 @@ export class CapsuleFeature implements AppFeature {
       ['radius', 'radius', 0.1, 3, 0.05],
       ['halfHeight', 'half-height', 0, 4, 0.05],
     ] as const) {
-      walker
-        .add(c, key, min, max, step)
-        .name(label)
-        .onFinishChange(() => this.rebuildCharacter());
+      walker.add(c, key, min, max, step).name(label).onFinishChange(apply);
     }
-    const s = this.stressSettings;
+    const s = this.stressPanel;
     const stress = folder.addFolder('Stress: many capsules');
-    stress
-      .add(s, 'enabled')
-      .name('throw capsules')
-      .onChange((on: boolean) => this.setStress(on));
-    stress
-      .add(s, 'count', 1, 10_000, 1)
-      .name('capsules')
-      .onFinishChange(() => this.crowd?.resize(Math.round(s.count)));
-    stress
-      .add(s, 'speed', 0, 100, 1)
-      .name('launch speed')
-      .onFinishChange(() => this.rebuildCrowd());
-    stress
-      .add(s, 'radius', 0.1, 5, 0.05)
-      .name('radius')
-      .onFinishChange(() => this.rebuildCrowd());
-    stress
-      .add(s, 'halfHeight', 0, 10, 0.05)
-      .name('half-height')
-      .onFinishChange(() => this.rebuildCrowd());
+    stress.add(s, 'enabled').name('throw capsules').listen().onChange(apply);
+    stress.add(s, 'count', 1, 10_000, 1).name('capsules').onFinishChange(apply);
+    stress.add(s, 'speed', 0, 100, 1).name('launch speed').onFinishChange(apply);
+    stress.add(s, 'radius', 0.1, 5, 0.05).name('radius').onFinishChange(apply);
+    stress.add(s, 'halfHeight', 0, 10, 0.05).name('half-height').onFinishChange(apply);
     for (const sub of [probe, walker, stress, folder]) sub.close();
     this.installInput(context);
   }
 
+  sceneLoaded(scene: SceneDefinition): void {
+    const section = scene.systems.capsules as SceneCapsules | undefined;
+    Object.assign(this.probePanel, DEFAULT_PROBE, section?.probe ?? {}, { enabled: section?.probe !== undefined && section.probe.enabled !== false });
+    Object.assign(this.characterPanel, DEFAULT_CHARACTER, section?.character ?? {}, { enabled: section?.character !== undefined });
+    this.characterPanel.start = [...(section?.character?.start ?? DEFAULT_CHARACTER.start)];
+    Object.assign(this.stressPanel, DEFAULT_CROWD, section?.crowd ?? {}, { enabled: section?.crowd !== undefined });
+    this.kernelPanel.kernel = section?.kernel ?? 'wasm-simd';
+  }
+
   terrainChanged(sandbox: Sandbox): void {
-    this.bvh = null;
-    this.probeView.hide();
-    this.probeLines = [];
+    // Keep the probe's start on the new terrain's footprint.
     const half = sandbox.terrain.params.worldSize / 2;
-    this.probeSettings.x = Math.max(-half, Math.min(half, this.probeSettings.x));
-    this.probeSettings.z = Math.max(-half, Math.min(half, this.probeSettings.z));
-    if (this.crowd !== null) this.rebuildCrowd();
+    const p = this.probePanel;
+    const x = Math.max(-half, Math.min(half, p.x)),
+      z = Math.max(-half, Math.min(half, p.z));
+    if (x !== p.x || z !== p.z) {
+      p.x = x;
+      p.z = z;
+      if (this.system() !== null) this.apply();
+    }
+    this.followed = null;
   }
 
-  bvhChanged(sandbox: Sandbox): void {
-    this.bvh = sandbox.bvh;
-    this.probeDirty = true;
-    if (this.character !== null) this.dropCharacter(sandbox);
-  }
-
-  frame(dtSeconds: number, sandbox: Sandbox): void {
-    const bvh = this.bvh;
-    if (bvh === null) return;
-    if (this.probeSettings.enabled && this.probeDirty) {
-      this.probeDirty = false;
-      this.runProbe(sandbox, bvh);
-    }
-    if (this.character !== null) this.stepCharacter(sandbox, bvh);
-    if (this.crowd !== null && this.stressSettings.enabled) {
-      this.crowd.step(bvh, dtSeconds);
-      const s = this.stressSettings;
-      if (dtSeconds > 0) {
-        sandbox.timings.record('capsules.crowd', this.crowd.lastSweepMs);
-        const work = this.crowd.lastCounters;
-        const n = this.crowd.count;
-        const rate = n / Math.max(this.crowd.lastSweepMs / 1000, 1e-9);
-        this.stressLine = `stress: ${n.toLocaleString('en')} capsules · one batch ${this.crowd.lastSweepMs.toFixed(2)} ms (${(rate / 1000).toFixed(0)}k sweeps/s, ${this.kernelReadout.ran}) · per sweep ${work === null ? '—' : `${(work.nodesVisited / Math.max(n, 1)).toFixed(1)} nodes, ${(work.trianglesTested / Math.max(n, 1)).toFixed(1)} triangles`} · ${work?.hits ?? 0} contacts`;
-      }
-      this.crowdView.update(this.crowd.count, this.crowd.centres, this.crowd.axes, this.crowd.sinceHit, s.radius, s.halfHeight);
-    }
+  frame(): void {
+    const system = this.system();
+    this.kernelReadout.ran = system?.kernelRan() ?? '';
+    this.drawProbe(system);
+    this.followCharacter(system);
+    const crowd = system?.crowd ?? null;
+    this.stressPanel.enabled = crowd !== null;
+    this.crowdView.group.visible = crowd !== null;
+    if (crowd !== null)
+      this.crowdView.update(crowd.count, crowd.centres, crowd.axes, crowd.sinceHit, crowd.settings.radius, crowd.settings.halfHeight);
   }
 
   hudLines(): readonly string[] {
+    const system = this.system();
+    if (system === null) return [];
     const lines: string[] = [];
-    if (this.probeSettings.enabled) lines.push(...this.probeLines);
-    if (this.character !== null) lines.push(this.characterLine);
-    if (this.crowd !== null && this.stressSettings.enabled) lines.push(this.stressLine);
+    const ran = system.kernelRan();
+    const probe = system.probe;
+    if (probe !== null && probe.settings.enabled && probe.swept) lines.push(...this.describeProbe(probe, ran));
+    const character = system.character;
+    if (character !== null) {
+      const work = system.characterWork;
+      const [x = 0, z = 0] = [character.position[0], character.position[2]];
+      const speed = Math.hypot(character.velocity[0]!, character.velocity[2]!);
+      lines.push(
+        `character: ${character.grounded ? 'on the ground' : 'in the air'} at (${x.toFixed(1)}, ${z.toFixed(1)}) · ${speed.toFixed(1)} u/s · ${work.sweeps} sweeps (${ran}), ${work.nodes} nodes, ${work.triangles} triangles · ${work.ms.toFixed(3)} ms${work.depenetrated ? ' · pushed out of a contact' : ''}`,
+      );
+    }
+    const crowd = system.crowd;
+    if (crowd !== null) {
+      const work = crowd.lastCounters;
+      const n = crowd.count;
+      const ms = crowd.lastSweepMs;
+      const rate = n / Math.max(ms / 1000, 1e-9);
+      lines.push(
+        `stress: ${n.toLocaleString('en')} capsules · one batch ${ms.toFixed(2)} ms (${(rate / 1000).toFixed(0)}k sweeps/s, ${ran}) · per sweep ${work === null ? '—' : `${(work.nodesVisited / Math.max(n, 1)).toFixed(1)} nodes, ${(work.trianglesTested / Math.max(n, 1)).toFixed(1)} triangles`} · ${work?.hits ?? 0} contacts`,
+      );
+    }
     return lines;
+  }
+
+  private system(): CapsuleSystem | null {
+    const system = this.context?.system('capsules') ?? null;
+    return system instanceof CapsuleSystem ? system : null;
+  }
+
+  /** The section the panel describes: the parts switched on, and the kernel. */
+  private section(): SceneCapsules | null {
+    const probe = { ...this.probePanel };
+    const { enabled: walking, ...character } = this.characterPanel;
+    const { enabled: throwing, ...crowd } = this.stressPanel;
+    if (!probe.enabled && !walking && !throwing) return null;
+    return {
+      ...(probe.enabled ? { probe } : {}),
+      ...(walking ? { character: { ...character, start: [...character.start] } } : {}),
+      ...(throwing ? { crowd: { ...crowd, count: Math.round(crowd.count) } } : {}),
+      kernel: this.kernelPanel.kernel,
+    };
+  }
+
+  /**
+   * Hands the panel's settings to the running system (validated there; an error is shown and the system
+   * keeps its last good settings), starts it when the first part is switched on, stops it with the last.
+   */
+  private apply(): CapsuleSystem | null {
+    const context = this.context;
+    if (context === null) return null;
+    const section = this.section();
+    const running = this.system();
+    if (section === null || running === null) {
+      const system = context.setSystem('capsules', section);
+      return system instanceof CapsuleSystem ? system : null;
+    }
+    try {
+      running.update(section);
+    } catch (error) {
+      context.reportError(error instanceof Error ? error.message : String(error));
+    }
+    return running;
   }
 
   // ── Probe ──────────────────────────────────────────────────────────────────────────────────────
 
-  private probeGeometry(sandbox: Sandbox): { p0: number[]; p1: number[]; motion: number[] } {
-    const p = this.probeSettings;
-    const ground = sampleTerrainHeight(sandbox.terrain, p.x, p.z);
-    const centre = [p.x, ground + p.lift, p.z];
-    const degrees = Math.PI / 180;
-    const axis = [
-      Math.cos(p.pitch * degrees) * Math.cos(p.yaw * degrees),
-      Math.sin(p.pitch * degrees),
-      Math.cos(p.pitch * degrees) * Math.sin(p.yaw * degrees),
-    ];
-    const motion = [
-      Math.cos(p.motionPitch * degrees) * Math.cos(p.motionYaw * degrees) * p.distance,
-      Math.sin(p.motionPitch * degrees) * p.distance,
-      Math.cos(p.motionPitch * degrees) * Math.sin(p.motionYaw * degrees) * p.distance,
-    ];
-    const p0 = centre.map((v, k) => v - axis[k]! * p.halfHeight);
-    const p1 = centre.map((v, k) => v + axis[k]! * p.halfHeight);
-    return { p0, p1, motion };
-  }
-
   /** Brings the camera close to the probe, looking at its start across its motion. */
   private lookAtProbe(): void {
     const context = this.context;
-    const sandbox = context?.sandbox() ?? null;
-    if (context === null || sandbox === null) return;
-    const p = this.probeSettings;
-    const { p0, p1, motion } = this.probeGeometry(sandbox);
+    const probe = this.system()?.probe ?? null;
+    if (context === null || probe === null || !probe.swept) return;
+    const { p0, p1, motion } = probe;
     // Frame the part of the motion that was swept: from the start to the impact.
-    const toi = this.hits.triangle[0]! >= 0 ? this.hits.toi[0]! : 1;
+    const toi = probe.hit ? probe.hits.toi[0]! : 1;
     const centre = [0, 1, 2].map((k) => 0.5 * (p0[k]! + p1[k]!) + 0.5 * toi * motion[k]!);
+    const p = probe.settings;
     const size = Math.max(15, 5 * (p.radius + p.halfHeight), 1.3 * toi * p.distance);
     const side = [-motion[2]!, 0, motion[0]!];
     const length = Math.hypot(side[0]!, side[2]!) || 1;
@@ -345,41 +297,50 @@ export class CapsuleFeature implements AppFeature {
     const target = context.stage.orbit.target;
     const half = sandbox.terrain.params.worldSize / 2;
     if (Math.abs(target.x) < half && Math.abs(target.z) < half) {
-      this.probeSettings.x = target.x;
-      this.probeSettings.z = target.z;
+      this.probePanel.x = target.x;
+      this.probePanel.z = target.z;
     }
   }
 
-  private runProbe(sandbox: Sandbox, bvh: BVH): void {
-    const p = this.probeSettings;
-    if (p.edgeMasks) edgeMasksFor(bvh); // computed once per BVH; kept out of the probe's timing
-    if (this.kernelSettings.kernel === 'WebAssembly SIMD') simdCapsuleKernel()?.prepare(bvh, p.edgeMasks); // likewise the copy into the kernel
-    const { p0, p1, motion } = this.probeGeometry(sandbox);
-    this.batch.start.set(p0);
-    this.batch.end.set(p1);
-    this.batch.motion.set(motion);
-    this.batch.radius[0] = p.radius;
-    const started = performance.now();
-    const work = this.sweeper(bvh, this.batch, this.hits, { edgeMasks: p.edgeMasks, quickCull: p.quickCull, trace: this.trace, traceCapsule: 0 });
-    const ms = performance.now() - started;
-    const hit = this.hits.triangle[0]! >= 0;
-    const toi = hit ? this.hits.toi[0]! : 1;
-    this.probeView.show({ p0, p1, radius: p.radius, motion, toi, hit, point: Array.from(this.hits.point), normal: Array.from(this.hits.normal) });
-    this.drawTracedTriangles(bvh, hit ? this.hits.triangle[0]! : -1);
-    this.probeLines = this.describeProbe(work, hit, toi, ms);
-    sandbox.timings.record('capsules.probe', ms);
+  /** Draws the probe's last sweep, copying its triangles only when the result or the colouring changed. */
+  private drawProbe(system: CapsuleSystem | null): void {
+    const probe = system?.probe ?? null;
+    const bvh = this.context?.sandbox()?.bvh ?? null;
+    if (probe === null || !probe.settings.enabled || !probe.swept || bvh === null) {
+      if (this.drawnProbe !== null) this.probeView.hide();
+      this.drawnProbe = null;
+      return;
+    }
+    const colouring = this.probeLook.colourBy;
+    if (probe === this.drawnProbe && probe.revision === this.drawnRevision && colouring === this.drawnColouring) return;
+    this.drawnProbe = probe;
+    this.drawnRevision = probe.revision;
+    this.drawnColouring = colouring;
+    const hit = probe.hit;
+    const hits = probe.hits;
+    this.probeView.show({
+      p0: Array.from(probe.p0),
+      p1: Array.from(probe.p1),
+      radius: probe.settings.radius,
+      motion: Array.from(probe.motion),
+      toi: hit ? hits.toi[0]! : 1,
+      hit,
+      point: Array.from(hits.point),
+      normal: Array.from(hits.normal),
+    });
+    this.drawTracedTriangles(probe, bvh, hit ? hits.triangle[0]! : -1);
   }
 
-  private drawTracedTriangles(bvh: BVH, hitTriangle: number): void {
-    const trace = this.trace;
+  private drawTracedTriangles(probe: CapsuleProbe, bvh: BVH, hitTriangle: number): void {
+    const trace = probe.trace;
     const count = trace.count;
     if (this.corners.length < 9 * count) {
       this.corners = new Float32Array(9 * count * 2);
       this.colours = new Float32Array(this.corners.length);
     }
     const { positions, indices } = bvh;
-    const byTested = this.probeSettings.colourBy === 'pairs tested';
-    const colour = new THREE.Color();
+    const byTested = this.probeLook.colourBy === 'pairs tested';
+    const colour = this.colour;
     for (let k = 0; k < count; k++) {
       const t = trace.triangle[k]!;
       for (let v = 0; v < 3; v++) {
@@ -397,18 +358,24 @@ export class CapsuleFeature implements AppFeature {
       else if (pairs <= 2) colour.copy(FEW);
       else if (pairs <= 5) colour.copy(SOME);
       else colour.copy(MANY);
-      for (let v = 0; v < 3; v++) this.colours.set([colour.r, colour.g, colour.b], 9 * k + 3 * v);
+      for (let v = 0; v < 3; v++) {
+        this.colours[9 * k + 3 * v] = colour.r;
+        this.colours[9 * k + 3 * v + 1] = colour.g;
+        this.colours[9 * k + 3 * v + 2] = colour.b;
+      }
     }
-    let hitCorners: Float32Array | null = null;
     if (hitTriangle >= 0) {
-      hitCorners = new Float32Array(9);
-      for (let v = 0; v < 3; v++) hitCorners.set(positions.subarray(3 * indices[3 * hitTriangle + v]!, 3 * indices[3 * hitTriangle + v]! + 3), 3 * v);
+      for (let v = 0; v < 3; v++) {
+        const index = 3 * indices[3 * hitTriangle + v]!;
+        this.hitCorners.set(positions.subarray(index, index + 3), 3 * v);
+      }
     }
-    this.probeView.showTriangles(this.corners, this.colours, count, hitCorners);
+    this.probeView.showTriangles(this.corners, this.colours, count, hitTriangle >= 0 ? this.hitCorners : null);
   }
 
-  private describeProbe(work: SweepCounters, hit: boolean, toi: number, ms: number): string[] {
-    const trace = this.trace;
+  private describeProbe(probe: CapsuleProbe, ran: string): string[] {
+    const trace = probe.trace;
+    const work = probe.counters;
     // Kept pairs by capsule part, from the trace (sphere 0, sphere 1, cylinder).
     const parts = [0, 0, 0];
     for (let k = 0; k < trace.count; k++) {
@@ -418,8 +385,9 @@ export class CapsuleFeature implements AppFeature {
       parts[2]! += popCount(kept >> CYLINDER_SHIFT);
     }
     const culled = work.pairsPossible > 0 ? (100 * (1 - work.pairsKept / work.pairsPossible)).toFixed(1) : '—';
+    const contact = probe.hit ? `contact at toi ${probe.hits.toi[0]!.toFixed(4)} on triangle ${probe.hits.triangle[0]}` : 'no contact';
     return [
-      `capsule probe: ${hit ? `contact at toi ${toi.toFixed(4)} on triangle ${this.hits.triangle[0]}` : 'no contact'} · ${ms.toFixed(3)} ms · ${this.kernelReadout.ran} · ${work.nodesVisited} nodes · ${work.trianglesTested} triangles`,
+      `capsule probe: ${contact} · ${probe.ms.toFixed(3)} ms · ${ran} · ${work.nodesVisited} nodes · ${work.trianglesTested} triangles`,
       `  pairs: ${work.pairsKept} kept of ${work.pairsPossible} possible (${PAIRS_PER_TRIANGLE}/triangle, ${culled}% culled) · ${work.pairsTested} tested after edge masks · kept by sphere 0 / sphere 1 / cylinder ${parts.join(' / ')}`,
       `  tested: sphere–vertex ${work.sphereVertex}, sphere–edge ${work.sphereEdge}, sphere–face ${work.sphereFace}, cylinder–edge ${work.cylinderEdge}, cylinder–vertex ${work.cylinderVertex}, cylinder–face ${work.cylinderFace}`,
       `  triangle colours: blue culled · purple left to a neighbour (edge mask) · green 1–2 · yellow 3–5 · red 6+ pairs`,
@@ -434,7 +402,7 @@ export class CapsuleFeature implements AppFeature {
     context.root.addEventListener(
       'pointerdown',
       (event) => {
-        if (!this.probeSettings.enabled || event.button !== 0 || !event.altKey || event.target !== canvas) return;
+        if (!this.probePanel.enabled || event.button !== 0 || !event.altKey || event.target !== canvas) return;
         this.dragging = event.shiftKey ? 'aim' : 'start';
         event.stopPropagation();
         event.preventDefault();
@@ -459,11 +427,11 @@ export class CapsuleFeature implements AppFeature {
       owner: 'Character (while “walk a capsule” is on)',
       codes: KEYS,
       help: [
-        { keys: 'W A S D', what: 'walk (the camera follows)' },
+        { keys: 'W A S D', what: 'walk (the camera follows; it moves with the simulation, so not while paused)' },
         { keys: 'Space', what: 'jump' },
         { keys: 'Shift', what: 'run' },
       ],
-      active: () => this.character !== null,
+      active: () => this.system()?.character != null,
       down: (event) => this.keys.add(event.code),
       up: (event) => this.keys.delete(event.code),
       release: () => this.keys.clear(),
@@ -473,9 +441,8 @@ export class CapsuleFeature implements AppFeature {
   /** Moves the probe's start (or its aim) to the terrain point under the pointer. */
   private dragTo(event: PointerEvent): void {
     const context = this.context;
-    const sandbox = context?.sandbox() ?? null;
-    const bvh = this.bvh;
-    if (context === null || sandbox === null || bvh === null) return;
+    const bvh = context?.sandbox()?.bvh ?? null;
+    if (context === null || bvh === null) return;
     const rect = context.stage.renderer.domElement.getBoundingClientRect();
     const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
     this.raycaster.setFromCamera(ndc, context.stage.camera);
@@ -493,16 +460,16 @@ export class CapsuleFeature implements AppFeature {
     const x = origin.x + t * direction.x,
       y = origin.y + t * direction.y,
       z = origin.z + t * direction.z;
-    const p = this.probeSettings;
+    const p = this.probePanel;
+    const probe = this.system()?.probe ?? null;
     if (this.dragging === 'start') {
       p.x = x;
       p.z = z;
-    } else {
+    } else if (probe !== null && probe.swept) {
       // Aim: the motion ends with the capsule's centre at the picked point, lifted by its radius.
-      const { p0, p1 } = this.probeGeometry(sandbox);
-      const cx = 0.5 * (p0[0]! + p1[0]!),
-        cy = 0.5 * (p0[1]! + p1[1]!),
-        cz = 0.5 * (p0[2]! + p1[2]!);
+      const cx = 0.5 * (probe.p0[0]! + probe.p1[0]!),
+        cy = 0.5 * (probe.p0[1]! + probe.p1[1]!),
+        cz = 0.5 * (probe.p0[2]! + probe.p1[2]!);
       const mx = x - cx,
         my = y + p.radius - cy,
         mz = z - cz;
@@ -510,79 +477,53 @@ export class CapsuleFeature implements AppFeature {
       p.motionYaw = (Math.atan2(mz, mx) * 180) / Math.PI;
       p.motionPitch = (Math.atan2(my, Math.hypot(mx, mz)) * 180) / Math.PI;
     }
-    this.probeDirty = true;
+    this.apply();
   }
 
   // ── Character ──────────────────────────────────────────────────────────────────────────────────
 
+  /** Drops the character under the camera's target (its new start) and brings the camera close, or takes it away. */
   private setCharacter(on: boolean): void {
-    const sandbox = this.context?.sandbox() ?? null;
-    if (!on) {
-      this.character = null;
-      this.characterMesh.visible = false;
-      this.keys.clear();
-      return;
-    }
-    this.rebuildCharacter();
-    if (sandbox !== null && this.bvh !== null) this.dropCharacter(sandbox);
-  }
-
-  private rebuildCharacter(): void {
-    if (!this.characterPanel.enabled) return;
-    const { speed, jumpSpeed, stepHeight, maxSlopeDegrees, radius, halfHeight } = this.characterPanel;
-    const previous = this.character;
-    try {
-      this.character = new CapsuleCharacter({ speed, jumpSpeed, stepHeight, maxSlopeDegrees, radius, halfHeight });
-      this.character.sweeper = this.sweeper;
-    } catch (error) {
-      this.context?.reportError(error instanceof Error ? error.message : String(error));
-      return;
-    }
-    if (previous !== null) {
-      // Same place, raised by the growth so the bigger capsule does not start in the ground.
-      const grow = radius + halfHeight - previous.settings.radius - previous.settings.halfHeight;
-      this.character.place(previous.position[0]!, previous.position[1]! + Math.max(0, grow) + 0.05, previous.position[2]!);
-    }
-    const key = `${radius}/${halfHeight}`;
-    if (key !== this.characterShape) {
-      this.characterShape = key;
-      this.characterMesh.geometry.dispose();
-      this.characterMesh.geometry = capsuleSolidGeometry(radius, halfHeight);
-    }
-    this.characterMesh.visible = true;
-  }
-
-  /** Puts the character on the ground under the camera's target and brings the camera close. */
-  private dropCharacter(sandbox: Sandbox): void {
-    const character = this.character;
     const context = this.context;
-    if (character === null || context === null) return;
+    const sandbox = context?.sandbox() ?? null;
+    if (!on || context === null || sandbox === null) {
+      this.keys.clear();
+      this.apply();
+      return;
+    }
     const stage = context.stage;
     const half = sandbox.terrain.params.worldSize / 2 - 2;
     const target = stage.cameraMode === 'orbit' ? stage.orbit.target : new THREE.Vector3();
-    const x = Math.max(-half, Math.min(half, target.x)),
-      z = Math.max(-half, Math.min(half, target.z));
+    this.characterPanel.start = [Math.max(-half, Math.min(half, target.x)), Math.max(-half, Math.min(half, target.z))];
+    const character = this.apply()?.character ?? null;
+    if (character === null) return;
     const { radius, halfHeight } = character.settings;
-    character.place(x, sampleTerrainHeight(sandbox.terrain, x, z) + halfHeight + radius + 1, z);
-    const centre = new THREE.Vector3(x, character.position[1], z);
+    const centre = new THREE.Vector3(character.position[0], character.position[1], character.position[2]);
     const back = new THREE.Vector3();
     stage.camera.getWorldDirection(back);
     back.y = 0;
     if (back.lengthSq() < 1e-6) back.set(0, 0, -1);
     back.normalize().multiplyScalar(-14 * (radius + halfHeight));
     stage.setView([centre.x + back.x, centre.y + 6 * (radius + halfHeight), centre.z + back.z], [centre.x, centre.y, centre.z], stage.camera.fov);
-    this.lastCharacterTime = 0;
+    this.followed = character;
+    this.lastCharacter.copy(centre);
   }
 
-  private stepCharacter(sandbox: Sandbox, bvh: BVH): void {
-    const character = this.character!;
-    const context = this.context!;
-    // The character is an interactive probe: it runs on real time, also while the simulation is paused.
-    const now = performance.now();
-    const dt = this.lastCharacterTime === 0 ? 0 : Math.min((now - this.lastCharacterTime) / 1000, 0.25);
-    this.lastCharacterTime = now;
+  /**
+   * Fills the character's input from the held keys (relative to the camera's heading), poses its mesh,
+   * and moves the camera by however far the simulation moved it since the last frame.
+   */
+  private followCharacter(system: CapsuleSystem | null): void {
+    const character = system?.character ?? null;
+    this.characterPanel.enabled = character !== null;
+    this.characterMesh.visible = character !== null;
+    const context = this.context;
+    if (system === null || character === null || context === null) {
+      this.followed = null;
+      return;
+    }
     const camera = context.stage.camera;
-    const forward = new THREE.Vector3();
+    const forward = this.forward;
     camera.getWorldDirection(forward);
     forward.y = 0;
     if (forward.lengthSq() < 1e-9) forward.set(0, 0, -1);
@@ -590,68 +531,32 @@ export class CapsuleFeature implements AppFeature {
     const k = this.keys;
     const ahead = (k.has('KeyW') ? 1 : 0) - (k.has('KeyS') ? 1 : 0);
     const aside = (k.has('KeyD') ? 1 : 0) - (k.has('KeyA') ? 1 : 0);
-    const fast = k.has('ShiftLeft') || k.has('ShiftRight') ? 2 : 1;
-    const wishX = forward.x * ahead - forward.z * aside;
-    const wishZ = forward.z * ahead + forward.x * aside;
-    const before = [character.position[0]!, character.position[1]!, character.position[2]!];
-    const started = performance.now();
-    // Steps of at most 1/60 s, so a slow frame neither skips ground nor slows the walk.
-    const steps = Math.ceil(dt * 60);
-    let sweeps = 0,
-      nodes = 0,
-      triangles = 0;
-    for (let step = 0; step < steps; step++) {
-      character.step(bvh, wishX, wishZ, step === 0 && k.has('Space'), dt / steps, fast);
-      sweeps += character.sweeps;
-      nodes += character.counters.nodesVisited;
-      triangles += character.counters.trianglesTested;
+    const input = system.input;
+    input.wishX = forward.x * ahead - forward.z * aside;
+    input.wishZ = forward.z * ahead + forward.x * aside;
+    input.jump = k.has('Space');
+    input.fast = k.has('ShiftLeft') || k.has('ShiftRight');
+    const [x = 0, y = 0, z = 0] = character.position;
+    if (this.followed === character) {
+      // The orbit target and the camera move with the character (the view can still orbit).
+      const dx = x - this.lastCharacter.x,
+        dy = y - this.lastCharacter.y,
+        dz = z - this.lastCharacter.z;
+      camera.position.x += dx;
+      camera.position.y += dy;
+      camera.position.z += dz;
+      if (context.stage.cameraMode === 'orbit')
+        context.stage.orbit.target.set(context.stage.orbit.target.x + dx, context.stage.orbit.target.y + dy, context.stage.orbit.target.z + dz);
     }
-    this.characterMs = performance.now() - started;
-    if (dt > 0) sandbox.timings.record('capsules.character', this.characterMs);
-    // Keep the character on the terrain's footprint.
-    const half = sandbox.terrain.params.worldSize / 2 - character.settings.radius;
-    if (Math.abs(character.position[0]!) > half || Math.abs(character.position[2]!) > half) {
-      character.position[0] = Math.max(-half, Math.min(half, character.position[0]!));
-      character.position[2] = Math.max(-half, Math.min(half, character.position[2]!));
+    this.followed = character;
+    this.lastCharacter.set(x, y, z);
+    const { radius, halfHeight } = character.settings;
+    const shape = `${radius}/${halfHeight}`;
+    if (shape !== this.characterShape) {
+      this.characterShape = shape;
+      this.characterMesh.geometry.dispose();
+      this.characterMesh.geometry = capsuleSolidGeometry(radius, halfHeight);
     }
-    const moved = new THREE.Vector3(character.position[0]! - before[0]!, character.position[1]! - before[1]!, character.position[2]! - before[2]!);
-    // Camera follows: the orbit target and the camera move with the character (the view can still orbit).
-    const stage = context.stage;
-    camera.position.add(moved);
-    if (stage.cameraMode === 'orbit') stage.orbit.target.add(moved);
-    const h = character.settings.halfHeight;
-    const [x, y, z] = [character.position[0]!, character.position[1]!, character.position[2]!];
-    poseOnSegment(this.characterMesh, x, y - h, z, x, y + h, z);
-    const horizontalSpeed = dt > 0 ? Math.hypot(moved.x, moved.z) / dt : 0;
-    this.characterLine = `character: ${character.grounded ? 'on the ground' : 'in the air'} at (${x.toFixed(1)}, ${z.toFixed(1)}) · ${horizontalSpeed.toFixed(1)} u/s · ${sweeps} sweeps (${this.kernelReadout.ran}), ${nodes} nodes, ${triangles} triangles · ${this.characterMs.toFixed(3)} ms${character.depenetrated ? ' · pushed out of a contact' : ''}`;
-  }
-
-  // ── Stress ─────────────────────────────────────────────────────────────────────────────────────
-
-  private setStress(on: boolean): void {
-    if (on) this.rebuildCrowd();
-    else {
-      this.crowd = null;
-      this.stressLine = '';
-    }
-    this.crowdView.group.visible = on;
-  }
-
-  private rebuildCrowd(): void {
-    const sandbox = this.context?.sandbox() ?? null;
-    const s = this.stressSettings;
-    if (sandbox === null || !s.enabled) return;
-    const terrain = sandbox.terrain;
-    try {
-      this.crowd = new CapsuleCrowd((x, z) => sampleTerrainHeight(terrain, x, z), terrain.params.worldSize / 2, sandbox.scene.seed, {
-        speed: s.speed,
-        radius: s.radius,
-        halfHeight: s.halfHeight,
-      });
-      this.crowd.sweeper = this.sweeper;
-      this.crowd.resize(Math.round(s.count));
-    } catch (error) {
-      this.context?.reportError(error instanceof Error ? error.message : String(error));
-    }
+    poseOnSegment(this.characterMesh, x, y - halfHeight, z, x, y + halfHeight, z);
   }
 }

@@ -1,3 +1,4 @@
+import { cos, sin } from '../../math/trig';
 import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
 import { Random } from '../../math/random';
@@ -31,6 +32,18 @@ export const DEFAULT_CROWD_SETTINGS: Readonly<CrowdSettings> = Object.freeze({
   restSpeed: 1.5,
   skin: 0.01,
 });
+
+/** A crowd's state at one step (CapsuleCrowd.saveState). */
+export interface CrowdState {
+  count: number;
+  centres: Float64Array;
+  axes: Float32Array;
+  velocities: Float64Array;
+  sinceHit: Float32Array;
+  slowFor: Float32Array;
+  random: number;
+  respawns: number;
+}
 
 /**
  * Many capsules thrown over the terrain, all swept in one sweepCapsules batch per step: each moves by
@@ -92,6 +105,32 @@ export class CapsuleCrowd {
     for (let i = old; i < count; i++) this.throwIn(i);
   }
 
+  /** A deep copy of everything the next steps depend on (for stepping back and restarting). */
+  saveState(): CrowdState {
+    return {
+      count: this.count,
+      centres: this.centres.slice(),
+      axes: this.axes.slice(),
+      velocities: this.velocities.slice(),
+      sinceHit: this.sinceHit.slice(),
+      slowFor: this.slowFor.slice(),
+      random: this.random.saveState(),
+      respawns: this.respawns,
+    };
+  }
+
+  /** Puts back a state saveState returned; one of another size is ignored (the crowd was resized since). */
+  loadState(state: CrowdState): void {
+    if (state.count !== this.count) return;
+    this.centres.set(state.centres);
+    this.axes.set(state.axes);
+    this.velocities.set(state.velocities);
+    this.sinceHit.set(state.sinceHit);
+    this.slowFor.set(state.slowFor);
+    this.random.loadState(state.random);
+    this.respawns = state.respawns;
+  }
+
   /** A random place above the terrain, a random axis, a random launch velocity. */
   private throwIn(i: number): void {
     const s = this.settings;
@@ -106,14 +145,14 @@ export class CapsuleCrowd {
     const y = r.range(-1, 1),
       angle = r.range(0, 2 * Math.PI),
       ring = Math.sqrt(1 - y * y);
-    this.axes[i3] = ring * Math.cos(angle);
+    this.axes[i3] = ring * cos(angle);
     this.axes[i3 + 1] = y;
-    this.axes[i3 + 2] = ring * Math.sin(angle);
+    this.axes[i3 + 2] = ring * sin(angle);
     const heading = r.range(0, 2 * Math.PI),
       speed = r.range(0.3, 1) * s.speed;
-    this.velocities[i3] = Math.cos(heading) * speed;
+    this.velocities[i3] = cos(heading) * speed;
     this.velocities[i3 + 1] = r.range(-0.5, 0.5) * speed;
-    this.velocities[i3 + 2] = Math.sin(heading) * speed;
+    this.velocities[i3 + 2] = sin(heading) * speed;
     this.sinceHit[i] = 10;
     this.slowFor[i] = 0;
     this.respawns++;

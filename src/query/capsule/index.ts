@@ -16,4 +16,4 @@ export {
   type SweepOptions,
 } from './capsuleTypes';
 export { CapsuleCharacter, DEFAULT_CHARACTER_SETTINGS, type CharacterSettings } from './characterController';
-export { CapsuleCrowd, DEFAULT_CROWD_SETTINGS, type CrowdSettings } from './capsuleCrowd';
+export { CapsuleCrowd, DEFAULT_CROWD_SETTINGS, type CrowdSettings, type CrowdState } from './capsuleCrowd';

@@ -29,6 +29,7 @@ const GOLDEN: Record<string, string> = {
   'particle-storm': '91edc2bfb2adf5d9',
   'box-crowd': '16c98318c07a160c',
   gusts: 'fcba0ac87441e477',
+  'capsule-sweeps': 'f73f13ef21e07541',
   'box-probe': '8b6b1f0f48a24cc7',
 };
 

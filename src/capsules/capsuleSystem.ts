@@ -1,0 +1,377 @@
+import type { BVH } from '../bvh/buildBVH';
+import type { StateHasher } from '../math/hash';
+import { DEFAULT_KERNEL, KERNEL_LABELS, type Kernel } from '../platform/kernels';
+import { CapsuleCrowd, type CrowdState } from '../query/capsule/capsuleCrowd';
+import type { CapsuleSweeper } from '../query/capsule/capsuleTypes';
+import { CapsuleCharacter } from '../query/capsule/characterController';
+import { simdCapsuleKernel, simdCapsulesUnavailableReason } from '../query/capsule/simdCapsules';
+import { edgeMasksFor, sweepCapsules } from '../query/capsule/sweepCapsules';
+import { sampleTerrainHeight, type TerrainMesh } from '../terrain/heightfield';
+import type { MetricValue, SimSystem, World } from '../world/simSystem';
+import { CapsuleProbe } from './capsuleProbe';
+import {
+  DEFAULT_CHARACTER,
+  DEFAULT_CROWD,
+  DEFAULT_PROBE,
+  parseCapsules,
+  type CapsuleCharacterSection,
+  type CapsuleCrowdSection,
+  type CapsuleProbeSettings,
+  type SceneCapsules,
+} from './capsulesSection';
+
+/**
+ * What the character is asked to do this step. The page fills it from the keys it claimed each frame;
+ * headless it stays zero, so the character stands (or falls until it lands).
+ */
+export interface CharacterInput {
+  /** Wanted horizontal direction in world x and z (length ≤ 1). */
+  wishX: number;
+  wishZ: number;
+  jump: boolean;
+  /** Runs at twice the speed. */
+  fast: boolean;
+}
+
+/** The character's work in the last step (all its sub-steps together). */
+export interface CharacterWork {
+  sweeps: number;
+  nodes: number;
+  triangles: number;
+  ms: number;
+  /** Whether a sub-step had to push out of a contact it started in. */
+  depenetrated: boolean;
+}
+
+interface CharacterState {
+  position: Float64Array;
+  velocity: Float64Array;
+  grounded: boolean;
+  groundNormal: Float64Array;
+}
+
+interface CapsulesState {
+  character: CharacterState | null;
+  crowd: CrowdState | null;
+}
+
+/** The character moves in sub-steps of at most this many seconds, so a long step neither skips ground nor slows the walk. */
+const CHARACTER_SUB_STEP = 1 / 60;
+const MAX_CHARACTER_SUB_STEPS = 15;
+/** Height above the ground the character is dropped from. */
+const DROP_HEIGHT = 1;
+
+/**
+ * Capsule sweeps as a system: a probe (one capsule swept along its motion, its contact and trace kept
+ * for the view), a character (walked by collide-and-slide sweeps with an input the page sets) and a
+ * crowd (capsules thrown over the terrain, swept in one batch per step). Each part runs when its
+ * sub-section is there; all three sweep through one kernel switch. The probe is swept again every step
+ * and whenever its settings change, so a paused page still sees it follow the pointer.
+ *
+ * The WebAssembly SIMD kernel is used once loaded (loadSimdCapsules; the page and the runner load it);
+ * until then, or where WebAssembly SIMD is missing, TypeScript sweeps and the metrics say so.
+ */
+export class CapsuleSystem implements SimSystem {
+  readonly name = 'capsules';
+  kernel: Kernel;
+  probe: CapsuleProbe | null = null;
+  character: CapsuleCharacter | null = null;
+  crowd: CapsuleCrowd | null = null;
+  /** Filled by the page each frame; zero headless. */
+  readonly input: CharacterInput = { wishX: 0, wishZ: 0, jump: false, fast: false };
+  readonly characterWork: CharacterWork = { sweeps: 0, nodes: 0, triangles: 0, ms: 0, depenetrated: false };
+  private characterSection: CapsuleCharacterSection | null = null;
+  private crowdSection: CapsuleCrowdSection | null = null;
+  /** The kernel of the last sweep. */
+  private ran: Kernel | null = null;
+  /** The world the parts were placed in (the terrain they stand on, the BVH they sweep). */
+  private world: World;
+  private terrain: TerrainMesh;
+  private readonly sweeper: CapsuleSweeper = (bvh, capsules, hits, options) => {
+    const simd = this.kernel === 'wasm-simd' ? simdCapsuleKernel() : null;
+    this.ran = simd === null ? 'typescript' : 'wasm-simd';
+    return simd === null ? sweepCapsules(bvh, capsules, hits, options) : simd.sweep(bvh, capsules, hits, options);
+  };
+  // This step's work, over all parts.
+  private sweeps = 0;
+  private nodes = 0;
+  private triangles = 0;
+  private pairsKept = 0;
+  private pairsPossible = 0;
+
+  constructor(section: SceneCapsules, world: World) {
+    this.world = world;
+    this.terrain = world.terrain;
+    this.kernel = section.kernel ?? DEFAULT_KERNEL;
+    this.apply(section);
+  }
+
+  /**
+   * Changes the settings of the running parts, validated like a scene section (throws naming the field,
+   * and nothing changes). A part keeps its state when only what does not reshape it changed: the crowd
+   * keeps its capsules when only its count changes; the character keeps its place when its shape or
+   * speeds change (lifted by the growth, so a bigger capsule does not start in the ground).
+   */
+  update(section: unknown): void {
+    this.apply(parseCapsules(section, { file: 'settings', field: 'systems.capsules' }));
+  }
+
+  /** The kernel of the last sweep, and why not the chosen one when they differ. */
+  kernelRan(): string {
+    const ran = this.ran ?? (this.kernel === 'wasm-simd' && simdCapsuleKernel() !== null ? 'wasm-simd' : 'typescript');
+    if (ran === this.kernel) return KERNEL_LABELS[ran];
+    return `${KERNEL_LABELS[ran]} (WebAssembly SIMD ${simdCapsulesUnavailableReason() || 'not loaded'})`;
+  }
+
+  terrainChanged(world: World): void {
+    this.world = world;
+    if (world.terrain === this.terrain) return;
+    this.terrain = world.terrain;
+    this.probe?.clear();
+    this.dropCharacter();
+    if (this.crowdSection !== null) this.crowd = this.makeCrowd(this.crowdSection);
+    this.sweepProbe();
+  }
+
+  bvhChanged(world: World): void {
+    this.world = world;
+    this.sweepProbe();
+  }
+
+  step(dt: number, world: World): void {
+    if (world.terrain !== this.terrain) this.terrainChanged(world);
+    this.world = world;
+    this.sweeps = this.nodes = this.triangles = this.pairsKept = this.pairsPossible = 0;
+    const bvh = world.bvh;
+    if (bvh === null) return;
+    this.sweepProbe();
+    if (this.probe?.swept === true && this.probe.settings.enabled) world.timings.record('capsules.probe', this.probe.ms);
+    if (this.character !== null) this.stepCharacter(this.character, bvh, dt, world);
+    const crowd = this.crowd;
+    if (crowd !== null && dt > 0 && crowd.count > 0) {
+      crowd.step(bvh, dt);
+      world.timings.record('capsules.crowd', crowd.lastSweepMs);
+      const work = crowd.lastCounters;
+      if (work !== null) this.tally(crowd.count, work.nodesVisited, work.trianglesTested, work.pairsKept, work.pairsPossible);
+    }
+  }
+
+  metrics(): Record<string, MetricValue> {
+    const probe = this.probe;
+    const character = this.character;
+    const metrics: Record<string, MetricValue> = {
+      kernel: this.kernelRan(),
+      sweeps: this.sweeps,
+      nodes: this.nodes,
+      triangles: this.triangles,
+      pairsKept: this.pairsKept,
+      pairsPossible: this.pairsPossible,
+    };
+    if (probe !== null && probe.settings.enabled) {
+      metrics.probeContact = probe.hit ? `toi ${probe.hits.toi[0]!.toFixed(4)} on triangle ${probe.hits.triangle[0]}` : 'none';
+      metrics.probeMs = round3(probe.ms);
+    }
+    if (character !== null) {
+      metrics.character = character.grounded ? 'on the ground' : 'in the air';
+      metrics.characterMs = round3(this.characterWork.ms);
+    }
+    if (this.crowd !== null) {
+      metrics.crowd = this.crowd.count;
+      metrics.crowdContacts = this.crowd.lastCounters?.hits ?? 0;
+      metrics.crowdMs = round3(this.crowd.lastSweepMs);
+    }
+    return metrics;
+  }
+
+  /** The settings (not the kernel: both kernels give the same contacts), the probe's last contact, the character and the crowd. */
+  hash(hasher: StateHasher): void {
+    const probe = this.probe;
+    hasher.value(probe?.settings ?? null);
+    if (probe !== null && probe.swept)
+      hasher.number(probe.hits.toi[0]!).word(probe.hits.triangle[0]!).array(probe.hits.point).array(probe.hits.normal);
+    hasher.value(this.characterSection);
+    const character = this.character;
+    if (character !== null) hasher.array(character.position).array(character.velocity).boolean(character.grounded);
+    hasher.value(this.crowdSection);
+    if (this.crowd !== null) hasher.value(this.crowd.saveState());
+  }
+
+  section(): SceneCapsules {
+    const section: SceneCapsules = {};
+    if (this.probe !== null) section.probe = { ...this.probe.settings };
+    if (this.characterSection !== null) section.character = { ...this.characterSection, start: [...this.characterSection.start] };
+    if (this.crowdSection !== null) section.crowd = { ...this.crowdSection };
+    section.kernel = this.kernel;
+    return section;
+  }
+
+  saveState(): CapsulesState {
+    const c = this.character;
+    return {
+      character:
+        c === null
+          ? null
+          : { position: c.position.slice(), velocity: c.velocity.slice(), grounded: c.grounded, groundNormal: c.groundNormal.slice() },
+      crowd: this.crowd?.saveState() ?? null,
+    };
+  }
+
+  loadState(state: unknown): void {
+    const s = state as CapsulesState;
+    const c = this.character;
+    if (c !== null && s.character !== null) {
+      c.position.set(s.character.position);
+      c.velocity.set(s.character.velocity);
+      c.groundNormal.set(s.character.groundNormal);
+      c.grounded = s.character.grounded;
+    }
+    if (this.crowd !== null && s.crowd !== null) this.crowd.loadState(s.crowd);
+  }
+
+  /** Makes the parts a section names (every new part built before any is replaced, so a throw changes nothing). */
+  private apply(section: SceneCapsules): void {
+    const probe: CapsuleProbeSettings | null = section.probe === undefined ? null : { ...DEFAULT_PROBE, ...section.probe };
+    const characterSection: CapsuleCharacterSection | null =
+      section.character === undefined
+        ? null
+        : { ...DEFAULT_CHARACTER, ...section.character, start: section.character.start ?? [...DEFAULT_CHARACTER.start] };
+    const crowdSection: CapsuleCrowdSection | null = section.crowd === undefined ? null : { ...DEFAULT_CROWD, ...section.crowd };
+    const old = this.characterSection;
+    const reshaped = characterSection !== null && (old === null || !sameShape(old, characterSection));
+    const character = reshaped ? makeCharacter(characterSection, this.sweeper) : this.character;
+    const oldCrowd = this.crowdSection;
+    const rethrown = crowdSection !== null && (oldCrowd === null || !sameCrowd(oldCrowd, crowdSection));
+    const crowd = rethrown ? this.makeCrowd(crowdSection) : this.crowd;
+
+    this.kernel = section.kernel ?? this.kernel;
+    if (probe === null) this.probe = null;
+    else if (this.probe === null) this.probe = new CapsuleProbe(probe);
+    else this.probe.settings = probe;
+    const previous = this.character;
+    this.characterSection = characterSection;
+    this.character = characterSection === null ? null : character;
+    if (this.character !== null && characterSection !== null) {
+      const moved = old === null || old.start[0] !== characterSection.start[0] || old.start[1] !== characterSection.start[1];
+      if (moved || previous === null) this.dropCharacter();
+      else if (this.character !== previous) {
+        // Same place, raised by the growth so the bigger capsule does not start in the ground.
+        const grow = characterSection.radius + characterSection.halfHeight - previous.settings.radius - previous.settings.halfHeight;
+        this.character.place(previous.position[0]!, previous.position[1]! + Math.max(0, grow) + 0.05, previous.position[2]!);
+      }
+    }
+    this.crowdSection = crowdSection;
+    if (crowdSection === null) this.crowd = null;
+    else {
+      this.crowd = crowd;
+      if (crowd !== null && crowd.count !== crowdSection.count) crowd.resize(crowdSection.count);
+    }
+    this.sweepProbe();
+  }
+
+  /** Sweeps the probe now, when it is on and the BVH is there (its preparation kept out of its timing). */
+  private sweepProbe(): void {
+    const probe = this.probe;
+    const bvh = this.world.bvh;
+    if (probe === null || !probe.settings.enabled || bvh === null) return;
+    this.prepare(bvh);
+    probe.sweep(this.terrain, bvh, this.sweeper);
+    const work = probe.counters;
+    this.tally(1, work.nodesVisited, work.trianglesTested, work.pairsKept, work.pairsPossible);
+  }
+
+  /** Edge masks are computed once per BVH and the SIMD kernel copies the BVH in once: neither belongs in a sweep's time. */
+  private prepare(bvh: BVH): void {
+    edgeMasksFor(bvh);
+    if (this.kernel === 'wasm-simd') simdCapsuleKernel()?.prepare(bvh, true);
+  }
+
+  private stepCharacter(character: CapsuleCharacter, bvh: BVH, dt: number, world: World): void {
+    const work = this.characterWork;
+    work.sweeps = work.nodes = work.triangles = work.ms = 0;
+    work.depenetrated = false;
+    if (!(dt > 0)) return;
+    this.prepare(bvh);
+    const input = this.input;
+    const steps = Math.min(MAX_CHARACTER_SUB_STEPS, Math.ceil(dt / CHARACTER_SUB_STEP - 1e-9));
+    const started = performance.now();
+    for (let step = 0; step < steps; step++) {
+      // A jump leaves the ground once; the later sub-steps are in the air anyway.
+      character.step(bvh, input.wishX, input.wishZ, step === 0 && input.jump, dt / steps, input.fast ? 2 : 1);
+      work.sweeps += character.sweeps;
+      work.nodes += character.counters.nodesVisited;
+      work.triangles += character.counters.trianglesTested;
+      work.depenetrated ||= character.depenetrated;
+      this.tally(
+        character.sweeps,
+        character.counters.nodesVisited,
+        character.counters.trianglesTested,
+        character.counters.pairsKept,
+        character.counters.pairsPossible,
+      );
+    }
+    work.ms = performance.now() - started;
+    world.timings.record('capsules.character', work.ms);
+    // Keep the character on the terrain's footprint.
+    const half = this.terrain.params.worldSize / 2 - character.settings.radius;
+    const p = character.position;
+    p[0] = Math.max(-half, Math.min(half, p[0]!));
+    p[2] = Math.max(-half, Math.min(half, p[2]!));
+  }
+
+  /** Puts the character at its start (inside the terrain's footprint), just above the ground. */
+  private dropCharacter(): void {
+    const character = this.character;
+    const section = this.characterSection;
+    if (character === null || section === null) return;
+    const half = this.terrain.params.worldSize / 2 - 2;
+    const x = Math.max(-half, Math.min(half, section.start[0])),
+      z = Math.max(-half, Math.min(half, section.start[1]));
+    character.place(x, sampleTerrainHeight(this.terrain, x, z) + section.halfHeight + section.radius + DROP_HEIGHT, z);
+  }
+
+  private makeCrowd(section: CapsuleCrowdSection): CapsuleCrowd {
+    const terrain = this.terrain;
+    const crowd = new CapsuleCrowd((x, z) => sampleTerrainHeight(terrain, x, z), terrain.params.worldSize / 2, this.world.seed, {
+      speed: section.speed,
+      radius: section.radius,
+      halfHeight: section.halfHeight,
+    });
+    crowd.sweeper = this.sweeper;
+    crowd.resize(section.count);
+    return crowd;
+  }
+
+  private tally(sweeps: number, nodes: number, triangles: number, pairsKept: number, pairsPossible: number): void {
+    this.sweeps += sweeps;
+    this.nodes += nodes;
+    this.triangles += triangles;
+    this.pairsKept += pairsKept;
+    this.pairsPossible += pairsPossible;
+  }
+}
+
+const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+function makeCharacter(section: CapsuleCharacterSection, sweeper: CapsuleSweeper): CapsuleCharacter {
+  const { radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees } = section;
+  const character = new CapsuleCharacter({ radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees });
+  character.sweeper = sweeper;
+  return character;
+}
+
+/** Whether two character sections make the same capsule (the start aside). */
+function sameShape(a: CapsuleCharacterSection, b: CapsuleCharacterSection): boolean {
+  return (
+    a.radius === b.radius &&
+    a.halfHeight === b.halfHeight &&
+    a.speed === b.speed &&
+    a.jumpSpeed === b.jumpSpeed &&
+    a.stepHeight === b.stepHeight &&
+    a.maxSlopeDegrees === b.maxSlopeDegrees
+  );
+}
+
+/** Whether two crowd sections throw the same capsules (the count aside: a resize keeps the others). */
+function sameCrowd(a: CapsuleCrowdSection, b: CapsuleCrowdSection): boolean {
+  return a.speed === b.speed && a.radius === b.radius && a.halfHeight === b.halfHeight;
+}
