@@ -141,6 +141,8 @@ export class ParticleSystem implements SimSystem {
   /** The wind to drift in; null uses the field of the sandbox's wind tracers, if any. */
   windField: WindSampler | null = null;
   effects: ParticleEffect[] = [];
+  /** The showcase this system was made from (particles alive, rays per frame), for its scene section. */
+  showcase: Partial<ShowcaseOptions> = {};
   buffers: ParticleBuffers;
   readonly frame: ParticleFrameCounters = {
     alive: 0,
@@ -544,9 +546,6 @@ export class ParticleSystem implements SimSystem {
   hash(hasher: StateHasher): void {
     hasher.value(this.snapshot());
   }
-
-  /** The showcase this system was made from (particles alive, rays per frame), when it was made from one. */
-  showcase: Partial<ShowcaseOptions> = {};
 
   section(): SceneParticles {
     const { mode, keying, pick, gravity, cellLookups, footprints, kernel, wind } = this.options;

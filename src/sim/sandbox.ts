@@ -65,7 +65,7 @@ export class Sandbox implements World {
    * of one scene (page or runner, any kernel) that stepped the same fixed steps reach the same hash.
    */
   hash(): string {
-    const hasher = new StateHasher().word(this.frame).number(this.time).array(this.terrain.positions);
+    const hasher = this.worldHasher();
     for (const system of this.systems) {
       hasher.string(system.name);
       system.hash(hasher);
@@ -76,13 +76,18 @@ export class Sandbox implements World {
   /** Adds a system, stepped at `index` among the others (last by default; the catalog passes its order). */
   /** The hash's parts, to find which one diverged: the world (frame, clock, terrain) and each system's. */
   hashes(): Record<string, string> {
-    const parts: Record<string, string> = { world: new StateHasher().word(this.frame).number(this.time).array(this.terrain.positions).digest() };
+    const parts: Record<string, string> = { world: this.worldHasher().digest() };
     for (const system of this.systems) {
       const hasher = new StateHasher();
       system.hash(hasher);
       parts[system.name] = hasher.digest();
     }
     return parts;
+  }
+
+  /** A hasher that has taken the frame, the clock and the terrain. */
+  private worldHasher(): StateHasher {
+    return new StateHasher().word(this.frame).number(this.time).array(this.terrain.positions);
   }
 
   addSystem(system: SimSystem, index = this.systems.length): void {

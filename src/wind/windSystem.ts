@@ -167,7 +167,7 @@ export class WindSystem implements SimSystem {
       if (this.explosionLeft <= 0 && explosion !== undefined) this.field.setEnabled(explosion, false);
     }
     this.tracers.step(dt, world);
-    world.timings.record('wind.field', this.tracers.metrics().fieldMs ?? 0);
+    world.timings.record('wind.field', this.tracers.sampleMs);
   }
 
   /** The back end that evaluated the field last, and why not the chosen one when they differ. */

@@ -39,7 +39,8 @@ export class WindTracers implements SimSystem {
   lifetime = 12;
   private random: Random;
   private respawned = 0;
-  private lastSampleMs = 0;
+  /** Milliseconds the field took at the tracers in the last step. */
+  sampleMs = 0;
   private points: SimdPointBuffers | { readonly positions: Float32Array; readonly wind: Float32Array; dispose(): void };
 
   constructor(
@@ -81,7 +82,7 @@ export class WindTracers implements SimSystem {
     const start = performance.now();
     this.field.setTime(world.time);
     this.field.sample(this.positions, this.wind, this.count);
-    this.lastSampleMs = performance.now() - start;
+    this.sampleMs = performance.now() - start;
     const p = this.positions;
     const v = this.velocities;
     const w = this.wind;
@@ -115,7 +116,7 @@ export class WindTracers implements SimSystem {
     return {
       tracers: this.count,
       effects: this.field.effects.filter((e) => e.enabled).length,
-      fieldMs: Math.round(this.lastSampleMs * 1000) / 1000,
+      fieldMs: Math.round(this.sampleMs * 1000) / 1000,
       respawned: this.respawned,
     };
   }
