@@ -75,10 +75,10 @@ export const SYSTEMS: readonly SystemSpec[] = [
     title: 'Particles',
     parse: parseParticles,
     create: (section, { world }) => {
-      const { particles, budget, ...options } = section;
+      const { particles, budget, effects, ...options } = section;
       const showcase = { ...(particles === undefined ? {} : { particles }), ...(budget === undefined ? {} : { budget }) };
       // Not rewindable: a snapshot of 100k particles and their caches per frame would cost too much.
-      const system = new ParticleSystem(showcaseEffects(world.terrain, showcase), { ...options, seed: world.seed }, false);
+      const system = new ParticleSystem(effects ?? showcaseEffects(world.terrain, showcase), { ...options, seed: world.seed }, false);
       system.showcase = showcase;
       return system;
     },

@@ -549,7 +549,8 @@ export class ParticleSystem implements SimSystem {
 
   section(): SceneParticles {
     const { mode, keying, pick, gravity, cellLookups, footprints, kernel, wind } = this.options;
-    return { ...this.showcase, mode, keying, pick, gravity, cellLookups, footprints, kernel, wind };
+    const effects = this.effects.map((effect) => structuredClone(effect.params));
+    return { ...this.showcase, mode, keying, pick, gravity, cellLookups, footprints, kernel, wind, effects };
   }
 
   snapshot(): ParticleSystemState {

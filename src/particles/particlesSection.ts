@@ -1,4 +1,6 @@
+import { InvalidParameterError } from '../errors';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
+import { PARTICLE_EFFECT_KINDS, particleEffectPreset, validateEffectParams, type ParticleEffectParams } from './effectParams';
 import { RAY_PICKS, type RayPick } from './raycastPlanes';
 import { KERNELS, type Kernel } from '../platform/kernels';
 import { child, expectBoolean, expectKnownKeys, expectNumber, expectObject, expectOneOf, type Where } from '../scene/validate';
@@ -20,9 +22,30 @@ export interface SceneParticles {
   kernel?: Kernel;
   /** Drift with the world's wind. */
   wind?: boolean;
+  /**
+   * The effects themselves, each as complete as the panel edits it (a field left out takes its kind's
+   * preset); left out: the showcase, sized by `particles` and `budget`.
+   */
+  effects?: ParticleEffectParams[];
 }
 
-const PARTICLE_FIELDS = ['particles', 'budget', 'mode', 'keying', 'pick', 'gravity', 'cellLookups', 'footprints', 'kernel', 'wind'] as const;
+const PARTICLE_FIELDS = [
+  'particles',
+  'budget',
+  'mode',
+  'keying',
+  'pick',
+  'gravity',
+  'cellLookups',
+  'footprints',
+  'kernel',
+  'wind',
+  'effects',
+] as const;
+const EFFECT_FIELDS: readonly (keyof ParticleEffectParams)[] = Object.keys(
+  particleEffectPreset('sparks', [0, 0, 0]),
+) as (keyof ParticleEffectParams)[];
+const MAX_EFFECTS = 16;
 
 /** Validates the particles' section: every field typed and in range, unknown fields are errors. */
 export function parseParticles(value: unknown, where: Where): SceneParticles {
@@ -39,5 +62,27 @@ export function parseParticles(value: unknown, where: Where): SceneParticles {
   if (input.footprints !== undefined) result.footprints = expectBoolean(input.footprints, child(where, 'footprints'));
   if (input.kernel !== undefined) result.kernel = expectOneOf(input.kernel, KERNELS, child(where, 'kernel'));
   if (input.wind !== undefined) result.wind = expectBoolean(input.wind, child(where, 'wind'));
+  if (input.effects !== undefined) {
+    const at = child(where, 'effects');
+    if (!Array.isArray(input.effects) || input.effects.length > MAX_EFFECTS)
+      throw new InvalidParameterError(at.field, `an array of at most ${MAX_EFFECTS} effects`, input.effects, at.file);
+    result.effects = input.effects.map((effect: unknown, i) => parseEffect(effect, child(at, i)));
+  }
   return result;
+}
+
+/** One effect: its kind's preset, overridden field by field, then checked as the system checks it. */
+function parseEffect(value: unknown, where: Where): ParticleEffectParams {
+  const input = expectObject(value, where);
+  expectKnownKeys(input, EFFECT_FIELDS, where);
+  const kind = expectOneOf(input.kind, PARTICLE_EFFECT_KINDS, child(where, 'kind'));
+  const effect = { ...particleEffectPreset(kind, [0, 0, 0]), ...input } as ParticleEffectParams;
+  try {
+    validateEffectParams(effect, where.field);
+  } catch (error) {
+    if (error instanceof InvalidParameterError)
+      throw new InvalidParameterError(error.location.field ?? where.field, error.expected, error.received, where.file);
+    throw error;
+  }
+  return structuredClone(effect);
 }
