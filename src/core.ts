@@ -30,6 +30,8 @@ export type { SceneBroadPhase } from './broadphase/broadPhaseSection';
 export type { SceneParticles } from './particles/particlesSection';
 export type { SceneActors } from './actors/actorsSection';
 export * from './particles/index';
+export * from './emitters/index';
+export * from './cracks/index';
 export * from './query/capsule/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';

@@ -2,6 +2,10 @@ import { parseActors, type SceneActors } from './actors/actorsSection';
 import { ActorSystem } from './actors/actorSystem';
 import { parseBroadPhase, type SceneBroadPhase } from './broadphase/broadPhaseSection';
 import { BroadPhaseSystem } from './broadphase/broadPhaseSystem';
+import { parseCracks, type SceneCracks } from './cracks/cracksSection';
+import { CrackSystem } from './cracks/crackSystem';
+import { parseRayEmitters, type SceneRayEmitters } from './emitters/rayEmittersSection';
+import { RayEmitterSystem } from './emitters/rayEmitterSystem';
 import { ColliderscopeError } from './errors';
 import { parseWind, type SceneWind } from './wind/windSection';
 import { WindSystem } from './wind/windSystem';
@@ -78,6 +82,18 @@ export const SYSTEMS: readonly SystemSpec[] = [
       system.showcase = showcase;
       return system;
     },
+  }),
+  defineSystem<SceneRayEmitters>({
+    name: 'rayEmitters',
+    title: 'Ray emitters',
+    parse: parseRayEmitters,
+    create: (section) => new RayEmitterSystem(section),
+  }),
+  defineSystem<SceneCracks>({
+    name: 'cracks',
+    title: 'Crack explorer',
+    parse: parseCracks,
+    create: (section) => new CrackSystem(section),
   }),
 ];
 
