@@ -1,4 +1,4 @@
-export { RayEmitterSystem, simdRefusal, type TraceResult } from './rayEmitterSystem';
+export { RayEmitterSystem, rayEmittersNeedPreparation, simdRefusal, type TraceResult } from './rayEmitterSystem';
 export {
   DEFAULT_RAY_EMITTERS,
   LEAF_TRIANGLES,

@@ -56,6 +56,14 @@ export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH): string {
 }
 
 /**
+ * Whether settings would build the binary layout of this BVH on their first trace (prepareRayStrategies
+ * builds it beforehand; a page does, after showing a status, since it takes seconds on a big terrain).
+ */
+export function rayEmittersNeedPreparation(settings: RayEmitterSettings, bvh: BVH): boolean {
+  return (settings.a.tree === 'binary' || (settings.ab && settings.b.tree === 'binary')) && !hasBinaryBVH(bvh);
+}
+
+/**
  * Ray emitters on the terrain: a coherent fan, an incoherent spray or a vertical rain of rays, traced
  * through the terrain's BVH with strategy A (and in A/B mode the same rays with strategy B, the hits
  * compared). It traces when its settings or the world changed, or every step with everyFrame or sweep
@@ -90,8 +98,7 @@ export class RayEmitterSystem implements SimSystem {
 
   /** Whether tracing over this BVH would first build the binary layout (seconds on a big terrain). */
   needsPreparation(bvh: BVH): boolean {
-    const s = this.settings;
-    return (s.a.tree === 'binary' || (s.ab && s.b.tree === 'binary')) && !hasBinaryBVH(bvh);
+    return rayEmittersNeedPreparation(this.settings, bvh);
   }
 
   /** Traces again at the next step (e.g. the SIMD kernel finished loading). */
