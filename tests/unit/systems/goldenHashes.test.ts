@@ -28,6 +28,7 @@ const GOLDEN: Record<string, string> = {
   'particle-storm': '91edc2bfb2adf5d9',
   'box-crowd': 'f69f321340b2bda5',
   gusts: '53011ab8b7b56bef',
+  'ray-lab': '302c102e0b67d181',
 };
 
 beforeAll(async () => {
