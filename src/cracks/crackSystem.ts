@@ -71,7 +71,7 @@ export class CrackSystem implements SimSystem {
     for (const [name, result] of this.results) {
       metrics[`misses.${name}`] = result.report.misses;
       if (result.bvhMisses >= 0) metrics[`bvhMisses.${name}`] = result.bvhMisses;
-      metrics[`ms.${name}`] = result.ms;
+      metrics[`ms.${name}`] = Math.round(result.ms * 1000) / 1000;
     }
     return metrics;
   }

@@ -38,6 +38,11 @@ interface RayEmitterState {
   dirty: boolean;
 }
 
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
 /** Two traced hits agree when their distances match to float32 rounding (or both missed). */
 function sameHit(ta: number, tb: number): boolean {
   return ta === tb || Math.abs(ta - tb) <= 1e-5 * Math.abs(ta) || (ta !== ta && tb !== tb);
@@ -138,10 +143,10 @@ export class RayEmitterSystem implements SimSystem {
       if (result === null) return;
       const n = Math.max(this.rays.count, 1);
       metrics[`hits${prefix}`] = result.hits;
-      metrics[`ms${prefix}`] = result.ms;
-      metrics[`nodesPerRay${prefix}`] = result.counters.nodesVisited / n;
-      metrics[`boxesPerRay${prefix}`] = result.counters.boxesTested / n;
-      metrics[`trianglesPerRay${prefix}`] = result.counters.trianglesTested / n;
+      metrics[`ms${prefix}`] = round(result.ms, 3);
+      metrics[`nodesPerRay${prefix}`] = round(result.counters.nodesVisited / n, 2);
+      metrics[`boxesPerRay${prefix}`] = round(result.counters.boxesTested / n, 2);
+      metrics[`trianglesPerRay${prefix}`] = round(result.counters.trianglesTested / n, 2);
       metrics[`kernel${prefix}`] = result.walk;
     };
     add('A', this.resultA);
