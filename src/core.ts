@@ -31,6 +31,8 @@ export type { SceneParticles } from './particles/particlesSection';
 export type { SceneActors } from './actors/actorsSection';
 export { BoxProbeSystem, DEFAULT_BOX_PROBE, parseBoxProbe, type BoxProbeSettings, type SceneBoxProbe } from './boxProbe/boxProbeSystem';
 export * from './particles/index';
+export * from './emitters/index';
+export * from './cracks/index';
 export * from './query/capsule/index';
 export * from './capsules/index';
 export * from './query/rays/strategies';

@@ -6,6 +6,10 @@ import { parseBroadPhase, type SceneBroadPhase } from './broadphase/broadPhaseSe
 import { BroadPhaseSystem } from './broadphase/broadPhaseSystem';
 import { parseCapsules, type SceneCapsules } from './capsules/capsulesSection';
 import { CapsuleSystem } from './capsules/capsuleSystem';
+import { parseCracks, type SceneCracks } from './cracks/cracksSection';
+import { CrackSystem } from './cracks/crackSystem';
+import { parseRayEmitters, type SceneRayEmitters } from './emitters/rayEmittersSection';
+import { RayEmitterSystem } from './emitters/rayEmitterSystem';
 import { ColliderscopeError } from './errors';
 import { parseWind, type SceneWind } from './wind/windSection';
 import { WindSystem } from './wind/windSystem';
@@ -94,6 +98,18 @@ export const SYSTEMS: readonly SystemSpec[] = [
     title: 'Box probe',
     parse: parseBoxProbe,
     create: (section) => new BoxProbeSystem(section),
+  }),
+  defineSystem<SceneRayEmitters>({
+    name: 'rayEmitters',
+    title: 'Ray emitters',
+    parse: parseRayEmitters,
+    create: (section) => new RayEmitterSystem(section),
+  }),
+  defineSystem<SceneCracks>({
+    name: 'cracks',
+    title: 'Crack explorer',
+    parse: parseCracks,
+    create: (section) => new CrackSystem(section),
   }),
 ];
 

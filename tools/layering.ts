@@ -31,7 +31,7 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['world'],
   // The systems, each a SimSystem owning its scene section (the broad-phase folder holds its strategies too).
   ['broadphase'],
-  ['wind', 'actors', 'particles', 'capsules', 'boxProbe'],
+  ['wind', 'actors', 'particles', 'capsules', 'boxProbe', 'emitters', 'cracks'],
   // The sandbox: steps whatever systems it is given, knows none of them.
   ['sim'],
   // The catalog that knows every system, the headless start, then the public face.

@@ -32,12 +32,12 @@ describe('ray emitters in real Chromium', () => {
     const first = await hudLine(page, /rays 10,000 \(coherent fan\) · A binary quantized · precomputed · one at a time[^\n]*?([\d,]+) hits/);
     expect(first).toMatch(/nodes\/ray/);
 
-    // Live switches: the 4-way tree with batches of 64, then the vertical rain.
+    // Live switches: the 4-way tree with batches of 64 (the SIMD kernel by default), then the vertical rain.
     const strategyA = page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Strategy A$/ }) });
     await control(page, 'tree', strategyA).locator('select').selectOption('4-way');
     await control(page, 'batching', strategyA).locator('input').check();
     await control(page, 'batch size', strategyA).locator('select').selectOption('64');
-    await hudLine(page, /A 4-way quantized · precomputed · batch 64/);
+    await hudLine(page, /A 4-way quantized · WebAssembly SIMD · batch 64/);
     await control(page, 'emitter').locator('select').selectOption('vertical rain');
     await hudLine(page, /rays 10,000 \(vertical rain\) · A 4-way/);
 

@@ -1,54 +1,31 @@
 import * as THREE from 'three';
 import {
-  CRACK_RAY_T_MAX,
+  CRACK_PRECISIONS,
+  CrackSystem,
+  DEFAULT_CRACKS,
   MISSED_RAY_STRIDE,
   RAY_TRIANGLE_KERNEL_NAMES,
-  castRays,
-  exploreCracks,
-  generateCrackRays,
-  getRayTriangleKernel,
-  type CrackReport,
-  type RayTriangleKernelName,
-  type Sandbox,
+  type CrackSettings,
+  type SceneCracks,
+  type SceneDefinition,
 } from '../../core';
 import type { AppContext, AppFeature } from '../feature';
 
-interface CrackSettings {
-  rays: number;
-  vertexShare: number;
-  precision: 'float64' | 'float32';
-  doubleSided: boolean;
-  showMissesOf: RayTriangleKernelName;
-  seed: number;
-}
-
-interface KernelResult {
-  report: CrackReport;
-  /** Misses of the same rays cast through the whole BVH (float32 rays), or −1 before the BVH exists. */
-  bvhMisses: number;
-  ms: number;
-}
-
 /**
- * The crack explorer: rays aimed exactly through shared edges and vertices of the terrain grid, per
- * triangle test, tested against the triangles around each target and through the whole BVH. Misses
- * are drawn as red rays ending in a dot at the crack.
+ * The crack explorer's panel and view: the settings of the core system (src/cracks) that fires rays
+ * exactly through shared edges and vertices of the terrain grid, per triangle test, against the
+ * triangles around each target and through the whole BVH. Firing turns the system on with the panel's
+ * settings (it runs its batch at the next step); misses of the chosen test are drawn as red rays ending
+ * in a dot at the crack.
  */
 export class CrackFeature implements AppFeature {
   readonly name = 'cracks';
-  private readonly settings: CrackSettings = {
-    rays: 100_000,
-    vertexShare: 0.5,
-    precision: 'float32',
-    doubleSided: false,
-    showMissesOf: 'edge-plane',
-    seed: 1,
-  };
-  private readonly results = new Map<RayTriangleKernelName, KernelResult>();
+  private readonly settings: CrackSettings = { ...DEFAULT_CRACKS };
   private context: AppContext | null = null;
   private readonly lines: THREE.LineSegments<THREE.BufferGeometry, THREE.LineBasicMaterial>;
   private readonly dots: THREE.Points<THREE.BufferGeometry, THREE.PointsMaterial>;
-  private summary = '';
+  /** The system and its batch count the view last drew, and for which test. */
+  private drawn: { system: CrackSystem | null; runs: number; test: string } = { system: null, runs: -1, test: '' };
 
   constructor() {
     this.lines = new THREE.LineSegments(
@@ -60,6 +37,7 @@ export class CrackFeature implements AppFeature {
       new THREE.PointsMaterial({ color: 0xff2244, size: 6, sizeAttenuation: false, depthTest: false }),
     );
     this.lines.frustumCulled = this.dots.frustumCulled = false;
+    this.lines.visible = this.dots.visible = false;
     this.dots.renderOrder = 4;
   }
 
@@ -69,67 +47,62 @@ export class CrackFeature implements AppFeature {
     const folder = context.gui.addFolder('Crack explorer');
     folder.add(this.settings, 'rays', 1000, 1_000_000, 1000).name('rays');
     folder.add(this.settings, 'vertexShare', 0, 1, 0.05).name('share at vertices');
-    folder.add(this.settings, 'precision', ['float32', 'float64']).name('ray precision');
+    folder.add(this.settings, 'precision', [...CRACK_PRECISIONS]).name('ray precision');
     folder.add(this.settings, 'doubleSided').name('double-sided');
     folder.add(this.settings, 'seed', 1, 1000, 1);
     folder
       .add(this.settings, 'showMissesOf', [...RAY_TRIANGLE_KERNEL_NAMES])
       .name('draw misses of')
-      .onChange(() => this.drawMisses());
-    folder.add({ run: () => this.run() }, 'run').name('fire rays through edges and vertices');
+      .onChange(() => {
+        // A view choice, kept in the running system's section so a saved scene draws the same.
+        const system = this.system;
+        if (system !== null) system.settings.showMissesOf = this.settings.showMissesOf;
+      })
+      .listen();
+    folder.add({ run: () => this.fire() }, 'run').name('fire rays through edges and vertices');
+    folder.add({ clear: () => context.setSystem('cracks', null) }, 'clear').name('clear');
     folder.close();
   }
 
-  terrainChanged(): void {
-    this.results.clear();
-    this.summary = '';
-    this.drawMisses();
+  sceneLoaded(scene: SceneDefinition): void {
+    const wanted = scene.systems.cracks as SceneCracks | undefined;
+    if (wanted !== undefined) Object.assign(this.settings, DEFAULT_CRACKS, wanted);
+  }
+
+  frame(): void {
+    const system = this.system;
+    if (system !== null) this.settings.showMissesOf = system.settings.showMissesOf;
+    const test = system?.settings.showMissesOf ?? '';
+    const runs = system?.runs ?? -1;
+    if (system === this.drawn.system && runs === this.drawn.runs && test === this.drawn.test) return;
+    this.drawn = { system, runs, test };
+    this.drawMisses(system);
   }
 
   hudLines(): readonly string[] {
-    return this.summary === '' ? [] : [this.summary];
+    const system = this.system;
+    if (system === null) return [];
+    const { rays, precision } = system.settings;
+    if (system.waiting) return [`cracks: ${rays.toLocaleString('en')} ${precision} rays wait for the BVH`];
+    const results = [...system.results.entries()];
+    return [
+      `cracks (${rays.toLocaleString('en')} ${precision} rays): ` +
+        results.map(([name, r]) => `${name} ${r.report.misses}${r.bvhMisses >= 0 ? ` (BVH ${r.bvhMisses})` : ''}`).join(' · '),
+    ];
   }
 
-  /** Runs every triangle test on the same rays; returns the per-test results (also used by tests). */
-  run(): Map<RayTriangleKernelName, KernelResult> {
-    const sandbox = this.context?.sandbox() ?? null;
-    if (sandbox === null) return this.results;
-    const { rays: count, vertexShare, precision, doubleSided, seed } = this.settings;
-    const rays = generateCrackRays(sandbox.terrain, count, { seed, vertexFraction: vertexShare, rayPrecision: precision });
-    const batch = {
-      count,
-      origins: Float32Array.from(rays.origins),
-      directions: Float32Array.from(rays.directions),
-      tMax: new Float32Array(count).fill(CRACK_RAY_T_MAX),
-    };
-    const hits = { t: new Float32Array(count), triangle: new Int32Array(count) };
-    this.results.clear();
-    for (const name of RAY_TRIANGLE_KERNEL_NAMES) {
-      const start = performance.now();
-      const report = exploreCracks(sandbox.terrain, rays, getRayTriangleKernel(name), { doubleSided, maxMissedRays: 5000 });
-      let bvhMisses = -1;
-      // Through the BVH the rays are float32, so compare like with like: only for float32 rays.
-      if (sandbox.bvh !== null && precision === 'float32') {
-        castRays(sandbox.bvh, batch, hits, { triangleTest: name, doubleSided });
-        bvhMisses = 0;
-        for (let i = 0; i < count; i++) if (hits.triangle[i]! < 0) bvhMisses++;
-      }
-      this.results.set(name, { report, bvhMisses, ms: performance.now() - start });
-    }
-    this.summary =
-      `cracks (${count.toLocaleString('en')} ${precision} rays): ` +
-      [...this.results.entries()].map(([name, r]) => `${name} ${r.report.misses}${r.bvhMisses >= 0 ? ` (BVH ${r.bvhMisses})` : ''}`).join(' · ');
-    this.drawMisses();
-    this.publish(sandbox);
-    return this.results;
+  /** Turns the explorer on with the panel's settings: it runs every triangle test at the next step. */
+  fire(): void {
+    this.context?.setSystem('cracks', { ...this.settings, rays: Math.round(this.settings.rays), seed: Math.round(this.settings.seed) });
   }
 
-  private publish(sandbox: Sandbox): void {
-    for (const [name, result] of this.results) sandbox.timings.record(`cracks.${name}`, result.ms);
+  private get system(): CrackSystem | null {
+    const system = this.context?.system('cracks') ?? null;
+    return system instanceof CrackSystem ? system : null;
   }
 
-  private drawMisses(): void {
-    const result = this.results.get(this.settings.showMissesOf);
+  private drawMisses(system: CrackSystem | null): void {
+    const result = system?.results.get(system.settings.showMissesOf);
     const kept = result?.report.missedRaysKept ?? 0;
     const segments = new Float32Array(kept * 6);
     const targets = new Float32Array(kept * 3);

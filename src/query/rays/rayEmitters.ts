@@ -1,3 +1,4 @@
+import { cos, sin } from '../../math/trig';
 import { InvalidParameterError } from '../../errors';
 import { Random } from '../../math/random';
 import type { RayBatch } from './rayTypes';
@@ -63,8 +64,8 @@ export function emitRays(emitter: RayEmitter, into?: RayBatch): RayBatch {
   if (kind === 'fan') {
     const yaw = (emitter.yaw * Math.PI) / 180;
     const pitch = (emitter.pitch * Math.PI) / 180;
-    const forward = [Math.cos(pitch) * Math.cos(yaw), Math.sin(pitch), Math.cos(pitch) * Math.sin(yaw)];
-    const right = [-Math.sin(yaw), 0, Math.cos(yaw)];
+    const forward = [cos(pitch) * cos(yaw), sin(pitch), cos(pitch) * sin(yaw)];
+    const right = [-sin(yaw), 0, cos(yaw)];
     const up = [
       right[1]! * forward[2]! - right[2]! * forward[1]!,
       right[2]! * forward[0]! - right[0]! * forward[2]!,
@@ -85,7 +86,7 @@ export function emitRays(emitter: RayEmitter, into?: RayBatch): RayBatch {
     }
   } else if (kind === 'spray') {
     // Uniform over the spherical cap of half-angle `spread` around −y.
-    const lowest = Math.cos((Math.min(Math.max(spread, 0), 180) * Math.PI) / 180);
+    const lowest = cos((Math.min(Math.max(spread, 0), 180) * Math.PI) / 180);
     for (let i = 0; i < count; i++) {
       origins[3 * i] = emitter.x;
       origins[3 * i + 1] = emitter.y;
@@ -93,16 +94,16 @@ export function emitRays(emitter: RayEmitter, into?: RayBatch): RayBatch {
       const down = random.range(lowest, 1);
       const angle = random.range(0, 2 * Math.PI);
       const r = Math.sqrt(Math.max(0, 1 - down * down));
-      setDirection(i, r * Math.cos(angle), -down, r * Math.sin(angle));
+      setDirection(i, r * cos(angle), -down, r * sin(angle));
     }
   } else {
     const radius = Math.max(spread, 0);
     for (let i = 0; i < count; i++) {
       const r = radius * Math.sqrt(random.next());
       const angle = random.range(0, 2 * Math.PI);
-      origins[3 * i] = emitter.x + r * Math.cos(angle);
+      origins[3 * i] = emitter.x + r * cos(angle);
       origins[3 * i + 1] = emitter.y;
-      origins[3 * i + 2] = emitter.z + r * Math.sin(angle);
+      origins[3 * i + 2] = emitter.z + r * sin(angle);
       directions[3 * i] = 0;
       directions[3 * i + 1] = -1;
       directions[3 * i + 2] = 0;

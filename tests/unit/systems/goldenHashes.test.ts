@@ -31,6 +31,7 @@ const GOLDEN: Record<string, string> = {
   gusts: 'fcba0ac87441e477',
   'capsule-sweeps': 'f73f13ef21e07541',
   'box-probe': '8b6b1f0f48a24cc7',
+  'ray-lab': '302c102e0b67d181',
 };
 
 beforeAll(async () => {

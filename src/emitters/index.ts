@@ -1,0 +1,15 @@
+export { RayEmitterSystem, rayEmittersNeedPreparation, simdRefusal, type TraceResult } from './rayEmitterSystem';
+export {
+  DEFAULT_RAY_EMITTERS,
+  LEAF_TRIANGLES,
+  SWEEP_DEGREES_PER_SECOND,
+  batchSizeOf,
+  parseRayEmitters,
+  resolveRayEmitters,
+  sortingsFor,
+  type EmitterBatchSize,
+  type LeafTriangles,
+  type RayEmitterSettings,
+  type RayEmitterStrategy,
+  type SceneRayEmitters,
+} from './rayEmittersSection';

@@ -1,0 +1,293 @@
+import { hasBinaryBVH } from '../bvh/binaryBVH';
+import type { BVH } from '../bvh/buildBVH';
+import type { StateHasher } from '../math/hash';
+import { KERNEL_LABELS, type Kernel } from '../platform/kernels';
+import { castRaysWith, prepareRayStrategies } from '../query/rays/castRaysWith';
+import { emitRays } from '../query/rays/rayEmitters';
+import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
+import { simdRayKernel, simdRaysUnavailableReason } from '../query/rays/simdRays';
+import { sampleTerrainHeight } from '../terrain/heightfield';
+import type { MetricValue, SimSystem, World } from '../world/simSystem';
+import {
+  SWEEP_DEGREES_PER_SECOND,
+  batchSizeOf,
+  resolveRayEmitters,
+  type RayEmitterSettings,
+  type RayEmitterStrategy,
+  type SceneRayEmitters,
+} from './rayEmittersSection';
+
+export { DEFAULT_RAY_EMITTERS, type RayEmitterSettings, type RayEmitterStrategy, type SceneRayEmitters } from './rayEmittersSection';
+
+/** One strategy's last trace. */
+export interface TraceResult {
+  readonly counters: Readonly<RayCounters>;
+  readonly ms: number;
+  /** Rays that hit a triangle. */
+  readonly hits: number;
+  /** The kernel that ran. */
+  readonly kernel: Kernel;
+  /** How it ran, on screen: the kernel and its walk, or why TypeScript ran when SIMD was asked for. */
+  readonly walk: string;
+}
+
+interface RayEmitterState {
+  yaw: number;
+  /** The yaw of the rays traced then; null when nothing had been traced yet. */
+  tracedYaw: number | null;
+  dirty: boolean;
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+/** Two traced hits agree when their distances match to float32 rounding (or both missed). */
+function sameHit(ta: number, tb: number): boolean {
+  return ta === tb || Math.abs(ta - tb) <= 1e-5 * Math.abs(ta) || (ta !== ta && tb !== tb);
+}
+
+/**
+ * Why the SIMD kernel cannot run a strategy ('' when it can): it walks the 4-way quantized tree with the
+ * watertight test, one ray at a time or in batches (its batched walk); node sorting and leaf-triangle
+ * choices do not apply to it (its own front-to-back order and packed leaf triangles).
+ */
+export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH): string {
+  if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD not loaded';
+  if (strategy.tree !== '4-way' || strategy.layout !== 'quantized' || bvh.quantized === null) return 'SIMD walks the 4-way quantized tree only';
+  if (strategy.triangleTest !== 'watertight') return 'SIMD uses the watertight test only';
+  return '';
+}
+
+/**
+ * Whether settings would build the binary layout of this BVH on their first trace (prepareRayStrategies
+ * builds it beforehand; a page does, after showing a status, since it takes seconds on a big terrain).
+ */
+export function rayEmittersNeedPreparation(settings: RayEmitterSettings, bvh: BVH): boolean {
+  return (settings.a.tree === 'binary' || (settings.ab && settings.b.tree === 'binary')) && !hasBinaryBVH(bvh);
+}
+
+/**
+ * Ray emitters on the terrain: a coherent fan, an incoherent spray or a vertical rain of rays, traced
+ * through the terrain's BVH with strategy A (and in A/B mode the same rays with strategy B, the hits
+ * compared). It traces when its settings or the world changed, or every step with everyFrame or sweep
+ * (the fan turning with simulated time). The binary layout a binary-tree strategy needs is built on
+ * first need, inside the step (a page prepares it beforehand, see needsPreparation, to show a status).
+ */
+export class RayEmitterSystem implements SimSystem {
+  readonly name = 'rayEmitters';
+  readonly settings: RayEmitterSettings;
+  rays: RayBatch = { count: 0, origins: new Float32Array(0), directions: new Float32Array(0), tMax: new Float32Array(0) };
+  hitsA: RayHits = { t: new Float32Array(0), triangle: new Int32Array(0) };
+  hitsB: RayHits = { t: new Float32Array(0), triangle: new Int32Array(0) };
+  resultA: TraceResult | null = null;
+  resultB: TraceResult | null = null;
+  /** Rays whose hit distance differs between A and B in the last A/B trace. */
+  differing = 0;
+  /** Traces so far: a view redraws when this changes. */
+  traces = 0;
+  /** Where the last trace's emitter stood (world x, y, z). */
+  readonly origin = new Float64Array(3);
+  /** What the system waits for, or the last preparation's cost; '' when there is nothing to say. */
+  status = '';
+  /** The last trace's error (a layout the BVH lacks…), '' when it traced. */
+  error = '';
+  private dirty = true;
+  private tracedYaw: number | null = null;
+  private world: World | null = null;
+
+  constructor(section: SceneRayEmitters) {
+    this.settings = resolveRayEmitters(structuredClone(section));
+  }
+
+  /** Whether tracing over this BVH would first build the binary layout (seconds on a big terrain). */
+  needsPreparation(bvh: BVH): boolean {
+    return rayEmittersNeedPreparation(this.settings, bvh);
+  }
+
+  /** Traces again at the next step (e.g. the SIMD kernel finished loading). */
+  retrace(): void {
+    this.dirty = true;
+  }
+
+  terrainChanged(world: World): void {
+    this.world = world;
+    // The emitter stays on the terrain.
+    const half = world.terrain.params.worldSize / 2;
+    this.settings.x = Math.min(Math.max(this.settings.x, -half), half);
+    this.settings.z = Math.min(Math.max(this.settings.z, -half), half);
+    this.clear();
+  }
+
+  bvhChanged(world: World): void {
+    this.world = world;
+    this.dirty = true;
+  }
+
+  step(dt: number, world: World): void {
+    this.world = world;
+    const s = this.settings;
+    if (s.sweep) {
+      s.yaw = ((s.yaw + SWEEP_DEGREES_PER_SECOND * dt + 540) % 360) - 180;
+      this.dirty = true;
+    }
+    if (this.dirty || s.everyFrame) this.trace(world);
+  }
+
+  metrics(): Record<string, MetricValue> {
+    const metrics: Record<string, MetricValue> = { rays: this.rays.count, traces: this.traces };
+    if (this.status !== '') metrics.status = this.status;
+    if (this.error !== '') metrics.error = this.error;
+    const add = (prefix: string, result: TraceResult | null): void => {
+      if (result === null) return;
+      const n = Math.max(this.rays.count, 1);
+      metrics[`hits${prefix}`] = result.hits;
+      metrics[`ms${prefix}`] = round(result.ms, 3);
+      metrics[`nodesPerRay${prefix}`] = round(result.counters.nodesVisited / n, 2);
+      metrics[`boxesPerRay${prefix}`] = round(result.counters.boxesTested / n, 2);
+      metrics[`trianglesPerRay${prefix}`] = round(result.counters.trianglesTested / n, 2);
+      metrics[`kernel${prefix}`] = result.walk;
+    };
+    add('A', this.resultA);
+    add('B', this.resultB);
+    if (this.resultB !== null) metrics.differing = this.differing;
+    return metrics;
+  }
+
+  /**
+   * The yaw (it moves with the sweep) and the last hits a user sees. The strategies and kernels are left
+   * out on purpose: they must all give the same hits, so one scene hashes alike whichever traced it.
+   */
+  hash(hasher: StateHasher): void {
+    hasher.number(this.settings.yaw).boolean(this.dirty).value(this.tracedYaw);
+    const count = this.rays.count;
+    hasher.word(count).array(this.hitsA.t, count).array(this.hitsA.triangle, count);
+    hasher.boolean(this.resultB !== null);
+    if (this.resultB !== null) hasher.array(this.hitsB.t, count).array(this.hitsB.triangle, count).word(this.differing);
+  }
+
+  section(): RayEmitterSettings {
+    return structuredClone(this.settings);
+  }
+
+  /** Small: the hits follow from the settings and the yaw, so they are traced again rather than copied. */
+  saveState(): RayEmitterState {
+    return { yaw: this.settings.yaw, tracedYaw: this.tracedYaw, dirty: this.dirty };
+  }
+
+  loadState(state: unknown): void {
+    const saved = state as RayEmitterState;
+    const world = this.world;
+    this.settings.yaw = saved.yaw;
+    if (saved.tracedYaw === null || world === null) {
+      this.clear();
+    } else if (saved.tracedYaw !== this.tracedYaw) {
+      this.settings.yaw = saved.tracedYaw;
+      this.trace(world);
+      this.settings.yaw = saved.yaw;
+    }
+    this.dirty = saved.dirty;
+  }
+
+  private clear(): void {
+    this.rays.count = 0;
+    this.resultA = this.resultB = null;
+    this.differing = 0;
+    this.tracedYaw = null;
+    this.dirty = true;
+    this.traces++;
+  }
+
+  private trace(world: World): void {
+    const bvh = world.bvh;
+    if (bvh === null) {
+      this.status = 'waiting for the BVH';
+      return;
+    }
+    const s = this.settings;
+    if (this.needsPreparation(bvh)) {
+      const ms = prepareRayStrategies(bvh);
+      world.timings.record('rayEmitters.prepare', ms);
+      this.status = `binary layout, permutations and packed triangles built in ${ms.toFixed(0)} ms`;
+    } else if (this.status === 'waiting for the BVH') {
+      this.status = '';
+    }
+    const terrain = world.terrain;
+    const y = s.emitter === 'rain' ? terrain.maxHeight + s.height : sampleTerrainHeight(terrain, s.x, s.z) + s.height;
+    try {
+      this.rays = emitRays(
+        {
+          kind: s.emitter,
+          x: s.x,
+          y,
+          z: s.z,
+          yaw: s.yaw,
+          pitch: s.pitch,
+          spread: s.spread,
+          count: s.rays,
+          length: s.segment > 0 ? s.segment : Infinity,
+          seed: s.seed,
+        },
+        this.rays,
+      );
+      const count = this.rays.count;
+      if (this.hitsA.t.length < count) {
+        this.hitsA = { t: new Float32Array(count), triangle: new Int32Array(count) };
+        this.hitsB = { t: new Float32Array(count), triangle: new Int32Array(count) };
+      }
+      this.resultA = this.run(bvh, s.a, this.hitsA);
+      world.timings.record('rayEmitters.A', this.resultA.ms);
+      this.resultB = null;
+      this.differing = 0;
+      if (s.ab) {
+        this.resultB = this.run(bvh, s.b, this.hitsB);
+        world.timings.record('rayEmitters.B', this.resultB.ms);
+        const ta = this.hitsA.t,
+          tb = this.hitsB.t;
+        for (let i = 0; i < count; i++) if (!sameHit(ta[i]!, tb[i]!)) this.differing++;
+      }
+      this.error = '';
+    } catch (error) {
+      // A strategy the BVH cannot serve (a layout it was not built with): say so and keep running.
+      this.error = error instanceof Error ? error.message : String(error);
+      this.rays.count = 0;
+      this.resultA = this.resultB = null;
+    }
+    this.origin[0] = s.x;
+    this.origin[1] = y;
+    this.origin[2] = s.z;
+    this.tracedYaw = s.yaw;
+    this.dirty = false;
+    this.traces++;
+  }
+
+  private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits): TraceResult {
+    const refusal = strategy.kernel === 'wasm-simd' ? simdRefusal(strategy, bvh) : '';
+    const simd = strategy.kernel === 'wasm-simd' && refusal === '' ? simdRayKernel() : null;
+    const batch = batchSizeOf(strategy);
+    const start = performance.now();
+    const counters =
+      simd !== null
+        ? simd.cast(bvh, this.rays, hits, { batch })
+        : castRaysWith(bvh, this.rays, hits, {
+            tree: strategy.tree,
+            layout: strategy.layout,
+            sorting: strategy.sorting,
+            batchSize: batch,
+            triangleTest: strategy.triangleTest,
+            triangles: strategy.triangles,
+          });
+    const ms = performance.now() - start;
+    let hitCount = 0;
+    const triangle = hits.triangle;
+    for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
+    const walk =
+      simd !== null
+        ? `${KERNEL_LABELS['wasm-simd']} ${batch === 0 ? 'one ray at a time' : `batched walk, batch ${strategy.batchSize}`}`
+        : refusal === ''
+          ? KERNEL_LABELS.typescript
+          : `${KERNEL_LABELS.typescript} (${refusal})`;
+    return { counters: { ...counters }, ms, hits: hitCount, kernel: simd !== null ? 'wasm-simd' : 'typescript', walk };
+  }
+}
