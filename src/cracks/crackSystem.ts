@@ -60,6 +60,11 @@ export class CrackSystem implements SimSystem {
     this.pending = true;
   }
 
+  /** Runs a waiting batch now (a paused page fires at once); the batch depends on the settings alone. */
+  update(world: World): void {
+    if (this.pending && world.bvh !== null) this.run(world);
+  }
+
   step(_dt: number, world: World): void {
     // The batch waits for the BVH so the float32 rays are always cast through it too, alike in every run.
     if (this.pending && world.bvh !== null) this.run(world);

@@ -125,6 +125,17 @@ export class RayEmitterSystem implements SimSystem {
     this.dirty = true;
   }
 
+  /**
+   * Traces now if the settings changed since the last trace, so a paused page shows an edit at once.
+   * The hits depend on the settings alone, so this changes nothing the next steps compute.
+   */
+  update(world: World): boolean {
+    this.world = world;
+    if (!this.dirty) return false;
+    this.trace(world);
+    return true;
+  }
+
   step(dt: number, world: World): void {
     this.world = world;
     const s = this.settings;

@@ -6,6 +6,7 @@ import {
   MISSED_RAY_STRIDE,
   RAY_TRIANGLE_KERNEL_NAMES,
   type CrackSettings,
+  type Sandbox,
   type SceneCracks,
   type SceneDefinition,
 } from '../../core';
@@ -69,8 +70,10 @@ export class CrackFeature implements AppFeature {
     if (wanted !== undefined) Object.assign(this.settings, DEFAULT_CRACKS, wanted);
   }
 
-  frame(): void {
+  frame(_dtSeconds: number, sandbox: Sandbox): void {
     const system = this.system;
+    // Paused or not, a fired batch runs at once.
+    system?.update(sandbox);
     if (system !== null) this.settings.showMissesOf = system.settings.showMissesOf;
     const test = system?.settings.showMissesOf ?? '';
     const runs = system?.runs ?? -1;

@@ -225,6 +225,8 @@ export class RayEmittersFeature implements AppFeature {
       return;
     }
     this.panel.enabled = true;
+    // Paused or not, an edit shows at once (the system traces only when its settings changed).
+    system.update(sandbox);
     // The system moves the fan (sweep) and keeps it on the terrain: the panel follows.
     this.panel.yaw = system.settings.yaw;
     this.panel.x = system.settings.x;
