@@ -136,7 +136,7 @@ export class BoxProbeSystem implements SimSystem {
       triangleTests: c?.triangleTests ?? 0,
       invalidBoxes: c?.invalidBoxes ?? 0,
       queries: this.queries,
-      queryMs: this.queryMs,
+      queryMs: Math.round(this.queryMs * 1000) / 1000,
       exits: [...this.exitsByKind()].map(([kind, count]) => `${kind} ${count}`).join(' · '),
     };
   }

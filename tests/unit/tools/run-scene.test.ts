@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SYSTEM_NAMES } from '../../../src/systems';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -41,17 +42,38 @@ describe('headless runner (npm run scene)', () => {
       JSON.stringify({
         seed: 3,
         terrain: { cells: 32 },
-        systems: { broadphase: { strategy: 'sap', count: 256 }, particles: { particles: 2000, budget: 20 }, actors: { count: 12 } },
+        // Every system of the catalog, small.
+        systems: {
+          wind: { tracers: 500 },
+          broadphase: { strategy: 'sap', count: 256 },
+          actors: { count: 12 },
+          particles: { particles: 2000, budget: 20, wind: true },
+          capsules: { probe: {}, character: {}, crowd: { count: 20 } },
+          boxProbe: { halfSize: [6, 4, 6] },
+          rayEmitters: { rays: 300, ab: true, a: { tree: '4-way' } },
+          cracks: { rays: 1000 },
+        },
       }),
     );
     const output = execFileSync(TSX, ['tools/run-scene.ts', file, '--frames', '20', '--json'], { cwd: ROOT, encoding: 'utf8' });
-    const report = JSON.parse(output) as { phases: Record<string, unknown>; metrics: Record<string, Record<string, number | string>> };
+    const report = JSON.parse(output) as { phases: Record<string, unknown>; metrics: Record<string, Record<string, number | string>>; hash: string };
+    for (const system of SYSTEM_NAMES) expect(Object.keys(report.metrics)).toContain(system);
+    // Each reports the kernel that ran (the wind's back end, the particles' three phases, the emitters' per strategy).
+    expect(report.metrics.wind!.kernel).toMatch(/JIT|interpreter/);
+    expect(report.metrics.particles!.moveKernel).toBe('wasm-simd');
+    expect(report.metrics.capsules!.kernel).toBe('WebAssembly SIMD');
+    expect(report.metrics.boxProbe!.kernel).toBe('WebAssembly SIMD');
+    expect(report.metrics.rayEmitters!.kernelA).toMatch(/WebAssembly SIMD/);
+    expect(report.hash).toMatch(/^[0-9a-f]{16}$/);
+    const { stdout } = runScene(file, '--frames', '20', '--hash');
+    expect(stdout.trim().split('\n').at(-1)).toBe(`hash ${report.hash}`);
     expect(report.metrics.broadphase!.strategy).toBe('sap');
     expect(report.metrics.broadphase!.boxes).toBe(256);
     expect(report.metrics.particles!.alive).toBeGreaterThan(0);
     expect(report.metrics.particles!.raycasts).toBeLessThanOrEqual(21);
     expect(report.metrics.actors!.actors).toBe(12);
-    for (const phase of ['step.broadphase', 'particles.rays', 'step.actors']) expect(Object.keys(report.phases)).toContain(phase);
+    for (const phase of ['step.broadphase', 'particles.rays', 'step.actors', 'step.capsules', 'step.rayEmitters'])
+      expect(Object.keys(report.phases)).toContain(phase);
   });
 
   it('prints a readable table without --json', () => {
