@@ -166,10 +166,16 @@ export class RunControl {
     this.benchmarkResult = [
       `scene ${info.scene} · seed ${info.seed} · ${this.recorder.frames.length} frames of 1/60 s after ${BENCHMARK_WARMUP} warm-up frames`,
       `${String(info.machine.userAgent)} · ${String(info.machine.cores)} cores · canvas ${String(info.machine.canvas)}`,
-      String((info.settings as { url?: unknown }).url ?? ''),
+      linkOf(info.settings),
       '',
       this.recorder.summaryTable(),
     ].join('\n');
     return this.benchmarkResult;
   }
+}
+
+/** The page link a recording's settings carry, or '' when they carry none. */
+function linkOf(settings: unknown): string {
+  const url = (settings as { url?: unknown }).url;
+  return typeof url === 'string' ? url : '';
 }

@@ -76,7 +76,7 @@ function parseEffect(value: unknown, where: Where): ParticleEffectParams {
   const input = expectObject(value, where);
   expectKnownKeys(input, EFFECT_FIELDS, where);
   const kind = expectOneOf(input.kind, PARTICLE_EFFECT_KINDS, child(where, 'kind'));
-  const effect = { ...particleEffectPreset(kind, [0, 0, 0]), ...input } as ParticleEffectParams;
+  const effect: ParticleEffectParams = { ...particleEffectPreset(kind, [0, 0, 0]), ...input };
   try {
     validateEffectParams(effect, where.field);
   } catch (error) {

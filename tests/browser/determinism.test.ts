@@ -57,7 +57,7 @@ describe('the page and the headless runner are one program', () => {
     // Scene → save scene file: the download is a valid scene that names the same systems and settings.
     const button = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^save scene file$/ }) }).locator('button');
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
-    const saved = parseSceneText(await readFile((await download.path())!, 'utf8'), download.suggestedFilename());
+    const saved = parseSceneText(await readFile(await download.path(), 'utf8'), download.suggestedFilename());
     expect(download.suggestedFilename()).toBe('gusts.json');
     expect(Object.keys(saved.systems)).toEqual(['wind', 'actors']);
     expect(saved.systems.actors).toEqual(runner.system('actors')!.section());

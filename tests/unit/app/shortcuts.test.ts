@@ -13,7 +13,7 @@ function page() {
   const actions = new Proxy({} as PageActions, {
     get: (_, name: string) => {
       if (name === 'canClose') return () => closable;
-      return (arg?: unknown) => calls.push(arg === undefined ? name : `${name}(${String(arg)})`);
+      return (arg?: number | string) => calls.push(arg === undefined ? name : `${name}(${arg})`);
     },
   });
   const shortcuts = new Shortcuts(pageShortcuts(actions));
