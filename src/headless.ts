@@ -1,6 +1,7 @@
 import { buildBVH } from './bvh/buildBVH';
 import type { SceneDefinition } from './scene/scene';
 import { Sandbox } from './sim/sandbox';
+import { terrainMaterialInput } from './terrain/materials';
 import { installSceneSystems } from './systems';
 import type { SystemContext } from './world/simSystem';
 
@@ -18,7 +19,9 @@ export interface HeadlessOptions {
  */
 export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
   const sandbox = new Sandbox(scene, undefined, options.timingWindow ?? 120);
-  const bvh = sandbox.timings.time('bvh.build', () => buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+  const bvh = sandbox.timings.time('bvh.build', () =>
+    buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, {}, terrainMaterialInput(sandbox.terrain)),
+  );
   sandbox.setBvh(bvh);
   installSceneSystems(sandbox, scene, { world: sandbox, readField: options.readField });
   return sandbox;

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { buildBVH, generateTerrain, type BVH, type TerrainParams } from '../core';
+import { buildBVH, generateTerrain, terrainMaterialInput, type BVH, type TerrainParams } from '../core';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
@@ -33,7 +33,7 @@ scope.onmessage = (event: MessageEvent<TerrainRequest>) => {
     });
     post({ id, kind: 'terrain', mesh });
     post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
-    const bvh = buildBVH(mesh.positions, mesh.indices);
+    const bvh = buildBVH(mesh.positions, mesh.indices, {}, terrainMaterialInput(mesh));
     const transfer: Transferable[] = [];
     if (bvh.quantized !== null) transfer.push(bvh.quantized.buffer);
     if (bvh.float !== null) transfer.push(bvh.float.buffer);

@@ -1,3 +1,4 @@
+import { buildCollisionMasks, validateMaterials, type CollisionMasks, type MaterialInput } from './collisionMasks';
 import { collapseToWide } from './collapse';
 import { packFloat, type FloatNodes } from './floatLayout';
 import { validateMesh } from './meshInput';
@@ -22,6 +23,8 @@ export interface BVH {
   readonly hasDuplicateReferences: boolean;
   /** Deepest 4-way node: bounds every traversal stack. */
   readonly maxDepth: number;
+  /** Material ids, their masks and the nodes' combined masks (every triangle MASK_ALL without materials). */
+  readonly masks: CollisionMasks;
   readonly options: Readonly<BuildOptions>;
   readonly stats: Readonly<BVHStats>;
 }
@@ -32,35 +35,46 @@ const now = (): number => performance.now();
  * Builds the BVH: binary SAH tree (three split strategies), greedy 4-way collapse, shared half-full
  * leaves, then the requested packed layouts. Throws InvalidParameterError for a malformed mesh or
  * option. Triangle ids in every query result are the caller's (positions in `indices` / 3).
+ * `materials` gives each triangle a collision mask (collisionMasks.ts); without it every triangle has MASK_ALL.
  */
-export function buildBVH(positions: Float32Array, indices: Uint32Array, options: Partial<BuildOptions> = {}): BVH {
+export function buildBVH(
+  positions: Float32Array,
+  indices: Uint32Array,
+  options: Partial<BuildOptions> = {},
+  materials: MaterialInput | null = null,
+): BVH {
   const resolved = resolveBuildOptions(options);
   const triangleCount = validateMesh(positions, indices);
+  const checkedMaterials = materials === null ? null : validateMaterials(materials, triangleCount);
   const start = now();
   const tree = buildBinaryTree(positions, indices, triangleCount, resolved);
   const built = now();
   let wide: WideTree = collapseToWide(tree, resolved);
   if (resolved.shareHalfFullLeaves) wide = shareHalfFullLeaves(wide, tree);
   const collapsed = now();
+  const { masks, nodeMaskIndex } = buildCollisionMasks(checkedMaterials, triangleCount, tree, wide);
   let triangleOrder: Uint32Array | null = tree.triangleOrder;
   if (resolved.reorderTriangles && tree.referenceCount === triangleCount) {
     reorderIndicesInPlace(indices, tree.triangleOrder);
+    reorderMaterialsInPlace(masks.materialIds, tree.triangleOrder);
     triangleOrder = null;
   }
   const wants = (layout: BVHLayoutName): boolean => resolved.layouts.includes(layout);
-  const quantized = wants('quantized') ? packQuantized(wide, tree, resolved.collisionMask) : null;
-  const float = wants('float') ? packFloat(wide, tree, resolved.collisionMask) : null;
+  const quantized = wants('quantized') ? packQuantized(wide, tree, nodeMaskIndex) : null;
+  const float = wants('float') ? packFloat(wide, tree, nodeMaskIndex) : null;
   const packed = now();
 
   let maxDepth = 0;
   for (let node = 0; node < wide.nodeCount; node++) maxDepth = Math.max(maxDepth, wide.depth[node]!);
   const orderBytes = triangleOrder === null ? 0 : triangleOrder.byteLength;
-  const bytes = (quantized?.bytes ?? float?.bytes ?? 0) + orderBytes;
+  // Material ids (1 byte a triangle) and the two 256-entry mask tables travel with the tree.
+  const maskBytes = masks.materialIds.byteLength + masks.materialMasks.byteLength + masks.nodeMasks.byteLength;
+  const bytes = (quantized?.bytes ?? float?.bytes ?? 0) + orderBytes + maskBytes;
   const stats: BVHStats = {
     ...measureWideTree(wide, tree, resolved),
     bytes,
     bytesPerTriangle: triangleCount > 0 ? bytes / triangleCount : 0,
-    floatBytes: float !== null ? float.bytes + orderBytes : 0,
+    floatBytes: float !== null ? float.bytes + orderBytes + maskBytes : 0,
     buildMs: packed - start,
     binaryBuildMs: built - start,
     collapseMs: collapsed - built,
@@ -75,6 +89,7 @@ export function buildBVH(positions: Float32Array, indices: Uint32Array, options:
     float,
     hasDuplicateReferences: tree.referenceCount > triangleCount,
     maxDepth,
+    masks,
     options: resolved,
     stats,
   };
@@ -89,4 +104,10 @@ function reorderIndicesInPlace(indices: Uint32Array, order: Uint32Array): void {
     indices[3 * k + 1] = original[from + 1]!;
     indices[3 * k + 2] = original[from + 2]!;
   }
+}
+
+/** Material ids follow their triangles when the mesh is reordered. */
+function reorderMaterialsInPlace(ids: Uint8Array, order: Uint32Array): void {
+  const original = ids.slice();
+  for (let k = 0; k < order.length; k++) ids[k] = original[order[k]!]!;
 }

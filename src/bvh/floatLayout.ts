@@ -26,7 +26,7 @@ export interface FloatNodes {
 export const floatBound = (f32: Float32Array, node: number, bound: number, slot: number): number => f32[FLOAT_NODE_WORDS * node + 4 * bound + slot]!;
 export const floatChildWord = (u32: Uint32Array, node: number, slot: number): number => u32[FLOAT_NODE_WORDS * node + FLOAT_WORDS_OFFSET + slot]!;
 
-export function packFloat(wide: WideTree, tree: BuildTree, collisionMask: number): FloatNodes {
+export function packFloat(wide: WideTree, tree: BuildTree, nodeMaskIndex: Uint8Array): FloatNodes {
   const nodeCount = wide.nodeCount;
   const buffer = new ArrayBuffer(4 * FLOAT_NODE_WORDS * nodeCount);
   const f32 = new Float32Array(buffer);
@@ -41,7 +41,7 @@ export function packFloat(wide: WideTree, tree: BuildTree, collisionMask: number
           f32[base + 4 * k + s] = Infinity;
           f32[base + 4 * (k + 3) + s] = -Infinity;
         }
-        u32[base + FLOAT_WORDS_OFFSET + s] = encodeChildWord(0, CHILD_TYPE_EMPTY, s, collisionMask);
+        u32[base + FLOAT_WORDS_OFFSET + s] = encodeChildWord(0, CHILD_TYPE_EMPTY, s, nodeMaskIndex[node]!);
         continue;
       }
       const source = 6 * wide.source[slot]!;
@@ -52,8 +52,8 @@ export function packFloat(wide: WideTree, tree: BuildTree, collisionMask: number
       const ref = wide.ref[slot]!;
       u32[base + FLOAT_WORDS_OFFSET + s] =
         kind === CHILD_NODE
-          ? encodeChildWord(ref, CHILD_TYPE_NODE, s, collisionMask)
-          : encodeChildWord(tree.leafStart[ref]!, leafType(tree.leafCount[ref]!), s, collisionMask);
+          ? encodeChildWord(ref, CHILD_TYPE_NODE, s, nodeMaskIndex[node]!)
+          : encodeChildWord(tree.leafStart[ref]!, leafType(tree.leafCount[ref]!), s, nodeMaskIndex[node]!);
     }
   }
   return { layout: 'float', nodeCount, buffer, f32, u32, bytes: buffer.byteLength };

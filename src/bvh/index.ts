@@ -3,7 +3,7 @@ export { BVH_LAYOUTS, DEFAULT_BUILD_OPTIONS, MAX_LEAF_SIZE, resolveBuildOptions,
 export type { BVHStats } from './stats';
 export { MAX_BVH_TRIANGLES } from './meshInput';
 export { forEachNodeBox, collectNodeBoxes, type NodeBoxList, type NodeBoxVisitor } from './nodeBoxes';
-export { CHILD_TYPE_EMPTY, CHILD_TYPE_NODE, childIndex, childLeafCount, childType, collisionMaskOf } from './childWord';
+export { CHILD_TYPE_EMPTY, CHILD_TYPE_NODE, childIndex, childLeafCount, childType, nodeMaskIndexAt, nodeMaskIndexOf } from './childWord';
 export { QUANTIZED_NODE_BYTES, quantizedBound, quantizedChildWord, type QuantizedNodes } from './quantizedLayout';
 export { FLOAT_NODE_WORDS, floatBound, floatChildWord, type FloatNodes } from './floatLayout';
 export { QUANT_MAX, QUANT_STEP_SCALE, quantizationStep } from './quantize';
@@ -12,3 +12,4 @@ export type { BuildTree } from './buildTree';
 export { collapseToWide } from './collapse';
 export { shareHalfFullLeaves } from './shareLeaves';
 export type { WideTree } from './wideTree';
+export { MASK_ALL, MASK_TABLE_SIZE, checkFilter, triangleKept, validateMaterials, type CollisionMasks, type MaterialInput } from './collisionMasks';

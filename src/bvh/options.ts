@@ -41,8 +41,6 @@ export interface BuildOptions {
   wastedSlotFadeDepth: number;
   /** Merge pairs of half-full (two-slot) leaf nodes far apart into one full node with two parents. */
   shareHalfFullLeaves: boolean;
-  /** Collision-mask index byte written in every node (0..255). */
-  collisionMask: number;
   /**
    * Permute the caller's `indices` in place into leaf order (as three-mesh-bvh does), so leaves name
    * runs of the mesh itself and no triangle-order array is kept: 4 bytes per triangle less and one
@@ -68,7 +66,6 @@ export const DEFAULT_BUILD_OPTIONS: Readonly<BuildOptions> = Object.freeze({
   wastedSlotPenalty: 0.25,
   wastedSlotFadeDepth: 6,
   shareHalfFullLeaves: true,
-  collisionMask: 0,
   reorderTriangles: false,
 });
 
@@ -99,7 +96,6 @@ export function resolveBuildOptions(input: Partial<BuildOptions> = {}): BuildOpt
   checkNumber('sweptRadius', options.sweptRadius, 0, 1e9, false);
   checkNumber('wastedSlotPenalty', options.wastedSlotPenalty, 0, 1e6, false);
   checkNumber('wastedSlotFadeDepth', options.wastedSlotFadeDepth, 0, 1e3, false);
-  checkNumber('collisionMask', options.collisionMask, 0, 255, true);
   for (const flag of ['bigLittleSplit', 'spatialSplits', 'shareHalfFullLeaves', 'reorderTriangles'] as const) {
     if (typeof options[flag] !== 'boolean') throw new InvalidParameterError(flag, 'true or false', options[flag]);
   }

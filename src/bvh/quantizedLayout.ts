@@ -58,7 +58,7 @@ function makeFrameSafe(frame: Float64Array, offset: number): void {
   }
 }
 
-export function packQuantized(wide: WideTree, tree: BuildTree, collisionMask: number): QuantizedNodes {
+export function packQuantized(wide: WideTree, tree: BuildTree, nodeMaskIndex: Uint8Array): QuantizedNodes {
   const nodeCount = wide.nodeCount;
   const buffer = new ArrayBuffer(QUANTIZED_NODE_BYTES * nodeCount);
   const u16 = new Uint16Array(buffer);
@@ -102,7 +102,7 @@ export function packQuantized(wide: WideTree, tree: BuildTree, collisionMask: nu
           u16[base + 4 * k + s] = QUANT_MAX;
           u16[base + 4 * (k + 3) + s] = 0;
         }
-        u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(0, CHILD_TYPE_EMPTY, s, collisionMask);
+        u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(0, CHILD_TYPE_EMPTY, s, nodeMaskIndex[node]!);
         continue;
       }
       const source = 6 * wide.source[slot]!;
@@ -132,14 +132,14 @@ export function packQuantized(wide: WideTree, tree: BuildTree, collisionMask: nu
       }
       if (kind === CHILD_NODE) {
         if (ownsFrame) frames.set(decoded, 6 * child);
-        u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(child, CHILD_TYPE_NODE, s, collisionMask);
+        u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(child, CHILD_TYPE_NODE, s, nodeMaskIndex[node]!);
       } else {
         const leaf = wide.ref[slot]!;
         u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s] = encodeChildWord(
           tree.leafStart[leaf]!,
           leafType(tree.leafCount[leaf]!),
           s,
-          collisionMask,
+          nodeMaskIndex[node]!,
         );
       }
     }

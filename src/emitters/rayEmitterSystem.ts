@@ -4,7 +4,8 @@ import type { StateHasher } from '../math/hash';
 import { KERNEL_LABELS, type Kernel } from '../platform/kernels';
 import { castRaysWith, prepareRayStrategies } from '../query/rays/castRaysWith';
 import { emitRays } from '../query/rays/rayEmitters';
-import type { RayBatch, RayCounters, RayHits } from '../query/rays/rayTypes';
+import type { QueryCounters } from '../query/counters';
+import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { simdRayKernel, simdRaysUnavailableReason } from '../query/rays/simdRays';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { MetricValue, SimSystem, World } from '../world/simSystem';
@@ -21,7 +22,7 @@ export { DEFAULT_RAY_EMITTERS, type RayEmitterSettings, type RayEmitterStrategy,
 
 /** One strategy's last trace. */
 export interface TraceResult {
-  readonly counters: Readonly<RayCounters>;
+  readonly counters: Readonly<QueryCounters>;
   readonly ms: number;
   /** Rays that hit a triangle. */
   readonly hits: number;

@@ -1,3 +1,4 @@
+import { classifyTerrainMaterials } from './materials';
 import { createGradientNoise } from './noise';
 import { multifractal, planMultifractal } from './multifractal';
 import { resolveTerrainParams, type TerrainParams } from './params';
@@ -15,6 +16,8 @@ export interface TerrainMesh {
   indices: Uint32Array;
   /** Unit normal per vertex. */
   normals: Float32Array;
+  /** Material id per triangle (materials.ts): grass, rock, snow or water. */
+  materials: Uint8Array;
   /** Height of every vertex, row-major (the y of positions), for height look-ups without the mesh. */
   heights: Float32Array;
   vertexCount: number;
@@ -100,12 +103,14 @@ export function generateTerrain(input: Partial<TerrainParams> = {}, onProgress?:
   onProgress?.(0.9, 'normals');
 
   const normals = heightfieldNormals(heights, side, spacing);
+  const materials = classifyTerrainMaterials(positions, indices, params);
   onProgress?.(1, 'done');
   return {
     params,
     positions,
     indices,
     normals,
+    materials,
     heights,
     vertexCount,
     triangleCount,

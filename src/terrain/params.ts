@@ -25,6 +25,12 @@ export interface TerrainParams {
   worldSize: number;
   /** Grid cells per side, an integer from 16 to 2048; the mesh has 2·cells² triangles. */
   cells: number;
+  /** Triangles whose centre lies below this share of heightScale are water, [0, 1]. */
+  waterLevel: number;
+  /** Triangles steeper than this many degrees are rock (unless water), [0, 90]. */
+  rockSlope: number;
+  /** Triangles whose centre lies above this share of heightScale are snow (unless rock), [0, 1]. */
+  snowLevel: number;
 }
 
 export const DEFAULT_TERRAIN_PARAMS: Readonly<TerrainParams> = Object.freeze({
@@ -39,6 +45,9 @@ export const DEFAULT_TERRAIN_PARAMS: Readonly<TerrainParams> = Object.freeze({
   heightScale: 60,
   worldSize: 512,
   cells: 256,
+  waterLevel: 0.08,
+  rockSlope: 38,
+  snowLevel: 0.78,
 });
 
 export const MIN_CELLS = 16;
@@ -64,6 +73,9 @@ export const TERRAIN_NUMBER_RULES: Readonly<Record<Exclude<keyof TerrainParams, 
   heightScale: { min: 0, max: 10000, minInclusive: true, integer: false },
   worldSize: { min: 0, max: 100000, minInclusive: false, integer: false },
   cells: { min: MIN_CELLS, max: MAX_CELLS, minInclusive: true, integer: true },
+  waterLevel: { min: 0, max: 1, minInclusive: true, integer: false },
+  rockSlope: { min: 0, max: 90, minInclusive: true, integer: false },
+  snowLevel: { min: 0, max: 1, minInclusive: true, integer: false },
 };
 
 export function describeRule(rule: NumberRule): string {

@@ -19,7 +19,7 @@ import * as THREE from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
-import { castRays, type RayBatch, type RayCounters, type RayHits } from '../../src/query/rays/index';
+import { castRays, type RayBatch, type QueryCounters, type RayHits } from '../../src/query/rays/index';
 import {
   BINARY_SORTINGS,
   RAY_BATCH_SIZES,
@@ -50,7 +50,7 @@ const SEED = 20170302;
 interface Row {
   name: string;
   strategy: Partial<RayStrategy> | null;
-  run(rays: RayBatch, hits: RayHits): RayCounters | null;
+  run(rays: RayBatch, hits: RayHits): QueryCounters | null;
 }
 
 const batchLabel = (size: number): string => (size === 0 ? 'one at a time' : size === Infinity ? 'all' : `batch ${size}`);
@@ -117,7 +117,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[v
 interface Result {
   row: Row;
   raysPerSecond: number;
-  counters: RayCounters | null;
+  counters: QueryCounters | null;
   agree: number;
 }
 

@@ -1,5 +1,6 @@
 import { InvalidParameterError } from '../../errors';
 import { BVH_LAYOUTS } from '../../bvh/options';
+import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { DEFAULT_RAY_TRIANGLE_KERNEL, getRayTriangleKernel } from '../rayTriangle/registry';
 import { MODE_ALL, MODE_ANY, MODE_CLOSEST, type CastOptions } from './rayTypes';
 
@@ -8,6 +9,7 @@ export const DEFAULT_CAST_OPTIONS: Readonly<CastOptions> = Object.freeze({
   triangleTest: DEFAULT_RAY_TRIANGLE_KERNEL,
   layout: 'quantized',
   doubleSided: false,
+  filter: MASK_ALL,
 });
 
 export function resolveCastOptions(input: Partial<CastOptions>): CastOptions {
@@ -19,6 +21,7 @@ export function resolveCastOptions(input: Partial<CastOptions>): CastOptions {
   if (!(BVH_LAYOUTS as readonly string[]).includes(options.layout))
     throw new InvalidParameterError('layout', BVH_LAYOUTS.map((l) => `'${l}'`).join(' or '), options.layout);
   if (typeof options.doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', options.doubleSided);
+  checkFilter(options.filter);
   if (options.mode === 'all' && options.allHits === undefined)
     throw new InvalidParameterError('allHits', "an AllHitsList (createAllHitsList) for mode 'all'", undefined);
   return options;

@@ -2,11 +2,13 @@ import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
 import { getRayTriangleKernel } from '../rayTriangle/registry';
 import { modeCode, resolveCastOptions } from './castOptions';
-import type { CastOptions, RayBatch, RayCounters, RayHits } from './rayTypes';
+import { MODE_ALL } from './rayTypes';
+import type { QueryCounters } from '../counters';
+import { filterRejectsSome } from '../walk/maskFilter';
+import type { CastOptions, RayBatch, RayHits } from './rayTypes';
 import { workspaceFor } from './rayWorkspace';
 import { traverseFloat } from './traverseFloat';
 import { traverseQuantized } from './traverseQuantized';
-import { traverseQuantizedFactored } from './traverseQuantizedFactored';
 
 function checkBatch(bvh: BVH, rays: RayBatch, hits: RayHits, layout: CastOptions['layout']): void {
   const n = rays.count;
@@ -42,7 +44,7 @@ export function isValidRay(ox: number, oy: number, oz: number, dx: number, dy: n
  * also in `hits`). Results are written into `hits`; returns the work done. Invalid rays are flagged
  * (t = NaN, triangle −1) and counted, never traversed.
  */
-export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<CastOptions> = {}): RayCounters {
+export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<CastOptions> = {}): QueryCounters {
   const resolved = resolveCastOptions(options);
   checkBatch(bvh, rays, hits, resolved.layout);
   const kernel = getRayTriangleKernel(resolved.triangleTest);
@@ -58,10 +60,11 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
   const hitTriangle = hits.triangle;
   const rayData = workspace.rayData;
   const doubleSided = resolved.doubleSided;
-  workspace.nodesVisited = 0;
-  workspace.boxesTested = 0;
-  workspace.trianglesTested = 0;
+  workspace.resetCounters();
+  const filter = resolved.filter;
+  const filtering = filterRejectsSome(bvh.masks, filter);
   let invalidRays = 0;
+  let hitCount = 0;
   const quantized = bvh.quantized;
   const float = bvh.float;
   const useQuantized = resolved.layout === 'quantized';
@@ -82,14 +85,12 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
       continue;
     }
     kernel.prepareRay(ox, oy, oz, dx, dy, dz, rayData);
-    // Axis-parallel rays (a zero component) need the NaN-aware slab test; all others take the factored one.
-    if (useQuantized) {
-      if (dx !== 0 && dy !== 0 && dz !== 0)
-        traverseQuantizedFactored(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
-      else traverseQuantized(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
-    } else traverseFloat(bvh, float!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null);
+    if (useQuantized)
+      traverseQuantized(bvh, quantized!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null, filtering, filter);
+    else traverseFloat(bvh, float!, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, mode, doubleSided, allHits, ray, null, filtering, filter);
     hitT[ray] = workspace.bestT;
     hitTriangle[ray] = workspace.bestTriangle;
+    if (workspace.bestTriangle >= 0) hitCount++;
   }
-  return { nodesVisited: workspace.nodesVisited, boxesTested: workspace.boxesTested, trianglesTested: workspace.trianglesTested, invalidRays };
+  return workspace.counters(rays.count, invalidRays, mode === MODE_ALL && allHits !== null ? allHits.count + allHits.dropped : hitCount);
 }

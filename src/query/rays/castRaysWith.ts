@@ -5,12 +5,13 @@ import { packLeafTriangles } from '../../bvh/leafTriangles';
 import { BVH_LAYOUTS, type BVHLayoutName } from '../../bvh/options';
 import { InvalidParameterError } from '../../errors';
 import { BatchCounters, BatchStack } from '../batch/batchItems';
+import { rayBatchCounters, type QueryCounters } from '../counters';
 import { voteModeFor, walkBinaryFloat, walkBinaryQuantized, walkWideFloat, walkWideQuantized } from '../batch/batchWalk';
 import { DEFAULT_RAY_TRIANGLE_KERNEL, getRayTriangleKernel, type RayTriangleKernelName } from '../rayTriangle/registry';
 import { RayBatchItems } from './batchRays';
 import { traverseBinaryFloat, traverseBinaryQuantized } from './binaryTraverse';
 import { isValidRay } from './castRays';
-import { MODE_ANY, MODE_CLOSEST, type RayBatch, type RayCounters, type RayHits } from './rayTypes';
+import { MODE_ANY, MODE_CLOSEST, type RayBatch, type RayHits } from './rayTypes';
 import { BINARY_SORTINGS, WIDE_SORTINGS, sortingCode, type NodeSorting } from './sorting';
 import { StrategyWorkspace } from './strategyWorkspace';
 import { traverseWideFloat, traverseWideQuantized } from './wideTraverse';
@@ -176,7 +177,7 @@ function checkBuffers(bvh: BVH, rays: RayBatch, hits: RayHits, strategy: RayStra
  * boxesTested; for the 4-way tree a visit is a node whose child boxes the ray tests (four each one at a
  * time; in batches only the non-empty slots count).
  */
-export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayStrategy> = {}): RayCounters {
+export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayStrategy> = {}): QueryCounters {
   const strategy = resolveRayStrategy(options);
   checkBuffers(bvh, rays, hits, strategy);
   const state = stateFor(bvh);
@@ -284,7 +285,7 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
       hitT[ray] = single.bestT;
       hitTriangle[ray] = single.bestTriangle;
     }
-    return { nodesVisited: single.nodesVisited, boxesTested: single.boxesTested, trianglesTested: single.trianglesTested, invalidRays };
+    return rayBatchCounters(single, rays.count, invalidRays, hitTriangle);
   }
 
   const capacity = Math.max(1, Math.min(strategy.batchSize, rays.count));
@@ -356,10 +357,10 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     run();
   }
   const trianglesTested = items.trianglesTested;
-  return {
+  const walk = {
     nodesVisited: counters.nodesVisited + single.nodesVisited,
     boxesTested: counters.boxesTested + single.boxesTested,
     trianglesTested: trianglesTested + single.trianglesTested,
-    invalidRays,
   };
+  return rayBatchCounters(walk, rays.count, invalidRays, hits.triangle);
 }

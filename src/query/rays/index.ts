@@ -2,4 +2,5 @@ export { castRays, isValidRay } from './castRays';
 export { castRaysBruteForce } from './bruteForce';
 export { traceRay, type RayTrace } from './traceRay';
 export { DEFAULT_CAST_OPTIONS } from './castOptions';
-export { createAllHitsList, type AllHitsList, type CastOptions, type RayBatch, type RayCounters, type RayHits, type RayQueryMode } from './rayTypes';
+export { createAllHitsList, type AllHitsList, type CastOptions, type RayBatch, type RayHits, type RayQueryMode } from './rayTypes';
+export { createQueryCounters, formatQueryCounters, QUERY_COUNTER_NAMES, type QueryCounters } from '../counters';

@@ -5,7 +5,8 @@ import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder, scatterHits } from './rayOrder';
-import type { RayBatch, RayCounters, RayHits } from './rayTypes';
+import { rayBatchCounters, type QueryCounters } from '../counters';
+import type { RayBatch, RayHits } from './rayTypes';
 
 /** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
 interface RayKernelExports {
@@ -174,7 +175,7 @@ export class SimdRayKernel {
    * castRays (t and the caller's triangle id per ray; a miss: +∞ and −1; an invalid ray: NaN and −1,
    * counted). Hits, distances and the triangle chosen at ties agree with castRays'.
    */
-  cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): RayCounters {
+  cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): QueryCounters {
     const mode = options.mode ?? 'closest';
     const doubleSided = options.doubleSided ?? false;
     if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
@@ -278,7 +279,12 @@ export class SimdRayKernel {
       hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
     }
     const nodesVisited = this.exports.countersNodes();
-    return { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles(), invalidRays };
+    return rayBatchCounters(
+      { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles() },
+      count,
+      invalidRays,
+      hits.triangle,
+    );
   }
 
   private ensureMemory(bytes: number): void {

@@ -13,7 +13,7 @@ export interface RayBatch {
 /**
  * Per-ray results. A hit: t ≥ 0 and the caller's triangle id. A miss: triangle −1 and t = +∞. An
  * invalid ray (NaN or infinite origin or direction, zero direction, tMax ≤ 0 or NaN): triangle −1 and
- * t = NaN, counted in invalidRays.
+ * t = NaN, counted in the counters' invalid.
  */
 export interface RayHits {
   t: Float32Array;
@@ -42,16 +42,10 @@ export interface CastOptions {
   triangleTest: RayTriangleKernelName;
   layout: BVHLayoutName;
   doubleSided: boolean;
+  /** Collision filter: a triangle is hit only when its mask shares a bit with it (MASK_ALL: every one). */
+  filter: number;
   /** Required for mode 'all': where every hit goes (reset to count 0 by castRays). */
   allHits?: AllHitsList;
-}
-
-export interface RayCounters {
-  nodesVisited: number;
-  /** Child boxes tested: four per node visited (every slot is tested, as a 4-wide test would). */
-  boxesTested: number;
-  trianglesTested: number;
-  invalidRays: number;
 }
 
 export const MODE_CLOSEST = 0;

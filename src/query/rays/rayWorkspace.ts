@@ -1,4 +1,5 @@
 import type { BVH } from '../../bvh/buildBVH';
+import type { QueryCounters } from '../counters';
 import { createRayData } from '../rayTriangle/rayData';
 
 /**
@@ -20,7 +21,10 @@ export class RayWorkspace {
   bestTriangle = -1;
   nodesVisited = 0;
   boxesTested = 0;
+  leavesVisited = 0;
   trianglesTested = 0;
+  subtreesMasked = 0;
+  trianglesMasked = 0;
   logCount = 0;
 
   constructor(maxDepth: number) {
@@ -29,6 +33,31 @@ export class RayWorkspace {
     this.stackNode = new Int32Array(capacity);
     this.stackNear = new Float64Array(capacity);
     this.stackFrame = new Float64Array(6 * capacity);
+  }
+
+  resetCounters(): void {
+    this.nodesVisited = 0;
+    this.boxesTested = 0;
+    this.leavesVisited = 0;
+    this.trianglesTested = 0;
+    this.subtreesMasked = 0;
+    this.trianglesMasked = 0;
+  }
+
+  /** The counters of the casts since resetCounters, as a query's counters. */
+  counters(queries: number, invalid: number, hits: number): QueryCounters {
+    return {
+      queries,
+      invalid,
+      nodesVisited: this.nodesVisited,
+      boxesTested: this.boxesTested,
+      leavesVisited: this.leavesVisited,
+      trianglesTested: this.trianglesTested,
+      culled: 0,
+      hits,
+      subtreesMasked: this.subtreesMasked,
+      trianglesMasked: this.trianglesMasked,
+    };
   }
 }
 

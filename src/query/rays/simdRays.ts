@@ -2,7 +2,8 @@ import type { BVH } from '../../bvh/buildBVH';
 import { sharedKernel } from '../../platform/loadWasm';
 import { castRays } from './castRays';
 import { SimdRayKernel, type SimdCastOptions } from './rayKernel';
-import type { RayBatch, RayCounters, RayHits } from './rayTypes';
+import type { QueryCounters } from '../counters';
+import type { RayBatch, RayHits } from './rayTypes';
 
 /** Where the compiled kernel lands (npm run build:wasm; the pre-scripts of test, dev, build and bench run it). */
 const KERNEL_URL = new URL('../../platform/generated/rays.wasm', import.meta.url);
@@ -24,7 +25,7 @@ export const simdRaysUnavailableReason = (): string => shared.unavailableReason(
  * castRays through the SIMD kernel when it is loaded, through the TypeScript walk otherwise: the same
  * buffers, conventions and results either way (closest or any hit over the quantized layout).
  */
-export function castRaysSimd(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): RayCounters {
+export function castRaysSimd(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): QueryCounters {
   const kernel = shared.current();
   if (kernel !== null) return kernel.cast(bvh, rays, hits, options);
   return castRays(bvh, rays, hits, { layout: 'quantized', mode: options.mode ?? 'closest', doubleSided: options.doubleSided ?? false });

@@ -3,11 +3,12 @@ import { InvalidParameterError } from '../../errors';
 import { getRayTriangleKernel } from '../rayTriangle/registry';
 import { resolveCastOptions } from './castOptions';
 import { isValidRay } from './castRays';
-import { MODE_CLOSEST, type CastOptions, type RayCounters } from './rayTypes';
+import { createQueryCounters, type QueryCounters } from '../counters';
+import { filterRejectsSome } from '../walk/maskFilter';
+import { MODE_CLOSEST, type CastOptions } from './rayTypes';
 import { workspaceFor } from './rayWorkspace';
 import { traverseFloat } from './traverseFloat';
 import { traverseQuantized } from './traverseQuantized';
-import { traverseQuantizedFactored } from './traverseQuantizedFactored';
 
 /** One closest-hit ray with the 4-way nodes it visited, in visiting order, for step-by-step replay. */
 export interface RayTrace {
@@ -16,7 +17,7 @@ export interface RayTrace {
   valid: boolean;
   /** Node indices in the order the traversal visited them (a shared node can appear twice). */
   visited: Int32Array;
-  counters: RayCounters;
+  counters: QueryCounters;
 }
 
 /**
@@ -37,27 +38,24 @@ export function traceRay(
   const [ox, oy, oz] = [Math.fround(origin[0]!), Math.fround(origin[1]!), Math.fround(origin[2]!)];
   const [dx, dy, dz] = [Math.fround(direction[0]!), Math.fround(direction[1]!), Math.fround(direction[2]!)];
   const limit = Math.fround(tMax);
-  const counters: RayCounters = { nodesVisited: 0, boxesTested: 0, trianglesTested: 0, invalidRays: 0 };
   if (!isValidRay(ox, oy, oz, dx, dy, dz, limit)) {
-    counters.invalidRays = 1;
+    const counters = createQueryCounters();
+    counters.queries = 1;
+    counters.invalid = 1;
     return { t: NaN, triangle: -1, valid: false, visited: new Int32Array(0), counters };
   }
   const kernel = getRayTriangleKernel(resolved.triangleTest);
   const workspace = workspaceFor(bvh);
-  workspace.nodesVisited = 0;
-  workspace.boxesTested = 0;
-  workspace.trianglesTested = 0;
+  workspace.resetCounters();
   workspace.logCount = 0;
+  const filtering = filterRejectsSome(bvh.masks, resolved.filter);
   const log = new Int32Array(2 * Math.max(1, nodes.nodeCount));
   kernel.prepareRay(ox, oy, oz, dx, dy, dz, workspace.rayData);
-  if (nodes.layout === 'quantized' && dx !== 0 && dy !== 0 && dz !== 0)
-    traverseQuantizedFactored(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
-  else if (nodes.layout === 'quantized')
-    traverseQuantized(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
-  else traverseFloat(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, resolved.doubleSided, null, 0, log);
-  counters.nodesVisited = workspace.nodesVisited;
-  counters.boxesTested = workspace.boxesTested;
-  counters.trianglesTested = workspace.trianglesTested;
+  const sided = resolved.doubleSided;
+  if (nodes.layout === 'quantized')
+    traverseQuantized(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, sided, null, 0, log, filtering, resolved.filter);
+  else traverseFloat(bvh, nodes, kernel, workspace, ox, oy, oz, dx, dy, dz, limit, MODE_CLOSEST, sided, null, 0, log, filtering, resolved.filter);
+  const counters = workspace.counters(1, 0, workspace.bestTriangle >= 0 ? 1 : 0);
   const visited = log.slice(0, workspace.logCount);
   workspace.logCount = 0;
   return { t: workspace.bestT, triangle: workspace.bestTriangle, valid: true, visited, counters };

@@ -6,12 +6,13 @@ import { orderByExit } from './frontToBack';
 import type { RayWorkspace } from './rayWorkspace';
 import { MODE_ALL, MODE_ANY, type AllHitsList } from './rayTypes';
 import { recordAllHit } from './allHits';
-
+import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
 import { EXIT_SLACK } from './traverseQuantized';
 
 /**
  * One ray through the float32 4-wide layout: the same walk as traverseQuantized (see its notes on the
- * slab test's edge cases), with absolute float32 child boxes and no frames on the stack.
+ * slab test's edge cases and the collision filter), with absolute float32 child boxes and no frames
+ * on the stack.
  */
 export function traverseFloat(
   bvh: BVH,
@@ -30,8 +31,11 @@ export function traverseFloat(
   allHits: AllHitsList | null,
   rayIndex: number,
   log: Int32Array | null,
+  filtering: boolean,
+  filter: number,
 ): void {
   const f32 = nodes.f32;
+  const { materialIds, materialMasks, nodeMasks } = bvh.masks;
   const u32 = nodes.u32;
   const order = bvh.triangleOrder;
   const ordered = order !== null;
@@ -63,7 +67,10 @@ export function traverseFloat(
   let bestTriangle = -1;
   let nodesVisited = 0;
   let boxesTested = 0;
+  let leavesVisited = 0;
   let trianglesTested = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
   let logCount = workspace.logCount;
 
   let top = 0;
@@ -77,11 +84,14 @@ export function traverseFloat(
     top--;
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
-    nodesVisited++;
-    if (log !== null && logCount < log.length) log[logCount++] = node;
-
     const b = FLOAT_NODE_WORDS * node;
     const w = b + FLOAT_WORDS_OFFSET;
+    if (filtering && subtreeMasked(u32, w, nodeMasks, filter)) {
+      subtreesMasked++;
+      continue;
+    }
+    nodesVisited++;
+    if (log !== null && logCount < log.length) log[logCount++] = node;
     let hits = 0;
     boxesTested += 4;
     for (let s = 0; s < 4; s++) {
@@ -118,11 +128,16 @@ export function traverseFloat(
       const h = sorted[i]!;
       const word = u32[w + hitSlot[h]!]!;
       const type = (word >>> 24) & 15;
-      if (type === 0 || hitNear[h]! > tMax) continue;
+      if (type <= 1 || hitNear[h]! > tMax) continue;
+      leavesVisited++;
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
         const triangle = ordered ? order[k]! : k;
+        if (filtering && triangleMasked(materialIds, materialMasks, triangle, filter)) {
+          trianglesMasked++;
+          continue;
+        }
         const i3 = 3 * triangle;
         trianglesTested++;
         const hitT = intersect(rayData, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!, tMax, doubleSided);
@@ -157,6 +172,9 @@ export function traverseFloat(
   workspace.bestTriangle = bestTriangle;
   workspace.nodesVisited += nodesVisited;
   workspace.boxesTested += boxesTested;
+  workspace.leavesVisited += leavesVisited;
   workspace.trianglesTested += trianglesTested;
+  workspace.subtreesMasked += subtreesMasked;
+  workspace.trianglesMasked += trianglesMasked;
   workspace.logCount = logCount;
 }

@@ -1,8 +1,9 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { CHILD_INDEX_MASK } from '../../bvh/childWord';
-import { QUANT_STEP_SCALE } from '../../bvh/quantize';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
+import { writeChildFrame, writeRootFrame } from '../walk/frames';
+import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
 import { orderByExit } from './frontToBack';
 import type { RayWorkspace } from './rayWorkspace';
 import { MODE_ALL, MODE_ANY, type AllHitsList } from './rayTypes';
@@ -11,17 +12,33 @@ import { recordAllHit } from './allHits';
 /** Box exits are scaled up by this before the enter ≤ exit test: float64 slab distances carry a few
  *  ulps of error, and a ray through a box corner (enter = exit exactly) must not be culled by them. */
 export const EXIT_SLACK = 2 ** -50;
+/** Scale of the per-node slack added to box exits by the factored test; see its error bound below. */
+const FACTORED_SLACK = 2 ** -47;
 
 /**
  * One ray through the quantized 4-way tree. Results go to workspace.bestT / bestTriangle, work to its
  * counters. The ray must be valid (castRays checks) and already prepared in workspace.rayData.
  *
- * Slab test per child (do not "simplify" without the edge cases in mind): the inverse direction has
- * −0 turned into +0, so a zero component gives +∞, and the near/far bound of each axis is picked by the
- * sign once per ray. A ray lying in a face plane makes (bound − origin)·∞ = 0·∞ = NaN; enter and exit
- * are accumulated as `if (t > enter) enter = t` / `if (t < exit) exit = t`, where NaN compares false
- * and is ignored, so that axis admits the ray: a ray along a face or through an edge counts as inside
- * and two touching boxes leave no gap between them.
+ * Two child tests, chosen per ray (the branch is the same at every node, so it predicts perfectly):
+ *
+ * NaN-aware test, for rays with a zero direction component (do not "simplify" without the edge cases
+ * in mind): the inverse direction has −0 turned into +0, so a zero component gives +∞, and the near/far
+ * bound of each axis is picked by the sign once per ray. A ray lying in a face plane makes
+ * (bound − origin)·∞ = 0·∞ = NaN; enter and exit are accumulated as `if (t > enter) enter = t` /
+ * `if (t < exit) exit = t`, where NaN compares false and is ignored, so that axis admits the ray: a ray
+ * along a face or through an edge counts as inside and two touching boxes leave no gap between them.
+ *
+ * Factored test, for every other ray: the slab distance of a 16-bit bound q is factored per node as
+ *   (frameMin + q·step − origin)·inverse = q·(step·inverse) + (frameMin − origin)·inverse
+ * so each bound costs one multiply-add, and enter/exit are plain Math.max/min (no NaN can arise when
+ * every inverse is finite). Error bound: against the exact slab distance, each computed distance is off
+ * by at most a few ulps of 65535·|step·inverse| + |frameMin − origin|·|inverse| + |frameMin·inverse| per
+ * axis (the last term for the packer's own rounding of frameMin + q·step). The node's slack,
+ * FACTORED_SLACK times their sum over the axes, is added to every exit, so a box the ray truly touches
+ * is never culled.
+ *
+ * Collision filter: with `filtering`, a node whose combined mask misses `filter` is dropped when popped
+ * and a leaf triangle whose mask misses it is not tested (walk/maskFilter.ts).
  */
 export function traverseQuantized(
   bvh: BVH,
@@ -40,6 +57,8 @@ export function traverseQuantized(
   allHits: AllHitsList | null,
   rayIndex: number,
   log: Int32Array | null,
+  filtering: boolean,
+  filter: number,
 ): void {
   const u16 = nodes.u16;
   const u32 = nodes.u32;
@@ -49,6 +68,7 @@ export function traverseQuantized(
   const ordered = order !== null;
   const indices = bvh.indices;
   const positions = bvh.positions;
+  const { materialIds, materialMasks, nodeMasks } = bvh.masks;
   const intersect = kernel.intersect;
   const rayData = workspace.rayData;
   const stackNode = workspace.stackNode;
@@ -61,6 +81,7 @@ export function traverseQuantized(
   const dedupe = bvh.hasDuplicateReferences;
   if (mode === MODE_ALL) workspace.bestT = Infinity;
 
+  const factored = dx !== 0 && dy !== 0 && dz !== 0;
   const inverseX = 1 / (dx + 0);
   const inverseY = 1 / (dy + 0);
   const inverseZ = 1 / (dz + 0);
@@ -76,20 +97,17 @@ export function traverseQuantized(
   let bestTriangle = -1;
   let nodesVisited = 0;
   let boxesTested = 0;
+  let leavesVisited = 0;
   let trianglesTested = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
   let logCount = workspace.logCount;
 
   let top = 0;
   if (nodes.nodeCount > 0) {
-    const root = nodes.rootFrame;
     stackNode[0] = 0;
     stackNear[0] = 0;
-    stackFrame[0] = root[0]!;
-    stackFrame[1] = root[1]!;
-    stackFrame[2] = root[2]!;
-    stackFrame[3] = (root[3]! - root[0]!) * QUANT_STEP_SCALE;
-    stackFrame[4] = (root[4]! - root[1]!) * QUANT_STEP_SCALE;
-    stackFrame[5] = (root[5]! - root[2]!) * QUANT_STEP_SCALE;
+    writeRootFrame(nodes, stackFrame, 0);
     top = 1;
   }
 
@@ -97,6 +115,12 @@ export function traverseQuantized(
     top--;
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
+    const b = QUANTIZED_NODE_U16 * node;
+    const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
+    if (filtering && subtreeMasked(u32, w, nodeMasks, filter)) {
+      subtreesMasked++;
+      continue;
+    }
     const f = 6 * top;
     const minX = stackFrame[f]!,
       minY = stackFrame[f + 1]!,
@@ -107,32 +131,64 @@ export function traverseQuantized(
     nodesVisited++;
     if (log !== null && logCount < log.length) log[logCount++] = node;
 
-    const b = QUANTIZED_NODE_U16 * node;
-    const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
     let hits = 0;
     boxesTested += 4;
-    for (let s = 0; s < 4; s++) {
-      if (((u32[w + s]! >>> 24) & 15) === 1) continue; // empty
-      let enter = 0;
-      let exit = Infinity;
-      let t = (minX + u16[b + nearX + s]! * stepX - ox) * inverseX;
-      if (t > enter) enter = t;
-      t = (minY + u16[b + nearY + s]! * stepY - oy) * inverseY;
-      if (t > enter) enter = t;
-      t = (minZ + u16[b + nearZ + s]! * stepZ - oz) * inverseZ;
-      if (t > enter) enter = t;
-      t = (minX + u16[b + farX + s]! * stepX - ox) * inverseX;
-      if (t < exit) exit = t;
-      t = (minY + u16[b + farY + s]! * stepY - oy) * inverseY;
-      if (t < exit) exit = t;
-      t = (minZ + u16[b + farZ + s]! * stepZ - oz) * inverseZ;
-      if (t < exit) exit = t;
-      exit += Math.abs(exit) * EXIT_SLACK;
-      if (enter <= exit && enter <= tMax) {
-        hitSlot[hits] = s;
-        hitNear[hits] = enter;
-        hitFar[hits] = exit;
-        hits++;
+    if (factored) {
+      const scaleX = stepX * inverseX,
+        scaleY = stepY * inverseY,
+        scaleZ = stepZ * inverseZ;
+      const offsetX = (minX - ox) * inverseX,
+        offsetY = (minY - oy) * inverseY,
+        offsetZ = (minZ - oz) * inverseZ;
+      const slack =
+        FACTORED_SLACK *
+        (65535 * (Math.abs(scaleX) + Math.abs(scaleY) + Math.abs(scaleZ)) +
+          Math.abs(offsetX) +
+          Math.abs(offsetY) +
+          Math.abs(offsetZ) +
+          Math.abs(minX * inverseX) +
+          Math.abs(minY * inverseY) +
+          Math.abs(minZ * inverseZ));
+      for (let s = 0; s < 4; s++) {
+        const enter = Math.max(
+          0,
+          u16[b + nearX + s]! * scaleX + offsetX,
+          u16[b + nearY + s]! * scaleY + offsetY,
+          u16[b + nearZ + s]! * scaleZ + offsetZ,
+        );
+        const exit =
+          Math.min(u16[b + farX + s]! * scaleX + offsetX, u16[b + farY + s]! * scaleY + offsetY, u16[b + farZ + s]! * scaleZ + offsetZ) + slack;
+        if (enter <= exit && enter <= tMax) {
+          hitSlot[hits] = s;
+          hitNear[hits] = enter;
+          hitFar[hits] = exit;
+          hits++;
+        }
+      }
+    } else {
+      for (let s = 0; s < 4; s++) {
+        if (((u32[w + s]! >>> 24) & 15) === 1) continue; // empty
+        let enter = 0;
+        let exit = Infinity;
+        let t = (minX + u16[b + nearX + s]! * stepX - ox) * inverseX;
+        if (t > enter) enter = t;
+        t = (minY + u16[b + nearY + s]! * stepY - oy) * inverseY;
+        if (t > enter) enter = t;
+        t = (minZ + u16[b + nearZ + s]! * stepZ - oz) * inverseZ;
+        if (t > enter) enter = t;
+        t = (minX + u16[b + farX + s]! * stepX - ox) * inverseX;
+        if (t < exit) exit = t;
+        t = (minY + u16[b + farY + s]! * stepY - oy) * inverseY;
+        if (t < exit) exit = t;
+        t = (minZ + u16[b + farZ + s]! * stepZ - oz) * inverseZ;
+        if (t < exit) exit = t;
+        exit += Math.abs(exit) * EXIT_SLACK;
+        if (enter <= exit && enter <= tMax) {
+          hitSlot[hits] = s;
+          hitNear[hits] = enter;
+          hitFar[hits] = exit;
+          hits++;
+        }
       }
     }
     if (hits === 0) continue;
@@ -145,11 +201,16 @@ export function traverseQuantized(
       const h = sorted[i]!;
       const word = u32[w + hitSlot[h]!]!;
       const type = (word >>> 24) & 15;
-      if (type === 0 || hitNear[h]! > tMax) continue;
+      if (type <= 1 || hitNear[h]! > tMax) continue;
+      leavesVisited++;
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
         const triangle = ordered ? order[k]! : k;
+        if (filtering && triangleMasked(materialIds, materialMasks, triangle, filter)) {
+          trianglesMasked++;
+          continue;
+        }
         const i3 = 3 * triangle;
         trianglesTested++;
         const hitT = intersect(rayData, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!, tMax, doubleSided);
@@ -173,29 +234,21 @@ export function traverseQuantized(
       const slot = hitSlot[h]!;
       const word = u32[w + slot]!;
       if (((word >>> 24) & 15) !== 0 || hitNear[h]! > tMax) continue;
-      const child = word & CHILD_INDEX_MASK;
-      stackNode[top] = child;
+      stackNode[top] = word & CHILD_INDEX_MASK;
       stackNear[top] = hitNear[h]!;
-      const o = 6 * top;
-      if (child >= firstShared) {
-        const g = 6 * (child - firstShared);
-        stackFrame[o] = sharedFrames[g]!;
-        stackFrame[o + 1] = sharedFrames[g + 1]!;
-        stackFrame[o + 2] = sharedFrames[g + 2]!;
-        stackFrame[o + 3] = (sharedFrames[g + 3]! - sharedFrames[g]!) * QUANT_STEP_SCALE;
-        stackFrame[o + 4] = (sharedFrames[g + 4]! - sharedFrames[g + 1]!) * QUANT_STEP_SCALE;
-        stackFrame[o + 5] = (sharedFrames[g + 5]! - sharedFrames[g + 2]!) * QUANT_STEP_SCALE;
-      } else {
-        const loX = minX + u16[b + slot]! * stepX;
-        const loY = minY + u16[b + 4 + slot]! * stepY;
-        const loZ = minZ + u16[b + 8 + slot]! * stepZ;
-        stackFrame[o] = loX;
-        stackFrame[o + 1] = loY;
-        stackFrame[o + 2] = loZ;
-        stackFrame[o + 3] = (minX + u16[b + 12 + slot]! * stepX - loX) * QUANT_STEP_SCALE;
-        stackFrame[o + 4] = (minY + u16[b + 16 + slot]! * stepY - loY) * QUANT_STEP_SCALE;
-        stackFrame[o + 5] = (minZ + u16[b + 20 + slot]! * stepZ - loZ) * QUANT_STEP_SCALE;
-      }
+      writeChildFrame(
+        stackFrame,
+        6 * top,
+        word & CHILD_INDEX_MASK,
+        firstShared,
+        sharedFrames,
+        minX + u16[b + slot]! * stepX,
+        minY + u16[b + 4 + slot]! * stepY,
+        minZ + u16[b + 8 + slot]! * stepZ,
+        minX + u16[b + 12 + slot]! * stepX,
+        minY + u16[b + 16 + slot]! * stepY,
+        minZ + u16[b + 20 + slot]! * stepZ,
+      );
       top++;
     }
   }
@@ -205,6 +258,9 @@ export function traverseQuantized(
   workspace.bestTriangle = bestTriangle;
   workspace.nodesVisited += nodesVisited;
   workspace.boxesTested += boxesTested;
+  workspace.leavesVisited += leavesVisited;
   workspace.trianglesTested += trianglesTested;
+  workspace.subtreesMasked += subtreesMasked;
+  workspace.trianglesMasked += trianglesMasked;
   workspace.logCount = logCount;
 }

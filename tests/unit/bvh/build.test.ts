@@ -7,7 +7,6 @@ import {
   QUANTIZED_NODE_BYTES,
   childType,
   childIndex,
-  collisionMaskOf,
   quantizedChildWord,
 } from '../../../src/bvh/index';
 import { float32Above, float32Below } from '../../../src/bvh/float32Round';
@@ -103,7 +102,8 @@ describe('BVH build', () => {
     expect(s.references).toBeGreaterThanOrEqual(s.triangles);
     expect(s.nodes).toBeGreaterThan(0);
     expect(s.nodes).toBeLessThan(s.triangles);
-    expect(s.bytes).toBe(bvh.quantized!.bytes + (bvh.triangleOrder?.byteLength ?? 0));
+    // Nodes, the order array, one material id a triangle and the two 256-entry mask tables.
+    expect(s.bytes).toBe(bvh.quantized!.bytes + (bvh.triangleOrder?.byteLength ?? 0) + s.triangles + 2 * 1024);
     expect(s.bytesPerTriangle).toBeCloseTo(s.bytes / s.triangles, 10);
     expect(bvh.quantized!.buffer.byteLength).toBe(QUANTIZED_NODE_BYTES * s.nodes);
     expect(s.depthMin).toBeGreaterThanOrEqual(0);
@@ -176,20 +176,12 @@ describe('BVH build', () => {
     const indices = terrain.indices.slice();
     const bvh = buildBVH(terrain.positions, indices, { reorderTriangles: true, spatialSplits: false });
     expect(bvh.triangleOrder).toBeNull();
-    expect(bvh.stats.bytes).toBe(bvh.quantized!.bytes);
+    expect(bvh.stats.bytes).toBe(bvh.quantized!.bytes + bvh.triangleCount + 2 * 1024);
     const key = (ix: Uint32Array, t: number): string => [ix[3 * t], ix[3 * t + 1], ix[3 * t + 2]].join(',');
     const before = new Set(Array.from({ length: terrain.triangleCount }, (_, t) => key(terrain.indices, t)));
     for (let t = 0; t < terrain.triangleCount; t++) expect(before.has(key(indices, t))).toBe(true);
     const result = checkContainment(bvh, { ...terrain, indices }, 'quantized');
     expect(result.unreached).toBe(0);
-  });
-
-  it('writes the collision-mask index byte into every node', () => {
-    const bvh = buildBVH(terrain.positions, terrain.indices, { collisionMask: 0xa7 });
-    for (let node = 0; node < bvh.stats.nodes; node++) {
-      const u32 = bvh.quantized!.u32;
-      expect(collisionMaskOf(quantizedChildWord(u32, node, 0), quantizedChildWord(u32, node, 1))).toBe(0xa7);
-    }
   });
 
   it('a swept radius gives fewer, larger leaves (seed 11)', () => {
@@ -212,7 +204,6 @@ describe('BVH build', () => {
     expect(() => buildBVH(p, i, { layouts: [] })).toThrow(/layouts/);
     expect(() => buildBVH(p, i, { layouts: ['nope' as 'float'] })).toThrow(/layouts/);
     expect(() => buildBVH(p, i, { triangleCost: NaN })).toThrow(/triangleCost/);
-    expect(() => buildBVH(p, i, { collisionMask: 256 })).toThrow(/collisionMask/);
     expect(() => buildBVH(p, i, { sweptRadius: -1 })).toThrow(/sweptRadius/);
   });
 });

@@ -259,7 +259,7 @@ describe('invalid rays and options', () => {
     for (const layout of ['quantized', 'float'] as const) {
       const hits = emptyHits(rays.count);
       const counters = castRays(bvh, rays, hits, { layout });
-      expect(counters.invalidRays).toBe(9);
+      expect(counters.invalid).toBe(9);
       for (let i = 1; i <= 9; i++) {
         expect(hits.triangle[i]).toBe(-1);
         expect(hits.t[i]).toBeNaN();

@@ -32,7 +32,7 @@ describe('no cracks through the BVH', () => {
       const rays = crackBatch(seed);
       const hits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
       const counters = castRays(bvh, rays, hits);
-      expect(counters.invalidRays).toBe(0);
+      expect(counters.invalid).toBe(0);
       let misses = 0;
       for (let i = 0; i < rays.count; i++) if (hits.triangle[i]! < 0) misses++;
       expect(misses).toBe(0);

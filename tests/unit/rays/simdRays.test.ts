@@ -29,7 +29,7 @@ function expectSameAsTypeScript(bvh: BVH, rays: RayBatch, options: { doubleSided
   const expectedCounters = castRays(bvh, rays, expected, { layout: 'quantized', ...options });
   const actual = emptyHits(rays.count);
   const counters = kernel.cast(bvh, rays, actual, options);
-  expect(counters.invalidRays).toBe(expectedCounters.invalidRays);
+  expect(counters.invalid).toBe(expectedCounters.invalid);
   let hits = 0;
   const mismatches: string[] = [];
   for (let i = 0; i < rays.count; i++) {
@@ -143,7 +143,7 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const rays = invalidRayBatch();
     const hits = emptyHits(rays.count);
-    expect(kernel.cast(bvh, rays, hits).invalidRays).toBe(9);
+    expect(kernel.cast(bvh, rays, hits).invalid).toBe(9);
     for (let i = 1; i <= 9; i++) {
       expect(hits.triangle[i]).toBe(-1);
       expect(hits.t[i]).toBeNaN();

@@ -70,7 +70,7 @@ function expectSameAsSingleRay(mesh: Mesh, bvh: BVH, rays: RayBatch, options: Op
     for (const aloneBelow of ALONE) {
       const actual = emptyHits(rays.count);
       const counters = kernel.cast(bvh, rays, actual, { ...options, batch, aloneBelow });
-      expect(counters.invalidRays).toBe(expectedCounters.invalidRays);
+      expect(counters.invalid).toBe(expectedCounters.invalid);
       const mismatches: string[] = [];
       for (let i = 0; i < rays.count; i++) {
         const a = actual.triangle[i]!,
@@ -242,7 +242,7 @@ describe('WebAssembly SIMD batched walk against the single-ray walk and brute fo
     const rays = invalidRayBatch();
     for (const batch of BATCHES) {
       const hits = emptyHits(rays.count);
-      expect(kernel.cast(bvh, rays, hits, { batch }).invalidRays).toBe(9);
+      expect(kernel.cast(bvh, rays, hits, { batch }).invalid).toBe(9);
       for (let i = 1; i <= 9; i++) {
         expect(hits.triangle[i]).toBe(-1);
         expect(hits.t[i]).toBeNaN();

@@ -247,7 +247,7 @@ describe('castRaysWith: any hit, invalid rays, options', () => {
     for (const strategy of everyStrategy()) {
       const hits = emptyHits(rays.count);
       const counters = castRaysWith(bvh, rays, hits, strategy);
-      expect(counters.invalidRays).toBe(6);
+      expect(counters.invalid).toBe(6);
       for (const i of [1, 2, 3, 4, 5, 6]) {
         expect(hits.t[i]).toBeNaN();
         expect(hits.triangle[i]).toBe(-1);
