@@ -10,6 +10,7 @@ import { ProgressBar } from '../ui/progressBar';
 import { DEFAULT_RUN_SETTINGS, DEFAULT_VIEW_SETTINGS, type AppSettings } from '../ui/settings';
 import { TimingHud } from '../ui/timingHud';
 import { Stage } from '../view/stage';
+import { MaterialLegend } from '../view/materialLegend';
 import { TerrainView } from '../view/terrainView';
 import type { AppContext, AppFeature } from './feature';
 import { FEATURES } from './features';
@@ -33,6 +34,7 @@ class App implements SceneLoaderHost, PresenterHost {
   private readonly banner: ErrorBanner;
   readonly progress: ProgressBar;
   private readonly hud: TimingHud;
+  private readonly materialLegend: MaterialLegend;
   private readonly stats = new Stats();
   readonly panel: Panel;
   readonly settings: AppSettings;
@@ -53,13 +55,19 @@ class App implements SceneLoaderHost, PresenterHost {
   constructor(root: HTMLElement) {
     const names = presetNames();
     const { scene: initial, error: startupError } = startingScene();
-    this.settings = { scene: initial.name, terrain: { ...initial.terrain }, view: { ...DEFAULT_VIEW_SETTINGS }, run: { ...DEFAULT_RUN_SETTINGS } };
+    this.settings = {
+      scene: initial.name,
+      terrain: { ...initial.terrain },
+      view: { ...DEFAULT_VIEW_SETTINGS, ...initial.view },
+      run: { ...DEFAULT_RUN_SETTINGS },
+    };
 
     const stage = (this.stage = new Stage(root));
     stage.scene.add(this.terrainView.group);
     this.banner = new ErrorBanner(root);
     this.progress = new ProgressBar(root);
     this.hud = new TimingHud(root);
+    this.materialLegend = new MaterialLegend(root);
     this.stats.dom.classList.add('cs-stats');
     this.stats.dom.dataset.testid = 'stats';
     root.appendChild(this.stats.dom);
@@ -231,6 +239,7 @@ class App implements SceneLoaderHost, PresenterHost {
   applyView(): void {
     const v = this.settings.view;
     this.terrainView.applyLook({ colouring: v.colouring, wireframe: v.wireframe, flatShading: v.flatShading });
+    this.materialLegend.visible = v.colouring === 'material';
     this.stage.applyLook({ fog: v.fog, fogAmount: v.fogAmount, sunElevation: v.sunElevation, sunAzimuth: v.sunAzimuth });
     this.stage.setCameraMode(v.camera);
     this.hud.visible = this.presenter.hudVisible(v.hud);

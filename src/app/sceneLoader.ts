@@ -131,6 +131,8 @@ export class SceneLoader {
       fov: view.fov,
     };
     const json = currentScene(sandbox, camera);
+    // The page's terrain colouring goes with it (e.g. the materials a filter is about).
+    json.view = { colouring: this.host.settings.view.colouring };
     downloadText(`${JSON.stringify(json, null, 2)}\n`, `${sandbox.scene.name}.json`, 'application/json');
   }
 
@@ -228,6 +230,7 @@ export class SceneLoader {
     this.scene = scene;
     status.scene = scene.name;
     Object.assign(settings.terrain, scene.terrain);
+    if (scene.view?.colouring !== undefined) settings.view.colouring = scene.view.colouring;
     if (presetName !== null) {
       settings.scene = presetName;
       this.host.presetChosen(presetName);

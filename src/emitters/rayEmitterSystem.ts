@@ -2,7 +2,10 @@ import { hasBinaryBVH } from '../bvh/binaryBVH';
 import type { BVH } from '../bvh/buildBVH';
 import type { StateHasher } from '../math/hash';
 import { KERNEL_LABELS, type Kernel } from '../platform/kernels';
+import { MASK_ALL } from '../bvh/collisionMasks';
+import { castRays } from '../query/rays/castRays';
 import { castRaysWith, prepareRayStrategies } from '../query/rays/castRaysWith';
+import { filterRejectsSome } from '../query/walk/maskFilter';
 import { emitRays } from '../query/rays/rayEmitters';
 import type { QueryCounters } from '../query/counters';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
@@ -66,6 +69,8 @@ export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH): string {
  * builds it beforehand; a page does, after showing a status, since it takes seconds on a big terrain).
  */
 export function rayEmittersNeedPreparation(settings: RayEmitterSettings, bvh: BVH): boolean {
+  // A filter that rejects something runs on the 4-way walk (see run): no binary layout needed.
+  if (filterRejectsSome(bvh.masks, settings.filter)) return false;
   return (settings.a.tree === 'binary' || (settings.ab && settings.b.tree === 'binary')) && !hasBinaryBVH(bvh);
 }
 
@@ -159,6 +164,10 @@ export class RayEmitterSystem implements SimSystem {
       metrics[`nodesPerRay${prefix}`] = round(result.counters.nodesVisited / n, 2);
       metrics[`boxesPerRay${prefix}`] = round(result.counters.boxesTested / n, 2);
       metrics[`trianglesPerRay${prefix}`] = round(result.counters.trianglesTested / n, 2);
+      if (this.settings.filter !== MASK_ALL) {
+        metrics[`subtreesMaskedPerRay${prefix}`] = round(result.counters.subtreesMasked / n, 2);
+        metrics[`trianglesMaskedPerRay${prefix}`] = round(result.counters.trianglesMasked / n, 2);
+      }
       metrics[`kernel${prefix}`] = result.walk;
     };
     add('A', this.resultA);
@@ -275,21 +284,30 @@ export class RayEmitterSystem implements SimSystem {
   }
 
   private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits): TraceResult {
-    const refusal = strategy.kernel === 'wasm-simd' ? simdRefusal(strategy, bvh) : '';
+    const filter = this.settings.filter;
+    // Until every walk takes the filter, a filter that rejects something runs on castRays' 4-way walk.
+    const filtering = filterRejectsSome(bvh.masks, filter);
+    const refusal = filtering
+      ? 'the collision filter runs on the 4-way walk only'
+      : strategy.kernel === 'wasm-simd'
+        ? simdRefusal(strategy, bvh)
+        : '';
     const simd = strategy.kernel === 'wasm-simd' && refusal === '' ? simdRayKernel() : null;
     const batch = batchSizeOf(strategy);
     const start = performance.now();
     const counters =
       simd !== null
         ? simd.cast(bvh, this.rays, hits, { batch })
-        : castRaysWith(bvh, this.rays, hits, {
-            tree: strategy.tree,
-            layout: strategy.layout,
-            sorting: strategy.sorting,
-            batchSize: batch,
-            triangleTest: strategy.triangleTest,
-            triangles: strategy.triangles,
-          });
+        : filtering
+          ? castRays(bvh, this.rays, hits, { layout: strategy.layout, triangleTest: strategy.triangleTest, filter })
+          : castRaysWith(bvh, this.rays, hits, {
+              tree: strategy.tree,
+              layout: strategy.layout,
+              sorting: strategy.sorting,
+              batchSize: batch,
+              triangleTest: strategy.triangleTest,
+              triangles: strategy.triangles,
+            });
     const ms = performance.now() - start;
     let hitCount = 0;
     const triangle = hits.triangle;

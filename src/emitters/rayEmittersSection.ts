@@ -1,4 +1,6 @@
+import { MASK_ALL, checkFilter } from '../bvh/collisionMasks';
 import { BVH_LAYOUTS, type BVHLayoutName } from '../bvh/options';
+import { InvalidParameterError } from '../errors';
 import { KERNELS, DEFAULT_KERNEL, type Kernel } from '../platform/kernels';
 import { RAY_TREES, type RayTree } from '../query/rays/castRaysWith';
 import { MAX_EMITTED_RAYS, RAY_EMITTER_KINDS, type RayEmitterKind } from '../query/rays/rayEmitters';
@@ -53,6 +55,11 @@ export interface RayEmitterSettings {
   sweep: boolean;
   /** Also trace the same rays with strategy B and compare. */
   ab: boolean;
+  /**
+   * Collision filter of both strategies (32 bits): a ray ignores triangles whose material mask misses it
+   * (on the terrain bit m is material m: 7 passes through water). MASK_ALL: every triangle counts.
+   */
+  filter: number;
   a: RayEmitterStrategy;
   b: RayEmitterStrategy;
 }
@@ -83,6 +90,7 @@ export const DEFAULT_RAY_EMITTERS: Readonly<RayEmitterSettings> = Object.freeze(
   everyFrame: false,
   sweep: false,
   ab: false,
+  filter: MASK_ALL,
   a: Object.freeze({
     tree: 'binary',
     layout: 'quantized',
@@ -105,7 +113,24 @@ export const DEFAULT_RAY_EMITTERS: Readonly<RayEmitterSettings> = Object.freeze(
   }),
 } satisfies RayEmitterSettings);
 
-const FIELDS = ['emitter', 'rays', 'x', 'z', 'height', 'yaw', 'pitch', 'spread', 'segment', 'seed', 'everyFrame', 'sweep', 'ab', 'a', 'b'] as const;
+const FIELDS = [
+  'emitter',
+  'rays',
+  'x',
+  'z',
+  'height',
+  'yaw',
+  'pitch',
+  'spread',
+  'segment',
+  'seed',
+  'everyFrame',
+  'sweep',
+  'ab',
+  'filter',
+  'a',
+  'b',
+] as const;
 const STRATEGY_FIELDS = ['tree', 'layout', 'sorting', 'batching', 'batchSize', 'triangleTest', 'triangles', 'kernel'] as const;
 
 /** The node sortings a tree offers. */
@@ -133,9 +158,20 @@ export function parseRayEmitters(value: unknown, where: Where): SceneRayEmitters
   if (input.everyFrame !== undefined) result.everyFrame = expectBoolean(input.everyFrame, child(where, 'everyFrame'));
   if (input.sweep !== undefined) result.sweep = expectBoolean(input.sweep, child(where, 'sweep'));
   if (input.ab !== undefined) result.ab = expectBoolean(input.ab, child(where, 'ab'));
+  if (input.filter !== undefined) result.filter = parseFilter(input.filter, child(where, 'filter'));
   if (input.a !== undefined) result.a = parseStrategy(input.a, child(where, 'a'), DEFAULT_RAY_EMITTERS.a);
   if (input.b !== undefined) result.b = parseStrategy(input.b, child(where, 'b'), DEFAULT_RAY_EMITTERS.b);
   return result;
+}
+
+/** A collision filter checked by checkFilter, its error naming the file and the field. */
+function parseFilter(value: unknown, where: Where): number {
+  try {
+    return checkFilter(value, where.field);
+  } catch (error) {
+    if (error instanceof InvalidParameterError) throw new InvalidParameterError(where.field, error.expected, error.received, where.file);
+    throw error;
+  }
 }
 
 function parseStrategy(value: unknown, where: Where, defaults: RayEmitterStrategy): Partial<RayEmitterStrategy> {

@@ -1,6 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
-import { child, expectKnownKeys, expectNumber, expectObject, expectString, expectVec3, parseJsonText, type Where } from './validate';
+import { child, expectKnownKeys, expectNumber, expectObject, expectOneOf, expectString, expectVec3, parseJsonText, type Where } from './validate';
 
 /**
  * A sandbox state as stored in scenes/*.json. Every field is optional in the file and filled with
@@ -11,6 +11,15 @@ export interface SceneCamera {
   target: [number, number, number];
   /** Vertical field of view in degrees. */
   fov: number;
+}
+
+/** How the page colours the terrain (the view reads these names; 'material' shows the collision materials). */
+export const TERRAIN_COLOURINGS = ['height+slope', 'height', 'slope', 'plain', 'material'] as const;
+export type TerrainColouring = (typeof TERRAIN_COLOURINGS)[number];
+
+/** What the page should show with the scene; a field left out leaves the page's own setting as it is. */
+export interface SceneView {
+  colouring?: TerrainColouring;
 }
 
 export interface SceneDefinition {
@@ -25,6 +34,8 @@ export interface SceneDefinition {
    * system (see src/systems.ts); none when empty.
    */
   systems: SceneSections;
+  /** Page-only hints (the headless runner ignores them); absent when the file gave none. */
+  view?: SceneView;
 }
 
 /** Validated system sections by system name; what is inside a section belongs to its system. */
@@ -41,8 +52,9 @@ export function describesSystems(systems: SceneSections): boolean {
   return Object.keys(systems).length > 0;
 }
 
-export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera', 'systems'] as const;
+export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera', 'systems', 'view'] as const;
 const CAMERA_FIELDS = ['position', 'target', 'fov'] as const;
+const VIEW_FIELDS = ['colouring'] as const;
 
 export function defaultCamera(terrain: TerrainParams): SceneCamera {
   const size = terrain.worldSize;
@@ -74,6 +86,15 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
     }
   }
 
+  let view: SceneView | undefined;
+  if (object.view !== undefined) {
+    const where = child(top, 'view');
+    const input = expectObject(object.view, where);
+    expectKnownKeys(input, VIEW_FIELDS, where);
+    view = {};
+    if (input.colouring !== undefined) view.colouring = expectOneOf(input.colouring, TERRAIN_COLOURINGS, child(where, 'colouring'));
+  }
+
   return {
     name: object.name === undefined ? file.replace(/^.*\//, '').replace(/\.json$/, '') : expectString(object.name, child(top, 'name'), 120),
     description: object.description === undefined ? '' : expectString(object.description, child(top, 'description')),
@@ -81,6 +102,7 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
     terrain,
     camera,
     systems: object.systems === undefined ? {} : parseSections(object.systems, child(top, 'systems'), sections),
+    ...(view !== undefined ? { view } : {}),
   };
 }
 
@@ -106,5 +128,6 @@ export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
     terrain: { ...scene.terrain },
     camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
     ...(describesSystems(scene.systems) ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
+    ...(scene.view !== undefined ? { view: { ...scene.view } } : {}),
   };
 }

@@ -92,6 +92,10 @@ export class Panel {
     add('heightScale', 1, 'height scale');
     add('worldSize', 16, 'world size');
     add('cells', 16, 'cells per side');
+    // The materials of the collision masks (View → colouring → material shows them).
+    add('waterLevel', 0.01, 'water level');
+    add('rockSlope', 1, 'rock slope °');
+    add('snowLevel', 0.01, 'snow level');
     terrain
       .add({ randomSeed: () => ((t.seed = Math.floor(Math.random() * 100000)), this.refresh(), actions.terrainChanged()) }, 'randomSeed')
       .name('random seed' + REBUILD);

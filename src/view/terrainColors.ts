@@ -1,10 +1,56 @@
+import type { TerrainColouring } from '../core';
+
+export { TERRAIN_COLOURINGS, type TerrainColouring } from '../core';
+
 /**
  * Vertex colours for the terrain from height and slope: a palette indexed by normalised height, with
- * steep faces pushed towards rock. Written straight into a caller-owned Float32Array (rgb per vertex).
+ * steep faces pushed towards rock. Written straight into a caller-owned Float32Array (rgb per vertex);
+ * or, for 'material', from the triangles' collision materials (writeMaterialColors).
  */
-export type TerrainColouring = 'height+slope' | 'height' | 'slope' | 'plain';
 
-export const TERRAIN_COLOURINGS: readonly TerrainColouring[] = ['height+slope', 'height', 'slope', 'plain'];
+/** Linear rgb of each terrain material, by material id (grass, rock, snow, water); the legend shows the same. */
+export const MATERIAL_COLOURS: readonly (readonly [number, number, number])[] = [
+  [0.13, 0.4, 0.07],
+  [0.3, 0.22, 0.16],
+  [0.9, 0.92, 0.95],
+  [0.02, 0.16, 0.6],
+];
+
+/**
+ * Vertex colours from the materials of the triangles around each vertex (the most common one; ties go
+ * to water, then rock, snow, grass), since the surface shares its vertices between triangles: a border
+ * between materials blends across one cell.
+ */
+export function writeMaterialColors(indices: Uint32Array, materials: Uint8Array, out: Float32Array): void {
+  const vertexCount = out.length / 3;
+  const kinds = MATERIAL_COLOURS.length;
+  const counts = new Uint8Array(vertexCount * kinds);
+  const triangleCount = Math.min(indices.length / 3, materials.length);
+  for (let t = 0; t < triangleCount; t++) {
+    const m = materials[t]!;
+    if (m >= kinds) continue;
+    for (let k = 0; k < 3; k++) {
+      const slot = indices[3 * t + k]! * kinds + m;
+      if (counts[slot]! < 255) counts[slot]!++;
+    }
+  }
+  const priority = [3, 1, 2, 0];
+  for (let v = 0; v < vertexCount; v++) {
+    let best = 0;
+    let bestCount = -1;
+    for (const m of priority) {
+      const c = counts[v * kinds + m]!;
+      if (c > bestCount) {
+        best = m;
+        bestCount = c;
+      }
+    }
+    const colour = MATERIAL_COLOURS[best]!;
+    out[3 * v] = colour[0];
+    out[3 * v + 1] = colour[1];
+    out[3 * v + 2] = colour[2];
+  }
+}
 
 // Palette stops: normalised height → rgb (linear-ish sRGB values; three.js converts on output).
 const STOP_HEIGHT = [0, 0.12, 0.3, 0.55, 0.78, 1];

@@ -1,6 +1,6 @@
 import * as THREE from 'three';
 import type { TerrainMesh } from '../core';
-import { writeTerrainColors, type TerrainColouring } from './terrainColors';
+import { MATERIAL_COLOURS, writeMaterialColors, writeTerrainColors, type TerrainColouring } from './terrainColors';
 
 export interface TerrainLook {
   colouring: TerrainColouring;
@@ -8,11 +8,15 @@ export interface TerrainLook {
   flatShading: boolean;
 }
 
-/** The terrain drawable: one indexed BufferGeometry sharing the core's typed arrays, plus a wireframe. */
+/**
+ * The terrain drawable: one indexed BufferGeometry sharing the core's typed arrays, plus a wireframe,
+ * and with the material colouring a translucent water plane at the water level.
+ */
 export class TerrainView {
   readonly group = new THREE.Group();
   private mesh: THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial> | null = null;
   private wire: THREE.Mesh | null = null;
+  private water: THREE.Mesh<THREE.PlaneGeometry, THREE.MeshStandardMaterial> | null = null;
   private terrain: TerrainMesh | null = null;
   private readonly material = new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.95, metalness: 0, flatShading: false });
   private readonly wireMaterial = new THREE.MeshBasicMaterial({ color: 0x0b1a2a, wireframe: true, transparent: true, opacity: 0.35 });
@@ -38,6 +42,22 @@ export class TerrainView {
     this.mesh.name = 'terrain-surface';
     this.mesh.receiveShadow = false;
     this.group.add(this.mesh);
+    // The plane where the terrain's materials turn to water (triangles whose centre lies below it).
+    const water = MATERIAL_COLOURS[3]!;
+    const plane = new THREE.PlaneGeometry(terrain.params.worldSize, terrain.params.worldSize).rotateX(-Math.PI / 2);
+    const waterMaterial = new THREE.MeshStandardMaterial({
+      color: new THREE.Color(water[0], water[1], water[2]),
+      transparent: true,
+      opacity: 0.35,
+      depthWrite: false,
+      roughness: 0.3,
+      metalness: 0,
+    });
+    this.water = new THREE.Mesh(plane, waterMaterial);
+    this.water.name = 'terrain-water';
+    this.water.position.y = terrain.params.waterLevel * terrain.params.heightScale;
+    this.water.renderOrder = 2;
+    this.group.add(this.water);
     this.applyLook(this.look);
   }
 
@@ -52,9 +72,11 @@ export class TerrainView {
       const colors = this.mesh.geometry.getAttribute('color') as THREE.BufferAttribute;
       if (colouringChanged || colors.version === 0) {
         const t = this.terrain;
-        writeTerrainColors(t.positions, t.normals, t.minHeight, t.maxHeight, look.colouring, colors.array as Float32Array);
+        if (look.colouring === 'material') writeMaterialColors(t.indices, t.materials, colors.array as Float32Array);
+        else writeTerrainColors(t.positions, t.normals, t.minHeight, t.maxHeight, look.colouring, colors.array as Float32Array);
         colors.needsUpdate = true;
       }
+      if (this.water !== null) this.water.visible = look.colouring === 'material';
       if (look.wireframe && this.wire === null) {
         this.wire = new THREE.Mesh(this.mesh.geometry, this.wireMaterial);
         this.wire.name = 'terrain-wireframe';
@@ -75,6 +97,12 @@ export class TerrainView {
   private disposeGeometry(): void {
     if (this.wire !== null) this.group.remove(this.wire);
     this.wire = null;
+    if (this.water !== null) {
+      this.group.remove(this.water);
+      this.water.geometry.dispose();
+      this.water.material.dispose();
+      this.water = null;
+    }
     if (this.mesh !== null) {
       this.group.remove(this.mesh);
       this.mesh.geometry.dispose();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN, waitForBvh } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, guiFolder, LIGHT_TERRAIN, waitForBvh } from './harness';
 
 const harness = useHarness();
 
@@ -50,4 +51,79 @@ describe('ray emitters in real Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("switch a collision filter: with water ignored no ray stops on a lake, and the hits change ('masks' preset)", async () => {
+    const { page, errors } = await openPage(harness, '?scene=masks');
+    await waitForBuilds(page, 1);
+    await waitForBvh(page);
+    // The preset colours the terrain by material, with its legend, and filters water out (7: grass, rock, snow).
+    const legend = page.locator('[data-testid="material-legend"]');
+    await expect(legend.isVisible()).resolves.toBe(true);
+    expect(await legend.textContent()).toMatch(/grass.*rock.*snow.*water/);
+    const filtered = await hudLine(page, /filter keeps grass, rock, snow · A per ray: [^\n]*?masked (subtrees|tris) [\d.]+/);
+    expect(filtered).toMatch(/nodes [\d.]+/);
+
+    /** The emitter's last trace as the page holds it: hits, and how many of them landed on water. */
+    const trace = (): Promise<{ hits: number; waterHits: number; filter: number }> =>
+      page.evaluate(() => {
+        type Emitters = { rays: { count: number }; hitsA: { triangle: Int32Array }; settings: { filter: number } };
+        type Sandbox = { bvh: { masks: { materialIds: Uint8Array } }; system(name: string): Emitters | null };
+        const sandbox = (window as unknown as { colliderscope: { scenes: { sandbox: Sandbox } } }).colliderscope.scenes.sandbox;
+        const system = sandbox.system('rayEmitters')!;
+        let hits = 0;
+        let waterHits = 0;
+        for (let i = 0; i < system.rays.count; i++) {
+          const triangle = system.hitsA.triangle[i]!;
+          if (triangle < 0) continue;
+          hits++;
+          if (sandbox.bvh.masks.materialIds[triangle] === 3) waterHits++;
+        }
+        return { hits, waterHits, filter: system.settings.filter };
+      });
+    const ignoringWater = await trace();
+    expect(ignoringWater).toMatchObject({ filter: 7, waterHits: 0 });
+    expect(ignoringWater.hits).toBeGreaterThan(0);
+    await page.waitForTimeout(300);
+    // Software WebGL on a busy machine may take tens of seconds for a frame: a generous ceiling.
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'masks-ignore-water.png'), timeout: 180_000 });
+    copyFileSync(join(SCREENSHOT_DIR, 'masks-ignore-water.png'), '/tmp/colliderscope-masks-ignore-water.png');
+
+    // Water back in the filter: the rays that crossed the lake stop on it.
+    await page.locator('.lil-title', { hasText: /^Ray emitters$/ }).click();
+    const filter = guiFolder(page, 'Filter');
+    await filter.locator(':scope > .lil-title').click();
+    await control(page, 'water', filter).locator('input').check();
+    await page.waitForFunction(
+      () => {
+        type Emitters = { resultA: object | null; dirty: boolean; settings: { filter: number } };
+        const app = (window as unknown as { colliderscope: { scenes: { sandbox: { system(name: string): Emitters | null } } } }).colliderscope;
+        const system = app.scenes.sandbox.system('rayEmitters');
+        return system !== null && system.settings.filter === 15 && system.resultA !== null && !system.dirty;
+      },
+      null,
+      { timeout: 180_000 },
+    );
+    const withWater = await trace();
+    expect(withWater.filter).toBe(15);
+    expect(withWater.waterHits).toBeGreaterThan(0);
+    expect(withWater.hits).toBeGreaterThan(ignoringWater.hits);
+    await expect(control(page, 'keeps', filter).locator('input').inputValue()).resolves.toMatch(/^0x0000000f · grass, rock, snow, water$/);
+
+    // And off again: the same hits as before (the filter is all that changed).
+    await control(page, 'water', filter).locator('input').uncheck();
+    await page.waitForFunction(
+      () => {
+        type Emitters = { resultA: object | null; dirty: boolean; settings: { filter: number } };
+        const app = (window as unknown as { colliderscope: { scenes: { sandbox: { system(name: string): Emitters | null } } } }).colliderscope;
+        const system = app.scenes.sandbox.system('rayEmitters');
+        return system !== null && system.settings.filter === 7 && system.resultA !== null && !system.dirty;
+      },
+      null,
+      { timeout: 180_000 },
+    );
+    expect(await trace()).toMatchObject({ hits: ignoringWater.hits, waterHits: 0 });
+    console.log(`masks: ${ignoringWater.hits} hits ignoring water, ${withWater.hits} with water (${withWater.waterHits} on water)`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 600_000);
 });

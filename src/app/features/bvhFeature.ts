@@ -4,8 +4,10 @@ import type { Controller } from 'lil-gui';
 import {
   BVH_LAYOUTS,
   RAY_TRIANGLE_KERNEL_NAMES,
+  MASK_ALL,
   castRays,
   forEachNodeBox,
+  formatQueryCounters,
   traceRay,
   type BVH,
   type BVHLayoutName,
@@ -16,6 +18,7 @@ import {
 import { BoxOverlay } from '../../view/boxOverlay';
 import { HeatMapOverlay, RayProbeView } from '../../view/rayProbeView';
 import type { AppContext, AppFeature } from '../feature';
+import { addFilterFolder } from './filterFolder';
 
 type BoxSelection = 'at depth' | 'up to depth' | 'leaves';
 
@@ -28,6 +31,8 @@ interface BvhSettings {
   heatMap: boolean;
   heatMapColumns: number;
   replayStep: number;
+  /** Collision filter of the click ray and the heat map's rays. */
+  filter: number;
 }
 
 /** Boxes drawn at most, so a 2M-triangle tree's deepest level cannot stall the page. */
@@ -50,6 +55,7 @@ export class BvhFeature implements AppFeature {
     heatMap: false,
     heatMapColumns: 160,
     replayStep: 0,
+    filter: MASK_ALL,
   };
   private readonly overlay = new BoxOverlay(0.8);
   private readonly replay = new BoxOverlay(1);
@@ -116,6 +122,15 @@ export class BvhFeature implements AppFeature {
       .name('replay step')
       .onChange(() => this.showReplay());
     folder.add({ play: () => this.play() }, 'play').name('▶ replay the last ray');
+    addFilterFolder(
+      folder,
+      this.settings,
+      () => {
+        this.heatMapKey = '';
+        this.recast();
+      },
+      'Click-ray filter',
+    );
     const stats = folder.addFolder('Stats');
     stats.add(this.readouts, 'nodes').disable().listen();
     stats.add(this.readouts, 'memory').disable().listen();
@@ -273,6 +288,7 @@ export class BvhFeature implements AppFeature {
     const trace = traceRay(bvh, origin.toArray(), direction.toArray(), Infinity, {
       layout: this.settings.layout,
       triangleTest: this.settings.triangleTest,
+      filter: this.settings.filter,
     });
     const ms = performance.now() - start;
     this.trace = trace;
@@ -287,10 +303,10 @@ export class BvhFeature implements AppFeature {
       const normal = new THREE.Vector3().fromArray(corners, 3).sub(a).cross(new THREE.Vector3().fromArray(corners, 6).sub(a)).normalize();
       if (normal.dot(direction) > 0) normal.negate();
       this.probe.show(origin, end, { corners, normal, size });
-      this.lastRayLine = `ray: triangle ${trace.triangle} at t=${trace.t.toFixed(3)} · n=(${normal.x.toFixed(2)}, ${normal.y.toFixed(2)}, ${normal.z.toFixed(2)}) · ${trace.counters.nodesVisited} nodes, ${trace.counters.boxesTested} boxes, ${trace.counters.trianglesTested} triangles · ${ms.toFixed(2)} ms`;
+      this.lastRayLine = `ray: triangle ${trace.triangle} at t=${trace.t.toFixed(3)} · n=(${normal.x.toFixed(2)}, ${normal.y.toFixed(2)}, ${normal.z.toFixed(2)}) · ${formatQueryCounters(trace.counters)} · ${ms.toFixed(2)} ms`;
     } else {
       this.probe.show(origin, origin.clone().addScaledVector(direction, this.worldScale() * 2), null);
-      this.lastRayLine = `ray: miss · ${trace.counters.nodesVisited} nodes, ${trace.counters.boxesTested} boxes`;
+      this.lastRayLine = `ray: miss · ${formatQueryCounters(trace.counters)}`;
     }
     this.settings.replayStep = trace.visited.length;
     this.replayController?.max(Math.max(trace.visited.length, 1)).updateDisplay();
@@ -338,7 +354,7 @@ export class BvhFeature implements AppFeature {
     if (context === null || bvh === null || this.heatMap === null) return;
     this.heatMapClock += dtSeconds;
     const camera = context.stage.camera;
-    const key = `${camera.matrixWorld.elements.map((v) => v.toFixed(3)).join(',')}|${this.settings.layout}|${this.settings.triangleTest}|${this.settings.heatMapColumns}|${bvh.stats.nodes}`;
+    const key = `${camera.matrixWorld.elements.map((v) => v.toFixed(3)).join(',')}|${this.settings.layout}|${this.settings.triangleTest}|${this.settings.heatMapColumns}|${bvh.stats.nodes}|${this.settings.filter}`;
     if (key === this.heatMapKey || this.heatMapClock < 0.5) return;
     this.heatMapKey = key;
     this.heatMapClock = 0;
@@ -348,7 +364,7 @@ export class BvhFeature implements AppFeature {
     if (this.heatCosts.length !== columns * rows) this.heatCosts = new Float32Array(columns * rows);
     const start = performance.now();
     let nodes = 0;
-    const options = { layout: this.settings.layout, triangleTest: this.settings.triangleTest };
+    const options = { layout: this.settings.layout, triangleTest: this.settings.triangleTest, filter: this.settings.filter };
     for (let row = 0; row < rows; row++) {
       for (let column = 0; column < columns; column++) {
         this.ndc.set(((column + 0.5) / columns) * 2 - 1, 1 - ((row + 0.5) / rows) * 2);

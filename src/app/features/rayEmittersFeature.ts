@@ -4,9 +4,11 @@ import type { Controller } from 'lil-gui';
 import {
   BVH_LAYOUTS,
   KERNEL_LABELS,
+  MASK_ALL,
   RAY_TRIANGLE_KERNEL_NAMES,
   RayEmitterSystem,
   castRays,
+  formatQueryCounters,
   loadSimdRays,
   prepareRayStrategies,
   rayEmittersNeedPreparation,
@@ -24,6 +26,7 @@ import {
 } from '../../core';
 import { RayEmitterView } from '../../view/rayEmitterView';
 import type { AppContext, AppFeature } from '../feature';
+import { addFilterFolder, describeFilter, type FilterFolder } from './filterFolder';
 
 const EMITTER_NAMES = { 'coherent fan': 'fan', 'incoherent spray': 'spray', 'vertical rain': 'rain' } as const;
 const BATCH_SIZES = ['1', '4', '16', '64', '256', 'all'] as const;
@@ -76,9 +79,10 @@ export class RayEmittersFeature implements AppFeature {
   private reportedError = '';
   /** The BVH whose binary layout is being built before the system is turned on. */
   private preparing: BVH | null = null;
-  private readonly readouts = { a: '—', b: '—', ratio: '—', status: '' };
+  private readonly readouts = { a: '—', b: '—', ratio: '—', filter: '—', status: '' };
   private folder: GUI | null = null;
   private bFolder: GUI | null = null;
+  private filterFolder: FilterFolder | null = null;
   private readonly raycaster = new THREE.Raycaster();
   private readonly ndc = new THREE.Vector2();
   private readonly pickRay = { count: 1, origins: new Float32Array(3), directions: new Float32Array(3), tMax: new Float32Array([Infinity]) };
@@ -116,6 +120,7 @@ export class RayEmittersFeature implements AppFeature {
       .add(this.panel, 'drawLimit', 0, 100_000, 100)
       .name('rays drawn at most')
       .onChange(() => (this.drawnTraces = -1));
+    this.filterFolder = addFilterFolder(folder, this.panel, changed);
     this.strategyFolder(folder, 'Strategy A', this.a, changed);
     folder
       .add(this.panel, 'ab')
@@ -130,6 +135,7 @@ export class RayEmittersFeature implements AppFeature {
     readouts.add(this.readouts, 'a').name('A').disable().listen();
     readouts.add(this.readouts, 'b').name('B').disable().listen();
     readouts.add(this.readouts, 'ratio').name('B / A').disable().listen();
+    readouts.add(this.readouts, 'filter').name('filter').disable().listen();
     readouts.add(this.readouts, 'status').name('status').disable().listen();
     folder.close();
     this.listenToPointer(context);
@@ -206,6 +212,7 @@ export class RayEmittersFeature implements AppFeature {
       this.refreshSortings(this.a);
       this.refreshSortings(this.b);
       this.bFolder?.show(this.panel.ab);
+      this.filterFolder?.refresh();
       this.folder?.controllersRecursive().forEach((controller) => controller.updateDisplay());
     }
     this.panel.enabled = wanted !== undefined;
@@ -251,6 +258,7 @@ export class RayEmittersFeature implements AppFeature {
       `rays ${system.rays.count.toLocaleString('en')} (${name}) · A ${describe(system.settings.a)}: ${this.line(system, system.resultA)}`,
     ];
     if (system.resultB !== null) lines.push(`B ${describe(system.settings.b)}: ${this.line(system, system.resultB)} · B/A ${this.readouts.ratio}`);
+    if (system.settings.filter !== MASK_ALL) lines.push(this.readouts.filter);
     return lines;
   }
 
@@ -276,6 +284,7 @@ export class RayEmittersFeature implements AppFeature {
       everyFrame: p.everyFrame,
       sweep: p.sweep,
       ab: p.ab,
+      filter: p.filter,
       a: fromPanel(this.a),
       b: fromPanel(this.b),
     };
@@ -329,6 +338,10 @@ export class RayEmittersFeature implements AppFeature {
     const ra = system.resultA,
       rb = system.resultB;
     this.readouts.a = ra === null ? '—' : `${describe(system.settings.a)} — ${this.line(system, ra)}`;
+    // The filter's work per ray (masked subtrees and triangles among the walk's counters).
+    const perRay = (label: string, result: TraceResult | null): string =>
+      result === null ? '' : ` · ${label} per ray: ${formatQueryCounters(result.counters, true)}`;
+    this.readouts.filter = `filter keeps ${describeFilter(system.settings.filter)}${perRay('A', ra)}${perRay('B', rb)}`;
     if (ra !== null && rb !== null) {
       const ratio = (p: number, q: number): string => (q > 0 ? (p / q).toFixed(2) : '—');
       this.readouts.b = `${describe(system.settings.b)} — ${this.line(system, rb)}`;

@@ -2,8 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   RayEmitterSystem,
   buildBVH,
+  castRays,
   castRaysWith,
   createHeadlessSandbox,
+  materialFilter,
+  MASK_ALL,
+  TERRAIN_MATERIAL,
   createSystem,
   emitRays,
   loadSimdRays,
@@ -171,7 +175,38 @@ describe('the ray emitter system', () => {
     [{ b: { tree: 'binary', sorting: 'tmax' } }, /systems\.rayEmitters\.b\.sorting/],
     [{ b: { batchSize: 0 } }, /systems\.rayEmitters\.b\.batchSize/],
     [{ b: { triangles: 'sorted' } }, /systems\.rayEmitters\.b\.triangles/],
+    [{ filter: -1 }, /systems\.rayEmitters\.filter.*32-bit/],
+    [{ filter: 2 ** 32 }, /systems\.rayEmitters\.filter.*32-bit/],
+    [{ filter: 'water' }, /systems\.rayEmitters\.filter/],
   ])('rejects %j naming the field', (section, field) => {
     expect(() => world(section as SceneRayEmitters)).toThrow(field);
+  });
+
+  it('takes a collision filter: the hits of castRays with that filter, no water among them, saved in its section', () => {
+    // Water below a third of the height: the fan meets some.
+    const scene = parseScene(
+      {
+        name: 'masks',
+        terrain: { seed: 3, cells: 32, worldSize: 64, heightScale: 12, waterLevel: 0.35 },
+        systems: { rayEmitters: { rays: 3000, emitter: 'rain', spread: 30, filter: materialFilter(['grass', 'rock', 'snow']) } },
+      },
+      'masks.json',
+    );
+    const sandbox = createHeadlessSandbox(scene, { readField });
+    sandbox.step(1 / 60);
+    const system = emitters(sandbox);
+    const bvh = sandbox.bvh!;
+    const count = system.rays.count;
+    const hits = { t: new Float32Array(count), triangle: new Int32Array(count) };
+    castRays(bvh, system.rays, hits, { filter: MASK_ALL });
+    const water = (triangle: number): boolean => bvh.masks.materialIds[triangle] === TERRAIN_MATERIAL.water;
+    const unfilteredWater = Array.from(hits.triangle.subarray(0, count)).filter((t) => t >= 0 && water(t)).length;
+    expect(unfilteredWater).toBeGreaterThan(0);
+    castRays(bvh, system.rays, hits, { filter: 7 });
+    expect(Array.from(system.hitsA.triangle.subarray(0, count))).toEqual(Array.from(hits.triangle.subarray(0, count)));
+    expect(Array.from(system.hitsA.triangle.subarray(0, count)).some((t) => t >= 0 && water(t))).toBe(false);
+    expect(system.resultA!.counters.trianglesMasked + system.resultA!.counters.subtreesMasked).toBeGreaterThan(0);
+    expect(system.metrics().kernelA).toMatch(/collision filter/);
+    expect(system.section().filter).toBe(7);
   });
 });

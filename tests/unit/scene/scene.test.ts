@@ -43,6 +43,16 @@ describe('parseScene', () => {
     expect(parseScene(sceneToJson(scene))).toEqual(scene);
   });
 
+  it('carries a page hint, the terrain colouring, checked and round-tripped; absent when not given', () => {
+    const scene = parseScene({ view: { colouring: 'material' } }, 'masks.json');
+    expect(scene.view).toEqual({ colouring: 'material' });
+    expect(parseScene(sceneToJson(scene))).toEqual(scene);
+    expect(parseScene({}).view).toBeUndefined();
+    expect(sceneToJson(parseScene({}))).not.toHaveProperty('view');
+    expect(() => parseScene({ view: { colouring: 'mauve' } }, 'masks.json')).toThrow(/view\.colouring/);
+    expect(() => parseScene({ view: { fog: true } }, 'masks.json')).toThrow(/unknown field "fog"/);
+  });
+
   it('round-trips through its JSON form', () => {
     const scene = parseScene({
       name: 'x',
