@@ -1,3 +1,5 @@
+import { CHILD_INDEX_MASK } from './layoutSpec';
+
 /**
  * One 32-bit word per child slot, shared by both packed layouts:
  *   bits 0..23  index: a node index (type 0) or the first entry of the leaf's range in triangleOrder
@@ -7,12 +9,9 @@
  *               masks of every triangle below the node (collisionMasks.ts)
  * Node = 0 and empty = 1 as in the talk, so `type − 1` is negative only for a node.
  */
-export const CHILD_TYPE_NODE = 0;
-export const CHILD_TYPE_EMPTY = 1;
+export { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY, CHILD_TYPE_NODE } from './layoutSpec';
 /** Type of a leaf range holding `count` triangles (1..14). */
 export const leafType = (count: number): number => count + 1;
-
-export const CHILD_INDEX_MASK = 0xffffff;
 
 export function encodeChildWord(index: number, type: number, slot: number, maskIndex: number): number {
   const nibble = slot === 0 ? maskIndex & 15 : slot === 1 ? maskIndex >>> 4 : 0;

@@ -1,6 +1,7 @@
 import { InvalidParameterError } from '../errors';
 import type { BVH } from './buildBVH';
 import { CHILD_INDEX_MASK, CHILD_TYPE_NODE } from './childWord';
+import { NODE_RECORD_BYTES, NODE_RECORD_FRAME_MIN, NODE_RECORD_FRAME_STEP } from './layoutSpec';
 import { QUANT_STEP_SCALE } from './quantize';
 import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from './quantizedLayout';
 
@@ -15,7 +16,7 @@ import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED
  *
  * so a walk's stack holds only node and entry distance, and no frame is derived on the way down.
  */
-export const NODE_RECORD_BYTES = 128;
+export { NODE_RECORD_BYTES } from './layoutSpec';
 
 /**
  * Each node's frame as the TypeScript walk derives it on its way down, in float64: min xyz and step xyz
@@ -84,12 +85,14 @@ export function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, sta
     const f = 6 * node;
     bytes.set(source.subarray(QUANTIZED_NODE_BYTES * node, QUANTIZED_NODE_BYTES * (node + 1)), NODE_RECORD_BYTES * node);
     const o = (NODE_RECORD_BYTES / 4) * node;
-    records[o + 16] = frames[f]!;
-    records[o + 17] = frames[f + 1]!;
-    records[o + 18] = frames[f + 2]!;
-    records[o + 20] = frames[f + 3]!;
-    records[o + 21] = frames[f + 4]!;
-    records[o + 22] = frames[f + 5]!;
+    const min = o + NODE_RECORD_FRAME_MIN / 4,
+      step = o + NODE_RECORD_FRAME_STEP / 4;
+    records[min] = frames[f]!;
+    records[min + 1] = frames[f + 1]!;
+    records[min + 2] = frames[f + 2]!;
+    records[step] = frames[f + 3]!;
+    records[step + 1] = frames[f + 4]!;
+    records[step + 2] = frames[f + 5]!;
   }
 }
 

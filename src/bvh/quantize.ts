@@ -1,3 +1,5 @@
+import { QUANT_MAX, QUANT_STEP_SCALE } from './layoutSpec';
+
 /**
  * 16-bit child bounds relative to a frame (the box the traversal already holds for the node):
  *   value(q) = frameMin + q · step,  step = (frameMax − frameMin) · QUANT_STEP_SCALE
@@ -9,8 +11,7 @@
  * the frame's extent is zero (then every value is frameMin exactly) or not tiny next to its coordinates
  * (see frameIsSafe; the packer widens child frames that would fail it).
  */
-export const QUANT_MAX = 65535;
-export const QUANT_STEP_SCALE = (1 + 2 ** -24) / QUANT_MAX;
+export { QUANT_MAX, QUANT_STEP_SCALE } from './layoutSpec';
 
 export function quantizationStep(frameMin: number, frameMax: number): number {
   return (frameMax - frameMin) * QUANT_STEP_SCALE;

@@ -1,5 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import type { BuildTree } from './buildTree';
+import { QUANTIZED_NODE_BYTES, QUANTIZED_WORDS_BYTES } from './layoutSpec';
 import { CHILD_TYPE_EMPTY, CHILD_TYPE_NODE, encodeChildWord, leafType } from './childWord';
 import { QUANT_MAX, frameIsSafe, quantizationStep, quantizeDown, quantizeUp } from './quantize';
 import { CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
@@ -17,10 +18,10 @@ import { CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
  * A node's children are quantized against the box the traversal holds for the node: the decoded slot
  * box in its parent, rootFrame for node 0, and sharedFrames[6(n − firstShared)..] for shared nodes.
  */
-export const QUANTIZED_NODE_BYTES = 64;
-export const QUANTIZED_NODE_U16 = 32;
-export const QUANTIZED_NODE_U32 = 16;
-export const QUANTIZED_WORDS_U32 = 12;
+export { QUANTIZED_NODE_BYTES } from './layoutSpec';
+export const QUANTIZED_NODE_U16 = QUANTIZED_NODE_BYTES / 2;
+export const QUANTIZED_NODE_U32 = QUANTIZED_NODE_BYTES / 4;
+export const QUANTIZED_WORDS_U32 = QUANTIZED_WORDS_BYTES / 4;
 
 export interface QuantizedNodes {
   readonly layout: 'quantized';

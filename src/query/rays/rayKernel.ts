@@ -1,4 +1,8 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { nodeMaskIndexAt } from '../../bvh/childWord';
+import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
+import { KERNEL_STACK_ENTRY_BYTES, TRIANGLE_GROUP_BYTES } from '../../bvh/layoutSpec';
+import { QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { frameMagnitudes, quantizedNodesOf } from '../../bvh/nodeRecords';
 import { InvalidParameterError } from '../../errors';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
@@ -6,6 +10,7 @@ import { packLeafGroups } from './rayLeafGroups';
 import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder, scatterHits } from './rayOrder';
 import { rayBatchCounters, type QueryCounters } from '../counters';
+import { filterRejectsSome } from '../walk/maskFilter';
 import type { RayBatch, RayHits } from './rayTypes';
 
 /** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
@@ -14,6 +19,8 @@ interface RayKernelExports {
   heapBase(): number;
   countersNodes(): number;
   countersTriangles(): number;
+  countersSubtreesMasked(): number;
+  countersTrianglesMasked(): number;
   rayRecordBytes(): number;
   castRays(
     nodes: number,
@@ -29,6 +36,8 @@ interface RayKernelExports {
     count: number,
     stacks: number,
     flags: number,
+    masks: number,
+    filter: number,
   ): number;
   castRaysBatched(
     nodes: number,
@@ -50,6 +59,8 @@ interface RayKernelExports {
     batchSize: number,
     aloneBelow: number,
     flags: number,
+    masks: number,
+    filter: number,
   ): number;
 }
 
@@ -66,6 +77,11 @@ export interface SimdCastOptions {
   batch: number;
   /** Batched walk: a node reached by fewer rays than this lets each of them finish its subtree alone. */
   aloneBelow: number;
+  /**
+   * Collision filter (collisionMasks.ts), a 32-bit unsigned integer: triangles whose mask misses it are
+   * ignored, as by castRays with the same filter. MASK_ALL (the default) keeps everything.
+   */
+  filter: number;
 }
 
 /**
@@ -78,7 +94,11 @@ const DEFAULT_ALONE_BELOW = 2;
 /** Below this many rays the Morton sort costs more than it saves. */
 const REORDER_MIN_RAYS = 1024;
 
-const STACK_ENTRY_BYTES = 8;
+const STACK_ENTRY_BYTES = KERNEL_STACK_ENTRY_BYTES;
+/** Flag bits of the kernel's casts (castRays.ts). */
+const FLAG_DOUBLE_SIDED = 1;
+const FLAG_ANY_HIT = 2;
+const FLAG_FILTERED = 4;
 /** The batched walk's list element (ray slot, entry distance) and stack entry (node, list, length). */
 const LIST_ELEMENT_BYTES = 8;
 const BATCH_ENTRY_BYTES = 16;
@@ -93,6 +113,7 @@ interface Layout {
   nodes: number;
   triangles: number;
   order: number;
+  masks: number;
   rays: number;
   rayCapacity: number;
 }
@@ -106,7 +127,7 @@ interface Layout {
  *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
  *            child words) | triangles leaf by leaf in whole groups of four (rayLeafGroups.ts), structure
  *            of arrays (144 B per group: nine f32x4 rows ax … cz) | the caller's triangle id per lane of
- *            each group (i32, −1 unused) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
+ *            each group (i32, −1 unused) | that triangle's collision mask per lane (u32, 0 unused) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
  * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
@@ -140,13 +161,14 @@ export class SimdRayKernel {
     const magnitude = stacks + stackBytes;
     const nodeStart = alignTo(magnitude + 24, 128);
     const triangles = nodeStart + RAY_NODE_RECORD_BYTES * nodes.nodeCount;
-    const order = alignTo(triangles + 144 * leaves.groupCount, 16);
-    const rays = alignTo(order + 16 * leaves.groupCount, 64);
+    const order = alignTo(triangles + TRIANGLE_GROUP_BYTES * leaves.groupCount, 16);
+    const masks = order + 16 * leaves.groupCount;
+    const rays = alignTo(masks + 16 * leaves.groupCount, 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
     const buffer = this.exports.memory.buffer;
     new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
-    writeRayNodeRecords(nodes, buffer, nodeStart, leaves.groupAt);
+    writeRayNodeRecords(nodes, buffer, nodeStart, leaves.groupAt, bvh.masks, bvh.triangleOrder);
     // Groups of four lanes, structure of arrays: coordinate r (ax, ay, az, bx, …, cz) of lane k at
     // float 36·(k >> 2) + 4·r + (k & 3); unused lanes stay zero (the kernel masks them off).
     const grouped = new Float32Array(buffer, triangles, 36 * leaves.groupCount);
@@ -166,7 +188,10 @@ export class SimdRayKernel {
       }
     }
     new Int32Array(buffer, order, lanes.length).set(lanes);
-    this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order, rays, rayCapacity };
+    const laneMasks = new Uint32Array(buffer, masks, lanes.length);
+    const { materialIds, materialMasks } = bvh.masks;
+    for (let k = 0; k < lanes.length; k++) laneMasks[k] = lanes[k]! < 0 ? 0 : materialMasks[materialIds[lanes[k]!]!]!;
+    this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order, masks, rays, rayCapacity };
     this.resident = bvh;
   }
 
@@ -186,6 +211,7 @@ export class SimdRayKernel {
     const aloneBelow = options.aloneBelow ?? DEFAULT_ALONE_BELOW;
     if (!(typeof aloneBelow === 'number' && Number.isInteger(aloneBelow) && aloneBelow >= 0))
       throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
+    const filter = checkFilter(options.filter ?? MASK_ALL);
     checkBuffers(rays, hits);
     if (this.resident !== bvh) this.upload(bvh);
     const count = rays.count;
@@ -233,12 +259,17 @@ export class SimdRayKernel {
       new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
       new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
     }
-    const flags = (doubleSided ? 1 : 0) | (mode === 'any' ? 2 : 0);
+    // The filter is applied only when it rejects some material of the mesh (else the kernel runs its
+    // unfiltered walks, which have no check compiled in); a root it cuts leaves nothing to walk.
+    const filtering = filterRejectsSome(bvh.masks, filter);
+    const rootCut = filtering && nodes.nodeCount > 0 && (bvh.masks.nodeMasks[nodeMaskIndexAt(nodes.u32, QUANTIZED_WORDS_U32)]! & filter) === 0;
+    const nodeCount = rootCut ? 0 : nodes.nodeCount;
+    const flags = (doubleSided ? FLAG_DOUBLE_SIDED : 0) | (mode === 'any' ? FLAG_ANY_HIT : 0) | (filtering ? FLAG_FILTERED : 0);
     const invalidRays =
       batch > 0
         ? this.exports.castRaysBatched(
             layout.nodes,
-            nodes.nodeCount,
+            nodeCount,
             layout.magnitude,
             layout.triangles,
             layout.order,
@@ -256,10 +287,12 @@ export class SimdRayKernel {
             batchSize,
             aloneBelow,
             flags,
+            layout.masks,
+            filter,
           )
         : this.exports.castRays(
             layout.nodes,
-            nodes.nodeCount,
+            nodeCount,
             layout.magnitude,
             layout.triangles,
             layout.order,
@@ -271,6 +304,8 @@ export class SimdRayKernel {
             count,
             layout.stacks,
             flags,
+            layout.masks,
+            filter,
           );
     if (order !== null)
       scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
@@ -279,8 +314,17 @@ export class SimdRayKernel {
       hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
     }
     const nodesVisited = this.exports.countersNodes();
+    // Masked subtrees: children whose box a ray hit but whose mask misses the filter (inner nodes and
+    // whole leaves, so a leaf counts here rather than per triangle), and a cut root once per valid ray.
+    const subtreesMasked = this.exports.countersSubtreesMasked() + (rootCut ? count - invalidRays : 0);
     return rayBatchCounters(
-      { nodesVisited, boxesTested: 4 * nodesVisited, trianglesTested: this.exports.countersTriangles() },
+      {
+        nodesVisited,
+        boxesTested: 4 * nodesVisited,
+        trianglesTested: this.exports.countersTriangles(),
+        subtreesMasked,
+        trianglesMasked: this.exports.countersTrianglesMasked(),
+      },
       count,
       invalidRays,
       hits.triangle,

@@ -1,4 +1,5 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { MASK_ALL } from '../../bvh/collisionMasks';
 import { sharedKernel } from '../../platform/loadWasm';
 import { castRays } from './castRays';
 import { SimdRayKernel, type SimdCastOptions } from './rayKernel';
@@ -28,5 +29,10 @@ export const simdRaysUnavailableReason = (): string => shared.unavailableReason(
 export function castRaysSimd(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): QueryCounters {
   const kernel = shared.current();
   if (kernel !== null) return kernel.cast(bvh, rays, hits, options);
-  return castRays(bvh, rays, hits, { layout: 'quantized', mode: options.mode ?? 'closest', doubleSided: options.doubleSided ?? false });
+  return castRays(bvh, rays, hits, {
+    layout: 'quantized',
+    mode: options.mode ?? 'closest',
+    doubleSided: options.doubleSided ?? false,
+    filter: options.filter ?? MASK_ALL,
+  });
 }

@@ -2,7 +2,7 @@
 // f32x4 rows ax, ay, az, bx, by, bz, cx, cy, cz), as the ray kernel keeps them: reference k's corner c,
 // axis a is the float32 at group(k) + 48c + 16a + 4(k & 3).
 
-const TRIANGLE_GROUP: usize = 144;
+import { TRIANGLE_GROUP_BYTES as TRIANGLE_GROUP } from '../generated/layout';
 
 /** Address of reference k's lane in its group (corner c, axis a at + 48c + 16a). */
 export function triangleAt(triangles: usize, k: u32): usize {

@@ -39,10 +39,8 @@ import {
   SPHERE_VERTEX_BITS,
 } from './tables';
 import { trianglePair, triangleAt } from './triangleLayout';
+import { CHILD_INDEX_MASK as INDEX_MASK, KERNEL_STACK_ENTRY_BYTES as STACK_ENTRY, NODE_RECORD_BYTES as NODE_RECORD } from '../generated/layout';
 
-const NODE_RECORD: usize = 128;
-const STACK_ENTRY: usize = 8;
-const INDEX_MASK: u32 = 0xffffff;
 /** Distance slack relative to the magnitudes that enter a plane distance (≥ 16 float32 ulps). */
 const PLANE_SLACK: f64 = 1.0 / 524288.0; // 2^-19
 /** Relative slack on box exits (rounding of 1/d and of the products). */

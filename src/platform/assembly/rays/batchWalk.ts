@@ -24,8 +24,18 @@
 // Alone: a list shorter than `aloneBelow` is not worth sharing a node; each of its rays walks
 // the rest of that subtree by itself (walkRay, its own front-to-back order, one shared stack).
 
+import {
+  CHILD_INDEX_MASK,
+  CHILD_TYPE_BITS,
+  CHILD_TYPE_NODE,
+  CHILD_TYPE_SHIFT,
+  RAY_NODE_CHILD_MASKS,
+  RAY_NODE_RECORD_BYTES,
+  RAY_NODE_WORDS,
+} from '../generated/layout';
+import { countSubtreesMasked, isFiltered, keptLanes } from './filter';
 import { isDone, testLeaf } from './leafTest';
-import { WORDS, countVisits, walkRay } from './rayWalk';
+import { countVisits, walkRay } from './rayWalk';
 import {
   FAR_ROW_X,
   FAR_ROW_Y,
@@ -52,8 +62,9 @@ import {
   TOP,
 } from './rayState';
 
-const NODE_RECORD: usize = 128;
-const INDEX_MASK: u32 = 0xffffff;
+const NODE_RECORD = RAY_NODE_RECORD_BYTES;
+const WORDS = RAY_NODE_WORDS;
+const INDEX_MASK = CHILD_INDEX_MASK;
 /** A list element: the ray's slot in the batch (i32), the distance at which it enters the node (f32). */
 const ELEMENT_BYTES: usize = 8;
 /** A stack entry: node index, list address, list length (i32 each), padding. */
@@ -129,12 +140,12 @@ function sortKeys(value: v128, mask: v128): v128 {
  * The ray against the hit leaves of node p (`leaves`: 4-bit lane mask), front to back by exit as
  * walkRay orders them, skipping a leaf it enters beyond its current tMax; returns the new tMax.
  */
-function testLeaves(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, tMax: f64): f64 {
+function testLeaves<F>(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, tMax: f64): f64 {
   if ((leaves & (leaves - 1)) == 0) {
     const lane = <usize>ctz(leaves);
     v128.store(ENTER_LANES, enter);
     if (<f64>load<f32>(ENTER_LANES + 4 * lane) > tMax) return tMax;
-    return testLeaf(ray, load<u32>(p + WORDS + 4 * lane), tMax);
+    return testLeaf<F>(ray, load<u32>(p + WORDS + 4 * lane), tMax);
   }
   const mask = i32x4.ne(v128.and(i32x4.splat(leaves), i32x4(1, 2, 4, 8)), i32x4.splat(0));
   const rank = rankOffsets(sortKeys(f32x4.abs(exit), mask));
@@ -154,14 +165,14 @@ function testLeaves(ray: usize, p: usize, leaves: i32, enter: v128, exit: v128, 
   let i: usize = 0;
   do {
     if (<f64>load<f32>(LEAF_NEAR + 4 * i) > tMax) continue;
-    tMax = testLeaf(ray, load<u32>(p + WORDS + 4 * <usize>load<i32>(LEAF_SLOT + 4 * i)), tMax);
+    tMax = testLeaf<F>(ray, load<u32>(p + WORDS + 4 * <usize>load<i32>(LEAF_SLOT + 4 * i)), tMax);
     if (isDone(ray)) break;
   } while (++i < count);
   return tMax;
 }
 
 /** Each ray of the list walks the subtree under `node` by itself. */
-function walkAlone(node: i32, list: usize, length: i32): void {
+function walkAlone<F>(node: i32, list: usize, length: i32): void {
   let e = list;
   const end = list + <usize>length * ELEMENT_BYTES;
   do {
@@ -171,12 +182,12 @@ function walkAlone(node: i32, list: usize, length: i32): void {
     store<f32>(rayStack, near);
     store<i32>(rayStack, node, 4);
     store<i32>(ray, 1, TOP);
-    walkRay(ray);
+    walkRay<F>(ray);
   } while ((e += ELEMENT_BYTES) < end);
 }
 
 /** Walks the `count` rays in slots 0 .. count − 1 (records filled by startRay) from the root. */
-export function walkBatch(count: i32): void {
+export function walkBatch<F>(count: i32): void {
   let e = arena;
   let slot = 0;
   do {
@@ -196,11 +207,14 @@ export function walkBatch(count: i32): void {
     const list = <usize>load<i32>(entry, 4);
     const length = load<i32>(entry, 8);
     if (length < aloneBelow) {
-      walkAlone(node, list, length);
+      walkAlone<F>(node, list, length);
       continue;
     }
     const p = nodes + <usize>node * NODE_RECORD;
-    const isInner = i32x4.eq(v128.and(v128.load(p, WORDS), i32x4.splat(15 << 24)), i32x4.splat(0));
+    const isInner = i32x4.eq(
+      v128.and(v128.load(p, WORDS), i32x4.splat(CHILD_TYPE_BITS << CHILD_TYPE_SHIFT)),
+      i32x4.splat(CHILD_TYPE_NODE << CHILD_TYPE_SHIFT),
+    );
     const innerLanes = i32x4.bitmask(isInner);
     v128.store(LIST_LENGTH, i32x4.splat(0));
     let enterSum = f32x4.splat(0);
@@ -231,12 +245,17 @@ export function walkBatch(count: i32): void {
       );
       exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Y)), v128.load(ray, FAR_SHIFT_Y4)), farInvY));
       exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(p + <usize>load<i32>(ray, FAR_ROW_Z)), v128.load(ray, FAR_SHIFT_Z4)), farInvZ));
-      const hit = v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX)));
+      let hit = v128.and(f32x4.le(enter, exit), f32x4.le(enter, v128.load(ray, TMAX_BOX)));
+      if (isFiltered<F>()) {
+        const kept = v128.and(hit, keptLanes(p + RAY_NODE_CHILD_MASKS));
+        countSubtreesMasked(i32x4.bitmask(hit), i32x4.bitmask(kept));
+        hit = kept;
+      }
       const bits = i32x4.bitmask(hit);
       if (bits == 0) continue;
       const leaves = bits & ~innerLanes;
       if (leaves != 0) {
-        tMax = testLeaves(ray, p, leaves, enter, exit, tMax);
+        tMax = testLeaves<F>(ray, p, leaves, enter, exit, tMax);
         if (isDone(ray)) continue;
       }
       let inner = bits & innerLanes;

@@ -35,6 +35,7 @@ import { nodesVisited, setScene, walkRay } from './rayWalk';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
 import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
 import { setDoubleSided } from './watertight';
+import { Filtered, Unfiltered, setFilter, subtreesMasked, trianglesMasked } from './filter';
 
 const STATE: usize = memory.data(<i32>RAY_STATE_BYTES, 16);
 
@@ -51,6 +52,12 @@ export function countersNodes(): i32 {
 }
 export function countersTriangles(): i32 {
   return trianglesTested;
+}
+export function countersSubtreesMasked(): i32 {
+  return subtreesMasked;
+}
+export function countersTrianglesMasked(): i32 {
+  return trianglesMasked;
 }
 
 function isValidRay(ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, tMax: f64): bool {
@@ -125,8 +132,11 @@ function startCast(
   hitTriangleAt: usize,
   rayCount: i32,
   flags: i32,
+  masksAt: usize,
+  filter: u32,
 ): void {
   setDoubleSided((flags & 1) != 0);
+  setFilter(filter, masksAt);
   setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
   origins = originsAt;
   directions = directionsAt;
@@ -145,7 +155,9 @@ function startCast(
  * miss, NaN for an invalid ray) and hit triangle (i32: the caller's triangle id or −1). Returns the
  * number of invalid rays. orderAt: the caller's triangle id (i32) per lane of the triangle groups.
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
- * stacks: the traversal stack (rays walk one at a time). flags: bit 0 double-sided, bit 1 any hit.
+ * stacks: the traversal stack (rays walk one at a time). flags: bit 0 double-sided, bit 1 any hit,
+ * bit 2 apply the collision filter `filter` (filter.ts; masksAt: the mask of each lane of the groups,
+ * u32); without it nothing is filtered.
  */
 export function castRays(
   nodesAt: usize,
@@ -161,11 +173,30 @@ export function castRays(
   rayCount: i32,
   stacks: usize,
   flags: i32,
+  masksAt: usize,
+  filter: u32,
 ): i32 {
-  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, flags);
+  startCast(
+    nodesAt,
+    nodeCount,
+    magnitudeAt,
+    trianglesAt,
+    orderAt,
+    originsAt,
+    directionsAt,
+    tMaxsAt,
+    hitTAt,
+    hitTriangleAt,
+    rayCount,
+    flags,
+    masksAt,
+    filter,
+  );
   store<i32>(STATE, <i32>stacks, STACK);
+  const filtered = (flags & 4) != 0;
   while (startNext(STATE)) {
-    walkRay(STATE);
+    if (filtered) walkRay<Filtered>(STATE);
+    else walkRay<Unfiltered>(STATE);
     finishRay(STATE);
   }
   return invalid;
@@ -177,7 +208,7 @@ export function castRays(
  * sized by the caller: recordsAt, batchSize ray records (RAY_STATE_BYTES each); arenaAt, the lists
  * (pending entries × batchSize elements of 8 bytes); childrenAt, 4 × batchSize elements; stackAt,
  * the batch stack (16 bytes per pending entry); rayStackAt, one single-ray stack. A list shorter than
- * aloneBelow finishes its subtree ray by ray.
+ * aloneBelow finishes its subtree ray by ray. flags, masksAt and filter as for castRays.
  */
 export function castRaysBatched(
   nodesAt: usize,
@@ -199,8 +230,26 @@ export function castRaysBatched(
   batchSize: i32,
   aloneBelow: i32,
   flags: i32,
+  masksAt: usize,
+  filter: u32,
 ): i32 {
-  startCast(nodesAt, nodeCount, magnitudeAt, trianglesAt, orderAt, originsAt, directionsAt, tMaxsAt, hitTAt, hitTriangleAt, rayCount, flags);
+  startCast(
+    nodesAt,
+    nodeCount,
+    magnitudeAt,
+    trianglesAt,
+    orderAt,
+    originsAt,
+    directionsAt,
+    tMaxsAt,
+    hitTAt,
+    hitTriangleAt,
+    rayCount,
+    flags,
+    masksAt,
+    filter,
+  );
+  const filtered = (flags & 4) != 0;
   setBatchWalk(nodesAt, recordsAt, arenaAt, childrenAt, batchSize, stackAt, rayStackAt, aloneBelow);
   while (next < count) {
     let filled = 0;
@@ -209,7 +258,8 @@ export function castRaysBatched(
       if (!startNext(state)) break;
     } while (++filled < batchSize);
     if (filled == 0) break;
-    walkBatch(filled);
+    if (filtered) walkBatch<Filtered>(filled);
+    else walkBatch<Unfiltered>(filled);
     let slot = 0;
     do finishRay(batchRecord(slot));
     while (++slot < filled);

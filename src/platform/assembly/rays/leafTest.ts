@@ -5,13 +5,14 @@
 // (src/query/rays/rayLeafGroups.ts; watertight.ts for a group's layout); the groups are screened four-wide
 // and the surviving lanes tested exactly, in reference order, so the ray shrinks exactly as
 // it would testing them one by one: a hit replaces the closest so far when t < tMax (strictly, so at
-// an exact tie the triangle tested first keeps it), or it is the first hit at all.
+// an exact tie the triangle tested first keeps it), or it is the first hit at all. With the collision
+// filter (filter.ts), the lanes whose masks miss it are taken out before the screening.
 
+import { CHILD_INDEX_MASK, CHILD_TYPE_BITS, CHILD_TYPE_SHIFT, TRIANGLE_GROUP_BYTES } from '../generated/layout';
+import { isFiltered, keptTriangles } from './filter';
 import { PLANE_SLACK } from './slack';
 import { BEST, TMAX, TMAX_BOX } from './rayState';
-import { GROUP, candidates, intersectTriangle } from './watertight';
-
-const INDEX_MASK: u32 = 0xffffff;
+import { candidates, intersectTriangle } from './watertight';
 
 // The cast's triangles (set once per cast).
 let triangles: usize = 0;
@@ -44,17 +45,23 @@ function shrink(ray: usize, t: f64, k: usize): void {
  * group), starting from the ray's current tMax; returns the tMax after it (the record is shrunk on
  * every closer hit). An any-hit ray stops at its first hit (isDone).
  */
-export function testLeaf(ray: usize, word: u32, tMax: f64): f64 {
-  const count = <i32>((word >>> 24) & 15) - 1;
-  trianglesTested += count;
-  const first = <usize>(word & INDEX_MASK);
-  const groups = triangles + first * GROUP;
+export function testLeaf<F>(ray: usize, word: u32, tMax: f64): f64 {
+  const count = <i32>((word >>> CHILD_TYPE_SHIFT) & CHILD_TYPE_BITS) - 1;
+  const first = <usize>(word & CHILD_INDEX_MASK);
+  const groups = triangles + first * TRIANGLE_GROUP_BYTES;
+  const groupCount = (count + 3) >>> 2;
   // Bit k: the leaf's k-th triangle, lane k & 3 of its group k >> 2.
-  let survivors = candidates(ray, groups, (count + 3) >>> 2) & ((1 << count) - 1);
+  let lanes = (1 << count) - 1;
+  if (isFiltered<F>()) {
+    lanes = keptTriangles(first, groupCount, lanes, count);
+    trianglesTested += <i32>popcnt(lanes);
+    if (lanes == 0) return tMax;
+  } else trianglesTested += count;
+  let survivors = candidates(ray, groups, groupCount) & lanes;
   while (survivors != 0) {
     const k = <usize>ctz(survivors);
     survivors &= survivors - 1;
-    const t = intersectTriangle(ray, groups + (k >>> 2) * GROUP + 4 * (k & 3), tMax);
+    const t = intersectTriangle(ray, groups + (k >>> 2) * TRIANGLE_GROUP_BYTES + 4 * (k & 3), tMax);
     if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
       tMax = t;
       shrink(ray, t, (first << 2) + k);

@@ -6,9 +6,20 @@
 // Node record: 128 bytes, two cache lines that the hardware fetches as a pair (src/query/rays/rayNodeRecords.ts):
 // the four child boxes as six f32x4 rows of world planes (minX, minY, minZ, maxX, maxY, maxZ), decoded
 // once at upload from the TypeScript walk's float64 boxes and rounded outward, then the four child
-// words at WORDS. The stack holds only node and entry distance; an empty slot's inverted box (+∞ mins,
+// words at WORDS, then the children's collision masks (filter.ts). The stack holds only node and entry distance; an empty slot's inverted box (+∞ mins,
 // −∞ maxes) fails the slab test by itself.
 
+import {
+  CHILD_INDEX_MASK,
+  CHILD_TYPE_BITS,
+  CHILD_TYPE_NODE,
+  CHILD_TYPE_SHIFT,
+  KERNEL_STACK_ENTRY_BYTES,
+  RAY_NODE_CHILD_MASKS,
+  RAY_NODE_RECORD_BYTES,
+  RAY_NODE_WORDS,
+} from '../generated/layout';
+import { countSubtreesMasked, isFiltered, keptLanes } from './filter';
 import { isDone, setLeaves, testLeaf } from './leafTest';
 import {
   FAR_ROW_X,
@@ -35,11 +46,10 @@ import {
   TOP,
 } from './rayState';
 
-const NODE_RECORD: usize = 128;
-/** Byte offset of the four child words in a node record. */
-export const WORDS: usize = 96;
-const STACK_ENTRY: usize = 8;
-const INDEX_MASK: u32 = 0xffffff;
+const NODE_RECORD = RAY_NODE_RECORD_BYTES;
+const WORDS = RAY_NODE_WORDS;
+const STACK_ENTRY = KERNEL_STACK_ENTRY_BYTES;
+const INDEX_MASK = CHILD_INDEX_MASK;
 
 // The cast's tree (set once per cast).
 let nodes: usize = 0;
@@ -66,7 +76,7 @@ export function countVisits(visits: i32): void {
  * any-hit ray has its hit. The ray's box-test constants stay in locals for the whole walk, and the
  * nearest hit inner child is visited next without a trip through the stack.
  */
-export function walkRay(ray: usize): void {
+export function walkRay<F>(ray: usize): void {
   const stack = <usize>load<i32>(ray, STACK);
   let top = <usize>load<i32>(ray, TOP);
   const invX = v128.load(ray, INVERSE_X),
@@ -111,7 +121,12 @@ export function walkRay(ray: usize): void {
     let exit = f32x4.pmin(f32x4.splat(Infinity), f32x4.mul(f32x4.sub(v128.load(node + farRowX), farShiftX), farInvX));
     exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(node + farRowY), farShiftY), farInvY));
     exit = f32x4.pmin(exit, f32x4.mul(f32x4.sub(v128.load(node + farRowZ), farShiftZ), farInvZ));
-    const hitMask = v128.and(f32x4.le(enter, exit), f32x4.le(enter, tMaxBox));
+    let hitMask = v128.and(f32x4.le(enter, exit), f32x4.le(enter, tMaxBox));
+    if (isFiltered<F>()) {
+      const kept = v128.and(hitMask, keptLanes(node + RAY_NODE_CHILD_MASKS));
+      countSubtreesMasked(i32x4.bitmask(hitMask), i32x4.bitmask(kept));
+      hitMask = kept;
+    }
     const bits = i32x4.bitmask(hitMask);
     if (bits == 0) continue;
 
@@ -121,11 +136,11 @@ export function walkRay(ray: usize): void {
       v128.store(HIT_NEAR, enter);
       if (<f64>load<f32>(HIT_NEAR + 4 * lane) > tMax) continue;
       const word = load<u32>(node + WORDS + 4 * lane);
-      if (((word >>> 24) & 15) == 0) {
+      if (((word >>> CHILD_TYPE_SHIFT) & CHILD_TYPE_BITS) == CHILD_TYPE_NODE) {
         p = nodes + <usize>(word & INDEX_MASK) * NODE_RECORD;
         continue;
       }
-      tMax = testLeaf(ray, word, tMax);
+      tMax = testLeaf<F>(ray, word, tMax);
       if (isDone(ray)) break;
       tMaxBox = v128.load(ray, TMAX_BOX);
       continue;
@@ -160,8 +175,8 @@ export function walkRay(ray: usize): void {
     let done = false;
     do {
       const word = load<u32>(node + WORDS + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
-      if (((word >>> 24) & 15) == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
-      tMax = testLeaf(ray, word, tMax);
+      if (((word >>> CHILD_TYPE_SHIFT) & CHILD_TYPE_BITS) == CHILD_TYPE_NODE || <f64>load<f32>(HIT_NEAR + 4 * i) > tMax) continue;
+      tMax = testLeaf<F>(ray, word, tMax);
       if (isDone(ray)) {
         done = true;
         break;
@@ -178,7 +193,7 @@ export function walkRay(ray: usize): void {
       const slot = <usize>load<i32>(HIT_SLOT + 4 * i);
       const word = load<u32>(node + WORDS + 4 * slot);
       const near = <f64>load<f32>(HIT_NEAR + 4 * i);
-      if (((word >>> 24) & 15) != 0 || near > tMax) continue;
+      if (((word >>> CHILD_TYPE_SHIFT) & CHILD_TYPE_BITS) != CHILD_TYPE_NODE || near > tMax) continue;
       const out = stack + top * STACK_ENTRY;
       store<f32>(out, <f32>near);
       store<i32>(out, <i32>(word & INDEX_MASK), 4);

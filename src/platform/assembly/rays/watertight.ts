@@ -10,6 +10,7 @@
 // bit for bit and the crack-freeness argument made there (shared projected vertices, exact signs of
 // the edge functions) holds here unchanged.
 
+import { TRIANGLE_CORNER_BYTES, TRIANGLE_GROUP_BYTES } from '../generated/layout';
 import { differenceOfProducts } from './exactSign';
 import {
   ORIGIN_KX,
@@ -30,10 +31,6 @@ import {
 } from './rayState';
 
 const MISS: f64 = -1;
-/** Bytes between corners a, b and c of one lane (three f32x4 rows). */
-const CORNER: usize = 48;
-/** Bytes per group of four triangles. */
-export const GROUP: usize = 144;
 /** Relative float32 rounding of a two-product difference, with room to spare (2^-21). */
 const PRODUCT_ERROR: f32 = 4.76837158203125e-7;
 
@@ -72,14 +69,14 @@ export function intersectTriangle(ray: usize, p: usize, tMax: f64): f64 {
   const shearX = load<f64>(ray, SHEAR_X),
     shearY = load<f64>(ray, SHEAR_Y);
   const aZ = <f64>load<f32>(kz) - originKz;
-  const bZ = <f64>load<f32>(kz + CORNER) - originKz;
-  const cZ = <f64>load<f32>(kz + 2 * CORNER) - originKz;
+  const bZ = <f64>load<f32>(kz + TRIANGLE_CORNER_BYTES) - originKz;
+  const cZ = <f64>load<f32>(kz + 2 * TRIANGLE_CORNER_BYTES) - originKz;
   const aX = <f64>load<f32>(kx) - originKx - shearX * aZ;
   const aY = <f64>load<f32>(ky) - originKy - shearY * aZ;
-  const bX = <f64>load<f32>(kx + CORNER) - originKx - shearX * bZ;
-  const bY = <f64>load<f32>(ky + CORNER) - originKy - shearY * bZ;
-  const cX = <f64>load<f32>(kx + 2 * CORNER) - originKx - shearX * cZ;
-  const cY = <f64>load<f32>(ky + 2 * CORNER) - originKy - shearY * cZ;
+  const bX = <f64>load<f32>(kx + TRIANGLE_CORNER_BYTES) - originKx - shearX * bZ;
+  const bY = <f64>load<f32>(ky + TRIANGLE_CORNER_BYTES) - originKy - shearY * bZ;
+  const cX = <f64>load<f32>(kx + 2 * TRIANGLE_CORNER_BYTES) - originKx - shearX * cZ;
+  const cY = <f64>load<f32>(ky + 2 * TRIANGLE_CORNER_BYTES) - originKy - shearY * cZ;
   const u = differenceOfProducts(cX, bY, cY, bX);
   const v = differenceOfProducts(aX, cY, aY, cX);
   const w = differenceOfProducts(bX, aY, bY, aX);
@@ -135,14 +132,14 @@ export function candidates(ray: usize, g: usize, groups: i32): i32 {
       ky = g + offsetY,
       kz = g + offsetZ;
     const aZ = f32x4.sub(v128.load(kz), originZ);
-    const bZ = f32x4.sub(v128.load(kz + CORNER), originZ);
-    const cZ = f32x4.sub(v128.load(kz + 2 * CORNER), originZ);
+    const bZ = f32x4.sub(v128.load(kz + TRIANGLE_CORNER_BYTES), originZ);
+    const cZ = f32x4.sub(v128.load(kz + 2 * TRIANGLE_CORNER_BYTES), originZ);
     const aX = f32x4.sub(f32x4.sub(v128.load(kx), originX), f32x4.mul(sx, aZ));
     const aY = f32x4.sub(f32x4.sub(v128.load(ky), originY), f32x4.mul(sy, aZ));
-    const bX = f32x4.sub(f32x4.sub(v128.load(kx + CORNER), originX), f32x4.mul(sx, bZ));
-    const bY = f32x4.sub(f32x4.sub(v128.load(ky + CORNER), originY), f32x4.mul(sy, bZ));
-    const cX = f32x4.sub(f32x4.sub(v128.load(kx + 2 * CORNER), originX), f32x4.mul(sx, cZ));
-    const cY = f32x4.sub(f32x4.sub(v128.load(ky + 2 * CORNER), originY), f32x4.mul(sy, cZ));
+    const bX = f32x4.sub(f32x4.sub(v128.load(kx + TRIANGLE_CORNER_BYTES), originX), f32x4.mul(sx, bZ));
+    const bY = f32x4.sub(f32x4.sub(v128.load(ky + TRIANGLE_CORNER_BYTES), originY), f32x4.mul(sy, bZ));
+    const cX = f32x4.sub(f32x4.sub(v128.load(kx + 2 * TRIANGLE_CORNER_BYTES), originX), f32x4.mul(sx, cZ));
+    const cY = f32x4.sub(f32x4.sub(v128.load(ky + 2 * TRIANGLE_CORNER_BYTES), originY), f32x4.mul(sy, cZ));
     const u = edge(cX, bY, cY, bX);
     const v = edge(aX, cY, aY, cX);
     const w = edge(bX, aY, bY, aX);
@@ -156,7 +153,7 @@ export function candidates(ray: usize, g: usize, groups: i32): i32 {
       outside = v128.and(negative, positive);
     }
     mask |= i32x4.bitmask(v128.not(outside)) << shift;
-    g += GROUP;
+    g += TRIANGLE_GROUP_BYTES;
   } while ((shift += 4) < end);
   return mask;
 }
