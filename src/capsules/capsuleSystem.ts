@@ -311,11 +311,16 @@ export class CapsuleSystem implements SimSystem {
     }
     work.ms = performance.now() - started;
     world.timings.record('capsules.character', work.ms);
-    // Keep the character on the terrain's footprint.
+    // Keep the character on the terrain's footprint: pulled straight back it could end inside a slope that rises
+    // inwards (it slid out down that slope), so it is dropped onto the ground there from above the highest peak.
     const half = this.terrain.params.worldSize / 2 - character.settings.radius;
     const p = character.position;
-    p[0] = Math.max(-half, Math.min(half, p[0]!));
-    p[2] = Math.max(-half, Math.min(half, p[2]!));
+    const x = Math.max(-half, Math.min(half, p[0]!));
+    const z = Math.max(-half, Math.min(half, p[2]!));
+    if (x !== p[0] || z !== p[2]) {
+      const { halfHeight, radius, skin } = character.settings;
+      character.teleport(bvh, x, z, this.terrain.maxHeight + halfHeight + radius + 2 * skin + 1);
+    }
   }
 
   /** Puts the character at its start (inside the terrain's footprint), just above the ground. */
