@@ -4,7 +4,7 @@ import { FUZZED_STRATEGIES, broadPhaseOpsArbitrary, describeOps, runBroadPhaseMo
 
 /** Fixed seeds: `npm test` replays the same sequences; the long budget is `npm run fuzz`. */
 const SEED = 2101;
-const RUNS_PER_STRATEGY = 300;
+const RUNS_PER_STRATEGY = 200;
 
 describe('broad-phase model-based fuzzing against brute force', () => {
   for (const [index, name] of FUZZED_STRATEGIES.entries()) {

@@ -18,7 +18,7 @@ describe('step-back history model-based fuzzing', () => {
       fc.property(historyOpsArbitrary, (ops) => {
         runHistoryModel(sandbox, straight, ops);
       }),
-      { seed: SEED, numRuns: 15 },
+      { seed: SEED, numRuns: 10 },
     );
   });
 });

@@ -8,7 +8,7 @@ describe('plane cache model-based fuzzing against a Map', () => {
   it(`store, claim, lookup, clear, relocate, snapshot and load keep the Map's entries, order and counters (seed ${SEED})`, () => {
     fc.assert(
       fc.property(planeCacheCaseArbitrary(80), (test) => runPlaneCacheModel(test)),
-      { seed: SEED, numRuns: 400 },
+      { seed: SEED, numRuns: 250 },
     );
   });
 });

@@ -37,7 +37,7 @@ describe('scene files and field programs fuzzed', () => {
           throw new Error(`${describeSceneCase(scenes, test)}\n${String(error)}`, { cause: error });
         }
       }),
-      { seed: SCENE_SEED, numRuns: 150 },
+      { seed: SCENE_SEED, numRuns: 80 },
     );
   });
 
@@ -50,7 +50,7 @@ describe('scene files and field programs fuzzed', () => {
           throw new Error(`${describeFieldCase(fields, test)}\n${String(error)}`, { cause: error });
         }
       }),
-      { seed: FIELD_SEED, numRuns: 400 },
+      { seed: FIELD_SEED, numRuns: 200 },
     );
   });
 
@@ -95,7 +95,7 @@ describe('scene files and field programs fuzzed', () => {
           if (reported !== null) expect(offset).toBe(reported);
         },
       ),
-      { seed: JSON_SEED, numRuns: 1000 },
+      { seed: JSON_SEED, numRuns: 500 },
     );
   });
 });
