@@ -329,8 +329,13 @@ export class CapsuleSystem implements SimSystem {
     const x = Math.max(-half, Math.min(half, p[0]!));
     const z = Math.max(-half, Math.min(half, p[2]!));
     if (x === p[0] && z === p[2]) return;
+    character.teleport(bvh, x, z, this.clearHeight(character));
+  }
+
+  /** A centre height where the character touches nothing: its whole capsule above the highest peak. */
+  private clearHeight(character: CapsuleCharacter): number {
     const { halfHeight, radius, skin } = character.settings;
-    character.teleport(bvh, x, z, this.terrain.maxHeight + halfHeight + radius + 2 * skin + 1);
+    return this.terrain.maxHeight + halfHeight + radius + 2 * skin + 1;
   }
 
   /** Puts the character at its start (inside the terrain's footprint), just above the ground. */
@@ -355,8 +360,7 @@ export class CapsuleSystem implements SimSystem {
     const bvh = this.world.bvh;
     if (bvh === null || bvh.positions !== this.terrain.positions) return;
     const p = character.position;
-    const { halfHeight, radius, skin } = character.settings;
-    character.teleport(bvh, p[0]!, p[2]!, this.terrain.maxHeight + halfHeight + radius + 2 * skin + 1);
+    character.teleport(bvh, p[0]!, p[2]!, this.clearHeight(character));
   }
 
   private makeCrowd(section: CapsuleCrowdSection): CapsuleCrowd {
