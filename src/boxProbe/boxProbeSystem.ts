@@ -61,12 +61,16 @@ export class BoxProbeSystem implements SimSystem {
     this.dirty = true;
   }
 
-  terrainChanged(): void {
+  // Queried at once when the BVH is there (not at the first step): the answer depends on settings, terrain
+  // and BVH alone, so a world restarted at frame 0 shows (and hashes) the same as before its first step.
+  terrainChanged(world: World): void {
     this.dirty = true;
+    this.update(world);
   }
 
-  bvhChanged(): void {
+  bvhChanged(world: World): void {
     this.dirty = true;
+    this.update(world);
   }
 
   step(_dt: number, world: World): void {

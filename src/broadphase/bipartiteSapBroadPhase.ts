@@ -96,6 +96,9 @@ export class BipartiteSapBroadPhase extends BroadPhaseBase {
   protected onRemove(id: number): void {
     if (this.table.kind[id] === KIND_STATIC) {
       this.staticsChanged = true;
+      // The mark names this incarnation only: left set, it would make the step untouch and drop the pairs of
+      // a dynamic inserted under the same id before the step.
+      this.freshStatic[id] = 0;
     } else {
       this.dynamicSap.remove(id, false);
       this.placed[id] = 0;

@@ -164,7 +164,8 @@ function roundUpSlowly(value: number, nearest: number): number {
   if (nearest === 0) return 1.401298464324817e-45;
   scratchFloat[0] = nearest;
   scratchBits[0] = nearest > 0 ? scratchBits[0]! + 1 : scratchBits[0]! - 1;
-  return scratchFloat[0];
+  // Stepping up from the smallest negative subnormal lands on −0, which the integer keys order below +0.
+  return scratchFloat[0] + 0;
 }
 
 /** Throws the error that says what is wrong with a box that failed the combined check. */

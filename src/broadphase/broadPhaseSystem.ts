@@ -113,7 +113,7 @@ export class BroadPhaseSystem implements SimSystem {
   }
 
   hash(hasher: StateHasher): void {
-    hasher.value(this.saveState()).word(this.pairs).word(this.created).word(this.deleted);
+    hasher.value(this.sceneState()).word(this.pairs).word(this.created).word(this.deleted);
   }
 
   section(): SceneBroadPhase {
@@ -140,16 +140,24 @@ export class BroadPhaseSystem implements SimSystem {
   }
 
   saveState(): unknown {
-    return { scene: this.settings.scene, count: this.scene.count, boxes: this.scene.boxes.slice(), clock: sceneClock(this.scene) };
+    return { ...this.sceneState(), created: this.created, deleted: this.deleted };
   }
 
   loadState(state: unknown): void {
-    const saved = state as { scene: string; count: number; boxes: Float64Array; clock: Float64Array | number };
+    const saved = state as { scene: string; count: number; boxes: Float64Array; clock: Float64Array | number; created: number; deleted: number };
     if (saved.scene !== this.settings.scene || saved.count !== this.scene.count) return;
     this.scene.boxes.set(saved.boxes);
     restoreSceneClock(this.scene, saved.clock);
     this.broadPhase = createBroadPhase(this.settings.strategy);
     this.populate();
+    // The fresh broad-phase reports every pair as created; the saved frame reported its own step's changes.
+    this.created = saved.created;
+    this.deleted = saved.deleted;
+  }
+
+  /** The boxes and the scene's clock: what the next steps follow from (and what the hash has always taken). */
+  private sceneState(): { scene: string; count: number; boxes: Float64Array; clock: Float64Array | number } {
+    return { scene: this.settings.scene, count: this.scene.count, boxes: this.scene.boxes.slice(), clock: sceneClock(this.scene) };
   }
 
   private makeScene(): BroadPhaseScene {

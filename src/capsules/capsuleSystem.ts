@@ -135,6 +135,8 @@ export class CapsuleSystem implements SimSystem {
 
   bvhChanged(world: World): void {
     this.world = world;
+    // Dropped before the BVH was there (the page builds it in a worker): settle the character now.
+    if (this.character !== null) this.settleCharacter(this.character);
     this.sweepProbe();
   }
 
@@ -257,6 +259,8 @@ export class CapsuleSystem implements SimSystem {
         // Same place, raised by the growth so the bigger capsule does not start in the ground.
         const grow = characterSection.radius + characterSection.halfHeight - previous.settings.radius - previous.settings.halfHeight;
         this.character.place(previous.position[0]!, previous.position[1]! + Math.max(0, grow) + 0.05, previous.position[2]!);
+        // A wider capsule can still reach into a slope beside it: settled from above, it lands on the slope instead.
+        this.settleCharacter(this.character);
       }
     }
     this.crowdSection = crowdSection;
@@ -297,6 +301,8 @@ export class CapsuleSystem implements SimSystem {
     for (let step = 0; step < steps; step++) {
       // A jump leaves the ground once; the later sub-steps are in the air anyway.
       character.step(bvh, input.wishX, input.wishZ, step === 0 && input.jump, dt / steps, input.fast ? 2 : 1);
+      // After every sub-step: left outside for the rest of a long frame, it can fall past the edge and walk back in under the ground.
+      this.keepOnFootprint(character, bvh);
       work.sweeps += character.sweeps;
       work.nodes += character.counters.nodesVisited;
       work.triangles += character.counters.trianglesTested;
@@ -311,11 +317,25 @@ export class CapsuleSystem implements SimSystem {
     }
     work.ms = performance.now() - started;
     world.timings.record('capsules.character', work.ms);
-    // Keep the character on the terrain's footprint.
+  }
+
+  /**
+   * Keeps the character on the terrain's footprint. Pulled straight back it could end inside a slope that
+   * rises inwards (it slid out down that slope), so it is dropped onto the ground there from above the highest peak.
+   */
+  private keepOnFootprint(character: CapsuleCharacter, bvh: BVH): void {
     const half = this.terrain.params.worldSize / 2 - character.settings.radius;
     const p = character.position;
-    p[0] = Math.max(-half, Math.min(half, p[0]!));
-    p[2] = Math.max(-half, Math.min(half, p[2]!));
+    const x = Math.max(-half, Math.min(half, p[0]!));
+    const z = Math.max(-half, Math.min(half, p[2]!));
+    if (x === p[0] && z === p[2]) return;
+    character.teleport(bvh, x, z, this.clearHeight(character));
+  }
+
+  /** A centre height where the character touches nothing: its whole capsule above the highest peak. */
+  private clearHeight(character: CapsuleCharacter): number {
+    const { halfHeight, radius, skin } = character.settings;
+    return this.terrain.maxHeight + halfHeight + radius + 2 * skin + 1;
   }
 
   /** Puts the character at its start (inside the terrain's footprint), just above the ground. */
@@ -327,6 +347,20 @@ export class CapsuleSystem implements SimSystem {
     const x = Math.max(-half, Math.min(half, section.start[0])),
       z = Math.max(-half, Math.min(half, section.start[1]));
     character.place(x, sampleTerrainHeight(this.terrain, x, z) + section.halfHeight + section.radius + DROP_HEIGHT, z);
+    // The height above is taken under the axis: on a steep slope a wide capsule would still reach into the ground beside it.
+    this.settleCharacter(character);
+  }
+
+  /**
+   * Moves the character up out of the ground if it is in it: swept down from above the highest peak to where
+   * it stands (CapsuleCharacter.teleport), so it ends there or on top of whatever is in between. Nothing
+   * changes until this terrain's BVH is there.
+   */
+  private settleCharacter(character: CapsuleCharacter): void {
+    const bvh = this.world.bvh;
+    if (bvh === null || bvh.positions !== this.terrain.positions) return;
+    const p = character.position;
+    character.teleport(bvh, p[0]!, p[2]!, this.clearHeight(character));
   }
 
   private makeCrowd(section: CapsuleCrowdSection): CapsuleCrowd {

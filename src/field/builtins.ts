@@ -32,6 +32,8 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: a name of a million characters costs nothing here.
+    if (Math.abs(name.length - candidate.length) >= bestDistance) continue;
     const distance = editDistance(name, candidate);
     if (distance < bestDistance) {
       bestDistance = distance;

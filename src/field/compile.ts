@@ -5,7 +5,7 @@ import { FieldSemanticError } from './errors';
 import { compileExpression, type NameScope } from './expression';
 import { tokenize, type Token } from './lexer';
 import type { OperationName } from './opcodes';
-import { createProgram, hashConstantName, type FieldConstant, type FieldProgram } from './program';
+import { MAX_INSTRUCTIONS, createProgram, hashConstantName, type FieldConstant, type FieldProgram } from './program';
 
 export interface CompileOptions {
   /** Named in error messages, e.g. `scenes/fields/whirl.vf`. */
@@ -206,8 +206,11 @@ class FunctionBody implements NameScope {
     const cursor = this.compiler.tokens;
     const emitter = this.compiler.code;
     if (this.outputs.length === 0) this.compiler.fail('vf_out declares no channel; add float4 wind : CHANNEL1;', functionName);
+    let statement: Token | undefined;
     while (!cursor.isPunct('}')) {
+      if (statement !== undefined) this.checkLength(statement);
       const first = cursor.peek();
+      statement = first;
       if (first.kind === 'end') cursor.fail(`the body of ${functionName.text} is never closed; add '}'`, first);
       if (cursor.isWord('float4')) {
         cursor.next();
@@ -249,6 +252,7 @@ class FunctionBody implements NameScope {
       }
       if (channel >= 0) this.writtenChannels.add(channel);
     }
+    if (statement !== undefined) this.checkLength(statement);
     cursor.next();
     for (const output of this.outputs) {
       if (!this.writtenChannels.has(output.channel)) {
@@ -257,6 +261,17 @@ class FunctionBody implements NameScope {
           functionName,
         );
       }
+    }
+  }
+
+  /** Refuses a program grown past MAX_INSTRUCTIONS, at the statement that crossed the limit. */
+  private checkLength(statement: Token): void {
+    const count = this.compiler.code.instructionCount;
+    if (count > MAX_INSTRUCTIONS) {
+      this.compiler.fail(
+        `the program reaches ${count} instructions here, more than the ${MAX_INSTRUCTIONS} a field may have; simplify it`,
+        statement,
+      );
     }
   }
 

@@ -20,6 +20,6 @@ export { generateKernelSource, isJitAvailable } from './jit';
 export { fieldNoise } from './noise3';
 export { tokenize, type Token, type TokenKind } from './lexer';
 export { FieldCompileError, FieldSyntaxError, FieldSemanticError, FieldBytecodeError } from './errors';
-export { hashConstantName, MAX_REGISTERS, type FieldProgram, type FieldConstant } from './program';
+export { hashConstantName, MAX_REGISTERS, MAX_INSTRUCTIONS, type FieldProgram, type FieldConstant } from './program';
 export { OPERATIONS, OPCODE_COUNT, type Operation, type OperationName } from './opcodes';
 export { handWrittenWhirlExplosion, handWrittenWhirlExplosionFloat4, type WhirlParameters, type ExplosionParameters } from './handwritten';

@@ -21,6 +21,11 @@ export const WIND_REGISTER = 1;
 export const FIRST_FREE_REGISTER = 2;
 /** Enough for any sane expression; a limit keeps a pathological program from asking for unbounded scratch. */
 export const MAX_REGISTERS = 64;
+/**
+ * Far above any field worth evaluating per point (the library's programs compile to tens), and low enough
+ * that the JIT's generated function stays small: at 200,000 instructions V8 overflows its stack calling it.
+ */
+export const MAX_INSTRUCTIONS = 4096;
 
 export interface FieldConstant {
   readonly name: string;

@@ -1,6 +1,6 @@
 import { FieldBytecodeError } from './errors';
 import { ARGUMENTS_OF_OPCODE, OPCODE_COUNT, instructionWords } from './opcodes';
-import { MAX_REGISTERS, POSITION_REGISTER, type FieldProgram } from './program';
+import { MAX_INSTRUCTIONS, MAX_REGISTERS, POSITION_REGISTER, type FieldProgram } from './program';
 
 const validated = new WeakSet<FieldProgram>();
 
@@ -42,6 +42,7 @@ export function validateBytecode(program: FieldProgram): void {
     pc = at;
     instructions++;
   }
+  if (instructions > MAX_INSTRUCTIONS) throw new FieldBytecodeError(`holds ${instructions} instructions, more than ${MAX_INSTRUCTIONS}`, 0);
   if (instructions !== program.instructionCount)
     throw new FieldBytecodeError(`holds ${instructions} instructions, the program says ${program.instructionCount}`, 0);
   if (patches.length % 2 !== 0) throw new FieldBytecodeError('the patch list has an odd length', 0);

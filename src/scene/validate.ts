@@ -80,13 +80,119 @@ export function parseJsonText(text: string, file: string): unknown {
     if (lineColumn !== null) {
       line = Number(lineColumn[1]);
       column = Number(lineColumn[2]);
-    } else if (position !== null) {
-      const offset = Number(position[1]);
-      const before = text.slice(0, offset);
-      line = before.split('\n').length;
-      column = offset - before.lastIndexOf('\n');
+    } else {
+      // V8 leaves the position out of some messages ("Unexpected end of JSON input", "Unexpected token 'x', … is
+      // not valid JSON"): then the scanner below finds the offset, so every syntax error has a line and column.
+      const offset = position !== null ? Number(position[1]) : jsonErrorOffset(text);
+      if (offset >= 0) {
+        const before = text.slice(0, offset);
+        line = before.split('\n').length;
+        column = offset - before.lastIndexOf('\n');
+      }
     }
     const location = line === undefined ? { file } : { file, line, ...(column === undefined ? {} : { column }) };
     throw new ColliderscopeError(`not valid JSON: ${message.replace(/^JSON\.parse: /, '')}`, location);
+  }
+}
+
+/**
+ * The offset of the first character that makes `text` invalid JSON (text.length when it ends too early),
+ * or −1 when it is valid. Iterative, so deep nesting cannot overflow the stack.
+ */
+export function jsonErrorOffset(text: string): number {
+  const n = text.length;
+  let i = 0;
+  /** Open containers: 0 an array, 1 an object. */
+  const open: number[] = [];
+  const skipSpace = (): void => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const digits = (): boolean => {
+    const start = i;
+    while (i < n && text[i]! >= '0' && text[i]! <= '9') i++;
+    return i > start;
+  };
+  const readString = (): boolean => {
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return true;
+      }
+      if (c < 0x20) return false;
+      if (c !== 0x5c) {
+        i++;
+        continue;
+      }
+      i++;
+      if (i < n && '"\\/bfnrt'.includes(text[i]!)) i++;
+      else if (text[i] === 'u') {
+        i++;
+        for (let k = 0; k < 4; k++, i++) if (!/[0-9a-fA-F]/.test(text[i] ?? '')) return false;
+      } else return false;
+    }
+    return false;
+  };
+  const readKey = (): boolean => {
+    skipSpace();
+    if (text[i] !== '"' || !readString()) return false;
+    skipSpace();
+    if (text[i] !== ':') return false;
+    i++;
+    return true;
+  };
+  const readScalar = (): boolean => {
+    const c = text[i]!;
+    if (c === '"') return readString();
+    for (const word of ['true', 'false', 'null']) {
+      if (c !== word[0]) continue;
+      for (let k = 0; k < word.length; k++, i++) if (text[i] !== word[k]) return false;
+      return true;
+    }
+    if (c === '-') i++;
+    if (text[i] === '0') i++;
+    else if (!digits()) return false;
+    if (text[i] === '.') {
+      i++;
+      if (!digits()) return false;
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (!digits()) return false;
+    }
+    return true;
+  };
+  for (;;) {
+    // A value starts here.
+    skipSpace();
+    if (i >= n) return n;
+    if (text[i] === '{' || text[i] === '[') {
+      const object = text[i] === '{';
+      i++;
+      skipSpace();
+      if (text[i] === (object ? '}' : ']')) i++;
+      else {
+        open.push(object ? 1 : 0);
+        if (object && !readKey()) return Math.min(i, n);
+        continue;
+      }
+    } else if (!readScalar()) return Math.min(i, n);
+    // After a value: commas and closing brackets until the next value starts, or the end.
+    for (;;) {
+      skipSpace();
+      if (open.length === 0) return i === n ? -1 : i;
+      if (i >= n) return n;
+      const object = open[open.length - 1] === 1;
+      if (text[i] === ',') {
+        i++;
+        if (object && !readKey()) return Math.min(i, n);
+        break;
+      }
+      if (text[i] !== (object ? '}' : ']')) return i;
+      i++;
+      open.pop();
+    }
   }
 }

@@ -86,6 +86,33 @@ export class CapsuleCharacter {
     this.grounded = false;
   }
 
+  /**
+   * Puts the capsule at (x, ·, z) without sweeping across (e.g. pulled back inside a terrain's footprint):
+   * it is swept down from `clearY`, a height where it touches nothing, to its present height, and stops
+   * `skin` above the first contact, so the move never leaves it inside the ground. Landing on walkable
+   * ground grounds it.
+   */
+  teleport(bvh: BVH, x: number, z: number, clearY: number): void {
+    const p = this.position;
+    const targetY = p[1]!;
+    p[0] = x;
+    p[2] = z;
+    if (!(clearY > targetY)) return;
+    p[1] = clearY;
+    const drop = targetY - clearY;
+    const toi = this.sweep(bvh, 0, drop, 0);
+    if (this.hitTriangle < 0) {
+      p[1] = targetY;
+      return;
+    }
+    this.advance(0, drop, 0, toi);
+    if (this.hitNormal[1]! >= this.cosMaxSlope) {
+      this.grounded = true;
+      this.groundNormal.set(this.hitNormal);
+      if (this.velocity[1]! < 0) this.velocity[1] = 0;
+    }
+  }
+
   /** Lowest point of the capsule. */
   get footY(): number {
     return this.position[1]! - this.settings.halfHeight - this.settings.radius;
