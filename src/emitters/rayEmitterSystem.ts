@@ -2,11 +2,12 @@ import { hasBinaryBVH } from '../bvh/binaryBVH';
 import type { BVH } from '../bvh/buildBVH';
 import type { StateHasher } from '../math/hash';
 import { KERNEL_LABELS, type Kernel } from '../platform/kernels';
-import { castRaysWith, prepareRayStrategies } from '../query/rays/castRaysWith';
+import { castRays, wasmSimdRefusal } from '../query/rays/castRays';
+import { resolveCastOptions } from '../query/rays/castOptions';
+import { prepareRayStrategies } from '../query/rays/castRaysWith';
 import { emitRays } from '../query/rays/rayEmitters';
 import type { QueryCounters } from '../query/counters';
-import type { RayBatch, RayHits } from '../query/rays/rayTypes';
-import { simdRayKernel, simdRaysUnavailableReason } from '../query/rays/simdRays';
+import type { CastOptions, RayBatch, RayHits } from '../query/rays/rayTypes';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { MetricValue, SimSystem, World } from '../world/simSystem';
 import {
@@ -55,10 +56,20 @@ function sameHit(ta: number, tb: number): boolean {
  * choices do not apply to it (its own front-to-back order and packed leaf triangles).
  */
 export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH): string {
-  if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD not loaded';
-  if (strategy.tree !== '4-way' || strategy.layout !== 'quantized' || bvh.quantized === null) return 'SIMD walks the 4-way quantized tree only';
-  if (strategy.triangleTest !== 'watertight') return 'SIMD uses the watertight test only';
-  return '';
+  return wasmSimdRefusal(bvh, resolveCastOptions(castOptionsOf(strategy)));
+}
+
+/** castRays' options for a strategy. */
+function castOptionsOf(strategy: RayEmitterStrategy): Partial<CastOptions> {
+  return {
+    kernel: strategy.kernel,
+    tree: strategy.tree,
+    layout: strategy.layout,
+    sorting: strategy.sorting,
+    batchSize: batchSizeOf(strategy),
+    triangleTest: strategy.triangleTest,
+    triangles: strategy.triangles,
+  };
 }
 
 /**
@@ -275,31 +286,19 @@ export class RayEmitterSystem implements SimSystem {
   }
 
   private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits): TraceResult {
-    const refusal = strategy.kernel === 'wasm-simd' ? simdRefusal(strategy, bvh) : '';
-    const simd = strategy.kernel === 'wasm-simd' && refusal === '' ? simdRayKernel() : null;
     const batch = batchSizeOf(strategy);
     const start = performance.now();
-    const counters =
-      simd !== null
-        ? simd.cast(bvh, this.rays, hits, { batch })
-        : castRaysWith(bvh, this.rays, hits, {
-            tree: strategy.tree,
-            layout: strategy.layout,
-            sorting: strategy.sorting,
-            batchSize: batch,
-            triangleTest: strategy.triangleTest,
-            triangles: strategy.triangles,
-          });
+    const { kernel, fallbackReason, ...counters } = castRays(bvh, this.rays, hits, castOptionsOf(strategy));
     const ms = performance.now() - start;
     let hitCount = 0;
     const triangle = hits.triangle;
     for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
     const walk =
-      simd !== null
+      kernel === 'wasm-simd'
         ? `${KERNEL_LABELS['wasm-simd']} ${batch === 0 ? 'one ray at a time' : `batched walk, batch ${strategy.batchSize}`}`
-        : refusal === ''
+        : fallbackReason === undefined
           ? KERNEL_LABELS.typescript
-          : `${KERNEL_LABELS.typescript} (${refusal})`;
-    return { counters: { ...counters }, ms, hits: hitCount, kernel: simd !== null ? 'wasm-simd' : 'typescript', walk };
+          : `${KERNEL_LABELS.typescript} (${fallbackReason})`;
+    return { counters, ms, hits: hitCount, kernel, walk };
   }
 }

@@ -66,6 +66,8 @@ export interface SimdCastOptions {
   batch: number;
   /** Batched walk: a node reached by fewer rays than this lets each of them finish its subtree alone. */
   aloneBelow: number;
+  /** Collision filter (32-bit; MASK_ALL keeps every triangle), as CastOptions.filter. */
+  filter?: number;
 }
 
 /**
