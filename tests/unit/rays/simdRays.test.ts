@@ -214,6 +214,11 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
       expect(answer.fallbackReason).toMatch(reason);
       expect(Array.from(fallback.triangle)).toEqual(Array.from(expected.triangle));
     }
+    // A filter that rejects everything: no hits, whichever kernel ran (TypeScript until the kernel filters).
+    const none = emptyHits(4);
+    const filtered = castRays(quantized, rays, none, { ...simd, filter: 0 });
+    expect(filtered.hits).toBe(0);
+    expect(Array.from(none.triangle)).toEqual([-1, -1, -1, -1]);
   });
 
   it("without WebAssembly SIMD the loader resolves to null with a reason, and kernel 'wasm-simd' answers through TypeScript", async () => {
