@@ -38,7 +38,7 @@ export * from './capsules/index';
 export * from './query/rays/strategies';
 export * from './query/boxes/index';
 export * from './actors/index';
-export { castRaysSimd, loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './query/rays/simdRays';
+export { loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './query/rays/simdRays';
 export { SimdRayKernel, type SimdCastOptions } from './query/rays/rayKernel';
 export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './particles/particleKernel';
 export {

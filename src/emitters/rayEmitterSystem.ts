@@ -3,13 +3,12 @@ import type { BVH } from '../bvh/buildBVH';
 import type { StateHasher } from '../math/hash';
 import { KERNEL_LABELS, type Kernel } from '../platform/kernels';
 import { MASK_ALL } from '../bvh/collisionMasks';
-import { castRays } from '../query/rays/castRays';
-import { castRaysWith, prepareRayStrategies } from '../query/rays/castRaysWith';
-import { filterRejectsSome } from '../query/walk/maskFilter';
+import { castRays, wasmSimdRefusal } from '../query/rays/castRays';
+import { resolveCastOptions } from '../query/rays/castOptions';
+import { prepareRayStrategies } from '../query/rays/castRaysWith';
 import { emitRays } from '../query/rays/rayEmitters';
 import type { QueryCounters } from '../query/counters';
-import type { RayBatch, RayHits } from '../query/rays/rayTypes';
-import { simdRayKernel, simdRaysUnavailableReason } from '../query/rays/simdRays';
+import type { CastOptions, RayBatch, RayHits } from '../query/rays/rayTypes';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { MetricValue, SimSystem, World } from '../world/simSystem';
 import {
@@ -57,11 +56,22 @@ function sameHit(ta: number, tb: number): boolean {
  * watertight test, one ray at a time or in batches (its batched walk); node sorting and leaf-triangle
  * choices do not apply to it (its own front-to-back order and packed leaf triangles).
  */
-export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH): string {
-  if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD not loaded';
-  if (strategy.tree !== '4-way' || strategy.layout !== 'quantized' || bvh.quantized === null) return 'SIMD walks the 4-way quantized tree only';
-  if (strategy.triangleTest !== 'watertight') return 'SIMD uses the watertight test only';
-  return '';
+export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH, filter: number = MASK_ALL): string {
+  return wasmSimdRefusal(bvh, resolveCastOptions(castOptionsOf(strategy, filter)));
+}
+
+/** castRays' options for a strategy and the emitters' filter. */
+function castOptionsOf(strategy: RayEmitterStrategy, filter: number): Partial<CastOptions> {
+  return {
+    filter,
+    kernel: strategy.kernel,
+    tree: strategy.tree,
+    layout: strategy.layout,
+    sorting: strategy.sorting,
+    batchSize: batchSizeOf(strategy),
+    triangleTest: strategy.triangleTest,
+    triangles: strategy.triangles,
+  };
 }
 
 /**
@@ -69,8 +79,6 @@ export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH): string {
  * builds it beforehand; a page does, after showing a status, since it takes seconds on a big terrain).
  */
 export function rayEmittersNeedPreparation(settings: RayEmitterSettings, bvh: BVH): boolean {
-  // A filter that rejects something runs on the 4-way walk (see run): no binary layout needed.
-  if (filterRejectsSome(bvh.masks, settings.filter)) return false;
   return (settings.a.tree === 'binary' || (settings.ab && settings.b.tree === 'binary')) && !hasBinaryBVH(bvh);
 }
 
@@ -284,40 +292,19 @@ export class RayEmitterSystem implements SimSystem {
   }
 
   private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits): TraceResult {
-    const filter = this.settings.filter;
-    // Until every walk takes the filter, a filter that rejects something runs on castRays' 4-way walk.
-    const filtering = filterRejectsSome(bvh.masks, filter);
-    const refusal = filtering
-      ? 'the collision filter runs on the 4-way walk only'
-      : strategy.kernel === 'wasm-simd'
-        ? simdRefusal(strategy, bvh)
-        : '';
-    const simd = strategy.kernel === 'wasm-simd' && refusal === '' ? simdRayKernel() : null;
     const batch = batchSizeOf(strategy);
     const start = performance.now();
-    const counters =
-      simd !== null
-        ? simd.cast(bvh, this.rays, hits, { batch })
-        : filtering
-          ? castRays(bvh, this.rays, hits, { layout: strategy.layout, triangleTest: strategy.triangleTest, filter })
-          : castRaysWith(bvh, this.rays, hits, {
-              tree: strategy.tree,
-              layout: strategy.layout,
-              sorting: strategy.sorting,
-              batchSize: batch,
-              triangleTest: strategy.triangleTest,
-              triangles: strategy.triangles,
-            });
+    const { kernel, fallbackReason, ...counters } = castRays(bvh, this.rays, hits, castOptionsOf(strategy, this.settings.filter));
     const ms = performance.now() - start;
     let hitCount = 0;
     const triangle = hits.triangle;
     for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
     const walk =
-      simd !== null
+      kernel === 'wasm-simd'
         ? `${KERNEL_LABELS['wasm-simd']} ${batch === 0 ? 'one ray at a time' : `batched walk, batch ${strategy.batchSize}`}`
-        : refusal === ''
+        : fallbackReason === undefined
           ? KERNEL_LABELS.typescript
-          : `${KERNEL_LABELS.typescript} (${refusal})`;
-    return { counters: { ...counters }, ms, hits: hitCount, kernel: simd !== null ? 'wasm-simd' : 'typescript', walk };
+          : `${KERNEL_LABELS.typescript} (${fallbackReason})`;
+    return { counters, ms, hits: hitCount, kernel, walk };
   }
 }

@@ -2,7 +2,7 @@ import { MASK_ALL, checkFilter } from '../bvh/collisionMasks';
 import { BVH_LAYOUTS, type BVHLayoutName } from '../bvh/options';
 import { InvalidParameterError } from '../errors';
 import { KERNELS, DEFAULT_KERNEL, type Kernel } from '../platform/kernels';
-import { RAY_TREES, type RayTree } from '../query/rays/castRaysWith';
+import { RAY_TREES, type RayTree } from '../query/rays/rayTypes';
 import { MAX_EMITTED_RAYS, RAY_EMITTER_KINDS, type RayEmitterKind } from '../query/rays/rayEmitters';
 import { BINARY_SORTINGS, WIDE_SORTINGS, type NodeSorting } from '../query/rays/sorting';
 import { RAY_TRIANGLE_KERNEL_NAMES, type RayTriangleKernelName } from '../query/rayTriangle/registry';

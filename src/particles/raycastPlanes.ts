@@ -1,7 +1,6 @@
 import type { BVH } from '../bvh/buildBVH';
 import type { Random } from '../math/random';
 import { castRays } from '../query/rays/castRays';
-import { castRaysSimd } from '../query/rays/simdRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { ParticleEffect } from './particleEffect';
@@ -151,8 +150,7 @@ export class PlaneRaycaster {
   /** Casts the picked rays; `simd` takes the WebAssembly kernel when it is loaded (same hits). */
   cast(bvh: BVH, simd: boolean): void {
     if (this.rays.count === 0) return;
-    if (simd) castRaysSimd(bvh, this.rays, this.hits);
-    else castRays(bvh, this.rays, this.hits);
+    castRays(bvh, this.rays, this.hits, { kernel: simd ? 'wasm-simd' : 'typescript' });
   }
 
   /**

@@ -6,8 +6,8 @@
  * from just above the surface.
  *
  * Contenders: castRays (TypeScript, one ray at a time, the default path), the fastest of a few
- * castRaysWith batching strategies (TypeScript best batching; every candidate is printed), the SIMD
- * kernel one ray at a time (castRaysSimd) and batched (batch 4 … all: its batched walk), and
+ * castRays batching strategies (TypeScript best batching; every candidate is printed), the SIMD
+ * kernel one ray at a time (castRays, kernel 'wasm-simd') and batched (batch 4 … all: its batched walk), and
  * three-mesh-bvh's raycastFirst.
  * Rules: one warm-up pass each, discarded; then rounds in which every contender runs once, in turn (a
  * busy machine slows all alike); the table shows the best (minimum) and the median time of the rounds,
@@ -24,8 +24,8 @@ import * as THREE from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
-import { castRays, type RayBatch, type RayHits } from '../../src/query/rays/index';
-import { castRaysWith, prepareRayStrategies, type RayStrategy } from '../../src/query/rays/strategies';
+import { castRays, type CastOptions, type RayBatch, type RayHits } from '../../src/query/rays/index';
+import { prepareRayStrategies } from '../../src/query/rays/strategies';
 import { loadSimdRays, simdRaysUnavailableReason } from '../../src/query/rays/simdRays';
 import { generateTerrain } from '../../src/terrain/index';
 import { cameraGridRays, incoherentRays, surfaceSegments } from './_raySets';
@@ -80,7 +80,7 @@ interface Contender {
 }
 
 /** The strongest TypeScript strategies of sorting-batching.ts on incoherent rays, one at a time and batched. */
-const BATCHING_CANDIDATES: Partial<RayStrategy>[] = [
+const BATCHING_CANDIDATES: Partial<CastOptions>[] = [
   { tree: '4-way', layout: 'quantized', sorting: 'tmax', batchSize: 0 },
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 0 },
   { tree: '4-way', layout: 'quantized', sorting: 'tmax', batchSize: 64 },
@@ -89,8 +89,14 @@ const BATCHING_CANDIDATES: Partial<RayStrategy>[] = [
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 64 },
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 256 },
 ];
-const strategyName = (s: Partial<RayStrategy>): string =>
-  `castRaysWith ${s.tree} ${s.layout} ${s.sorting} ${s.batchSize === 0 ? 'one at a time, packed' : `batch ${s.batchSize}`}`;
+const strategyName = (s: Partial<CastOptions>): string =>
+  `castRays ${s.tree} ${s.layout} ${s.sorting} ${s.batchSize === 0 ? 'one at a time, packed' : `batch ${s.batchSize}`}`;
+
+/** The SIMD kernel through castRays; throws should TypeScript run instead (the table would lie). */
+function castSimd(rays: RayBatch, hits: RayHits, batchSize: number): void {
+  const report = castRays(bvh, rays, hits, { kernel: 'wasm-simd', batchSize });
+  if (report.kernel !== 'wasm-simd') throw new Error(`castRays ran ${report.kernel}: ${report.fallbackReason ?? ''}`);
+}
 
 const contenders: Contender[] = [
   { name: 'three-mesh-bvh raycastFirst', kind: 'three', run: castThree },
@@ -98,13 +104,13 @@ const contenders: Contender[] = [
   ...BATCHING_CANDIDATES.map((strategy): Contender => ({
     name: strategyName(strategy),
     kind: 'batching',
-    run: (rays, hits) => void castRaysWith(bvh, rays, hits, strategy),
+    run: (rays, hits) => void castRays(bvh, rays, hits, { triangles: 'packed', ...strategy }),
   })),
-  { name: 'WebAssembly SIMD castRaysSimd (one ray at a time)', kind: 'simd', run: (rays, hits) => void kernel.cast(bvh, rays, hits) },
+  { name: "WebAssembly SIMD castRays 'wasm-simd' (one ray at a time)", kind: 'simd', run: (rays, hits) => void castSimd(rays, hits, 0) },
   ...SIMD_BATCHES.map((batch): Contender => ({
-    name: `WebAssembly SIMD castRaysSimd batch ${batch === Infinity ? 'all' : batch}`,
+    name: `WebAssembly SIMD castRays 'wasm-simd' batch ${batch === Infinity ? 'all' : batch}`,
     kind: 'simd-batched',
-    run: (rays, hits) => void kernel.cast(bvh, rays, hits, { batch }),
+    run: (rays, hits) => void castSimd(rays, hits, batch),
   })),
 ];
 
@@ -193,9 +199,9 @@ for (const [setName, rays] of sets) {
   const summary: [string, number][] = [
     ['three-mesh-bvh', threeIndex],
     ['TypeScript single-ray', singleIndex],
-    [`TypeScript best batching (${contenders[batchIndex]!.name.replace('castRaysWith ', '')})`, batchIndex],
+    [`TypeScript best batching (${contenders[batchIndex]!.name.replace('castRays ', '')})`, batchIndex],
     ['WebAssembly SIMD one ray at a time', simdIndex],
-    [`WebAssembly SIMD best batch (${contenders[simdBatchedIndex]!.name.replace('WebAssembly SIMD castRaysSimd ', '')})`, simdBatchedIndex],
+    [`WebAssembly SIMD best batch (${contenders[simdBatchedIndex]!.name.replace("WebAssembly SIMD castRays 'wasm-simd' ", '')})`, simdBatchedIndex],
   ];
   console.log('\nsummary');
   for (const [name, i] of summary)

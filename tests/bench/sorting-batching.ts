@@ -1,7 +1,7 @@
 /**
  * Node sorting × batching × tree layout for closest-hit rays on one terrain, against three-mesh-bvh in
  * the same run on the same rays: incoherent rays, a camera grid and 20-unit segments (see _raySets.ts).
- * Every strategy of castRaysWith (binary / 4-way, quantized / float, each sorting, one at a time or in
+ * Every strategy of castRays (binary / 4-way, quantized / float, each sorting, one at a time or in
  * batches of 1, 4, 16, 64, 256 or all), castRays (the 4-way default path) and three-mesh-bvh's
  * raycastFirst; watertight triangle test, front faces, triangles packed in leaf order unless a row says
  * 'indexed'. Batched rows hand a ray that is alone among fewer than 4 below a node over to the
@@ -19,17 +19,15 @@ import * as THREE from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
-import { castRays, type RayBatch, type QueryCounters, type RayHits } from '../../src/query/rays/index';
+import { castRays, type CastOptions, type RayBatch, type QueryCounters, type RayHits } from '../../src/query/rays/index';
 import {
   BINARY_SORTINGS,
   RAY_BATCH_SIZES,
   WIDE_SORTINGS,
-  castRaysWith,
   leafTrianglesFor,
   octantPermutationsFor,
   prepareRayStrategies,
   binaryBVHFor,
-  type RayStrategy,
 } from '../../src/query/rays/strategies';
 import { generateTerrain } from '../../src/terrain/index';
 import { cameraGridRays, incoherentRays, surfaceSegments } from './_raySets';
@@ -49,12 +47,12 @@ const SEED = 20170302;
 
 interface Row {
   name: string;
-  strategy: Partial<RayStrategy> | null;
+  strategy: Partial<CastOptions> | null;
   run(rays: RayBatch, hits: RayHits): QueryCounters | null;
 }
 
 const batchLabel = (size: number): string => (size === 0 ? 'one at a time' : size === Infinity ? 'all' : `batch ${size}`);
-const strategyName = (s: Partial<RayStrategy>): string =>
+const strategyName = (s: Partial<CastOptions>): string =>
   `${s.tree} ${s.layout} ${s.sorting} ${batchLabel(s.batchSize ?? 0)}${s.aloneBelow === 0 ? ' pure' : ''}${s.triangles === 'indexed' ? ' indexed' : ''}`;
 
 const mesh = generateTerrain({ cells: CELLS, seed: SEED });
@@ -86,8 +84,8 @@ for (const tree of ['binary', '4-way'] as const) {
   for (const layout of ['quantized', 'float'] as const) {
     for (const sorting of tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS) {
       for (const batchSize of RAY_BATCH_SIZES) {
-        const strategy: Partial<RayStrategy> = { tree, layout, sorting, batchSize };
-        rows.push({ name: strategyName(strategy), strategy, run: (rays, hits) => castRaysWith(bvh, rays, hits, strategy) });
+        const strategy: Partial<CastOptions> = { tree, layout, sorting, batchSize };
+        rows.push({ name: strategyName(strategy), strategy, run: (rays, hits) => castRays(bvh, rays, hits, { triangles: 'packed', ...strategy }) });
       }
     }
   }
@@ -100,8 +98,8 @@ for (const strategy of [
   { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: Infinity, aloneBelow: 0 },
   { tree: '4-way', layout: 'quantized', sorting: 'precomputed', batchSize: 256, aloneBelow: 0 },
   { tree: '4-way', layout: 'quantized', sorting: 'precomputed', batchSize: Infinity, aloneBelow: 0 },
-] as Partial<RayStrategy>[]) {
-  rows.push({ name: strategyName(strategy), strategy, run: (rays, hits) => castRaysWith(bvh, rays, hits, strategy) });
+] as Partial<CastOptions>[]) {
+  rows.push({ name: strategyName(strategy), strategy, run: (rays, hits) => castRays(bvh, rays, hits, { triangles: 'packed', ...strategy }) });
 }
 const selected = rows.filter((row, i) => i < 2 || ONLY === undefined || row.name.includes(ONLY));
 

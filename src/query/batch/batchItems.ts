@@ -39,14 +39,17 @@ export const VOTE_NONE = 0;
 export const VOTE_OCTANTS = 1;
 export const VOTE_DIRECTIONS = 2;
 
-/** Work of a batched walk: item-node visits and item-box tests (summed over items). */
+/** Work of a batched walk: item-node visits and item-box tests (summed over items), subtrees cut by the filter. */
 export class BatchCounters {
   nodesVisited = 0;
   boxesTested = 0;
+  /** Children not pushed because their mask misses the filter. */
+  subtreesMasked = 0;
 
   reset(): void {
     this.nodesVisited = 0;
     this.boxesTested = 0;
+    this.subtreesMasked = 0;
   }
 }
 

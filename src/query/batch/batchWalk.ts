@@ -9,8 +9,9 @@ import {
 } from '../../bvh/binaryLayout';
 import { CHILD_INDEX_MASK } from '../../bvh/childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET, type FloatNodes } from '../../bvh/floatLayout';
-import { QUANT_STEP_SCALE } from '../../bvh/quantize';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
+import { writeChildFrame } from '../walk/frames';
+import { subtreeMasked } from '../walk/maskFilter';
 import { IDENTITY_PERMUTATION, SORT_DISTANCE, SORT_NONE, SORT_PRECOMPUTED, SORT_SPLIT_AXIS, SORT_TMAX } from '../rays/sorting';
 import { VOTE_DIRECTIONS, VOTE_NONE, VOTE_OCTANTS, type BatchCounters, type BatchItems, type BatchStack } from './batchItems';
 
@@ -24,7 +25,15 @@ import { VOTE_DIRECTIONS, VOTE_NONE, VOTE_OCTANTS, type BatchCounters, type Batc
  *   4-way 'precomputed': the permutation of the survivors' most common octant.
  * Every entry on the stack carries the number of items that reached it; the walk itself never reads
  * an item.
+ *
+ * Collision filter: given `nodeMasks` (the 4-way tree's interned table, read through each node's mask
+ * index; for the binary tree one union per node, see binaryTraverse.ts), a child whose mask misses
+ * `filter` is not pushed (counted in counters.subtreesMasked); null: no check. The items skip filtered
+ * triangles themselves.
  */
+
+/** The frame of the node being expanded (walk/frames.ts), read into locals at once. */
+const frame = new Float64Array(6);
 
 /** The vote a sorting needs from cull() (set it on the items before walking). */
 export function voteModeFor(sorting: number): number {
@@ -54,8 +63,14 @@ export function walkBinaryFloat(
   sorting: number,
   stack: BatchStack,
   counters: BatchCounters,
+  nodeMasks: Uint32Array | null = null,
+  filter = 0xffffffff,
 ): void {
   if (nodes.nodeCount === 0 || count === 0) return;
+  if (nodeMasks !== null && (nodeMasks[0]! & filter) === 0) {
+    counters.subtreesMasked++;
+    return;
+  }
   const f32 = nodes.f32;
   const u32 = nodes.floatU32;
   const stackNode = stack.word;
@@ -65,6 +80,7 @@ export function walkBinaryFloat(
   const codeShift = sorting === SORT_SPLIT_AXIS ? 8 : 0;
   const aloneBelow = items.aloneBelow;
   let boxesTested = 0;
+  let subtreesMasked = 0;
   stackNode[0] = 0;
   stackCount[0] = count;
   let top = 1;
@@ -97,14 +113,20 @@ export function walkBinaryFloat(
     } else if (sorting !== SORT_NONE) {
       rightFirst = octantsWantRight((u32[b + BINARY_FLOAT_CODES]! >>> codeShift) & 255, votes, survivors);
     }
-    stackNode[top] = rightFirst ? link : link + 1;
-    stackCount[top] = survivors;
-    stackNode[top + 1] = rightFirst ? link + 1 : link;
-    stackCount[top + 1] = survivors;
-    top += 2;
+    const far = rightFirst ? link : link + 1;
+    const near = rightFirst ? link + 1 : link;
+    if (nodeMasks === null || (nodeMasks[far]! & filter) !== 0) {
+      stackNode[top] = far;
+      stackCount[top++] = survivors;
+    } else subtreesMasked++;
+    if (nodeMasks === null || (nodeMasks[near]! & filter) !== 0) {
+      stackNode[top] = near;
+      stackCount[top++] = survivors;
+    } else subtreesMasked++;
   }
   counters.nodesVisited += boxesTested;
   counters.boxesTested += boxesTested;
+  counters.subtreesMasked += subtreesMasked;
 }
 
 /** Binary quantized layout: each node's bounds are decoded once for the batch. */
@@ -115,8 +137,14 @@ export function walkBinaryQuantized(
   sorting: number,
   stack: BatchStack,
   counters: BatchCounters,
+  nodeMasks: Uint32Array | null = null,
+  filter = 0xffffffff,
 ): void {
   if (nodes.nodeCount === 0 || count === 0) return;
+  if (nodeMasks !== null && (nodeMasks[0]! & filter) === 0) {
+    counters.subtreesMasked++;
+    return;
+  }
   const u16 = nodes.u16;
   const u32 = nodes.quantizedU32;
   const codes = nodes.codes;
@@ -134,6 +162,7 @@ export function walkBinaryQuantized(
   const codeShift = sorting === SORT_SPLIT_AXIS ? 8 : 0;
   const aloneBelow = items.aloneBelow;
   let boxesTested = 0;
+  let subtreesMasked = 0;
   stackNode[0] = 0;
   stackCount[0] = count;
   let top = 1;
@@ -174,14 +203,20 @@ export function walkBinaryQuantized(
     } else if (sorting !== SORT_NONE) {
       rightFirst = octantsWantRight((codes[node]! >>> codeShift) & 255, votes, survivors);
     }
-    stackNode[top] = rightFirst ? link : link + 1;
-    stackCount[top] = survivors;
-    stackNode[top + 1] = rightFirst ? link + 1 : link;
-    stackCount[top + 1] = survivors;
-    top += 2;
+    const far = rightFirst ? link : link + 1;
+    const near = rightFirst ? link + 1 : link;
+    if (nodeMasks === null || (nodeMasks[far]! & filter) !== 0) {
+      stackNode[top] = far;
+      stackCount[top++] = survivors;
+    } else subtreesMasked++;
+    if (nodeMasks === null || (nodeMasks[near]! & filter) !== 0) {
+      stackNode[top] = near;
+      stackCount[top++] = survivors;
+    } else subtreesMasked++;
   }
   counters.nodesVisited += boxesTested;
   counters.boxesTested += boxesTested;
+  counters.subtreesMasked += subtreesMasked;
 }
 
 /**
@@ -229,7 +264,8 @@ function wideOrder(
 
 /**
  * 4-way quantized layout. An entry is a child word with the decoded box of its slot; a node's four
- * slots are decoded once for the batch when the node is reached, against the frame the packer used.
+ * slots are decoded once for the batch when the node is reached, against the frame the packer used
+ * (walk/frames.ts).
  * Shared leaf nodes are reached from two parents and simply cull the other parent's half by its boxes.
  */
 export function walkWideQuantized(
@@ -241,8 +277,14 @@ export function walkWideQuantized(
   stack: BatchStack,
   counters: BatchCounters,
   scratch: Float64Array,
+  nodeMasks: Uint32Array | null = null,
+  filter = 0xffffffff,
 ): void {
   if (nodes.nodeCount === 0 || count === 0) return;
+  if (nodeMasks !== null && subtreeMasked(nodes.u32, QUANTIZED_WORDS_U32, nodeMasks, filter)) {
+    counters.subtreesMasked++;
+    return;
+  }
   const u16 = nodes.u16;
   const u32 = nodes.u32;
   const firstShared = nodes.firstShared;
@@ -256,6 +298,7 @@ export function walkWideQuantized(
   const aloneBelow = items.aloneBelow;
   let nodesVisited = 0;
   let boxesTested = 0;
+  let subtreesMasked = 0;
   stackWord[0] = 0; // node 0
   stackCount[0] = count;
   stackBox.set(nodes.rootFrame, 0);
@@ -280,23 +323,13 @@ export function walkWideQuantized(
       continue;
     }
     const node = word & CHILD_INDEX_MASK;
-    let minX: number, minY: number, minZ: number, stepX: number, stepY: number, stepZ: number;
-    if (node >= firstShared) {
-      const g = 6 * (node - firstShared);
-      minX = sharedFrames[g]!;
-      minY = sharedFrames[g + 1]!;
-      minZ = sharedFrames[g + 2]!;
-      stepX = (sharedFrames[g + 3]! - minX) * QUANT_STEP_SCALE;
-      stepY = (sharedFrames[g + 4]! - minY) * QUANT_STEP_SCALE;
-      stepZ = (sharedFrames[g + 5]! - minZ) * QUANT_STEP_SCALE;
-    } else {
-      minX = loX;
-      minY = loY;
-      minZ = loZ;
-      stepX = (hiX - loX) * QUANT_STEP_SCALE;
-      stepY = (hiY - loY) * QUANT_STEP_SCALE;
-      stepZ = (hiZ - loZ) * QUANT_STEP_SCALE;
-    }
+    writeChildFrame(frame, 0, node, firstShared, sharedFrames, loX, loY, loZ, hiX, hiY, hiZ);
+    const minX = frame[0]!,
+      minY = frame[1]!,
+      minZ = frame[2]!;
+    const stepX = frame[3]!,
+      stepY = frame[4]!,
+      stepZ = frame[5]!;
     if (survivors < aloneBelow) {
       items.aloneWide(survivors, node, minX, minY, minZ, stepX, stepY, stepZ);
       continue;
@@ -321,7 +354,16 @@ export function walkWideQuantized(
     for (let i = 6; i >= 0; i -= 2) {
       const s = (permutation >>> i) & 3;
       const childWord = u32[w + s]!;
-      if (((childWord >>> 24) & 15) === 1) continue; // empty
+      const childType = (childWord >>> 24) & 15;
+      if (childType === 1) continue; // empty
+      if (
+        childType === 0 &&
+        nodeMasks !== null &&
+        subtreeMasked(u32, QUANTIZED_NODE_U32 * (childWord & CHILD_INDEX_MASK) + QUANTIZED_WORDS_U32, nodeMasks, filter)
+      ) {
+        subtreesMasked++;
+        continue;
+      }
       stackWord[top] = childWord;
       stackCount[top] = survivors;
       const o = 6 * s;
@@ -337,6 +379,7 @@ export function walkWideQuantized(
   }
   counters.nodesVisited += nodesVisited;
   counters.boxesTested += boxesTested;
+  counters.subtreesMasked += subtreesMasked;
 }
 
 /** 4-way float layout: the same walk with absolute float32 child boxes. */
@@ -349,8 +392,14 @@ export function walkWideFloat(
   stack: BatchStack,
   counters: BatchCounters,
   scratch: Float64Array,
+  nodeMasks: Uint32Array | null = null,
+  filter = 0xffffffff,
 ): void {
   if (nodes.nodeCount === 0 || count === 0) return;
+  if (nodeMasks !== null && subtreeMasked(nodes.u32, FLOAT_WORDS_OFFSET, nodeMasks, filter)) {
+    counters.subtreesMasked++;
+    return;
+  }
   const f32 = nodes.f32;
   const u32 = nodes.u32;
   const stackWord = stack.word;
@@ -361,6 +410,7 @@ export function walkWideFloat(
   const aloneBelow = items.aloneBelow;
   let nodesVisited = 0;
   let boxesTested = 0;
+  let subtreesMasked = 0;
   // The root has no box of its own in this layout: every item enters it.
   stackWord[0] = 0;
   stackCount[0] = count;
@@ -403,7 +453,16 @@ export function walkWideFloat(
     for (let i = 6; i >= 0; i -= 2) {
       const s = (permutation >>> i) & 3;
       const childWord = u32[w + s]!;
-      if (((childWord >>> 24) & 15) === 1) continue;
+      const childType = (childWord >>> 24) & 15;
+      if (childType === 1) continue; // empty
+      if (
+        childType === 0 &&
+        nodeMasks !== null &&
+        subtreeMasked(u32, FLOAT_NODE_WORDS * (childWord & CHILD_INDEX_MASK) + FLOAT_WORDS_OFFSET, nodeMasks, filter)
+      ) {
+        subtreesMasked++;
+        continue;
+      }
       stackWord[top] = childWord;
       stackCount[top] = survivors;
       const t = 6 * top;
@@ -418,4 +477,5 @@ export function walkWideFloat(
   }
   counters.nodesVisited += nodesVisited;
   counters.boxesTested += boxesTested;
+  counters.subtreesMasked += subtreesMasked;
 }

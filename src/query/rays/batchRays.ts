@@ -3,6 +3,7 @@ import type { BVH } from '../../bvh/buildBVH';
 import { octantOf } from '../../bvh/octantOrder';
 import { RAY_DATA_LENGTH } from '../rayTriangle/rayData';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
+import { triangleMasked } from '../walk/maskFilter';
 import { VOTE_DIRECTIONS, VOTE_NONE, VOTE_OCTANTS, type BatchItems } from '../batch/batchItems';
 import { MODE_ANY } from './rayTypes';
 import { traverseBinaryFloat, traverseBinaryQuantized } from './binaryTraverse';
@@ -27,8 +28,9 @@ const FINISHED = -1;
  * A batch holds either only rays without a zero direction component (plain min/max slab, no NaN can
  * arise) or only rays with one (the NaN-aware test of traverseQuantized: a ray lying in a face plane
  * counts as inside); castRaysWith keeps the two kinds in separate batches.
- * testLeaf: each triangle of the leaf is fetched once and tested against every surviving ray; a ray
- * shrinks on a hit, and an any-hit ray leaves the batch for good (its tMax becomes −1).
+ * testLeaf: each triangle of the leaf is fetched once and tested against every surviving ray (unless
+ * the collision filter rejects it); a ray shrinks on a hit, and an any-hit ray leaves the batch for good
+ * (its tMax becomes −1). The walk cuts filtered subtrees; the rays walking alone filter as castRays does.
  */
 export class RayBatchItems implements BatchItems {
   readonly capacity: number;
@@ -48,6 +50,12 @@ export class RayBatchItems implements BatchItems {
   count = 0;
   regular = true;
   trianglesTested = 0;
+  trianglesMasked = 0;
+  /** The collision filter: with `filtering`, a leaf triangle whose mask misses `filter` is not tested. */
+  filtering = false;
+  filter = 0xffffffff;
+  materialIds: Uint8Array = new Uint8Array(0);
+  materialMasks: Uint32Array = new Uint32Array(0);
   // Set per cast.
   positions: Float32Array = new Float32Array(0);
   indices: Uint32Array = new Uint32Array(0);
@@ -332,12 +340,21 @@ export class RayBatchItems implements BatchItems {
     const intersect = this.kernel!.intersect;
     const doubleSided = this.doubleSided;
     const any = this.mode === MODE_ANY;
+    const filtering = this.filtering;
+    const filter = this.filter;
+    const materialIds = this.materialIds;
+    const materialMasks = this.materialMasks;
     let tested = 0;
+    let masked = 0;
     const leafTriangles = this.leafTriangles;
     const vertices = leafTriangles ?? positions;
     const end = first + references;
     for (let k = first; k < end; k++) {
       const triangle = ordered ? order[k]! : k;
+      if (filtering && triangleMasked(materialIds, materialMasks, triangle, filter)) {
+        masked++;
+        continue;
+      }
       let a: number, b: number, c: number;
       if (leafTriangles !== null) {
         a = 3 * k;
@@ -366,6 +383,7 @@ export class RayBatchItems implements BatchItems {
       }
     }
     this.trianglesTested += tested;
+    this.trianglesMasked += masked;
   }
 }
 

@@ -9,12 +9,13 @@ import {
 } from '../../bvh/binaryLayout';
 import { octantOf } from '../../bvh/octantOrder';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
+import { triangleMasked } from '../walk/maskFilter';
 import { MODE_ANY } from './rayTypes';
 import { SORT_DISTANCE, SORT_NONE, SORT_SPLIT_AXIS } from './sorting';
 import type { StrategyWorkspace } from './strategyWorkspace';
 import { EXIT_SLACK } from './traverseQuantized';
 
-/** Slack scale of the factored quantized slab test (same error bound as traverseQuantizedFactored). */
+/** Slack scale of the factored quantized slab test (same error bound as traverseQuantized's). */
 const FACTORED_SLACK = 2 ** -47;
 
 /**
@@ -26,6 +27,11 @@ const FACTORED_SLACK = 2 ** -47;
  * next without going through the stack, the other one is pushed. A ray with no zero direction
  * component takes the plain min/max slab test; one with a zero component takes the NaN-aware test of
  * traverseQuantized (a ray lying in a face plane counts as inside).
+ *
+ * Collision filter (workspace.filtering, workspace.filter): the binary layout has no spare bits for a
+ * node mask index, so the union of the masks below each node lives beside it, 4 bytes per node
+ * (workspace.binaryNodeMasks, built by castRaysWith.ts on the first filtered cast); a node whose union
+ * misses the filter is cut before its box is tested, a leaf triangle whose mask misses it is not tested.
  */
 export function traverseBinaryFloat(
   binary: BinaryBVH,
@@ -53,6 +59,11 @@ export function traverseBinaryFloat(
   const positions = binary.positions;
   const intersect = kernel.intersect;
   const stack = workspace.binaryStack;
+  const filtering = workspace.filtering;
+  const filter = workspace.filter;
+  const materialIds = workspace.materialIds;
+  const materialMasks = workspace.materialMasks;
+  const nodeMasks = workspace.binaryNodeMasks;
 
   const inverseX = 1 / (dx + 0);
   const inverseY = 1 / (dy + 0);
@@ -71,11 +82,19 @@ export function traverseBinaryFloat(
   let bestTriangle = -1;
   let nodesVisited = 0;
   let trianglesTested = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
   let top = 0;
   let node = startNode;
   if (nodes.nodeCount === 0) top = -1;
 
   traversal: while (top >= 0) {
+    if (filtering && (nodeMasks[node]! & filter) === 0) {
+      subtreesMasked++;
+      if (top === 0) break;
+      node = stack[--top]!;
+      continue;
+    }
     const b = BINARY_FLOAT_NODE_WORDS * node;
     nodesVisited++;
     let enter: number;
@@ -106,6 +125,10 @@ export function traverseBinaryFloat(
         const first = link & BINARY_LEAF_START_MASK;
         const last = first + ((link >>> 27) & 15);
         for (let k = first; k < last; k++) {
+          if (filtering && triangleMasked(materialIds, materialMasks, order[k]!, filter)) {
+            trianglesMasked++;
+            continue;
+          }
           trianglesTested++;
           let hitT: number;
           if (leafTriangles !== null) hitT = intersect(rayData, leafTriangles, 3 * k, 3 * k + 1, 3 * k + 2, tMax, doubleSided);
@@ -150,13 +173,15 @@ export function traverseBinaryFloat(
   workspace.nodesVisited += nodesVisited;
   workspace.boxesTested += nodesVisited;
   workspace.trianglesTested += trianglesTested;
+  workspace.subtreesMasked += subtreesMasked;
+  workspace.trianglesMasked += trianglesMasked;
 }
 
 /**
  * The same walk over the quantized binary layout. Its single frame makes the factored slab test free of
  * per-node work: a bound q is at distance q·(step·inverse) + (frameMin − origin)·inverse, both factors
  * per ray, so each plane costs one multiply-add; the slack added to exits covers its rounding (see
- * traverseQuantizedFactored). Rays with a zero direction component decode the bounds and take the
+ * traverseQuantized). Rays with a zero direction component decode the bounds and take the
  * NaN-aware test.
  */
 export function traverseBinaryQuantized(
@@ -186,6 +211,11 @@ export function traverseBinaryQuantized(
   const positions = binary.positions;
   const intersect = kernel.intersect;
   const stack = workspace.binaryStack;
+  const filtering = workspace.filtering;
+  const filter = workspace.filter;
+  const materialIds = workspace.materialIds;
+  const materialMasks = workspace.materialMasks;
+  const nodeMasks = workspace.binaryNodeMasks;
   const frame = nodes.frame;
   const minX = frame[0]!,
     minY = frame[1]!,
@@ -231,11 +261,19 @@ export function traverseBinaryQuantized(
   let bestTriangle = -1;
   let nodesVisited = 0;
   let trianglesTested = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
   let top = 0;
   let node = startNode;
   if (nodes.nodeCount === 0) top = -1;
 
   traversal: while (top >= 0) {
+    if (filtering && (nodeMasks[node]! & filter) === 0) {
+      subtreesMasked++;
+      if (top === 0) break;
+      node = stack[--top]!;
+      continue;
+    }
     const b = BINARY_QUANTIZED_NODE_U16 * node;
     nodesVisited++;
     let enter: number;
@@ -266,6 +304,10 @@ export function traverseBinaryQuantized(
         const first = link & BINARY_LEAF_START_MASK;
         const last = first + ((link >>> 27) & 15);
         for (let k = first; k < last; k++) {
+          if (filtering && triangleMasked(materialIds, materialMasks, order[k]!, filter)) {
+            trianglesMasked++;
+            continue;
+          }
           trianglesTested++;
           let hitT: number;
           if (leafTriangles !== null) hitT = intersect(rayData, leafTriangles, 3 * k, 3 * k + 1, 3 * k + 2, tMax, doubleSided);
@@ -310,4 +352,6 @@ export function traverseBinaryQuantized(
   workspace.nodesVisited += nodesVisited;
   workspace.boxesTested += nodesVisited;
   workspace.trianglesTested += trianglesTested;
+  workspace.subtreesMasked += subtreesMasked;
+  workspace.trianglesMasked += trianglesMasked;
 }

@@ -1,7 +1,7 @@
 import type { MaterialInput } from '../../bvh/collisionMasks';
 import { getRayTriangleKernel } from '../rayTriangle/registry';
 import { createRayData } from '../rayTriangle/rayData';
-import { isValidRay } from './castRays';
+import { isValidRay } from './validRay';
 import { resolveCastOptions } from './castOptions';
 import type { CastOptions, RayBatch, RayHits } from './rayTypes';
 

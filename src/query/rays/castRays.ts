@@ -1,16 +1,22 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
 import { getRayTriangleKernel } from '../rayTriangle/registry';
-import { modeCode, resolveCastOptions } from './castOptions';
+import { modeCode, resolveCastOptions, usesReferenceWalk } from './castOptions';
+import { castWithStrategy } from './castRaysWith';
 import { MODE_ALL } from './rayTypes';
 import type { QueryCounters } from '../counters';
 import { filterRejectsSome } from '../walk/maskFilter';
-import type { CastOptions, RayBatch, RayHits } from './rayTypes';
+import type { SimdCastOptions } from './rayKernel';
+import type { CastOptions, RayBatch, RayCastReport, RayHits } from './rayTypes';
+import { simdRayKernel, simdRaysUnavailableReason } from './simdRays';
 import { workspaceFor } from './rayWorkspace';
 import { traverseFloat } from './traverseFloat';
 import { traverseQuantized } from './traverseQuantized';
+import { isValidRay } from './validRay';
 
-function checkBatch(bvh: BVH, rays: RayBatch, hits: RayHits, layout: CastOptions['layout']): void {
+export { isValidRay } from './validRay';
+
+function checkBatch(bvh: BVH, rays: RayBatch, hits: RayHits, options: CastOptions): void {
   const n = rays.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
   if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)
@@ -23,30 +29,61 @@ function checkBatch(bvh: BVH, rays: RayBatch, hits: RayHits, layout: CastOptions
     throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
   if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n)
     throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
-  if ((layout === 'quantized' ? bvh.quantized : bvh.float) === null)
-    throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, layout);
-}
-
-/** A usable ray: finite origin and direction, non-zero direction, tMax > 0 (NaN fails every test). */
-export function isValidRay(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number): boolean {
-  const finite =
-    Math.abs(ox) < Infinity &&
-    Math.abs(oy) < Infinity &&
-    Math.abs(oz) < Infinity &&
-    Math.abs(dx) < Infinity &&
-    Math.abs(dy) < Infinity &&
-    Math.abs(dz) < Infinity;
-  return finite && (dx !== 0 || dy !== 0 || dz !== 0) && tMax > 0;
+  // The binary tree is built on first use and carries both layouts.
+  if (options.tree === '4-way' && (options.layout === 'quantized' ? bvh.quantized : bvh.float) === null)
+    throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, options.layout);
 }
 
 /**
- * Casts a batch of rays: closest hit, any hit, or all hits (into options.allHits, with the closest one
- * also in `hits`). Results are written into `hits`; returns the work done. Invalid rays are flagged
- * (t = NaN, triangle −1) and counted, never traversed.
+ * Why the WebAssembly SIMD kernel cannot serve these (resolved) options on this BVH, or '' when it can.
  */
-export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<CastOptions> = {}): QueryCounters {
+export function wasmSimdRefusal(bvh: BVH, options: CastOptions): string {
+  if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD not loaded';
+  if (options.tree !== '4-way' || options.layout !== 'quantized' || bvh.quantized === null) return 'SIMD walks the 4-way quantized tree only';
+  if (options.triangleTest !== 'watertight') return 'SIMD uses the watertight test only';
+  if (options.mode === 'all') return "SIMD finds the closest or any hit, not 'all'";
+  return '';
+}
+
+/**
+ * Casts a batch of rays, the one entry point for every kernel, tree, layout, node sorting and batching
+ * (see CastOptions; the defaults are the TypeScript reference walk). Closest hit, any hit, or all hits
+ * (into options.allHits, with the closest one also in `hits`). Results are written into `hits`: t and
+ * the triangle per ray (a miss: +∞ and −1); invalid rays are flagged (t = NaN, triangle −1) and
+ * counted, never traversed. Returns the work done and the kernel that ran.
+ *
+ * Counters: the reference walk counts a 4-way node visit and four box tests per popped node, and leaves;
+ * the binary tree counts one box test per popped node (nodesVisited = boxesTested); batches count
+ * item-node visits and item-box tests; the SIMD kernel counts nodes and triangles only.
+ */
+export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<CastOptions> = {}): RayCastReport {
   const resolved = resolveCastOptions(options);
-  checkBatch(bvh, rays, hits, resolved.layout);
+  checkBatch(bvh, rays, hits, resolved);
+  const filtering = filterRejectsSome(bvh.masks, resolved.filter);
+  let fallbackReason: string | undefined;
+  if (resolved.kernel === 'wasm-simd') {
+    fallbackReason = wasmSimdRefusal(bvh, resolved);
+    if (fallbackReason === '') {
+      const simd: Partial<SimdCastOptions> = {
+        mode: resolved.mode === 'any' ? 'any' : 'closest',
+        doubleSided: resolved.doubleSided,
+        batch: resolved.batchSize,
+      };
+      if (resolved.aloneBelow !== undefined) simd.aloneBelow = resolved.aloneBelow;
+      if (filtering) simd.filter = resolved.filter;
+      return { ...simdRayKernel()!.cast(bvh, rays, hits, simd), kernel: 'wasm-simd' };
+    }
+  }
+  const counters = usesReferenceWalk(resolved)
+    ? castReference(bvh, rays, hits, resolved, filtering)
+    : castWithStrategy(bvh, rays, hits, resolved, filtering);
+  const report: RayCastReport = { ...counters, kernel: 'typescript' };
+  if (fallbackReason !== undefined) report.fallbackReason = fallbackReason;
+  return report;
+}
+
+/** The reference walk, one ray at a time over the 4-way tree in exit-distance order (the only one with mode 'all'). */
+function castReference(bvh: BVH, rays: RayBatch, hits: RayHits, resolved: CastOptions, filtering: boolean): QueryCounters {
   const kernel = getRayTriangleKernel(resolved.triangleTest);
   const workspace = workspaceFor(bvh);
   const mode = modeCode(resolved.mode);
@@ -62,7 +99,6 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
   const doubleSided = resolved.doubleSided;
   workspace.resetCounters();
   const filter = resolved.filter;
-  const filtering = filterRejectsSome(bvh.masks, filter);
   let invalidRays = 0;
   let hitCount = 0;
   const quantized = bvh.quantized;

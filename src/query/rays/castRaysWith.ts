@@ -2,77 +2,21 @@ import { binaryBVHFor, type BinaryBVH } from '../../bvh/binaryBVH';
 import type { BVH } from '../../bvh/buildBVH';
 import { wideOctantPermutations } from '../../bvh/octantOrder';
 import { packLeafTriangles } from '../../bvh/leafTriangles';
-import { BVH_LAYOUTS, type BVHLayoutName } from '../../bvh/options';
-import { InvalidParameterError } from '../../errors';
+import { BINARY_FLOAT_LINK, BINARY_FLOAT_NODE_WORDS, binaryLeafCount, binaryLeafStart, isBinaryLeaf } from '../../bvh/binaryLayout';
 import { BatchCounters, BatchStack } from '../batch/batchItems';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import { voteModeFor, walkBinaryFloat, walkBinaryQuantized, walkWideFloat, walkWideQuantized } from '../batch/batchWalk';
-import { DEFAULT_RAY_TRIANGLE_KERNEL, getRayTriangleKernel, type RayTriangleKernelName } from '../rayTriangle/registry';
+import { getRayTriangleKernel } from '../rayTriangle/registry';
 import { RayBatchItems } from './batchRays';
 import { traverseBinaryFloat, traverseBinaryQuantized } from './binaryTraverse';
-import { isValidRay } from './castRays';
-import { MODE_ANY, MODE_CLOSEST, type RayBatch, type RayHits } from './rayTypes';
-import { BINARY_SORTINGS, WIDE_SORTINGS, sortingCode, type NodeSorting } from './sorting';
+import { isValidRay } from './validRay';
+import { MODE_ANY, MODE_CLOSEST, type CastOptions, type RayBatch, type RayHits, type RayTree } from './rayTypes';
+import { sortingCode } from './sorting';
 import { StrategyWorkspace } from './strategyWorkspace';
 import { traverseWideFloat, traverseWideQuantized } from './wideTraverse';
 
-export const RAY_TREES = ['binary', '4-way'] as const;
-export type RayTree = (typeof RAY_TREES)[number];
-/** Batch sizes offered by the sandbox and the benchmark; 0 = one ray at a time, Infinity = all rays. */
-export const RAY_BATCH_SIZES = [0, 1, 4, 16, 64, 256, Infinity] as const;
-
-/** A strategy set for castRaysWith: tree, layout, node sorting, batching, and the usual cast options. */
-export interface RayStrategy {
-  tree: RayTree;
-  layout: BVHLayoutName;
-  sorting: NodeSorting;
-  /** 0: one ray at a time (per-ray child order); n ≥ 1: n rays go down the tree together; Infinity: all. */
-  batchSize: number;
-  mode: 'closest' | 'any';
-  triangleTest: RayTriangleKernelName;
-  doubleSided: boolean;
-  /** 'packed': leaves read their triangles from a copy in leaf order (36 bytes per reference, few cache
-   *  lines per leaf); 'indexed': through triangleOrder, the index buffer and the vertices. */
-  triangles: 'packed' | 'indexed';
-  /** Batches only: a ray that is alone, or among fewer than this many, below a node finishes that
-   *  subtree by itself with its own child order (0 or 1: never; the whole walk stays batched). */
-  aloneBelow: number;
-}
-
-export const DEFAULT_RAY_STRATEGY: Readonly<RayStrategy> = Object.freeze({
-  tree: '4-way',
-  layout: 'quantized',
-  sorting: 'tmax',
-  batchSize: 0,
-  mode: 'closest',
-  triangleTest: DEFAULT_RAY_TRIANGLE_KERNEL,
-  doubleSided: false,
-  triangles: 'packed',
-  aloneBelow: 4,
-});
-
-export function resolveRayStrategy(input: Partial<RayStrategy>): RayStrategy {
-  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<RayStrategy>;
-  const strategy: RayStrategy = { ...DEFAULT_RAY_STRATEGY, ...given };
-  if (given.sorting === undefined && strategy.tree === 'binary') strategy.sorting = 'precomputed';
-  if (!(RAY_TREES as readonly string[]).includes(strategy.tree)) throw new InvalidParameterError('tree', "'binary' or '4-way'", strategy.tree);
-  if (!(BVH_LAYOUTS as readonly string[]).includes(strategy.layout))
-    throw new InvalidParameterError('layout', "'quantized' or 'float'", strategy.layout);
-  const sortings: readonly string[] = strategy.tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS;
-  if (!sortings.includes(strategy.sorting))
-    throw new InvalidParameterError('sorting', `for the ${strategy.tree} tree one of ${sortings.map((s) => `'${s}'`).join(', ')}`, strategy.sorting);
-  const size = strategy.batchSize;
-  if (!(typeof size === 'number' && size >= 0 && (Number.isInteger(size) || size === Infinity)))
-    throw new InvalidParameterError('batchSize', 'a whole number ≥ 0 or Infinity', size);
-  if (!(Number.isInteger(strategy.aloneBelow) && strategy.aloneBelow >= 0))
-    throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', strategy.aloneBelow);
-  if (strategy.mode !== 'closest' && strategy.mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", strategy.mode);
-  getRayTriangleKernel(strategy.triangleTest, 'triangleTest');
-  if (strategy.triangles !== 'packed' && strategy.triangles !== 'indexed')
-    throw new InvalidParameterError('triangles', "'packed' or 'indexed'", strategy.triangles);
-  if (typeof strategy.doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', strategy.doubleSided);
-  return strategy;
-}
+/** Batches: below a node reached by fewer rays than this, each finishes the subtree alone (CastOptions.aloneBelow). */
+const DEFAULT_ALONE_BELOW = 4;
 
 /** Everything castRaysWith keeps per BVH: the binary layout, the 4-way permutations, scratch. */
 interface StrategyState {
@@ -81,6 +25,8 @@ interface StrategyState {
   wideTriangles: Float32Array | null;
   binaryTriangles: Float32Array | null;
   single: StrategyWorkspace | null;
+  /** Per binary node, the union of the masks of the triangles below it (binaryNodeMasksFor). */
+  binaryMasks: Uint32Array | null;
   stack: BatchStack | null;
   items: RayBatchItems | null;
   readonly counters: BatchCounters;
@@ -98,6 +44,7 @@ function stateFor(bvh: BVH): StrategyState {
       wideTriangles: null,
       binaryTriangles: null,
       single: null,
+      binaryMasks: null,
       stack: null,
       items: null,
       counters: new BatchCounters(),
@@ -134,6 +81,35 @@ export function leafTrianglesFor(bvh: BVH, tree: RayTree): Float32Array {
 }
 
 /**
+ * The union of the collision masks below each node of the BVH's binary tree, built on the first
+ * filtered cast over it and kept with it: the binary nodes have no spare bits for an index into the
+ * BVH's interned table, so the unions live beside them (4 bytes per node). Children follow their
+ * parent in the layout, so one descending pass sees every child before its parent.
+ */
+export function binaryNodeMasksFor(bvh: BVH): Uint32Array {
+  const state = stateFor(bvh);
+  if (state.binary === null) state.binary = binaryBVHFor(bvh);
+  if (state.binaryMasks === null) {
+    const { nodes, triangleOrder } = state.binary;
+    const { materialIds, materialMasks } = bvh.masks;
+    const u32 = nodes.floatU32;
+    const unions = new Uint32Array(nodes.nodeCount);
+    for (let node = nodes.nodeCount - 1; node >= 0; node--) {
+      const link = u32[BINARY_FLOAT_NODE_WORDS * node + BINARY_FLOAT_LINK]!;
+      let union = 0;
+      if (isBinaryLeaf(link)) {
+        const first = binaryLeafStart(link);
+        const end = first + binaryLeafCount(link);
+        for (let k = first; k < end; k++) union |= materialMasks[materialIds[triangleOrder[k]!]!]!;
+      } else union = unions[link]! | unions[link + 1]!;
+      unions[node] = union >>> 0;
+    }
+    state.binaryMasks = unions;
+  }
+  return state.binaryMasks;
+}
+
+/**
  * Builds now what a strategy would otherwise build on first use: the binary layout (the builder run
  * again with the BVH's options) and the 4-way permutations. Returns the milliseconds spent.
  */
@@ -149,37 +125,17 @@ export function prepareRayStrategies(bvh: BVH, what: { binary?: boolean; permuta
   return performance.now() - start;
 }
 
-function checkBuffers(bvh: BVH, rays: RayBatch, hits: RayHits, strategy: RayStrategy): void {
-  const n = rays.count;
-  if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
-  if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)
-    throw new InvalidParameterError('rays.origins', `a Float32Array of at least ${3 * n} numbers`, rays.origins);
-  if (!(rays.directions instanceof Float32Array) || rays.directions.length < 3 * n)
-    throw new InvalidParameterError('rays.directions', `a Float32Array of at least ${3 * n} numbers`, rays.directions);
-  if (!(rays.tMax instanceof Float32Array) || rays.tMax.length < n)
-    throw new InvalidParameterError('rays.tMax', `a Float32Array of at least ${n} numbers`, rays.tMax);
-  if (!(hits.t instanceof Float32Array) || hits.t.length < n)
-    throw new InvalidParameterError('hits.t', `a Float32Array of at least ${n} numbers`, hits.t);
-  if (!(hits.triangle instanceof Int32Array) || hits.triangle.length < n)
-    throw new InvalidParameterError('hits.triangle', `an Int32Array of at least ${n} numbers`, hits.triangle);
-  if (strategy.tree === '4-way' && (strategy.layout === 'quantized' ? bvh.quantized : bvh.float) === null) {
-    throw new InvalidParameterError('layout', `a layout the BVH was built with (${bvh.options.layouts.join(', ')})`, strategy.layout);
-  }
-}
-
 /**
- * Casts rays with a chosen strategy set: the binary or the 4-way tree, quantized or float, a node
- * sorting, one ray at a time or in batches (closest or any hit). Same result conventions as castRays:
- * hits written per ray, invalid rays flagged (t = NaN, triangle −1) and counted. The binary layout and
- * the 4-way permutations are built on first use (see prepareRayStrategies).
+ * castRays' strategy walks (castRays resolved and checked the options and buffers): the binary or the
+ * 4-way tree, quantized or float, a node sorting, one ray at a time or in batches (closest or any hit),
+ * leaf triangles packed or indexed. Same result conventions as castRays. The binary layout and the
+ * 4-way permutations are built on first use (see prepareRayStrategies).
  *
  * Counters: for the binary tree a node visit is one ray-box test of a popped node, so nodesVisited =
  * boxesTested; for the 4-way tree a visit is a node whose child boxes the ray tests (four each one at a
  * time; in batches only the non-empty slots count).
  */
-export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayStrategy> = {}): QueryCounters {
-  const strategy = resolveRayStrategy(options);
-  checkBuffers(bvh, rays, hits, strategy);
+export function castWithStrategy(bvh: BVH, rays: RayBatch, hits: RayHits, strategy: CastOptions, filtering: boolean): QueryCounters {
   const state = stateFor(bvh);
   const binaryTree = strategy.tree === 'binary';
   if (binaryTree && state.binary === null) state.binary = binaryBVHFor(bvh);
@@ -196,6 +152,13 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
   single.resetCounters();
   const counters = state.counters;
   counters.reset();
+  const masks = bvh.masks;
+  const binaryNodeMasks = filtering && binaryTree ? binaryNodeMasksFor(bvh) : null;
+  single.filtering = filtering;
+  single.filter = strategy.filter;
+  single.materialIds = masks.materialIds;
+  single.materialMasks = masks.materialMasks;
+  if (binaryNodeMasks !== null) single.binaryNodeMasks = binaryNodeMasks;
 
   const { origins, directions, tMax } = rays;
   const hitT = hits.t;
@@ -298,7 +261,7 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
   items.indices = bvh.indices;
   items.triangleOrder = binaryTree ? state.binary!.triangleOrder : bvh.triangleOrder;
   items.leafTriangles = leafTriangles;
-  items.aloneBelow = strategy.aloneBelow;
+  items.aloneBelow = strategy.aloneBelow ?? DEFAULT_ALONE_BELOW;
   items.binary = state.binary;
   items.bvh = bvh;
   items.quantized = strategy.layout === 'quantized';
@@ -307,17 +270,24 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
   items.workspace = single;
   items.voteMode = voteModeFor(sorting);
   items.trianglesTested = 0;
+  items.trianglesMasked = 0;
+  items.filtering = filtering;
+  items.filter = strategy.filter;
+  items.materialIds = masks.materialIds;
+  items.materialMasks = masks.materialMasks;
+  const wideNodeMasks = filtering ? masks.nodeMasks : null;
+  const filter = strategy.filter;
   const stack = state.stack;
 
   const run = (): void => {
     const count = items.count;
     if (count === 0) return;
     if (binaryTree) {
-      if (strategy.layout === 'quantized') walkBinaryQuantized(state.binary!.nodes, items, count, sorting, stack, counters);
-      else walkBinaryFloat(state.binary!.nodes, items, count, sorting, stack, counters);
+      if (strategy.layout === 'quantized') walkBinaryQuantized(state.binary!.nodes, items, count, sorting, stack, counters, binaryNodeMasks, filter);
+      else walkBinaryFloat(state.binary!.nodes, items, count, sorting, stack, counters, binaryNodeMasks, filter);
     } else if (strategy.layout === 'quantized')
-      walkWideQuantized(bvh.quantized!, permutations, items, count, sorting, stack, counters, state.scratch);
-    else walkWideFloat(bvh.float!, permutations, items, count, sorting, stack, counters, state.scratch);
+      walkWideQuantized(bvh.quantized!, permutations, items, count, sorting, stack, counters, state.scratch, wideNodeMasks, filter);
+    else walkWideFloat(bvh.float!, permutations, items, count, sorting, stack, counters, state.scratch, wideNodeMasks, filter);
     items.finish();
     for (let j = 0; j < count; j++) {
       const ray = items.rayIndex[j]!;
@@ -361,6 +331,8 @@ export function castRaysWith(bvh: BVH, rays: RayBatch, hits: RayHits, options: P
     nodesVisited: counters.nodesVisited + single.nodesVisited,
     boxesTested: counters.boxesTested + single.boxesTested,
     trianglesTested: trianglesTested + single.trianglesTested,
+    subtreesMasked: counters.subtreesMasked + single.subtreesMasked,
+    trianglesMasked: items.trianglesMasked + single.trianglesMasked,
   };
   return rayBatchCounters(walk, rays.count, invalidRays, hits.triangle);
 }

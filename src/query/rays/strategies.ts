@@ -1,16 +1,7 @@
-/** Public face of the ray strategies (tree layout × node sorting × batching) and the batched walk. */
-export {
-  castRaysWith,
-  prepareRayStrategies,
-  octantPermutationsFor,
-  leafTrianglesFor,
-  resolveRayStrategy,
-  DEFAULT_RAY_STRATEGY,
-  RAY_TREES,
-  RAY_BATCH_SIZES,
-  type RayStrategy,
-  type RayTree,
-} from './castRaysWith';
+/** Public face of the ray strategies (tree layout × node sorting × batching, options of castRays) and the batched walk. */
+export { prepareRayStrategies, octantPermutationsFor, leafTrianglesFor, binaryNodeMasksFor } from './castRaysWith';
+export { RAY_BATCH_SIZES } from './castOptions';
+export { RAY_TREES, type RayTree } from './rayTypes';
 export { BINARY_SORTINGS, WIDE_SORTINGS, type BinarySorting, type WideSorting, type NodeSorting } from './sorting';
 export { RayBatchItems } from './batchRays';
 export { VOTE_NONE, VOTE_OCTANTS, VOTE_DIRECTIONS, BatchCounters, BatchStack, type BatchItems } from '../batch/batchItems';

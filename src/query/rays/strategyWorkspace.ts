@@ -21,6 +21,18 @@ export class StrategyWorkspace {
   nodesVisited = 0;
   boxesTested = 0;
   trianglesTested = 0;
+  subtreesMasked = 0;
+  trianglesMasked = 0;
+  /**
+   * The collision filter of the cast (walk/maskFilter.ts): with `filtering` false every check is
+   * skipped. materialIds / materialMasks are the BVH's; binaryNodeMasks holds the union of the masks
+   * below each binary node (castRaysWith.ts builds it on the first filtered cast over the binary tree).
+   */
+  filtering = false;
+  filter = 0xffffffff;
+  materialIds: Uint8Array = new Uint8Array(0);
+  materialMasks: Uint32Array = new Uint32Array(0);
+  binaryNodeMasks: Uint32Array = new Uint32Array(0);
 
   constructor(binaryDepth: number, wideDepth: number) {
     this.binaryStack = new Int32Array(binaryDepth + 2);
@@ -34,5 +46,7 @@ export class StrategyWorkspace {
     this.nodesVisited = 0;
     this.boxesTested = 0;
     this.trianglesTested = 0;
+    this.subtreesMasked = 0;
+    this.trianglesMasked = 0;
   }
 }

@@ -2,7 +2,7 @@ import type { BVH } from '../../bvh/buildBVH';
 import { InvalidParameterError } from '../../errors';
 import { getRayTriangleKernel } from '../rayTriangle/registry';
 import { resolveCastOptions } from './castOptions';
-import { isValidRay } from './castRays';
+import { isValidRay } from './validRay';
 import { createQueryCounters, type QueryCounters } from '../counters';
 import { filterRejectsSome } from '../walk/maskFilter';
 import { MODE_CLOSEST, type CastOptions } from './rayTypes';

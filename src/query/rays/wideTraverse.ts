@@ -2,9 +2,10 @@ import type { BVH } from '../../bvh/buildBVH';
 import { CHILD_INDEX_MASK } from '../../bvh/childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET, type FloatNodes } from '../../bvh/floatLayout';
 import { octantOf } from '../../bvh/octantOrder';
-import { QUANT_STEP_SCALE } from '../../bvh/quantize';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
+import { writeChildFrame, writeRootFrame } from '../walk/frames';
+import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
 import { orderByExit } from './frontToBack';
 import { MODE_ANY } from './rayTypes';
 import { IDENTITY_PERMUTATION, SORT_PRECOMPUTED, SORT_TMAX } from './sorting';
@@ -21,6 +22,9 @@ const FACTORED_SLACK = 2 ** -47;
  * component, NaN-aware otherwise); closest or any hit. Results and work go to the workspace.
  * `startNode` with its frame (min xyz, step xyz) walks only that subtree: a batch hands over a ray that
  * is alone below a node, rayTMax then being its current hit.
+ *
+ * Collision filter (workspace.filtering, workspace.filter): a popped node whose combined mask misses
+ * the filter is cut with its subtree, a leaf triangle whose mask misses it is not tested.
  */
 export function traverseWideQuantized(
   bvh: BVH,
@@ -59,6 +63,11 @@ export function traverseWideQuantized(
   const hitNear = workspace.hitNear;
   const hitFar = workspace.hitFar;
   const sorted = workspace.sorted;
+  const filtering = workspace.filtering;
+  const filter = workspace.filter;
+  const materialIds = workspace.materialIds;
+  const materialMasks = workspace.materialMasks;
+  const nodeMasks = bvh.masks.nodeMasks;
 
   const inverseX = 1 / (dx + 0);
   const inverseY = 1 / (dy + 0);
@@ -78,22 +87,15 @@ export function traverseWideQuantized(
   let bestTriangle = -1;
   let nodesVisited = 0;
   let trianglesTested = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
 
   let top = 0;
   if (nodes.nodeCount > 0) {
     stackNode[0] = startNode;
     stackNear[0] = 0;
-    if (startFrame !== null) {
-      for (let k = 0; k < 6; k++) stackFrame[k] = startFrame[k]!;
-    } else {
-      const root = nodes.rootFrame;
-      stackFrame[0] = root[0]!;
-      stackFrame[1] = root[1]!;
-      stackFrame[2] = root[2]!;
-      stackFrame[3] = (root[3]! - root[0]!) * QUANT_STEP_SCALE;
-      stackFrame[4] = (root[4]! - root[1]!) * QUANT_STEP_SCALE;
-      stackFrame[5] = (root[5]! - root[2]!) * QUANT_STEP_SCALE;
-    }
+    if (startFrame !== null) stackFrame.set(startFrame);
+    else writeRootFrame(nodes, stackFrame, 0);
     top = 1;
   }
 
@@ -101,6 +103,12 @@ export function traverseWideQuantized(
     top--;
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
+    const b = QUANTIZED_NODE_U16 * node;
+    const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
+    if (filtering && subtreeMasked(u32, w, nodeMasks, filter)) {
+      subtreesMasked++;
+      continue;
+    }
     const f = 6 * top;
     const minX = stackFrame[f]!,
       minY = stackFrame[f + 1]!,
@@ -126,8 +134,6 @@ export function traverseWideQuantized(
       : 0;
     nodesVisited++;
 
-    const b = QUANTIZED_NODE_U16 * node;
-    const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
     const permutation = usePermutation ? permutations[8 * node + octant]! : IDENTITY_PERMUTATION;
     let hits = 0;
     for (let i = 0; i < 8; i += 2) {
@@ -175,6 +181,10 @@ export function traverseWideQuantized(
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
+        if (filtering && triangleMasked(materialIds, materialMasks, ordered ? order[k]! : k, filter)) {
+          trianglesMasked++;
+          continue;
+        }
         trianglesTested++;
         let hitT: number;
         if (leafTriangles !== null) hitT = intersect(rayData, leafTriangles, 3 * k, 3 * k + 1, 3 * k + 2, tMax, doubleSided);
@@ -197,26 +207,19 @@ export function traverseWideQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      const o = 6 * top;
-      if (child >= firstShared) {
-        const g = 6 * (child - firstShared);
-        stackFrame[o] = sharedFrames[g]!;
-        stackFrame[o + 1] = sharedFrames[g + 1]!;
-        stackFrame[o + 2] = sharedFrames[g + 2]!;
-        stackFrame[o + 3] = (sharedFrames[g + 3]! - sharedFrames[g]!) * QUANT_STEP_SCALE;
-        stackFrame[o + 4] = (sharedFrames[g + 4]! - sharedFrames[g + 1]!) * QUANT_STEP_SCALE;
-        stackFrame[o + 5] = (sharedFrames[g + 5]! - sharedFrames[g + 2]!) * QUANT_STEP_SCALE;
-      } else {
-        const loX = minX + u16[b + slot]! * stepX;
-        const loY = minY + u16[b + 4 + slot]! * stepY;
-        const loZ = minZ + u16[b + 8 + slot]! * stepZ;
-        stackFrame[o] = loX;
-        stackFrame[o + 1] = loY;
-        stackFrame[o + 2] = loZ;
-        stackFrame[o + 3] = (minX + u16[b + 12 + slot]! * stepX - loX) * QUANT_STEP_SCALE;
-        stackFrame[o + 4] = (minY + u16[b + 16 + slot]! * stepY - loY) * QUANT_STEP_SCALE;
-        stackFrame[o + 5] = (minZ + u16[b + 20 + slot]! * stepZ - loZ) * QUANT_STEP_SCALE;
-      }
+      writeChildFrame(
+        stackFrame,
+        6 * top,
+        child,
+        firstShared,
+        sharedFrames,
+        minX + u16[b + slot]! * stepX,
+        minY + u16[b + 4 + slot]! * stepY,
+        minZ + u16[b + 8 + slot]! * stepZ,
+        minX + u16[b + 12 + slot]! * stepX,
+        minY + u16[b + 16 + slot]! * stepY,
+        minZ + u16[b + 20 + slot]! * stepZ,
+      );
       top++;
     }
   }
@@ -226,6 +229,8 @@ export function traverseWideQuantized(
   workspace.nodesVisited += nodesVisited;
   workspace.boxesTested += 4 * nodesVisited;
   workspace.trianglesTested += trianglesTested;
+  workspace.subtreesMasked += subtreesMasked;
+  workspace.trianglesMasked += trianglesMasked;
 }
 
 /** The same walk over the float32 4-way layout (absolute boxes, no frames on the stack). */
@@ -262,6 +267,11 @@ export function traverseWideFloat(
   const hitNear = workspace.hitNear;
   const hitFar = workspace.hitFar;
   const sorted = workspace.sorted;
+  const filtering = workspace.filtering;
+  const filter = workspace.filter;
+  const materialIds = workspace.materialIds;
+  const materialMasks = workspace.materialMasks;
+  const nodeMasks = bvh.masks.nodeMasks;
 
   const inverseX = 1 / (dx + 0);
   const inverseY = 1 / (dy + 0);
@@ -281,6 +291,8 @@ export function traverseWideFloat(
   let bestTriangle = -1;
   let nodesVisited = 0;
   let trianglesTested = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
   let top = 0;
   if (nodes.nodeCount > 0) {
     stackNode[0] = startNode;
@@ -292,9 +304,13 @@ export function traverseWideFloat(
     top--;
     if (stackNear[top]! > tMax) continue;
     const node = stackNode[top]!;
-    nodesVisited++;
     const b = FLOAT_NODE_WORDS * node;
     const w = b + FLOAT_WORDS_OFFSET;
+    if (filtering && subtreeMasked(u32, w, nodeMasks, filter)) {
+      subtreesMasked++;
+      continue;
+    }
+    nodesVisited++;
     const permutation = usePermutation ? permutations[8 * node + octant]! : IDENTITY_PERMUTATION;
     let hits = 0;
     for (let i = 0; i < 8; i += 2) {
@@ -342,6 +358,10 @@ export function traverseWideFloat(
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
+        if (filtering && triangleMasked(materialIds, materialMasks, ordered ? order[k]! : k, filter)) {
+          trianglesMasked++;
+          continue;
+        }
         trianglesTested++;
         let hitT: number;
         if (leafTriangles !== null) hitT = intersect(rayData, leafTriangles, 3 * k, 3 * k + 1, 3 * k + 2, tMax, doubleSided);
@@ -371,4 +391,6 @@ export function traverseWideFloat(
   workspace.nodesVisited += nodesVisited;
   workspace.boxesTested += 4 * nodesVisited;
   workspace.trianglesTested += trianglesTested;
+  workspace.subtreesMasked += subtreesMasked;
+  workspace.trianglesMasked += trianglesMasked;
 }

@@ -3,7 +3,6 @@ import {
   RayEmitterSystem,
   buildBVH,
   castRays,
-  castRaysWith,
   createHeadlessSandbox,
   materialFilter,
   MASK_ALL,
@@ -46,7 +45,7 @@ beforeAll(async () => {
 });
 
 describe('the ray emitter system', () => {
-  it('traces its fan on the first step with the same hits as a direct castRaysWith call', () => {
+  it('traces its fan on the first step with the same hits as a direct castRays call', () => {
     const sandbox = world({ rays: 2000, x: 5, z: -3, height: 20, yaw: 30, pitch: -30, spread: 70, seed: 3 });
     sandbox.step(1 / 60);
     const system = emitters(sandbox);
@@ -70,7 +69,7 @@ describe('the ray emitter system', () => {
       seed: 3,
     });
     const hits = { t: new Float32Array(2000), triangle: new Int32Array(2000) };
-    castRaysWith(bvh, rays, hits, { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 0 });
+    castRays(bvh, rays, hits, { tree: 'binary', layout: 'quantized', sorting: 'precomputed', batchSize: 0, triangles: 'packed' });
     expect(system.hitsA.t.subarray(0, 2000)).toEqual(hits.t);
     expect(system.hitsA.triangle.subarray(0, 2000)).toEqual(hits.triangle);
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildBVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
-import { castRaysBruteForce, type RayHits } from '../../../src/query/rays/index';
-import { castRaysWith, emitRays, type RayEmitter } from '../../../src/query/rays/strategies';
+import { castRays, castRaysBruteForce, type RayHits } from '../../../src/query/rays/index';
+import { emitRays, type RayEmitter } from '../../../src/query/rays/strategies';
 import { generateTerrain } from '../../../src/terrain/index';
 
 const base: RayEmitter = { kind: 'fan', x: 0, y: 60, z: 0, yaw: 30, pitch: -35, spread: 60, count: 500, length: Infinity, seed: 9 };
@@ -54,7 +54,7 @@ describe('ray emitters', () => {
     }
   });
 
-  it('every emitter through castRaysWith gives the brute-force hits (seed 9)', () => {
+  it('every emitter through the castRays strategies gives the brute-force hits (seed 9)', () => {
     const terrain = generateTerrain({ cells: 16, seed: 9 });
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const y = terrain.maxHeight + 10;
@@ -67,7 +67,7 @@ describe('ray emitters', () => {
         { tree: '4-way', sorting: 'precomputed' },
       ] as const) {
         const hits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
-        castRaysWith(bvh, rays, hits, strategy);
+        castRays(bvh, rays, hits, strategy);
         for (let i = 0; i < rays.count; i++) {
           if (hits.triangle[i] !== expected.triangle[i]) expect(Math.abs(hits.t[i]! - expected.t[i]!)).toBeLessThanOrEqual(1e-5 * expected.t[i]!);
         }

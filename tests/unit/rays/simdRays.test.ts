@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
-import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
+import { castRays, castRaysBruteForce, createAllHitsList, type RayBatch } from '../../../src/query/rays/index';
 import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
-import { castRaysSimd, loadSimdRays } from '../../../src/query/rays/simdRays';
+import { loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
 import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
@@ -184,22 +184,44 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     expect(a).toEqual(b);
   });
 
-  it('castRaysSimd uses the loaded kernel; bad options and buffers throw InvalidParameterError', () => {
+  it("castRays with kernel 'wasm-simd' runs the loaded kernel, falls back with a reason, and checks its input", () => {
+    const simd = { kernel: 'wasm-simd' } as const;
     const bvh = buildBVH(terrain.positions, terrain.indices, { layouts: ['float'] });
     const rays = randomRays(2, 4, meshBounds(terrain.positions));
-    expect(() => castRaysSimd(bvh, rays, emptyHits(4))).toThrow(InvalidParameterError);
+    expect(() => castRays(bvh, rays, emptyHits(4), simd)).toThrow(InvalidParameterError);
     const quantized = buildBVH(terrain.positions, terrain.indices);
-    expect(() => castRaysSimd(quantized, rays, emptyHits(4), { mode: 'all' as 'any' })).toThrow(/mode/);
-    expect(() => castRaysSimd(quantized, rays, emptyHits(3))).toThrow(/hits.t/);
-    expect(() => castRaysSimd(quantized, { ...rays, count: 5 }, emptyHits(5))).toThrow(/rays.origins/);
+    expect(() => castRays(quantized, rays, emptyHits(4), { ...simd, mode: 'every' as 'any' })).toThrow(/mode/);
+    expect(() => castRays(quantized, rays, emptyHits(4), { ...simd, kernel: 'gpu' as 'typescript' })).toThrow(/kernel/);
+    expect(() => castRays(quantized, rays, emptyHits(3), simd)).toThrow(/hits.t/);
+    expect(() => castRays(quantized, { ...rays, count: 5 }, emptyHits(5), simd)).toThrow(/rays.origins/);
     const hits = emptyHits(4);
-    castRaysSimd(quantized, rays, hits);
+    const report = castRays(quantized, rays, hits, simd);
+    expect(report.kernel).toBe('wasm-simd');
+    expect(report.fallbackReason).toBeUndefined();
     const expected = emptyHits(4);
-    castRays(quantized, rays, expected);
+    const reference = castRays(quantized, rays, expected);
+    expect(reference.kernel).toBe('typescript');
     expect(Array.from(hits.triangle)).toEqual(Array.from(expected.triangle));
+    // Options the kernel lacks: TypeScript runs, the report says why, the hits are the same.
+    for (const [options, reason] of [
+      [{ tree: 'binary' }, /4-way quantized/],
+      [{ triangleTest: 'moller-trumbore' }, /watertight/],
+      [{ mode: 'all', allHits: createAllHitsList(64) }, /closest or any/],
+    ] as const) {
+      const fallback = emptyHits(4);
+      const answer = castRays(quantized, rays, fallback, { ...simd, ...options });
+      expect(answer.kernel).toBe('typescript');
+      expect(answer.fallbackReason).toMatch(reason);
+      expect(Array.from(fallback.triangle)).toEqual(Array.from(expected.triangle));
+    }
+    // A filter that rejects everything: no hits, whichever kernel ran (TypeScript until the kernel filters).
+    const none = emptyHits(4);
+    const filtered = castRays(quantized, rays, none, { ...simd, filter: 0 });
+    expect(filtered.hits).toBe(0);
+    expect(Array.from(none.triangle)).toEqual([-1, -1, -1, -1]);
   });
 
-  it('without WebAssembly SIMD the loader resolves to null with a reason, and castRaysSimd answers through TypeScript', async () => {
+  it("without WebAssembly SIMD the loader resolves to null with a reason, and kernel 'wasm-simd' answers through TypeScript", async () => {
     vi.resetModules();
     vi.doMock('../../../src/platform/simdSupport', () => ({ isWasmSimdSupported: () => false }));
     try {
@@ -211,7 +233,10 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
       const rays = randomRays(211, 300, meshBounds(terrain.positions));
       const actual = emptyHits(rays.count);
       const expected = emptyHits(rays.count);
-      fresh.castRaysSimd(bvh, rays, actual);
+      const casts = await import('../../../src/query/rays/castRays');
+      const report = casts.castRays(bvh, rays, actual, { kernel: 'wasm-simd' });
+      expect(report.kernel).toBe('typescript');
+      expect(report.fallbackReason).toMatch(/no WebAssembly SIMD/);
       castRays(bvh, rays, expected);
       expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
       expect(Array.from(actual.t)).toEqual(Array.from(expected.t));

@@ -4,7 +4,7 @@ import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
 import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
-import { castRaysSimd, loadSimdRays } from '../../../src/query/rays/simdRays';
+import { loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { flatGrid, triangleSoup, type TestMesh } from '../bvh/meshes';
 import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
@@ -164,7 +164,7 @@ describe('WebAssembly SIMD batched walk against the single-ray walk and brute fo
     const expected = emptyHits(rays.count);
     castRays(bvh, rays, expected, { layout: 'quantized' });
     const actual = emptyHits(rays.count);
-    castRaysSimd(bvh, rays, actual, { batch: 64 });
+    expect(castRays(bvh, rays, actual, { kernel: 'wasm-simd', batchSize: 64 }).kernel).toBe('wasm-simd');
     let sameT = 0;
     for (let i = 0; i < rays.count; i++) if (Object.is(actual.t[i], expected.t[i])) sameT++;
     expect(sameT).toBe(rays.count);

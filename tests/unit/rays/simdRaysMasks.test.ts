@@ -4,7 +4,7 @@ import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
 import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
-import { castRaysSimd, loadSimdRays } from '../../../src/query/rays/simdRays';
+import { loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, materialFilter, terrainMaterialInput, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup } from '../bvh/meshes';
 import { cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
@@ -182,12 +182,13 @@ describe('SIMD rays with collision filters on the terrain (seed 17)', () => {
     }
   });
 
-  it('castRaysSimd passes the filter on; a bad filter throws InvalidParameterError naming it', () => {
+  it("castRays with kernel 'wasm-simd' passes the filter on; a bad filter throws InvalidParameterError naming it', () => {
     const filter = materialFilter(['water']);
     const expected = emptyHits(terrainRays.count);
     castRays(terrainBvh, terrainRays, expected, { filter });
     const actual = emptyHits(terrainRays.count);
-    castRaysSimd(terrainBvh, terrainRays, actual, { filter });
+    const report = castRays(terrainBvh, terrainRays, actual, { filter, kernel: 'wasm-simd' });
+    expect(report.kernel).toBe('wasm-simd');
     expect(actual.triangle).toEqual(expected.triangle);
     for (const bad of [-1, 1.5, 2 ** 32, NaN, '3' as unknown as number]) {
       expect(() => kernel.cast(terrainBvh, terrainRays, emptyHits(terrainRays.count), { filter: bad })).toThrow(InvalidParameterError);

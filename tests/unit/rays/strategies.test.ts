@@ -3,8 +3,8 @@ import { buildBVH, forEachNodeBox, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { createRayData, getRayTriangleKernel } from '../../../src/query/rayTriangle/index';
-import { castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
-import { BINARY_SORTINGS, RAY_BATCH_SIZES, WIDE_SORTINGS, castRaysWith, type RayStrategy } from '../../../src/query/rays/strategies';
+import { castRays, castRaysBruteForce, createAllHitsList, type CastOptions, type RayBatch } from '../../../src/query/rays/index';
+import { BINARY_SORTINGS, RAY_BATCH_SIZES, WIDE_SORTINGS } from '../../../src/query/rays/strategies';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
 import { RayBuilder, cameraRays, emptyHits, meshBounds, randomRays } from './raySets';
@@ -17,28 +17,30 @@ beforeAll(() => {
 });
 
 /** Every tree × layout × sorting × batch size (0 = one ray at a time, Infinity = all). */
-function everyStrategy(): Partial<RayStrategy>[] {
-  const all: Partial<RayStrategy>[] = [];
+function everyStrategy(): Partial<CastOptions>[] {
+  const all: Partial<CastOptions>[] = [];
   for (const tree of ['binary', '4-way'] as const) {
     for (const layout of ['quantized', 'float'] as const) {
       for (const sorting of tree === 'binary' ? BINARY_SORTINGS : WIDE_SORTINGS) {
-        for (const batchSize of RAY_BATCH_SIZES) all.push({ tree, layout, sorting, batchSize });
+        for (const batchSize of RAY_BATCH_SIZES) all.push({ tree, layout, sorting, batchSize, triangles: 'packed' });
         // The pure batched walk, without handing lone rays over to the single-ray traversal.
-        for (const batchSize of [16, Infinity]) all.push({ tree, layout, sorting, batchSize, aloneBelow: 0 });
+        for (const batchSize of [16, Infinity]) all.push({ tree, layout, sorting, batchSize, aloneBelow: 0, triangles: 'packed' });
+        // Leaves read through the index buffer (the reference walk for 4-way 'tmax' one at a time).
+        for (const batchSize of [0, 64]) all.push({ tree, layout, sorting, batchSize, triangles: 'indexed' });
       }
     }
   }
   return all;
 }
 
-const describeStrategy = (s: Partial<RayStrategy>): string =>
-  `${s.tree} ${s.layout} ${s.sorting} batch ${s.batchSize} alone below ${s.aloneBelow ?? 'default'} ${s.triangles ?? 'packed'}`;
+const describeStrategy = (s: Partial<CastOptions>): string =>
+  `${s.tree} ${s.layout} ${s.sorting} batch ${s.batchSize} alone below ${s.aloneBelow ?? 'default'} ${s.triangles ?? 'indexed'}`;
 
 /**
  * Same triangle, or both miss, or t within 1e-5 relative (two triangles meeting at the hit point), for
  * every strategy; returns the brute-force hit count. Failures name the strategy and the first bad ray.
  */
-function expectEveryStrategyMatches(mesh: Mesh, bvh: BVH, rays: RayBatch, extra: Partial<RayStrategy> = {}, strategies = everyStrategy()): number {
+function expectEveryStrategyMatches(mesh: Mesh, bvh: BVH, rays: RayBatch, extra: Partial<CastOptions> = {}, strategies = everyStrategy()): number {
   const expected = emptyHits(rays.count);
   castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, {
     triangleTest: extra.triangleTest ?? 'watertight',
@@ -52,7 +54,7 @@ function expectEveryStrategyMatches(mesh: Mesh, bvh: BVH, rays: RayBatch, extra:
     const options = { ...strategy, ...extra };
     actual.t.fill(-7);
     actual.triangle.fill(-7);
-    castRaysWith(bvh, rays, actual, options);
+    castRays(bvh, rays, actual, options);
     for (let i = 0; i < rays.count; i++) {
       const et = expected.t[i]!;
       const at = actual.t[i]!;
@@ -68,7 +70,7 @@ function expectEveryStrategyMatches(mesh: Mesh, bvh: BVH, rays: RayBatch, extra:
   return hits;
 }
 
-describe('castRaysWith: every layout × sorting × batching against brute force', () => {
+describe('castRays strategies: every layout × sorting × batching against brute force', () => {
   it('random rays and 6-unit segments on a terrain, packed and indexed triangles (seed 201)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const bounds = meshBounds(terrain.positions);
@@ -170,7 +172,7 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
       expectEveryStrategyMatches(terrain, bvh, single);
     }
     const none: RayBatch = { count: 0, origins: new Float32Array(0), directions: new Float32Array(0), tMax: new Float32Array(0) };
-    for (const strategy of everyStrategy()) expect(castRaysWith(bvh, none, emptyHits(0), strategy).nodesVisited).toBe(0);
+    for (const strategy of everyStrategy()) expect(castRays(bvh, none, emptyHits(0), strategy).nodesVisited).toBe(0);
   });
 
   it('a reordered mesh, and a mesh of one triangle', () => {
@@ -189,7 +191,7 @@ describe('castRaysWith: every layout × sorting × batching against brute force'
   });
 });
 
-describe('castRaysWith: any hit, invalid rays, options', () => {
+describe('castRays strategies: any hit, invalid rays, options', () => {
   it('any: hits exactly when brute force does, with a real hit within tMax (seed 211)', () => {
     const mesh = triangleSoup(211, 400);
     const bvh = buildBVH(mesh.positions, mesh.indices);
@@ -200,7 +202,7 @@ describe('castRaysWith: any hit, invalid rays, options', () => {
     const rayData = createRayData();
     const actual = emptyHits(rays.count);
     for (const strategy of everyStrategy()) {
-      castRaysWith(bvh, rays, actual, { ...strategy, mode: 'any', doubleSided: true });
+      castRays(bvh, rays, actual, { ...strategy, mode: 'any', doubleSided: true });
       for (let i = 0; i < rays.count; i++) {
         if (actual.triangle[i]! >= 0 !== expected.triangle[i]! >= 0) throw new Error(`${describeStrategy(strategy)}: ray ${i} any-hit disagrees`);
         if (actual.triangle[i]! < 0) continue;
@@ -246,7 +248,7 @@ describe('castRaysWith: any hit, invalid rays, options', () => {
     castRaysBruteForce(terrain.positions, terrain.indices, rays, expected);
     for (const strategy of everyStrategy()) {
       const hits = emptyHits(rays.count);
-      const counters = castRaysWith(bvh, rays, hits, strategy);
+      const counters = castRays(bvh, rays, hits, strategy);
       expect(counters.invalid).toBe(6);
       for (const i of [1, 2, 3, 4, 5, 6]) {
         expect(hits.t[i]).toBeNaN();
@@ -261,36 +263,38 @@ describe('castRaysWith: any hit, invalid rays, options', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices, { layouts: ['quantized'] });
     const rays = randomRays(212, 4, meshBounds(terrain.positions));
     const hits = emptyHits(4);
-    const bad: [Partial<RayStrategy>, string][] = [
+    const bad: [Partial<CastOptions>, string][] = [
       [{ tree: 'octree' as never }, 'tree'],
       [{ tree: 'binary', sorting: 'tmax' }, 'sorting'],
       [{ tree: '4-way', sorting: 'distance' }, 'sorting'],
       [{ batchSize: -1 }, 'batchSize'],
       [{ batchSize: 2.5 }, 'batchSize'],
       [{ batchSize: NaN }, 'batchSize'],
-      [{ mode: 'all' as never }, 'mode'],
+      [{ mode: 'all', allHits: createAllHitsList(4), batchSize: 4 }, 'mode'],
+      [{ mode: 'all' }, 'allHits'],
+      [{ kernel: 'gpu' as never }, 'kernel'],
       [{ triangles: 'soup' as never }, 'triangles'],
       [{ aloneBelow: -1 }, 'aloneBelow'],
       [{ tree: '4-way', layout: 'float' }, 'layout'],
       [{ triangleTest: 'nope' as never }, 'triangleTest'],
     ];
     for (const [options, field] of bad) {
-      expect(() => castRaysWith(bvh, rays, hits, options)).toThrow(InvalidParameterError);
-      expect(() => castRaysWith(bvh, rays, hits, options)).toThrow(field);
+      expect(() => castRays(bvh, rays, hits, options)).toThrow(InvalidParameterError);
+      expect(() => castRays(bvh, rays, hits, options)).toThrow(field);
     }
     // The binary tree has its own layouts: float works even when the 4-way BVH has only quantized nodes.
-    expect(() => castRaysWith(bvh, rays, hits, { tree: 'binary', layout: 'float' })).not.toThrow();
+    expect(() => castRays(bvh, rays, hits, { tree: 'binary', layout: 'float' })).not.toThrow();
   });
 
   it('counters: precomputed and distance sorting visit fewer binary nodes than no sorting on a terrain (seed 213)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const rays = randomRays(213, 600, meshBounds(terrain.positions));
     const hits = emptyHits(rays.count);
-    const visits = (sorting: RayStrategy['sorting']): number => castRaysWith(bvh, rays, hits, { tree: 'binary', sorting }).nodesVisited;
+    const visits = (sorting: CastOptions['sorting']): number => castRays(bvh, rays, hits, { tree: 'binary', sorting }).nodesVisited;
     const none = visits('none');
     expect(visits('precomputed')).toBeLessThan(none);
     expect(visits('distance')).toBeLessThan(none);
-    const batched = castRaysWith(bvh, rays, hits, { tree: 'binary', sorting: 'precomputed', batchSize: 64 });
+    const batched = castRays(bvh, rays, hits, { tree: 'binary', sorting: 'precomputed', batchSize: 64 });
     expect(batched.boxesTested).toBe(batched.nodesVisited);
     expect(batched.trianglesTested).toBeGreaterThan(0);
   });
