@@ -182,7 +182,7 @@ describe('SIMD rays with collision filters on the terrain (seed 17)', () => {
     }
   });
 
-  it("castRays with kernel 'wasm-simd' passes the filter on; a bad filter throws InvalidParameterError naming it', () => {
+  it("castRays with kernel 'wasm-simd' passes the filter on; a bad filter throws InvalidParameterError naming it", () => {
     const filter = materialFilter(['water']);
     const expected = emptyHits(terrainRays.count);
     castRays(terrainBvh, terrainRays, expected, { filter });
