@@ -55,7 +55,7 @@ export interface ActorWorldOptions {
 export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.freeze({
   gravity: 9.81,
   substep: 1 / 60,
-  maxSubsteps: 2,
+  maxSubsteps: 3,
   velocityIterations: 10,
   pushIterations: 4,
   restitution: 0.2,

@@ -48,7 +48,7 @@ describe('actors in real Chromium', () => {
   }, 240_000);
 
   it('300 actors on the ridged terrain settle and sleep; the HUD counts one step’s contacts, not its substeps’ sum', async () => {
-    // Fixed steps of 4/60 s, as a slow page frame gives: four substeps' worth, taken as the cap of two; no wind,
+    // Fixed steps of 4/60 s, as a slow page frame gives: four substeps' worth, taken as the cap of three; no wind,
     // so the pile can rest.
     const { page, errors } = await openPage(harness, `${LIGHT_TERRAIN}&Actors/enabled=true&Actors/count=300&Run/timeScale=4&Run/fixedStep=true`);
     await waitForBuilds(page, 1);
@@ -79,7 +79,7 @@ describe('actors in real Chromium', () => {
       undefined,
       { timeout: 120_000 },
     );
-    // Paused, the HUD shows the last step's contacts: those in the contact buffer (its last substep's), of 2 substeps.
+    // Paused, the HUD shows the last step's contacts: those in the contact buffer (its last substep's), of 3 substeps.
     await page.keyboard.press('Space');
     await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused);
     const frame = (await census()).frame;
@@ -101,7 +101,7 @@ describe('actors in real Chromium', () => {
       { timeout: 10_000 },
     );
     const step = await census();
-    expect(step.substeps).toBe(2);
+    expect(step.substeps).toBe(3);
     expect(step.contacts).toBe(step.buffer);
     // Running again, half the pile and more falls asleep on the ridges.
     await page.keyboard.press('Space');
