@@ -1,5 +1,6 @@
 import type { ActorBuffers } from './actorBuffers';
 import type { ContactBuffer } from './contactBuffer';
+import { MANIFOLD_SIZE, reduceManifold } from './manifold';
 
 /** Contacts kept per actor pair: the deepest ones (two boxes face to face touch at up to 9×9 spheres). */
 export const CONTACTS_PER_PAIR = 8;
@@ -11,6 +12,9 @@ export interface ActorContactCounters {
 }
 
 const pairCandidates = new Float64Array(8 * CONTACTS_PER_PAIR);
+const picked = new Int32Array(MANIFOLD_SIZE);
+/** The spheres of b that can reach a's box this substep (most of b's spheres face away from a). */
+let nearB = new Int32Array(64);
 
 /**
  * Sphere–sphere narrow phase over the broad-phase pairs (given as keys a·2²⁴ + b, sorted, so the contact
@@ -58,7 +62,27 @@ export function findActorContacts(
     const firstB = sphereStart[b]!,
       lastB = firstB + sphereCount[b]!;
     const boxB = 6 * b;
-    for (let i = firstA; i < lastA; i++) {
+    const boxA = 6 * a;
+    if (nearB.length < lastB - firstB) nearB = new Int32Array(2 * (lastB - firstB));
+    let near = 0;
+    for (let j = firstB; j < lastB; j++) {
+      // As below for a's spheres: a sphere of b farther from a's box than it can reach meets none of a's.
+      const bx = world[3 * j]!,
+        by = world[3 * j + 1]!,
+        bz = world[3 * j + 2]!;
+      const grow = local[4 * j + 3]! + reach;
+      if (
+        bx + grow < box[boxA]! ||
+        bx - grow > box[boxA + 3]! ||
+        by + grow < box[boxA + 1]! ||
+        by - grow > box[boxA + 4]! ||
+        bz + grow < box[boxA + 2]! ||
+        bz - grow > box[boxA + 5]!
+      )
+        continue;
+      nearB[near++] = j;
+    }
+    for (let i = firstA; i < lastA && near > 0; i++) {
       const ax = world[3 * i]!,
         ay = world[3 * i + 1]!,
         az = world[3 * i + 2]!;
@@ -74,7 +98,8 @@ export function findActorContacts(
         az - grow > box[boxB + 5]!
       )
         continue;
-      for (let j = firstB; j < lastB; j++) {
+      for (let n = 0; n < near; n++) {
+        const j = nearB[n]!;
         counters.sphereTests++;
         const dx = ax - world[3 * j]!,
           dy = ay - world[3 * j + 1]!,
@@ -134,8 +159,10 @@ export function findActorContacts(
       wake(actors, b);
       counters.woken++;
     }
-    for (let k = 0; k < kept; k++) {
-      const o = 8 * k;
+    // The deepest CONTACTS_PER_PAIR, of which the solver gets MANIFOLD_SIZE well spread.
+    const chosen = reduceManifold(cand, 8, kept, MANIFOLD_SIZE, Math.min(radius[a]!, radius[b]!), picked);
+    for (let k = 0; k < chosen; k++) {
+      const o = 8 * picked[k]!;
       contacts.add(a, b, cand[o]!, cand[o + 1]!, cand[o + 2]!, cand[o + 3]!, cand[o + 4]!, cand[o + 5]!, cand[o + 6]!, cand[o + 7]!);
     }
   }

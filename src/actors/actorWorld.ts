@@ -15,8 +15,13 @@ import { TriangleBoxQuery } from './triangleBoxQuery';
 export interface ActorWorldOptions {
   /** m/s², pulling towards −y. */
   gravity: number;
-  /** Longest substep (s); a step of dt runs ceil(dt / substep) equal substeps. */
+  /**
+   * Longest substep (s); a step of dt runs ceil(dt / substep) equal substeps, but at most maxSubsteps:
+   * a long step (a slow page frame) takes longer substeps rather than more of them, so one slow frame
+   * does not make the next one slower still.
+   */
   substep: number;
+  maxSubsteps: number;
   velocityIterations: number;
   pushIterations: number;
   restitution: number;
@@ -50,6 +55,7 @@ export interface ActorWorldOptions {
 export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.freeze({
   gravity: 9.81,
   substep: 1 / 60,
+  maxSubsteps: 3,
   velocityIterations: 10,
   pushIterations: 4,
   restitution: 0.2,
@@ -77,6 +83,7 @@ export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.f
 const OPTION_RULES: Record<Exclude<keyof ActorWorldOptions, 'broadPhase'>, [number, number, boolean]> = {
   gravity: [-1000, 1000, false],
   substep: [1e-4, 0.1, false],
+  maxSubsteps: [1, 1000, true],
   velocityIterations: [1, 100, true],
   pushIterations: [0, 100, true],
   restitution: [0, 1, false],
@@ -157,7 +164,11 @@ export class ActorWorld {
   private pairKeys = new Float64Array(256);
   private readonly windBatch = new WindBatch();
   readonly phaseMs: ActorPhaseTimes = { wind: 0, broadPhase: 0, actorContacts: 0, terrainContacts: 0, solve: 0, integrate: 0 };
-  /** Counters of the last step (summed over its substeps). */
+  /**
+   * Counters of the last step: pairs and contacts are those of its last substep (what holds the actors
+   * at the end of the step, comparable whatever the number of substeps); the work counters (queries,
+   * tests, wakes) are summed over its substeps.
+   */
   readonly counters = {
     windSamples: 0,
     substeps: 0,
@@ -289,7 +300,7 @@ export class ActorWorld {
     const phase = this.phaseMs;
     phase.broadPhase = phase.actorContacts = phase.terrainContacts = phase.solve = phase.integrate = 0;
     if (dt === 0) return;
-    const substeps = Math.max(1, Math.ceil(dt / this.options.substep - 1e-9));
+    const substeps = Math.min(this.options.maxSubsteps, Math.max(1, Math.ceil(dt / this.options.substep - 1e-9)));
     const h = dt / substeps;
     this.actors.touching.fill(0, 0, this.actors.count);
     for (let s = 0; s < substeps; s++) this.substep(h);
@@ -329,9 +340,9 @@ export class ActorWorld {
     t2 = now();
     phase.terrainContacts += t2 - t;
     t = t2;
-    this.counters.pairs += pairCount;
-    this.counters.terrainContacts += contacts.terrainCount;
-    this.counters.actorContacts += contacts.count - contacts.terrainCount;
+    this.counters.pairs = pairCount;
+    this.counters.terrainContacts = contacts.terrainCount;
+    this.counters.actorContacts = contacts.count - contacts.terrainCount;
 
     this.markTouching();
     prepareContacts(a, contacts, h, o);

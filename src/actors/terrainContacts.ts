@@ -1,6 +1,7 @@
 import type { ActorBuffers } from './actorBuffers';
 import { closestPointOnTriangle } from './closestPointOnTriangle';
 import { TERRAIN, type ContactBuffer } from './contactBuffer';
+import { MANIFOLD_SIZE, reduceManifold } from './manifold';
 
 /** Where terrain triangles near a box come from: the BVH walk, or all triangles in the tests. */
 export interface TriangleSource {
@@ -20,6 +21,10 @@ export interface TerrainContactCounters {
 }
 
 const closest = new Float64Array(3);
+/** Candidates of the current actor, over all its spheres: normal (3), point (3), depth, sphere radius. */
+const ACTOR_STRIDE = 8;
+let actorCandidates = new Float64Array(ACTOR_STRIDE * 64);
+const picked = new Int32Array(MANIFOLD_SIZE);
 // Candidates of the current sphere: normal (3), point (3), depth per slot.
 const candidates = new Float64Array(7 * CONTACTS_PER_SPHERE);
 
@@ -33,6 +38,7 @@ const candidates = new Float64Array(7 * CONTACTS_PER_SPHERE);
  * - anything further is no contact. Gaps up to `speculative` (how far the actor can travel this substep)
  *   are kept as negative depths for the solver to close without tunnelling.
  * The terrain is one-sided: triangle normals come from the winding, (v1 − v0) × (v2 − v0).
+ * An actor keeps at most MANIFOLD_SIZE of its spheres' contacts, well spread (see reduceManifold).
  */
 export function findTerrainContacts(
   actors: ActorBuffers,
@@ -80,6 +86,7 @@ export function findTerrainContacts(
     const triangles = source.triangles;
     const first = sphereStart[i]!;
     const last = first + sphereCount[i]!;
+    let actorKept = 0;
     for (let s = first; s < last; s++) {
       const cx = world[3 * s]!,
         cy = world[3 * s + 1]!,
@@ -176,11 +183,23 @@ export function findTerrainContacts(
           if (depth > cand[7 * shallowest + 6]!) write(cand, 7 * shallowest, nx, ny, nz, qx, qy, qz, depth);
         }
       }
-      contacts.terrainCount += kept;
-      for (let k = 0; k < kept; k++) {
-        const o = 7 * k;
-        contacts.add(i, TERRAIN, cand[o]!, cand[o + 1]!, cand[o + 2]!, cand[o + 3]!, cand[o + 4]!, cand[o + 5]!, cand[o + 6]!, r);
+      if (actorCandidates.length < ACTOR_STRIDE * (actorKept + kept)) {
+        const grown = new Float64Array(2 * Math.max(actorCandidates.length, ACTOR_STRIDE * (actorKept + kept)));
+        grown.set(actorCandidates);
+        actorCandidates = grown;
       }
+      for (let k = 0; k < kept; k++) {
+        actorCandidates.set(cand.subarray(7 * k, 7 * k + 7), ACTOR_STRIDE * actorKept);
+        actorCandidates[ACTOR_STRIDE * actorKept + 7] = r;
+        actorKept++;
+      }
+    }
+    const chosen = reduceManifold(actorCandidates, ACTOR_STRIDE, actorKept, MANIFOLD_SIZE, radius[i]!, picked);
+    contacts.terrainCount += chosen;
+    for (let k = 0; k < chosen; k++) {
+      const o = ACTOR_STRIDE * picked[k]!;
+      const c = actorCandidates;
+      contacts.add(i, TERRAIN, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!, c[o + 6]!, c[o + 7]!);
     }
   }
 }

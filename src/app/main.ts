@@ -88,6 +88,7 @@ class App implements SceneLoaderHost, PresenterHost {
     const run = (this.runControl = new RunControl(this.settings.run, {
       sandbox: () => this.scenes.sandbox,
       report,
+      notify: (message, title) => this.notify(message, title),
       recordingInfo: (sandbox) => recordingInfo(sandbox, this.settings, this.url.link(), stage.renderer.domElement),
     }));
     this.capture = new CaptureActions(stage.renderer.domElement, { sceneName: () => this.status.scene, render: () => stage.render(), report });
@@ -249,6 +250,16 @@ class App implements SceneLoaderHost, PresenterHost {
     this.status.lastError = message;
     this.banner.show(message);
     console.warn(`[colliderscope] ${message}`);
+  }
+
+  notify(message: string, title: string): void {
+    this.status.lastError = message;
+    this.banner.show(message, title, 'notice');
+    console.warn(`[colliderscope] ${title}: ${message}`);
+  }
+
+  clearReport(): void {
+    this.banner.hide();
   }
 }
 

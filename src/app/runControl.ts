@@ -24,6 +24,8 @@ export interface RunControlHost {
   sandbox(): Sandbox | null;
   /** A message for the user: a step back or a restart that could not be done. */
   report(message: string): void;
+  /** A notice rather than an error (a rewind this scene's systems cannot do); `report` when absent. */
+  notify?(message: string, title: string): void;
   /** What a recording is made with (scene, settings, machine): asked when a recording starts. */
   recordingInfo(sandbox: Sandbox): RecordingInfo;
 }
@@ -101,12 +103,21 @@ export class RunControl {
     this.paused = true;
     this.pendingSteps = 0;
     if (sandbox.stepBack()) return true;
-    this.host.report(
-      sandbox.rewindable
-        ? `Nothing older to step back to (the last ${sandbox.history.capacity} frames are kept).`
-        : 'A running subsystem cannot save its state, so stepping back is off for this scene.',
-    );
+    if (sandbox.rewindable) this.host.report(`Nothing older to step back to (the last ${sandbox.history.capacity} frames are kept).`);
+    else this.cannotRewind(sandbox, 'Step back', 'stepping back is off for this scene');
     return false;
+  }
+
+  /** Says which running systems keep no state to go back to, as a notice (nothing went wrong). */
+  private cannotRewind(sandbox: Sandbox, action: string, consequence: string): void {
+    const names = sandbox.systems.filter((system) => system.saveState === undefined || system.loadState === undefined).map((system) => system.name);
+    const who =
+      names.length === 1
+        ? `The ${names[0]!} system keeps no history of its states`
+        : `The ${names.join(', ')} systems keep no history of their states`;
+    const message = `${who}, so ${consequence}.`;
+    if (this.host.notify !== undefined) this.host.notify(message, `${action} is not available in this scene`);
+    else this.host.report(message);
   }
 
   /** Back to frame 0 with the same seeds, timings cleared; false (and reported) when it cannot. */
@@ -114,8 +125,7 @@ export class RunControl {
     const sandbox = this.host.sandbox();
     if (sandbox === null) return false;
     const done = sandbox.restart();
-    if (!done)
-      this.host.report('A running subsystem cannot save its state, so this scene cannot restart in place; reload the page for a clean start.');
+    if (!done) this.cannotRewind(sandbox, 'Restart', 'the scene cannot restart in place; reload the page for a clean start');
     sandbox.timings.clear();
     return done;
   }

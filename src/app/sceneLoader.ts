@@ -5,10 +5,12 @@ import {
   enableSystem,
   installSceneSystems,
   currentScene,
+  resolveTerrainParams,
   type SceneDefinition,
   type SimSystem,
   type SystemContext,
   type TerrainMesh,
+  type TerrainParams,
 } from '../core';
 import type { Panel } from '../ui/panel';
 import type { ProgressBar } from '../ui/progressBar';
@@ -55,6 +57,10 @@ export interface SceneLoaderHost {
   /** The view settings apply again (after a new terrain). */
   applyView(): void;
   report(message: string): void;
+  /** Shows a notice under its own title (not an error: something was corrected or cannot be done). */
+  notify(message: string, title: string): void;
+  /** Takes down the banner (a good scene replaced the one it was about). */
+  clearReport(): void;
 }
 
 /**
@@ -147,11 +153,35 @@ export class SceneLoader {
     this.rebuildTimer = window.setTimeout(() => void this.rebuild(), REBUILD_DELAY_MS);
   }
 
+  /**
+   * Replaces every terrain setting outside its domain (a link's `cells=5000`, `kind=perlin`) by the value on
+   * screen, or before any terrain exists by the scene's, and says so: a bad value never reaches the build,
+   * so there is always a terrain to show.
+   */
+  private validTerrainSettings(): TerrainParams {
+    const { settings, panel } = this.host;
+    const fallback = this.sandbox?.terrain.params ?? this.scene.terrain;
+    const problems: string[] = [];
+    for (const key of Object.keys(settings.terrain) as (keyof TerrainParams)[]) {
+      try {
+        resolveTerrainParams({ [key]: settings.terrain[key] });
+      } catch (error) {
+        Object.assign(settings.terrain, { [key]: fallback[key] });
+        problems.push(`${messageOf(error)} (using ${String(fallback[key])})`);
+      }
+    }
+    if (problems.length > 0) {
+      panel.refresh();
+      this.host.notify(problems.join('\n'), 'Out-of-range terrain settings were replaced');
+    }
+    return { ...settings.terrain };
+  }
+
   /** Builds the terrain of the current settings in the worker; on failure the old terrain stays. */
   async rebuild(): Promise<void> {
     window.clearTimeout(this.rebuildTimer);
     const { settings, status, progress, panel } = this.host;
-    const params = { ...settings.terrain };
+    const params = this.validTerrainSettings();
     status.building = true;
     progress.start(`Building ${params.cells}² terrain`);
     let mesh: TerrainMesh;
@@ -166,6 +196,11 @@ export class SceneLoader {
         // Show the parameters that are actually on screen again.
         Object.assign(settings.terrain, this.sandbox.terrain.params);
         panel.refresh();
+      } else if (JSON.stringify(params) !== JSON.stringify(this.scene.terrain)) {
+        // Nothing on screen yet: the scene's own terrain is the last good state.
+        Object.assign(settings.terrain, this.scene.terrain);
+        panel.refresh();
+        void this.rebuild();
       }
       return;
     }
@@ -231,10 +266,11 @@ export class SceneLoader {
     status.scene = scene.name;
     Object.assign(settings.terrain, scene.terrain);
     if (scene.view?.colouring !== undefined) settings.view.colouring = scene.view.colouring;
-    if (presetName !== null) {
-      settings.scene = presetName;
-      this.host.presetChosen(presetName);
-    }
+    // The preset menu names what is shown: the preset, or a loaded file's scene.
+    settings.scene = presetName ?? scene.name;
+    if (presetName !== null) this.host.presetChosen(presetName);
+    // Whatever the banner said about an earlier attempt, this scene applies.
+    this.host.clearReport();
     this.announce(scene);
     panel.refresh();
     if (sceneCamera || scene.terrain.worldSize !== stage.worldSizeShown) this.applyCamera(scene);

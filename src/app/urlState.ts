@@ -1,5 +1,5 @@
 import type GUI from 'lil-gui';
-import type { Controller } from 'lil-gui';
+import { OptionController, type Controller } from 'lil-gui';
 
 /** The camera as the URL carries it. */
 export interface CameraView {
@@ -44,6 +44,8 @@ export function encodeState(gui: GUI, camera: CameraView): string {
     const value = controller.getValue() as Value;
     // Terrain values always go in: they are what a scene is, and a preset switch changes them all.
     if (value === controller.initialValue && !key.startsWith('Terrain/')) continue;
+    // A menu showing a value it does not offer (the preset menu naming a loaded file's scene) has no setting to restore.
+    if (controller instanceof OptionController && !(controller._values as unknown[]).includes(value)) continue;
     parameters.set(key, String(typeof value === 'number' ? roundForUrl(value) : value));
   }
   parameters.set('camera', [...camera.position, ...camera.target, camera.fov].map((v) => roundForUrl(v)).join(','));

@@ -1,4 +1,4 @@
-/** A progress bar for long work done off the main thread (terrain builds), with its stage and time. */
+/** A progress bar for long work (terrain builds in a worker, a crack batch on the main thread), with its stage and time. */
 export class ProgressBar {
   private readonly element: HTMLDivElement;
   private readonly fill: HTMLDivElement;
@@ -6,10 +6,10 @@ export class ProgressBar {
   private started = 0;
   private ticker = 0;
 
-  constructor(parent: HTMLElement) {
+  constructor(parent: HTMLElement, testid = 'progress') {
     this.element = document.createElement('div');
     this.element.className = 'cs-progress';
-    this.element.dataset.testid = 'progress';
+    this.element.dataset.testid = testid;
     this.element.hidden = true;
     const track = document.createElement('div');
     track.className = 'cs-progress-track';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, waitForBvh, useHarness } from './harness';
 
 const harness = useHarness();
 
@@ -46,4 +46,94 @@ describe('actors in real Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);
+
+  it('300 actors on the ridged terrain settle and sleep; the HUD counts one step’s contacts, not its substeps’ sum', async () => {
+    // Fixed steps of 4/60 s, as a slow page frame gives: four substeps' worth, taken as the cap of three; no wind,
+    // so the pile can rest.
+    const { page, errors } = await openPage(harness, `${LIGHT_TERRAIN}&Actors/enabled=true&Actors/count=300&Run/timeScale=4&Run/fixedStep=true`);
+    await waitForBuilds(page, 1);
+    await waitForBvh(page);
+    const census = (): Promise<{ asleep: number; contacts: number; substeps: number; buffer: number; frame: number }> =>
+      page.evaluate(() => {
+        const text = document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '';
+        const match = /actors: 300 · awake \d+ · asleep (\d+) · contacts per step (\d+) .* · (\d+) substeps?/.exec(text);
+        const app = (
+          window as unknown as {
+            colliderscope: {
+              status: { simFrame: number };
+              scenes: { sandbox: { system(name: string): { world: { contacts: { count: number } } } } };
+            };
+          }
+        ).colliderscope;
+        return {
+          asleep: Number(match?.[1] ?? -1),
+          contacts: Number(match?.[2] ?? -1),
+          substeps: Number(match?.[3] ?? -1),
+          buffer: app.scenes.sandbox.system('actors').world.contacts.count,
+          frame: app.status.simFrame,
+        };
+      });
+    // The pile lands: contacts appear.
+    await page.waitForFunction(
+      () => Number(/contacts per step (\d+)/.exec(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '')?.[1] ?? '0') > 100,
+      undefined,
+      { timeout: 120_000 },
+    );
+    // Paused, the HUD shows the last step's contacts: those in the contact buffer (its last substep's), of 3 substeps.
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused);
+    const frame = (await census()).frame;
+    await page.keyboard.press('.');
+    await page.waitForFunction(
+      (n) => (window as unknown as { colliderscope: { status: { simFrame: number } } }).colliderscope.status.simFrame > n,
+      frame,
+    );
+    // The HUD redraws a few times a second: wait until it shows this step.
+    await page.waitForFunction(
+      () => {
+        const app = (
+          window as unknown as { colliderscope: { scenes: { sandbox: { system(name: string): { world: { contacts: { count: number } } } } } } }
+        ).colliderscope;
+        const count = app.scenes.sandbox.system('actors').world.contacts.count;
+        return new RegExp(`contacts per step ${count} `).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '');
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    const step = await census();
+    expect(step.substeps).toBe(3);
+    expect(step.contacts).toBe(step.buffer);
+    // Running again, half the pile and more falls asleep on the ridges.
+    await page.keyboard.press('Space');
+    await page.waitForFunction(
+      () =>
+        Number(/actors: 300 · awake \d+ · asleep (\d+)/.exec(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '')?.[1] ?? '0') >=
+        150,
+      undefined,
+      { timeout: 300_000 },
+    );
+    await page.evaluate(() => {
+      const app = (
+        window as unknown as {
+          colliderscope: {
+            scenes: { sandbox: { system(name: string): { world: { actors: { count: number; position: Float64Array } } } } };
+            stage: { setView(position: number[], target: number[], fov: number): void };
+          };
+        }
+      ).colliderscope;
+      const a = app.scenes.sandbox.system('actors').world.actors;
+      const c = [0, 0, 0];
+      for (let i = 0; i < a.count; i++) for (let k = 0; k < 3; k++) c[k]! += a.position[3 * i + k]! / a.count;
+      app.stage.setView([c[0]! + 22, c[1]! + 14, c[2]! + 22], c, 50);
+    });
+    // Drawn from there before the picture is taken.
+    const drawn = await page.evaluate(() => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames);
+    await page.waitForFunction(
+      (n) => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames > n + 1,
+      drawn,
+    );
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'actors-ridged-asleep.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 480_000);
 });

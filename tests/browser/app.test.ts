@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, appStatus, openPage, useHarness, waitForBuilds } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, appStatus, guiControl, guiFolder, openPage, useHarness, waitForBuilds } from './harness';
 import { canvasPixels } from './pixels';
 import type { Page } from 'playwright-core';
 
@@ -91,6 +91,81 @@ describe('the sandbox in real Chromium', () => {
     const loaded = await waitForBuilds(page, 2);
     expect(loaded.triangles).toBe(2 * 32 * 32);
     expect(loaded.scene).toBe('small');
+    // The good file applied: the banner about the bad ones is gone and the preset menu names the scene shown.
+    await expect(banner.isVisible()).resolves.toBe(false);
+    await expect(guiControl(page, page, 'preset').locator('.lil-display').textContent()).resolves.toBe('small');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a link with out-of-range terrain values still shows a terrain: the values are reported and replaced', async () => {
+    const { page, errors } = await openPage(harness, '#Terrain/cells=5000&Terrain/worldSize=-1&Terrain/seed=7');
+    const status = await waitForBuilds(page, 1);
+    // The scene's values replace the bad ones; the good one (seed) applies.
+    expect(status.triangles).toBe(2 * 256 * 256);
+    await expect(controllerInput(page, 'cells per side').inputValue()).resolves.toBe('256');
+    await expect(controllerInput(page, 'world size').inputValue()).resolves.toBe('512');
+    await expect(controllerInput(page, 'seed').inputValue()).resolves.toBe('7');
+    const banner = page.locator('[data-testid="error-banner"]');
+    await expect(banner.textContent()).resolves.toMatch(/cells: expected an integer in \[16, 2048\], got 5000 \(using 256\)/);
+    await expect(banner.textContent()).resolves.toMatch(/worldSize: .*got -1 \(using 512\)/);
+    await expect(banner.textContent()).resolves.not.toMatch(/last good state/);
+    await framesAdvance(page);
+    expect((await canvasPixels(page)).nonBackground).toBeGreaterThan(0.3);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'bad-link-replaced.png') });
+    // A bad value pasted later is replaced by the one on screen; the terrain stays.
+    await page.evaluate(() => (location.hash = '#Terrain/kind=perlin'));
+    await page.waitForFunction(() =>
+      /kind: expected one of .*got "perlin" \(using ridged\)/.test(document.querySelector('[data-testid="error-banner"]')?.textContent ?? ''),
+    );
+    await expect(controllerInput(page, 'kind').inputValue()).resolves.toBe('ridged');
+    expect((await waitForBuilds(page, 2)).triangles).toBe(2 * 256 * 256);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the README’s first load: every subsystem is off until a preset or the panel turns it on', async () => {
+    const { page, errors } = await openPage(harness, `?scene=default${LIGHT_TERRAIN}`);
+    await waitForBuilds(page, 1);
+    await framesAdvance(page);
+    const systems = await page.evaluate(
+      () =>
+        (window as unknown as { colliderscope: { scenes: { sandbox: { systems: { name: string }[] } | null } } }).colliderscope.scenes.sandbox
+          ?.systems.length,
+    );
+    expect(systems).toBe(0);
+    await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.not.toMatch(/wind:|tracers/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('panel folders: nested folders settle to their height and every checkbox stays inside the panel', async () => {
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN, { width: 1600, height: 900 });
+    await waitForBuilds(page, 1);
+    // Opened one after the other at once, as a user clicking through does (the inner one mid-animation of the outer).
+    await guiFolder(page, 'Capsule sweeps').locator(':scope > .lil-title').click();
+    await guiFolder(page, 'Probe').locator(':scope > .lil-title').click();
+    await guiFolder(page, 'Stress: many capsules').locator(':scope > .lil-title').click();
+    await page.waitForFunction(
+      () => [...document.querySelectorAll<HTMLElement>('[data-testid="gui"] .lil-children')].every((children) => children.style.height === ''),
+      undefined,
+      { timeout: 30_000 },
+    );
+    // The probe folder ends above the next folder's title: nothing draws over what follows.
+    const probe = await guiFolder(page, 'Probe').boundingBox();
+    const next = await guiFolder(page, 'Character (WASD, Space jumps)').locator(':scope > .lil-title').boundingBox();
+    expect(probe!.y + probe!.height).toBeLessThanOrEqual(next!.y + 1);
+    const show = guiControl(guiFolder(page, 'Probe'), page, 'show probe').locator('input');
+    await show.scrollIntoViewIfNeeded();
+    const panel = (await page.locator('[data-testid="gui"]').boundingBox())!;
+    const outside = await page.evaluate((right) => {
+      const boxes = [...document.querySelectorAll<HTMLInputElement>('[data-testid="gui"] input[type="checkbox"]')].filter(
+        (box) => box.offsetParent !== null,
+      );
+      return boxes.filter((box) => box.getBoundingClientRect().right > right).map((box) => box.closest('.lil-controller')?.textContent);
+    }, panel.x + panel.width);
+    expect(outside).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-probe-folder.png') });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl, waitForBvh } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl, waitForBvh } from './harness';
 
 const harness = useHarness();
 
@@ -48,6 +48,34 @@ describe('the BVH in real Chromium', () => {
 });
 
 describe('the crack explorer in real Chromium', () => {
+  it('fire with the panel’s defaults: a progress bar while the batch runs, then the misses of the default test drawn', async () => {
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
+    await waitForBvh(page);
+    await page.locator('.lil-title', { hasText: 'Crack explorer' }).click();
+    await control(page, 'fire rays through edges and vertices').locator('button').click();
+    const progress = page.locator('[data-testid="crack-progress"]', { hasText: /Crack explorer: 20,000 rays × 3 triangle tests/ });
+    await progress.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForFunction(
+      () => /cracks \(20,000 float32 rays\): /.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 60_000 },
+    );
+    await progress.waitFor({ state: 'hidden', timeout: 30_000 });
+    const text = (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
+    const shown = await control(page, 'draw misses of').locator('select').inputValue();
+    expect(Number(new RegExp(`${shown} (\\d+)`).exec(text)?.[1] ?? NaN)).toBeGreaterThan(0);
+    const drawn = await page.evaluate(
+      () =>
+        (window as unknown as { colliderscope: { features: { name: string; lines?: { visible: boolean } }[] } }).colliderscope.features.find(
+          (f) => f.name === 'cracks',
+        )?.lines?.visible,
+    );
+    expect(drawn).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'crack-explorer-default.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('fires rays through shared edges and vertices: the watertight test misses none, misses are drawn', async () => {
     const { page, errors } = await openPage(harness);
     await waitForBuilds(page, 1);

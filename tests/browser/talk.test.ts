@@ -139,6 +139,52 @@ describe('talk-ready controls in real Chromium', () => {
     await page.close();
   });
 
+  it('step back with a system that keeps no history says which one, as a notice rather than an error', async () => {
+    const { page, errors } = await openPage(harness, `${LIGHT}&Particles/enabled=true`, SMALL);
+    await waitForBuilds(page, 1);
+    await page.waitForFunction(() => /particles/i.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), undefined, {
+      timeout: 60_000,
+    });
+    await waitFor(page, 's.simFrame > 5');
+    await page.keyboard.press(',');
+    const banner = page.locator('[data-testid="error-banner"]');
+    await banner.waitFor({ state: 'visible' });
+    await expect(banner.textContent()).resolves.toMatch(
+      /Step back is not available in this scene.*The particles system keeps no history of its states/,
+    );
+    await expect(banner.textContent()).resolves.not.toMatch(/Not applied/);
+    await expect(banner.getAttribute('data-kind')).resolves.toBe('notice');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'step-back-notice.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('presenter mode: H shows the timing panel clear of the slide title; after Esc the checkbox matches it', async () => {
+    const { page, errors } = await openPage(harness, LIGHT);
+    await waitForBuilds(page, 1);
+    await page.keyboard.press('p');
+    await waitFor(page, 's.presenting');
+    await page.keyboard.press('h');
+    const hud = page.locator('[data-testid="timing-hud"]');
+    await expect(hud.isVisible()).resolves.toBe(true);
+    // The panel is redrawn a few times a second: wait until it holds its rows.
+    await page.waitForFunction(() => /render/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''));
+    const hudBox = (await hud.boundingBox())!;
+    for (const part of ['.cs-presenter-title', '.cs-presenter-subtitle']) {
+      const box = (await page.locator(part).boundingBox())!;
+      const overlaps =
+        box.x < hudBox.x + hudBox.width && hudBox.x < box.x + box.width && box.y < hudBox.y + hudBox.height && hudBox.y < box.y + box.height;
+      expect(overlaps, `${part} overlaps the timing panel`).toBe(false);
+    }
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'presenter-hud.png') });
+    await page.keyboard.press('Escape');
+    await waitFor(page, '!s.presenting');
+    const checkbox = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^timing HUD \(H\)$/ }) }).locator('input');
+    await expect(checkbox.isChecked()).resolves.toBe(await hud.isVisible());
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('records frames and exports a CSV whose rows match the frames run, and a JSON with settings', async () => {
     const { page, errors } = await openPage(harness, LIGHT, SMALL);
     await waitForBuilds(page, 1);

@@ -141,7 +141,7 @@ export class ActorsFeature implements AppFeature {
       (m.integrateMs as number);
     const waiting = system.world.bvh === null ? ' · waiting for the BVH' : '';
     return [
-      `actors: ${m.actors} · awake ${m.awake} · asleep ${m.sleeping}${(m.lost as number) > 0 ? ` · lost ${m.lost}` : ''} · contacts ${m.contacts} (terrain ${m.terrainContacts}, pairs ${m.actorContacts}) · wind samples ${m.windSamples}${waiting}`,
+      `actors: ${m.actors} · awake ${m.awake} · asleep ${m.sleeping}${(m.lost as number) > 0 ? ` · lost ${m.lost}` : ''} · contacts per step ${m.contacts} (terrain ${m.terrainContacts}, between actors ${m.actorContacts}) · ${m.substeps} substep${m.substeps === 1 ? '' : 's'} · wind samples ${m.windSamples}${waiting}`,
       `actors ms: ${ms.toFixed(2)} = wind ${(m.windMs as number).toFixed(2)} + broad ${(m.broadPhaseMs as number).toFixed(2)} + pairs ${(m.actorContactsMs as number).toFixed(2)} + terrain ${(m.terrainContactsMs as number).toFixed(2)} + solve ${(m.solveMs as number).toFixed(2)} + move ${(m.integrateMs as number).toFixed(2)}${this.lastWoken >= 0 ? ` · last wake: ${this.lastWoken} woken` : ''}`,
     ];
   }

@@ -116,10 +116,14 @@ export class CapsuleFeature implements AppFeature {
       if (kernel === null) kernelControl.name(`capsule kernel (TypeScript only: ${simdCapsulesUnavailableReason()})`);
     });
     const probe = folder.addFolder('Probe');
+    const gestures = document.createElement('div');
+    gestures.className = 'cs-legend';
+    gestures.textContent = 'Alt-drag on the terrain: start · Alt+Shift-drag: aim';
+    probe.$children.prepend(gestures);
     const p = this.probePanel;
     probe
       .add(p, 'enabled')
-      .name('show probe (Alt-drag: start, Alt+Shift-drag: aim)')
+      .name('show probe')
       .onChange((on: boolean) => {
         if (on) this.placeProbeAtView();
         apply();

@@ -10,7 +10,17 @@ import {
   type SceneCracks,
   type SceneDefinition,
 } from '../../core';
+import { ProgressBar } from '../../ui/progressBar';
 import type { AppContext, AppFeature } from '../feature';
+
+/**
+ * Rays the panel fires by default: every triangle test runs them on the main thread (about 10 µs a ray
+ * and test under a software renderer), so the default batch answers in about a second; the slider goes
+ * to a million for a patient audience.
+ */
+const PANEL_RAYS = 20_000;
+/** Frames between a click on *fire* and the batch: the progress bar is painted before the page is busy. */
+const FIRE_DELAY_FRAMES = 2;
 
 /**
  * The crack explorer's panel and view: the settings of the core system (src/cracks) that fires rays
@@ -21,8 +31,11 @@ import type { AppContext, AppFeature } from '../feature';
  */
 export class CrackFeature implements AppFeature {
   readonly name = 'cracks';
-  private readonly settings: CrackSettings = { ...DEFAULT_CRACKS };
+  private readonly settings: CrackSettings = { ...DEFAULT_CRACKS, rays: PANEL_RAYS };
   private context: AppContext | null = null;
+  private progress: ProgressBar | null = null;
+  /** Frames until a requested batch starts (−1: none requested). */
+  private fireIn = -1;
   private readonly lines: THREE.LineSegments<THREE.BufferGeometry, THREE.LineBasicMaterial>;
   private readonly dots: THREE.Points<THREE.BufferGeometry, THREE.PointsMaterial>;
   /** The system and its batch count the view last drew, and for which test. */
@@ -44,6 +57,7 @@ export class CrackFeature implements AppFeature {
 
   install(context: AppContext): void {
     this.context = context;
+    this.progress = new ProgressBar(context.root, 'crack-progress');
     context.stage.scene.add(this.lines, this.dots);
     const folder = context.gui.addFolder('Crack explorer');
     folder.add(this.settings, 'rays', 1000, 1_000_000, 1000).name('rays');
@@ -71,9 +85,15 @@ export class CrackFeature implements AppFeature {
   }
 
   frame(_dtSeconds: number, sandbox: Sandbox): void {
+    if (this.fireIn > 0) this.fireIn--;
+    else if (this.fireIn === 0) {
+      this.fireIn = -1;
+      this.context?.setSystem('cracks', { ...this.settings, rays: Math.round(this.settings.rays), seed: Math.round(this.settings.seed) });
+    }
     const system = this.system;
     // Paused or not, a fired batch runs at once.
     system?.update(sandbox);
+    if (this.fireIn < 0 && (system === null || !system.waiting)) this.progress?.finish();
     if (system !== null) this.settings.showMissesOf = system.settings.showMissesOf;
     const test = system?.settings.showMissesOf ?? '';
     const runs = system?.runs ?? -1;
@@ -94,9 +114,15 @@ export class CrackFeature implements AppFeature {
     ];
   }
 
-  /** Turns the explorer on with the panel's settings: it runs every triangle test at the next step. */
+  /**
+   * Turns the explorer on with the panel's settings: every triangle test runs the batch on the main
+   * thread, a few frames from now, after a progress bar saying so has been drawn.
+   */
   fire(): void {
-    this.context?.setSystem('cracks', { ...this.settings, rays: Math.round(this.settings.rays), seed: Math.round(this.settings.seed) });
+    const rays = Math.round(this.settings.rays).toLocaleString('en');
+    this.progress?.start(`Crack explorer: ${rays} rays × ${RAY_TRIANGLE_KERNEL_NAMES.length} triangle tests (the page pauses meanwhile)`);
+    this.progress?.set(-1, `Crack explorer: ${rays} rays × ${RAY_TRIANGLE_KERNEL_NAMES.length} triangle tests (the page pauses meanwhile)`);
+    this.fireIn = FIRE_DELAY_FRAMES;
   }
 
   private get system(): CrackSystem | null {

@@ -123,7 +123,7 @@ describe('RunControl', () => {
     expect(fixed.control.stepBack()).toBe(false);
     expect(fixed.control.paused).toBe(true);
     expect(fixed.sandbox.frame).toBe(5);
-    expect(fixed.messages).toEqual(['A running subsystem cannot save its state, so stepping back is off for this scene.']);
+    expect(fixed.messages).toEqual(['The clock system keeps no history of its states, so stepping back is off for this scene.']);
   });
 
   it('restarts from frame 0 with the timings cleared, or says it cannot', () => {
