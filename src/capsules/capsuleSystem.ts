@@ -1,8 +1,9 @@
 import type { BVH } from '../bvh/buildBVH';
+import { MASK_ALL } from '../bvh/collisionMasks';
 import type { StateHasher } from '../math/hash';
 import { DEFAULT_KERNEL, KERNEL_LABELS, type Kernel } from '../platform/kernels';
 import { CapsuleCrowd, type CrowdState } from '../query/capsule/capsuleCrowd';
-import type { CapsuleSweeper } from '../query/capsule/capsuleTypes';
+import type { CapsuleSweeper, SweepCounters } from '../query/capsule/capsuleTypes';
 import { CapsuleCharacter } from '../query/capsule/characterController';
 import { simdCapsuleKernel, simdCapsulesUnavailableReason } from '../query/capsule/simdCapsules';
 import { edgeMasksFor, sweepCapsules } from '../query/capsule/sweepCapsules';
@@ -98,6 +99,7 @@ export class CapsuleSystem implements SimSystem {
   private triangles = 0;
   private pairsKept = 0;
   private pairsPossible = 0;
+  private subtreesMasked = 0;
 
   constructor(section: SceneCapsules, world: World) {
     this.world = world;
@@ -141,7 +143,7 @@ export class CapsuleSystem implements SimSystem {
   step(dt: number, world: World): void {
     if (world.terrain !== this.terrain) this.terrainChanged(world);
     this.world = world;
-    this.sweeps = this.nodes = this.triangles = this.pairsKept = this.pairsPossible = 0;
+    this.sweeps = this.nodes = this.triangles = this.pairsKept = this.pairsPossible = this.subtreesMasked = 0;
     const bvh = world.bvh;
     if (bvh === null) return;
     this.sweepProbe();
@@ -149,10 +151,11 @@ export class CapsuleSystem implements SimSystem {
     if (this.character !== null) this.stepCharacter(this.character, bvh, dt, world);
     const crowd = this.crowd;
     if (crowd !== null && dt > 0 && crowd.count > 0) {
+      this.prepare(bvh, crowd.filter);
       crowd.step(bvh, dt);
       world.timings.record('capsules.crowd', crowd.lastSweepMs);
       const work = crowd.lastCounters;
-      if (work !== null) this.tally(crowd.count, work.nodesVisited, work.trianglesTested, work.pairsKept, work.pairsPossible);
+      if (work !== null) this.tally(crowd.count, work);
     }
   }
 
@@ -166,6 +169,7 @@ export class CapsuleSystem implements SimSystem {
       triangles: this.triangles,
       pairsKept: this.pairsKept,
       pairsPossible: this.pairsPossible,
+      subtreesMasked: this.subtreesMasked,
     };
     if (probe !== null && probe.settings.enabled) {
       metrics.probeContact = probe.hit ? `toi ${probe.hits.toi[0]!.toFixed(4)} on triangle ${probe.hits.triangle[0]}` : 'none';
@@ -242,6 +246,9 @@ export class CapsuleSystem implements SimSystem {
     const oldCrowd = this.crowdSection;
     const rethrown = crowdSection !== null && (oldCrowd === null || !sameCrowd(oldCrowd, crowdSection));
     const crowd = rethrown ? this.makeCrowd(crowdSection) : this.crowd;
+    // Everything is built: from here on nothing throws (the filters were checked with the section).
+    if (character !== null && characterSection !== null) character.filter = characterSection.filter ?? MASK_ALL;
+    if (crowd !== null && crowdSection !== null) crowd.filter = crowdSection.filter ?? MASK_ALL;
 
     this.kernel = section.kernel ?? this.kernel;
     if (probe === null) this.probe = null;
@@ -273,16 +280,15 @@ export class CapsuleSystem implements SimSystem {
     const probe = this.probe;
     const bvh = this.world.bvh;
     if (probe === null || !probe.settings.enabled || bvh === null) return;
-    this.prepare(bvh);
+    this.prepare(bvh, probe.settings.filter ?? MASK_ALL);
     probe.sweep(this.terrain, bvh, this.sweeper);
-    const work = probe.counters;
-    this.tally(1, work.nodesVisited, work.trianglesTested, work.pairsKept, work.pairsPossible);
+    this.tally(1, probe.counters);
   }
 
-  /** Edge masks are computed once per BVH and the SIMD kernel copies the BVH in once: neither belongs in a sweep's time. */
-  private prepare(bvh: BVH): void {
-    edgeMasksFor(bvh);
-    if (this.kernel === 'wasm-simd') simdCapsuleKernel()?.prepare(bvh, true);
+  /** Edge masks are computed once per BVH and filter, and the SIMD kernel copies the BVH in once: neither belongs in a sweep's time. */
+  private prepare(bvh: BVH, filter: number): void {
+    edgeMasksFor(bvh, filter);
+    if (this.kernel === 'wasm-simd') simdCapsuleKernel()?.prepare(bvh, true, filter);
   }
 
   private stepCharacter(character: CapsuleCharacter, bvh: BVH, dt: number, world: World): void {
@@ -290,7 +296,7 @@ export class CapsuleSystem implements SimSystem {
     work.sweeps = work.nodes = work.triangles = work.ms = 0;
     work.depenetrated = false;
     if (!(dt > 0)) return;
-    this.prepare(bvh);
+    this.prepare(bvh, character.filter);
     const input = this.input;
     const steps = Math.min(MAX_CHARACTER_SUB_STEPS, Math.ceil(dt / CHARACTER_SUB_STEP - 1e-9));
     const started = performance.now();
@@ -301,13 +307,7 @@ export class CapsuleSystem implements SimSystem {
       work.nodes += character.counters.nodesVisited;
       work.triangles += character.counters.trianglesTested;
       work.depenetrated ||= character.depenetrated;
-      this.tally(
-        character.sweeps,
-        character.counters.nodesVisited,
-        character.counters.trianglesTested,
-        character.counters.pairsKept,
-        character.counters.pairsPossible,
-      );
+      this.tally(character.sweeps, character.counters);
     }
     work.ms = performance.now() - started;
     world.timings.record('capsules.character', work.ms);
@@ -335,18 +335,20 @@ export class CapsuleSystem implements SimSystem {
       speed: section.speed,
       radius: section.radius,
       halfHeight: section.halfHeight,
+      filter: section.filter ?? MASK_ALL,
     });
     crowd.sweeper = this.sweeper;
     crowd.resize(section.count);
     return crowd;
   }
 
-  private tally(sweeps: number, nodes: number, triangles: number, pairsKept: number, pairsPossible: number): void {
+  private tally(sweeps: number, work: SweepCounters): void {
     this.sweeps += sweeps;
-    this.nodes += nodes;
-    this.triangles += triangles;
-    this.pairsKept += pairsKept;
-    this.pairsPossible += pairsPossible;
+    this.nodes += work.nodesVisited;
+    this.triangles += work.trianglesTested;
+    this.pairsKept += work.pairsKept;
+    this.pairsPossible += work.pairsPossible;
+    this.subtreesMasked += work.subtreesMasked;
   }
 }
 
@@ -354,7 +356,8 @@ const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 function makeCharacter(section: CapsuleCharacterSection, sweeper: CapsuleSweeper): CapsuleCharacter {
   const { radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees } = section;
-  const character = new CapsuleCharacter({ radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees });
+  const filter = section.filter ?? MASK_ALL;
+  const character = new CapsuleCharacter({ radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees, filter });
   character.sweeper = sweeper;
   return character;
 }

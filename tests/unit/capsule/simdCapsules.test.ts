@@ -82,7 +82,7 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
   expect(mismatches).toEqual([]);
   expect(ties).toBeLessThanOrEqual(Math.ceil(0.002 * batch.count));
   expect(counters.hits).toBe(expectedCounters.hits);
-  expect(counters.invalidCapsules).toBe(expectedCounters.invalidCapsules);
+  expect(counters.invalid).toBe(expectedCounters.invalid);
   for (const key of ['nodesVisited', 'trianglesTested', 'pairsKept', 'pairsTested'] as const) {
     expect(counters[key]).toBeGreaterThanOrEqual(expectedCounters[key]);
     expect(counters[key]).toBeLessThanOrEqual(1.05 * expectedCounters[key] + 20);
@@ -326,8 +326,8 @@ describe('input handling', () => {
     actual.normal.fill(7);
     const expectedCounters = sweepCapsules(terrainBvh, batch, expected);
     const counters = kernel.sweep(terrainBvh, batch, actual);
-    expect(counters.invalidCapsules).toBe(7);
-    expect(counters.invalidCapsules).toBe(expectedCounters.invalidCapsules);
+    expect(counters.invalid).toBe(7);
+    expect(counters.invalid).toBe(expectedCounters.invalid);
     expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
     expect(Array.from(actual.toi)).toEqual(Array.from(expected.toi));
     expect(Array.from(actual.point)).toEqual(Array.from(expected.point));
