@@ -59,6 +59,8 @@ interface CapsulesState {
 /** The character moves in sub-steps of at most this many seconds, so a long step neither skips ground nor slows the walk. */
 const CHARACTER_SUB_STEP = 1 / 60;
 const MAX_CHARACTER_SUB_STEPS = 15;
+/** A character this far below the ground under it has fallen through what its filter lets it pass, and starts again. */
+const SUNK_DEPTH = 100;
 /** Height above the ground the character is dropped from. */
 const DROP_HEIGHT = 1;
 
@@ -311,6 +313,8 @@ export class CapsuleSystem implements SimSystem {
     }
     work.ms = performance.now() - started;
     world.timings.record('capsules.character', work.ms);
+    // Sunk through the ground its filter lets it pass (wading into a lake whose bed is water): back to its start.
+    if (character.position[1]! < sampleTerrainHeight(this.terrain, character.position[0]!, character.position[2]!) - SUNK_DEPTH) this.dropCharacter();
     // Keep the character on the terrain's footprint.
     const half = this.terrain.params.worldSize / 2 - character.settings.radius;
     const p = character.position;
