@@ -177,6 +177,18 @@ export function sweepCapsule(traced: bool): void {
   prepareBoxTest();
   prepareCull();
   tracing = traced;
+  // Two copies of the walk, one without any filter check: an unfiltered batch pays nothing for filters.
+  if (filtering) walk<Filtered>();
+  else walk<Unfiltered>();
+}
+
+// Markers of the two copies of the walk: the type argument decides `filtered` at compile time.
+type Filtered = u8;
+type Unfiltered = u16;
+
+/** The walk, compiled once per marker type; each copy keeps only its own checks. */
+function walk<Kind>(): void {
+  const filtered = sizeof<Kind>() == sizeof<Filtered>();
   store<f32>(stack, 0);
   store<i32>(stack, 0, 4);
   let top: usize = 1;
@@ -185,7 +197,7 @@ export function sweepCapsule(traced: bool): void {
     const entry = stack + top * STACK_ENTRY;
     if (<f64>load<f32>(entry) > bestT * (1 + PLANE_SLACK)) continue;
     const p = nodes + <usize>load<i32>(entry, 4) * NODE_RECORD;
-    if (filtering) {
+    if (filtered) {
       const maskIndex = (load<u32>(p, 48) >>> 28) | ((load<u32>(p, 52) >>> 28) << 4);
       if ((load<u32>(nodeMasks + 4 * <usize>maskIndex) & filter) == 0) {
         subtreesMasked++;
@@ -258,7 +270,7 @@ export function sweepCapsule(traced: bool): void {
       const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
       const type = (word >>> 24) & 15;
       if (type == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > bestT * (1 + PLANE_SLACK)) continue;
-      if (filtering) sweepLeafFiltered(word & INDEX_MASK, type - 1);
+      if (filtered) sweepLeafFiltered(word & INDEX_MASK, type - 1);
       else sweepLeaf(word & INDEX_MASK, type - 1);
     } while (++i < hits);
 
