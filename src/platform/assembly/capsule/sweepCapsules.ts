@@ -6,7 +6,7 @@
 import { bestT, bestTriangle, contactNx, contactNy, contactNz, contactPx, contactPy, contactPz, loadCapsule } from './capsuleState';
 import {
   DRAINED,
-  culled,
+  keptTriangles,
   leavesVisited,
   nodesVisited,
   pairsKept,
@@ -150,7 +150,7 @@ export function sweepCapsules(
   store<i32>(COUNTERS, invalid, 44);
   store<i32>(COUNTERS, traceCount, 48);
   store<i32>(COUNTERS, leavesVisited, 52);
-  store<i32>(COUNTERS, culled, 56);
+  store<i32>(COUNTERS, trianglesTested - keptTriangles, 56);
   store<i32>(COUNTERS, subtreesMasked, 60);
   store<i32>(COUNTERS, trianglesMasked, 64);
 }

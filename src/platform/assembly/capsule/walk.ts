@@ -77,7 +77,8 @@ export let trianglesTested: i32 = 0;
 export let pairsKept: i32 = 0;
 export let pairsTested: i32 = 0;
 export let leavesVisited: i32 = 0;
-export let culled: i32 = 0;
+/** Triangles with a pair the culls kept (culled ones = trianglesTested − keptTriangles: counted on the rare side). */
+export let keptTriangles: i32 = 0;
 export let subtreesMasked: i32 = 0;
 export let trianglesMasked: i32 = 0;
 export const DRAINED: usize = memory.data(24, 16); // i32 per pair type
@@ -140,7 +141,7 @@ export function setScene(
   pairsKept = 0;
   pairsTested = 0;
   leavesVisited = 0;
-  culled = 0;
+  keptTriangles = 0;
   subtreesMasked = 0;
   trianglesMasked = 0;
   traceCount = 0;
@@ -352,10 +353,8 @@ function collect(k: u32, word: i32, waiting: usize): usize {
     store<i32>(out, tested, 8);
     traceCount++;
   }
-  if (kept == 0) {
-    culled++;
-    return waiting;
-  }
+  if (kept == 0) return waiting;
+  keptTriangles++;
   pairsKept += popcnt(kept);
   if (tested == 0) return waiting;
   pairsTested += popcnt(tested);
