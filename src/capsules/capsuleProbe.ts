@@ -1,5 +1,6 @@
 import { cos, sin } from '../math/trig';
 import type { BVH } from '../bvh/buildBVH';
+import { MASK_ALL } from '../bvh/collisionMasks';
 import {
   createCapsuleBatch,
   createCapsuleHits,
@@ -78,7 +79,13 @@ export class CapsuleProbe {
     this.place(terrain);
     const p = this.settings;
     const started = performance.now();
-    this.counters = sweeper(bvh, this.batch, this.hits, { edgeMasks: p.edgeMasks, quickCull: p.quickCull, trace: this.trace, traceCapsule: 0 });
+    this.counters = sweeper(bvh, this.batch, this.hits, {
+      edgeMasks: p.edgeMasks,
+      quickCull: p.quickCull,
+      trace: this.trace,
+      traceCapsule: 0,
+      filter: p.filter ?? MASK_ALL,
+    });
     this.ms = performance.now() - started;
     this.swept = true;
     // Settings are replaced, never edited in place, so identity tells a change.

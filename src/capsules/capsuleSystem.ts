@@ -1,8 +1,9 @@
 import type { BVH } from '../bvh/buildBVH';
+import { MASK_ALL } from '../bvh/collisionMasks';
 import type { StateHasher } from '../math/hash';
 import { DEFAULT_KERNEL, KERNEL_LABELS, type Kernel } from '../platform/kernels';
 import { CapsuleCrowd, type CrowdState } from '../query/capsule/capsuleCrowd';
-import type { CapsuleSweeper } from '../query/capsule/capsuleTypes';
+import type { CapsuleSweeper, SweepCounters } from '../query/capsule/capsuleTypes';
 import { CapsuleCharacter } from '../query/capsule/characterController';
 import { simdCapsuleKernel, simdCapsulesUnavailableReason } from '../query/capsule/simdCapsules';
 import { edgeMasksFor, sweepCapsules } from '../query/capsule/sweepCapsules';
@@ -58,6 +59,8 @@ interface CapsulesState {
 /** The character moves in sub-steps of at most this many seconds, so a long step neither skips ground nor slows the walk. */
 const CHARACTER_SUB_STEP = 1 / 60;
 const MAX_CHARACTER_SUB_STEPS = 15;
+/** A character this far below the ground under it has fallen through what its filter lets it pass, and starts again. */
+const SUNK_DEPTH = 100;
 /** Height above the ground the character is dropped from. */
 const DROP_HEIGHT = 1;
 
@@ -98,6 +101,7 @@ export class CapsuleSystem implements SimSystem {
   private triangles = 0;
   private pairsKept = 0;
   private pairsPossible = 0;
+  private subtreesMasked = 0;
 
   constructor(section: SceneCapsules, world: World) {
     this.world = world;
@@ -143,7 +147,7 @@ export class CapsuleSystem implements SimSystem {
   step(dt: number, world: World): void {
     if (world.terrain !== this.terrain) this.terrainChanged(world);
     this.world = world;
-    this.sweeps = this.nodes = this.triangles = this.pairsKept = this.pairsPossible = 0;
+    this.sweeps = this.nodes = this.triangles = this.pairsKept = this.pairsPossible = this.subtreesMasked = 0;
     const bvh = world.bvh;
     if (bvh === null) return;
     this.sweepProbe();
@@ -151,10 +155,11 @@ export class CapsuleSystem implements SimSystem {
     if (this.character !== null) this.stepCharacter(this.character, bvh, dt, world);
     const crowd = this.crowd;
     if (crowd !== null && dt > 0 && crowd.count > 0) {
+      this.prepare(bvh, crowd.filter);
       crowd.step(bvh, dt);
       world.timings.record('capsules.crowd', crowd.lastSweepMs);
       const work = crowd.lastCounters;
-      if (work !== null) this.tally(crowd.count, work.nodesVisited, work.trianglesTested, work.pairsKept, work.pairsPossible);
+      if (work !== null) this.tally(crowd.count, work);
     }
   }
 
@@ -168,6 +173,7 @@ export class CapsuleSystem implements SimSystem {
       triangles: this.triangles,
       pairsKept: this.pairsKept,
       pairsPossible: this.pairsPossible,
+      subtreesMasked: this.subtreesMasked,
     };
     if (probe !== null && probe.settings.enabled) {
       metrics.probeContact = probe.hit ? `toi ${probe.hits.toi[0]!.toFixed(4)} on triangle ${probe.hits.triangle[0]}` : 'none';
@@ -244,6 +250,9 @@ export class CapsuleSystem implements SimSystem {
     const oldCrowd = this.crowdSection;
     const rethrown = crowdSection !== null && (oldCrowd === null || !sameCrowd(oldCrowd, crowdSection));
     const crowd = rethrown ? this.makeCrowd(crowdSection) : this.crowd;
+    // Everything is built: from here on nothing throws (the filters were checked with the section).
+    if (character !== null && characterSection !== null) character.filter = characterSection.filter ?? MASK_ALL;
+    if (crowd !== null && crowdSection !== null) crowd.filter = crowdSection.filter ?? MASK_ALL;
 
     this.kernel = section.kernel ?? this.kernel;
     if (probe === null) this.probe = null;
@@ -277,16 +286,15 @@ export class CapsuleSystem implements SimSystem {
     const probe = this.probe;
     const bvh = this.world.bvh;
     if (probe === null || !probe.settings.enabled || bvh === null) return;
-    this.prepare(bvh);
+    this.prepare(bvh, probe.settings.filter ?? MASK_ALL);
     probe.sweep(this.terrain, bvh, this.sweeper);
-    const work = probe.counters;
-    this.tally(1, work.nodesVisited, work.trianglesTested, work.pairsKept, work.pairsPossible);
+    this.tally(1, probe.counters);
   }
 
-  /** Edge masks are computed once per BVH and the SIMD kernel copies the BVH in once: neither belongs in a sweep's time. */
-  private prepare(bvh: BVH): void {
-    edgeMasksFor(bvh);
-    if (this.kernel === 'wasm-simd') simdCapsuleKernel()?.prepare(bvh, true);
+  /** Edge masks are computed once per BVH and filter, and the SIMD kernel copies the BVH in once: neither belongs in a sweep's time. */
+  private prepare(bvh: BVH, filter: number): void {
+    edgeMasksFor(bvh, filter);
+    if (this.kernel === 'wasm-simd') simdCapsuleKernel()?.prepare(bvh, true, filter);
   }
 
   private stepCharacter(character: CapsuleCharacter, bvh: BVH, dt: number, world: World): void {
@@ -294,7 +302,7 @@ export class CapsuleSystem implements SimSystem {
     work.sweeps = work.nodes = work.triangles = work.ms = 0;
     work.depenetrated = false;
     if (!(dt > 0)) return;
-    this.prepare(bvh);
+    this.prepare(bvh, character.filter);
     const input = this.input;
     const steps = Math.min(MAX_CHARACTER_SUB_STEPS, Math.ceil(dt / CHARACTER_SUB_STEP - 1e-9));
     const started = performance.now();
@@ -307,16 +315,12 @@ export class CapsuleSystem implements SimSystem {
       work.nodes += character.counters.nodesVisited;
       work.triangles += character.counters.trianglesTested;
       work.depenetrated ||= character.depenetrated;
-      this.tally(
-        character.sweeps,
-        character.counters.nodesVisited,
-        character.counters.trianglesTested,
-        character.counters.pairsKept,
-        character.counters.pairsPossible,
-      );
+      this.tally(character.sweeps, character.counters);
     }
     work.ms = performance.now() - started;
     world.timings.record('capsules.character', work.ms);
+    // Sunk through the ground its filter lets it pass (wading into a lake whose bed is water): back to its start.
+    if (character.position[1]! < sampleTerrainHeight(this.terrain, character.position[0]!, character.position[2]!) - SUNK_DEPTH) this.dropCharacter();
   }
 
   /**
@@ -369,18 +373,20 @@ export class CapsuleSystem implements SimSystem {
       speed: section.speed,
       radius: section.radius,
       halfHeight: section.halfHeight,
+      filter: section.filter ?? MASK_ALL,
     });
     crowd.sweeper = this.sweeper;
     crowd.resize(section.count);
     return crowd;
   }
 
-  private tally(sweeps: number, nodes: number, triangles: number, pairsKept: number, pairsPossible: number): void {
+  private tally(sweeps: number, work: SweepCounters): void {
     this.sweeps += sweeps;
-    this.nodes += nodes;
-    this.triangles += triangles;
-    this.pairsKept += pairsKept;
-    this.pairsPossible += pairsPossible;
+    this.nodes += work.nodesVisited;
+    this.triangles += work.trianglesTested;
+    this.pairsKept += work.pairsKept;
+    this.pairsPossible += work.pairsPossible;
+    this.subtreesMasked += work.subtreesMasked;
   }
 }
 
@@ -388,7 +394,8 @@ const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 function makeCharacter(section: CapsuleCharacterSection, sweeper: CapsuleSweeper): CapsuleCharacter {
   const { radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees } = section;
-  const character = new CapsuleCharacter({ radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees });
+  const filter = section.filter ?? MASK_ALL;
+  const character = new CapsuleCharacter({ radius, halfHeight, speed, jumpSpeed, stepHeight, maxSlopeDegrees, filter });
   character.sweeper = sweeper;
   return character;
 }

@@ -1,3 +1,4 @@
+import { MASK_ALL } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
 import { KERNELS, type Kernel } from '../platform/kernels';
 import { child, expectBoolean, expectKnownKeys, expectNumber, expectObject, expectOneOf, type Where } from '../scene/validate';
@@ -22,6 +23,9 @@ export interface CapsuleProbeSettings {
   distance: number;
   edgeMasks: boolean;
   quickCull: boolean;
+  /** Collision filter (32-bit): the probe sweeps only against triangles whose material mask shares a bit
+   *  with it (terrain materials: bit 0 grass, 1 rock, 2 snow, 3 water). Left out: every triangle. */
+  filter?: number;
 }
 
 /** The character: a capsule walked by collide-and-slide sweeps (CapsuleCharacter), dropped at `start`. */
@@ -34,6 +38,9 @@ export interface CapsuleCharacterSection {
   maxSlopeDegrees: number;
   /** World x and z it is dropped at (just above the ground). */
   start: [number, number];
+  /** Collision filter of its sweeps (see CapsuleProbeSettings.filter): without the water bit
+   *  (4294967287) it wades through lakes. Left out: every triangle. */
+  filter?: number;
 }
 
 /** The crowd: capsules thrown over the terrain, all swept in one batch per step (CapsuleCrowd). */
@@ -43,6 +50,8 @@ export interface CapsuleCrowdSection {
   speed: number;
   radius: number;
   halfHeight: number;
+  /** Collision filter of the batch (see CapsuleProbeSettings.filter). Left out: every triangle. */
+  filter?: number;
 }
 
 /**
@@ -126,21 +135,37 @@ export function parseCapsules(value: unknown, where: Where): SceneCapsules {
   const result: SceneCapsules = {};
   if (input.probe !== undefined) result.probe = parseProbe(input.probe, child(where, 'probe'));
   if (input.character !== undefined) result.character = parseCharacter(input.character, child(where, 'character'));
-  if (input.crowd !== undefined) result.crowd = parseNumbers(input.crowd, child(where, 'crowd'), CROWD_NUMBERS);
+  if (input.crowd !== undefined) result.crowd = parseCrowd(input.crowd, child(where, 'crowd'));
   if (input.kernel !== undefined) result.kernel = expectOneOf(input.kernel, KERNELS, child(where, 'kernel'));
   return result;
 }
 
 function parseProbe(value: unknown, where: Where): Partial<CapsuleProbeSettings> {
   const input = expectObject(value, where);
-  const result: Record<string, number | boolean> = parseNumbers(input, where, PROBE_NUMBERS, PROBE_FLAGS);
+  const result: Record<string, number | boolean> = parseNumbers(input, where, PROBE_NUMBERS, [...PROBE_FLAGS, 'filter']);
   for (const flag of PROBE_FLAGS) if (input[flag] !== undefined) result[flag] = expectBoolean(input[flag], child(where, flag));
+  if (input.filter !== undefined) result.filter = expectFilter(input.filter, child(where, 'filter'));
   return result;
+}
+
+function parseCrowd(value: unknown, where: Where): Partial<CapsuleCrowdSection> {
+  const input = expectObject(value, where);
+  const result: Partial<CapsuleCrowdSection> = parseNumbers(input, where, CROWD_NUMBERS, ['filter']);
+  if (input.filter !== undefined) result.filter = expectFilter(input.filter, child(where, 'filter'));
+  return result;
+}
+
+/** A collision filter field: a 32-bit unsigned integer. */
+function expectFilter(value: unknown, where: Where): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MASK_ALL)
+    throw new InvalidParameterError(where.field, `a 32-bit collision filter: an integer in [0, ${MASK_ALL}]`, value, where.file);
+  return value;
 }
 
 function parseCharacter(value: unknown, where: Where): Partial<CapsuleCharacterSection> {
   const input = expectObject(value, where);
-  const result: Partial<CapsuleCharacterSection> = parseNumbers(input, where, CHARACTER_NUMBERS, ['start']);
+  const result: Partial<CapsuleCharacterSection> = parseNumbers(input, where, CHARACTER_NUMBERS, ['start', 'filter']);
+  if (input.filter !== undefined) result.filter = expectFilter(input.filter, child(where, 'filter'));
   if (input.start !== undefined) {
     const at = child(where, 'start');
     if (!Array.isArray(input.start) || input.start.length !== 2)

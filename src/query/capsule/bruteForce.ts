@@ -12,9 +12,16 @@ const MAX_NEWTON_STEPS = 200;
  * from t = 0 never overshoots the first root: each tangent meets zero at or before it. It stops at
  * contact, when f stops decreasing (no contact), or past the best time so far. A start within r gives
  * t = 0 with the normal from the triangle's closest point to the segment's (the deepest such start wins).
- * Slow and plain on purpose; the tests compare sweepCapsules with it.
+ * Slow and plain on purpose; the tests compare sweepCapsules with it. With `keep`, only the triangles t
+ * with keep[t] ≠ 0 are there (a collision filter's view of the mesh).
  */
-export function sweepCapsulesBruteForce(positions: Float32Array, indices: Uint32Array, capsules: CapsuleBatch, hits: CapsuleHits): void {
+export function sweepCapsulesBruteForce(
+  positions: Float32Array,
+  indices: Uint32Array,
+  capsules: CapsuleBatch,
+  hits: CapsuleHits,
+  keep?: Uint8Array,
+): void {
   const closest = new Float64Array(7);
   const triangleCount = Math.floor(indices.length / 3);
   for (let i = 0; i < capsules.count; i++) {
@@ -49,6 +56,7 @@ export function sweepCapsulesBruteForce(positions: Float32Array, indices: Uint32
       hiZ = Math.max(p0z, p1z) + Math.max(0, dz) + r;
     const margin = 1e-6 * (1 + Math.max(Math.abs(loX), Math.abs(hiX), Math.abs(loY), Math.abs(hiY), Math.abs(loZ), Math.abs(hiZ)));
     for (let t3 = 0; t3 < triangleCount; t3++) {
+      if (keep !== undefined && keep[t3] === 0) continue;
       const a = 3 * indices[3 * t3]!,
         b = 3 * indices[3 * t3 + 1]!,
         c = 3 * indices[3 * t3 + 2]!;

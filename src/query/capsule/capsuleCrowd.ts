@@ -1,5 +1,6 @@
 import { cos, sin } from '../../math/trig';
 import type { BVH } from '../../bvh/buildBVH';
+import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { InvalidParameterError } from '../../errors';
 import { Random } from '../../math/random';
 import { createCapsuleBatch, createCapsuleHits, type CapsuleBatch, type CapsuleHits, type CapsuleSweeper, type SweepCounters } from './capsuleTypes';
@@ -19,6 +20,9 @@ export interface CrowdSettings {
   restTime: number;
   restSpeed: number;
   skin: number;
+  /** Collision filter of the batch's sweeps (bvh.masks): triangles whose material mask misses it are
+   *  not there for the crowd. */
+  filter: number;
 }
 
 export const DEFAULT_CROWD_SETTINGS: Readonly<CrowdSettings> = Object.freeze({
@@ -31,6 +35,7 @@ export const DEFAULT_CROWD_SETTINGS: Readonly<CrowdSettings> = Object.freeze({
   restTime: 1.5,
   restSpeed: 1.5,
   skin: 0.01,
+  filter: MASK_ALL,
 });
 
 /** A crowd's state at one step (CapsuleCrowd.saveState). */
@@ -70,6 +75,7 @@ export class CapsuleCrowd {
   respawns = 0;
   /** The sweep each step's batch goes through (swappable between steps: same contacts either way). */
   sweeper: CapsuleSweeper = sweepCapsules;
+  private readonly sweepOptions: { filter: number };
 
   constructor(
     private readonly heightAt: (x: number, z: number) => number,
@@ -81,7 +87,17 @@ export class CapsuleCrowd {
     for (const [name, value] of Object.entries(this.settings)) {
       if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) throw new InvalidParameterError(name, 'a finite number ≥ 0', value);
     }
+    checkFilter(this.settings.filter, 'filter');
+    this.sweepOptions = { filter: this.settings.filter };
     this.random = new Random(seed);
+  }
+
+  /** The collision filter of the next steps (checked: a bad one throws and changes nothing). */
+  get filter(): number {
+    return this.sweepOptions.filter;
+  }
+  set filter(filter: number) {
+    this.sweepOptions.filter = checkFilter(filter, 'filter');
   }
 
   /** Sets the number of capsules (new ones are thrown in; existing ones keep their state). */
@@ -177,7 +193,7 @@ export class CapsuleCrowd {
       batch.radius[i] = s.radius;
     }
     const started = performance.now();
-    this.lastCounters = this.sweeper(bvh, batch, hits);
+    this.lastCounters = this.sweeper(bvh, batch, hits, this.sweepOptions);
     this.lastSweepMs = performance.now() - started;
     for (let i = 0; i < n; i++) {
       const i3 = 3 * i;

@@ -1,6 +1,8 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { MASK_ALL } from '../../bvh/collisionMasks';
 import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords, quantizedNodesOf } from '../../bvh/nodeRecords';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
+import { filterRejectsSome } from '../walk/maskFilter';
 import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
 import { PAIRS_PER_TRIANGLE } from './featureBits';
 import { checkBatch, edgeMasksFor, resolveSweepOptions } from './sweepCapsules';
@@ -31,6 +33,9 @@ interface CapsuleKernelExports {
     traceCapsule: number,
     trace: number,
     traceCapacity: number,
+    referenceMasks: number,
+    nodeMasks: number,
+    filter: number,
   ): void;
 }
 
@@ -40,6 +45,10 @@ const TRIANGLE_GROUP_BYTES = 144;
  *  triangle, point and normal (3 × f32 each). */
 const CAPSULE_BYTES = 72;
 const TRACE_ENTRY_BYTES = 12;
+/** Edge-mask arrays resident at once (the mesh's, and those of filtered meshes: edgeMasksFor). */
+const EDGE_MASK_SLOTS = 4;
+/** i32 counters the kernel writes per batch (sweepCapsules.ts: COUNTERS). */
+const KERNEL_COUNTERS = 17;
 
 /** Addresses inside the module's memory of the resident BVH and the staging areas. */
 interface Layout {
@@ -48,7 +57,11 @@ interface Layout {
   nodes: number;
   triangles: number;
   references: number;
+  /** EDGE_MASK_SLOTS arrays of one edge-mask byte per reference. */
   masks: number;
+  /** The material mask (u32) of each reference's triangle, then the 256 node masks (u32). */
+  referenceMasks: number;
+  nodeMasks: number;
   /** Start of the staging areas: capsules, then the trace. */
   staging: number;
   capsuleCapacity: number;
@@ -62,11 +75,13 @@ interface Layout {
  *   heapBase → traversal stack (8 B per entry) | the frames' magnitude bound per axis (3 × f64) |
  *            node records (nodeRecords.ts, 128 B each) | triangles in leaf-reference order, four at a
  *            time as structure of arrays (144 B per group) | the caller's triangle id per reference
- *            (i32) | the edge mask per reference (u8) | capsule staging (72 B per capsule) | the trace
- *            (12 B per traced triangle)
+ *            (i32) | EDGE_MASK_SLOTS × the edge mask per reference (u8) | the material mask per
+ *            reference (u32) | the node masks (256 × u32) | capsule staging (72 B per capsule) | the
+ *            trace (12 B per traced triangle)
  *
  * One BVH is resident at a time: it is copied in once, when first swept against, and stays until
- * another BVH is (its edge masks follow on the first sweep that uses them). Capsules are staged per
+ * another BVH is (its edge masks follow on the first sweep that uses them; a filter that rejects some
+ * material needs those of the filtered mesh, kept in one of the other edge-mask slots). Capsules are staged per
  * call (40 B in and 32 B out per capsule, next to a sweep of a dozen nodes and a score of triangles);
  * the sweep itself touches only module memory. The memory only grows; views are made from
  * memory.buffer after every possible growth (growing detaches the old buffer).
@@ -75,7 +90,9 @@ export class SimdCapsuleKernel {
   private readonly exports: CapsuleKernelExports;
   private layout: Layout | null = null;
   private resident: BVH | null = null;
-  private masksResident = false;
+  /** The edge-mask array held by each slot, and the slot the next new array takes. */
+  private readonly slotMasks: (Uint8Array | null)[] = new Array<Uint8Array | null>(EDGE_MASK_SLOTS).fill(null);
+  private nextSlot = 0;
 
   constructor(instance: WebAssembly.Instance) {
     this.exports = instance.exports as unknown as CapsuleKernelExports;
@@ -98,7 +115,9 @@ export class SimdCapsuleKernel {
     const triangles = nodeStart + NODE_RECORD_BYTES * nodes.nodeCount;
     const references = alignTo(triangles + TRIANGLE_GROUP_BYTES * Math.ceil(count / 4), 16);
     const masks = references + 4 * count;
-    const staging = alignTo(masks + count, 64);
+    const referenceMasks = alignTo(masks + EDGE_MASK_SLOTS * count, 16);
+    const nodeMasks = referenceMasks + 4 * count;
+    const staging = alignTo(nodeMasks + 4 * 256, 64);
     const capsuleCapacity = this.layout?.capsuleCapacity ?? 1024;
     const traceCapacity = this.layout?.traceCapacity ?? 0;
     this.ensureMemory(staging + CAPSULE_BYTES * capsuleCapacity + TRACE_ENTRY_BYTES * traceCapacity);
@@ -122,26 +141,51 @@ export class SimdCapsuleKernel {
         grouped[o + 12 * corner + 8] = positions[v + 2]!;
       }
     }
-    this.layout = { stack, magnitude, nodes: nodeStart, triangles, references, masks, staging, capsuleCapacity, traceCapacity };
+    const { materialIds, materialMasks } = bvh.masks;
+    const referenceMask = new Uint32Array(buffer, referenceMasks, count);
+    for (let k = 0; k < count; k++) referenceMask[k] = materialMasks[materialIds[ids[k]!]!]!;
+    new Uint32Array(buffer, nodeMasks, 256).set(bvh.masks.nodeMasks);
+    this.layout = {
+      stack,
+      magnitude,
+      nodes: nodeStart,
+      triangles,
+      references,
+      masks,
+      referenceMasks,
+      nodeMasks,
+      staging,
+      capsuleCapacity,
+      traceCapacity,
+    };
     this.resident = bvh;
-    this.masksResident = false;
+    this.slotMasks.fill(null);
+    this.nextSlot = 0;
   }
 
-  /** Makes a BVH resident (with its edge masks if they will be used) now rather than on the next sweep,
-   *  so a timed sweep times the sweep alone. */
-  prepare(bvh: BVH, edgeMasks = true): void {
+  /** Makes a BVH resident (with its edge masks for `filter` if they will be used) now rather than on the
+   *  next sweep, so a timed sweep times the sweep alone. */
+  prepare(bvh: BVH, edgeMasks = true, filter = MASK_ALL): void {
     if (this.resident !== bvh) this.upload(bvh);
-    if (edgeMasks) this.makeMasksResident(bvh);
+    if (edgeMasks) this.edgeMasksAt(bvh, filter);
   }
 
-  /** Copies the mesh's edge masks in, per leaf reference (computed on first use, kept with the BVH). */
-  private makeMasksResident(bvh: BVH): void {
-    if (this.masksResident) return;
-    const masks = edgeMasksFor(bvh);
+  /** Address of the edge masks a sweep with `filter` uses (edgeMasksFor), copied per leaf reference into a
+   *  slot unless one holds them already (computed on first use, kept with the BVH). */
+  private edgeMasksAt(bvh: BVH, filter: number): number {
+    const masks = edgeMasksFor(bvh, filter);
     const order = bvh.triangleOrder;
-    const perReference = new Uint8Array(this.exports.memory.buffer, this.layout!.masks, order === null ? bvh.triangleCount : order.length);
-    for (let k = 0; k < perReference.length; k++) perReference[k] = masks[order === null ? k : order[k]!]!;
-    this.masksResident = true;
+    const count = order === null ? bvh.triangleCount : order.length;
+    const layout = this.layout!;
+    let slot = this.slotMasks.indexOf(masks);
+    if (slot < 0) {
+      slot = this.nextSlot;
+      this.nextSlot = (slot + 1) % EDGE_MASK_SLOTS;
+      const perReference = new Uint8Array(this.exports.memory.buffer, layout.masks + slot * count, count);
+      for (let k = 0; k < count; k++) perReference[k] = masks[order === null ? k : order[k]!]!;
+      this.slotMasks[slot] = masks;
+    }
+    return layout.masks + slot * count;
   }
 
   /**
@@ -153,7 +197,9 @@ export class SimdCapsuleKernel {
   sweep(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
     const resolved = resolveSweepOptions(options);
     checkBatch(bvh, capsules, hits);
-    this.prepare(bvh, resolved.edgeMasks);
+    if (this.resident !== bvh) this.upload(bvh);
+    const filter = resolved.filter;
+    const edgeMasks = resolved.edgeMasks ? this.edgeMasksAt(bvh, filter) : 0;
     const count = capsules.count;
     const trace = resolved.trace ?? null;
     let layout = this.layout!;
@@ -179,7 +225,7 @@ export class SimdCapsuleKernel {
     new Float32Array(buffer, motion, 3 * count).set(capsules.motion.subarray(0, 3 * count));
     new Float32Array(buffer, radius, count).set(capsules.radius.subarray(0, count));
     const nodes = bvh.quantized!;
-    const flags = (resolved.edgeMasks ? 1 : 0) | (resolved.quickCull ? 2 : 0);
+    const flags = (resolved.edgeMasks ? 1 : 0) | (resolved.quickCull ? 2 : 0) | (filterRejectsSome(bvh.masks, filter) ? 4 : 0);
     const traceCapsule = trace === null ? -1 : (resolved.traceCapsule ?? 0);
     this.exports.sweepCapsules(
       layout.nodes,
@@ -187,7 +233,7 @@ export class SimdCapsuleKernel {
       layout.magnitude,
       layout.triangles,
       layout.references,
-      layout.masks,
+      edgeMasks,
       layout.stack,
       start,
       end,
@@ -202,12 +248,15 @@ export class SimdCapsuleKernel {
       traceCapsule,
       traceAt,
       traceCapacity,
+      layout.referenceMasks,
+      layout.nodeMasks,
+      filter,
     );
     hits.toi.set(new Float32Array(buffer, toi, count));
     hits.triangle.set(new Int32Array(buffer, triangle, count));
     hits.point.set(new Float32Array(buffer, point, 3 * count));
     hits.normal.set(new Float32Array(buffer, normal, 3 * count));
-    const tally = new Int32Array(buffer, this.exports.countersAt(), 13);
+    const tally = new Int32Array(buffer, this.exports.countersAt(), KERNEL_COUNTERS);
     if (trace !== null) {
       const traced = tally[12]!;
       const entries = new Int32Array(buffer, traceAt, 3 * traced);
@@ -219,8 +268,16 @@ export class SimdCapsuleKernel {
       trace.count = traced;
     }
     const counters = createSweepCounters();
+    counters.queries = count;
+    counters.invalid = tally[11]!;
     counters.nodesVisited = tally[0]!;
+    counters.boxesTested = 4 * tally[0]!;
+    counters.leavesVisited = tally[13]!;
     counters.trianglesTested = tally[1]!;
+    counters.culled = tally[14]!;
+    counters.hits = tally[10]!;
+    counters.subtreesMasked = tally[15]!;
+    counters.trianglesMasked = tally[16]!;
     counters.pairsPossible = PAIRS_PER_TRIANGLE * tally[1]!;
     counters.pairsKept = tally[2]!;
     counters.pairsTested = tally[3]!;
@@ -230,8 +287,6 @@ export class SimdCapsuleKernel {
     counters.cylinderVertex = tally[7]!;
     counters.cylinderEdge = tally[8]!;
     counters.cylinderFace = tally[9]!;
-    counters.hits = tally[10]!;
-    counters.invalidCapsules = tally[11]!;
     return counters;
   }
 

@@ -1,4 +1,5 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { addQueryCounters, resetQueryCounters, type QueryCounters } from '../counters';
 
 /**
  * A batch of swept capsules, structure of arrays. Capsule i is the set of points within radius[i] of
@@ -18,7 +19,7 @@ export interface CapsuleBatch {
  * (0 when it starts in contact), point the contact point on the triangle, normal the unit normal from
  * the triangle towards the capsule (for a start in contact, a direction that separates them).
  * A miss: triangle −1, toi 1 (the whole motion is free), point and normal 0. An invalid capsule (NaN or
- * infinite numbers, negative radius): triangle −1, toi NaN, counted in invalidCapsules.
+ * infinite numbers, negative radius): triangle −1, toi NaN, counted in the counters' `invalid`.
  */
 export interface CapsuleHits {
   toi: Float32Array;
@@ -31,7 +32,7 @@ export interface CapsuleHits {
 export interface CapsuleTrace {
   capacity: number;
   count: number;
-  /** Triangles that passed the leaf box and reached the quick cull (possibly several times each). */
+  /** Triangles that passed the leaf box and the collision filter and reached the culls (possibly several times each). */
   triangle: Int32Array;
   /** The 21 feature pairs the quick cull kept, one bit each (see featureBits.ts). */
   kept: Int32Array;
@@ -54,12 +55,18 @@ export interface SweepOptions {
   /** Records the triangles of the sweep of capsule `traceCapsule` (only that one). */
   trace?: CapsuleTrace;
   traceCapsule?: number;
+  /** Collision filter (32-bit): a triangle is swept against only when its material's mask shares a bit
+   *  with it (bvh.masks); subtrees with no such triangle are cut. MASK_ALL, the default, keeps all. */
+  filter: number;
 }
 
-export interface SweepCounters {
-  nodesVisited: number;
-  /** Triangles whose leaf box the swept capsule box reached. */
-  trianglesTested: number;
+/**
+ * The work of a sweep batch: the counters of every query (queries = capsules, invalid = capsules
+ * flagged invalid, trianglesTested = triangles that reached the culls, culled = those of them the plane
+ * cull or the quick cull rejected whole, hits = capsules with a contact), then the capsule's feature
+ * pairs.
+ */
+export interface SweepCounters extends QueryCounters {
   /** 21 per triangle tested: 2 spheres × (3 vertices + 3 edges + face) + cylinder × (3 edges + 3 vertices + face). */
   pairsPossible: number;
   /** Pairs that survived the plane cull and the quick cull in the projection along the motion. */
@@ -73,8 +80,6 @@ export interface SweepCounters {
   cylinderEdge: number;
   cylinderVertex: number;
   cylinderFace: number;
-  hits: number;
-  invalidCapsules: number;
 }
 
 /** A capsule sweep with sweepCapsules' signature and results: the TypeScript sweep, or a kernel with the
@@ -82,9 +87,18 @@ export interface SweepCounters {
 export type CapsuleSweeper = (bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options?: Partial<SweepOptions>) => SweepCounters;
 
 export function createSweepCounters(): SweepCounters {
+  // One literal (not a spread of createQueryCounters()), so every SweepCounters has the same fast shape.
   return {
+    queries: 0,
+    invalid: 0,
     nodesVisited: 0,
+    boxesTested: 0,
+    leavesVisited: 0,
     trianglesTested: 0,
+    culled: 0,
+    hits: 0,
+    subtreesMasked: 0,
+    trianglesMasked: 0,
     pairsPossible: 0,
     pairsKept: 0,
     pairsTested: 0,
@@ -94,9 +108,31 @@ export function createSweepCounters(): SweepCounters {
     cylinderEdge: 0,
     cylinderVertex: 0,
     cylinderFace: 0,
-    hits: 0,
-    invalidCapsules: 0,
   };
+}
+
+export const SWEEP_PAIR_COUNTER_NAMES = [
+  'pairsPossible',
+  'pairsKept',
+  'pairsTested',
+  'sphereVertex',
+  'sphereEdge',
+  'sphereFace',
+  'cylinderEdge',
+  'cylinderVertex',
+  'cylinderFace',
+] as const satisfies readonly (keyof SweepCounters)[];
+
+/** into += from, every counter. */
+export function addSweepCounters(into: SweepCounters, from: SweepCounters): void {
+  addQueryCounters(into, from);
+  for (const name of SWEEP_PAIR_COUNTER_NAMES) into[name] += from[name];
+}
+
+/** Every counter back to 0. */
+export function resetSweepCounters(counters: SweepCounters): void {
+  resetQueryCounters(counters);
+  for (const name of SWEEP_PAIR_COUNTER_NAMES) counters[name] = 0;
 }
 
 /** Allocates a batch for `count` capsules. */

@@ -1,6 +1,15 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { InvalidParameterError } from '../../errors';
-import { createCapsuleBatch, createCapsuleHits, createSweepCounters, type CapsuleSweeper, type SweepCounters } from './capsuleTypes';
+import {
+  addSweepCounters,
+  createCapsuleBatch,
+  createCapsuleHits,
+  createSweepCounters,
+  resetSweepCounters,
+  type CapsuleSweeper,
+  type SweepCounters,
+} from './capsuleTypes';
 import { sweepCapsules } from './sweepCapsules';
 
 export interface CharacterSettings {
@@ -19,6 +28,9 @@ export interface CharacterSettings {
   skin: number;
   /** How fast the velocity follows the input in the air (1/s). */
   airControl: number;
+  /** Collision filter of every sweep (bvh.masks): triangles whose material mask misses it are not
+   *  there for the character (a filter without the terrain's water bit wades through lakes). */
+  filter: number;
 }
 
 export const DEFAULT_CHARACTER_SETTINGS: Readonly<CharacterSettings> = Object.freeze({
@@ -31,6 +43,7 @@ export const DEFAULT_CHARACTER_SETTINGS: Readonly<CharacterSettings> = Object.fr
   maxSlopeDegrees: 50,
   skin: 0.02,
   airControl: 3,
+  filter: MASK_ALL,
 });
 
 const SLIDE_ITERATIONS = 4;
@@ -59,6 +72,8 @@ export class CapsuleCharacter {
   sweeper: CapsuleSweeper = sweepCapsules;
   private readonly batch = createCapsuleBatch(1);
   private readonly hit = createCapsuleHits(1);
+  /** The options of every sweep (one object, so a sweep allocates none of its own). */
+  private readonly sweepOptions: { filter: number };
   private readonly cosMaxSlope: number;
   // Last sweep's result.
   private hitToi = 1;
@@ -73,9 +88,19 @@ export class CapsuleCharacter {
     }
     if (!(resolved.radius > 0)) throw new InvalidParameterError('radius', 'a number > 0', resolved.radius);
     if (resolved.maxSlopeDegrees > 89) throw new InvalidParameterError('maxSlopeDegrees', 'at most 89', resolved.maxSlopeDegrees);
+    checkFilter(resolved.filter, 'filter');
     this.settings = resolved;
+    this.sweepOptions = { filter: resolved.filter };
     this.cosMaxSlope = Math.cos((resolved.maxSlopeDegrees * Math.PI) / 180);
     this.batch.radius[0] = resolved.radius;
+  }
+
+  /** The collision filter of the next sweeps (checked: a bad one throws and changes nothing). */
+  get filter(): number {
+    return this.sweepOptions.filter;
+  }
+  set filter(filter: number) {
+    this.sweepOptions.filter = checkFilter(filter, 'filter');
   }
 
   place(x: number, y: number, z: number): void {
@@ -127,7 +152,7 @@ export class CapsuleCharacter {
     const v = this.velocity;
     this.sweeps = 0;
     this.depenetrated = false;
-    Object.assign(this.counters, createSweepCounters());
+    resetSweepCounters(this.counters);
     if (!(dt > 0)) return;
     dt = Math.min(dt, 0.05);
     const wish = Math.hypot(wishX, wishZ);
@@ -290,15 +315,9 @@ export class CapsuleCharacter {
     b.motion[0] = dx;
     b.motion[1] = dy;
     b.motion[2] = dz;
-    const work = this.sweeper(bvh, b, this.hit);
+    const work = this.sweeper(bvh, b, this.hit, this.sweepOptions);
     this.sweeps++;
-    const c = this.counters;
-    c.nodesVisited += work.nodesVisited;
-    c.trianglesTested += work.trianglesTested;
-    c.pairsPossible += work.pairsPossible;
-    c.pairsKept += work.pairsKept;
-    c.pairsTested += work.pairsTested;
-    c.hits += work.hits;
+    addSweepCounters(this.counters, work);
     this.hitTriangle = this.hit.triangle[0]!;
     this.hitToi = this.hit.toi[0]!;
     this.hitNormal[0] = this.hit.normal[0]!;

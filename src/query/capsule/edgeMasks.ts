@@ -31,8 +31,12 @@ export interface EdgeMaskStats {
  *  - border, non-manifold and inconsistently wound edges are kept (once);
  *  - a vertex is tested by a triangle when one of its two edges is: a vertex that can be touched first
  *    from the front has a ridge, coplanar or border edge, whose owner then tests it.
+ * With `keep`, the masks of the mesh made of the triangles t with keep[t] ≠ 0 only (the others are not
+ * anyone's neighbour and get mask 0): what a sweep with a collision filter needs, since an edge the
+ * whole mesh leaves to a filtered neighbour, or skips as a valley against one, is a border edge of the
+ * filtered mesh.
  */
-export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, stats?: EdgeMaskStats): Uint8Array {
+export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, stats?: EdgeMaskStats, keep?: Uint8Array): Uint8Array {
   const triangleCount = Math.floor(indices.length / 3);
   const vertexCount = Math.floor(positions.length / 3);
   const edgeCount = 3 * triangleCount;
@@ -50,12 +54,13 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
       throw new InvalidParameterError(`indices[${3 * t + i}]`, `a vertex index below ${vertexCount}`, Math.max(a, b));
     low[e] = a < b ? a : b;
     high[e] = a < b ? b : a;
-    bucketStart[low[e]! + 1]!++;
+    if (keep === undefined || keep[t] !== 0) bucketStart[low[e]! + 1]!++;
   }
   for (let v = 0; v < vertexCount; v++) bucketStart[v + 1]! += bucketStart[v]!;
   const fill = bucketStart.slice(0, vertexCount);
-  const order = new Uint32Array(edgeCount);
-  for (let e = 0; e < edgeCount; e++) order[fill[low[e]!]!++] = e;
+  const slotCount = bucketStart[vertexCount]!;
+  const order = new Uint32Array(slotCount);
+  for (let e = 0; e < edgeCount; e++) if (keep === undefined || keep[(e / 3) | 0] !== 0) order[fill[low[e]!]!++] = e;
   // Buckets are small (a vertex's edges), so insertion sort by (higher vertex, slot); slots enter in
   // increasing order, so equal keys stay in slot order.
   for (let v = 0; v < vertexCount; v++) {
@@ -80,10 +85,10 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
     valleyEdges = 0,
     coplanarEdges = 0;
   let start = 0;
-  while (start < edgeCount) {
+  while (start < slotCount) {
     const first = order[start]!;
     let end = start + 1;
-    while (end < edgeCount && low[order[end]!] === low[first] && high[order[end]!] === high[first]) end++;
+    while (end < slotCount && low[order[end]!] === low[first] && high[order[end]!] === high[first]) end++;
     const size = end - start;
     start = end;
     if (size === 1) borderEdges++;

@@ -1,9 +1,11 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { InvalidParameterError } from '../../errors';
+import { filterRejectsSome } from '../walk/maskFilter';
 import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
 import { computeEdgeMasks } from './edgeMasks';
 import { PAIRS_PER_TRIANGLE } from './featureBits';
-import { SweepTally, sweepQuantized } from './sweepQuantized';
+import { sweepQuantized } from './sweepQuantized';
 import {
   QUEUE_CYLINDER_EDGE,
   QUEUE_CYLINDER_FACE,
@@ -15,16 +17,39 @@ import {
   type SweepWorkspace,
 } from './sweepWorkspace';
 
-export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true });
+export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true, filter: MASK_ALL });
 
 const edgeMaskCache = new WeakMap<BVH, Uint8Array>();
+/** Edge masks of filtered meshes, per BVH and filter (the last FILTERED_MASKS_KEPT filters). */
+const filteredEdgeMaskCache = new WeakMap<BVH, Map<number, Uint8Array>>();
+const FILTERED_MASKS_KEPT = 8;
 
-/** The BVH's mesh edge masks (computed on first use, then kept with the BVH). */
-export function edgeMasksFor(bvh: BVH): Uint8Array {
+/**
+ * The BVH's mesh edge masks (computed on first use, then kept with the BVH); with a filter that rejects
+ * some material, those of the mesh made of the triangles the filter keeps (an edge the whole mesh leaves
+ * to a filtered neighbour is a border edge there, tested by the kept triangle).
+ */
+export function edgeMasksFor(bvh: BVH, filter: number = MASK_ALL): Uint8Array {
+  if (filterRejectsSome(bvh.masks, filter)) return filteredEdgeMasksFor(bvh, filter);
   let masks = edgeMaskCache.get(bvh);
   if (masks === undefined) {
     masks = computeEdgeMasks(bvh.positions, bvh.indices);
     edgeMaskCache.set(bvh, masks);
+  }
+  return masks;
+}
+
+function filteredEdgeMasksFor(bvh: BVH, filter: number): Uint8Array {
+  let byFilter = filteredEdgeMaskCache.get(bvh);
+  if (byFilter === undefined) filteredEdgeMaskCache.set(bvh, (byFilter = new Map<number, Uint8Array>()));
+  let masks = byFilter.get(filter);
+  if (masks === undefined) {
+    const { materialIds, materialMasks } = bvh.masks;
+    const keep = new Uint8Array(bvh.triangleCount);
+    for (let t = 0; t < keep.length; t++) keep[t] = (materialMasks[materialIds[t]!]! & filter) !== 0 ? 1 : 0;
+    masks = computeEdgeMasks(bvh.positions, bvh.indices, undefined, keep);
+    if (byFilter.size >= FILTERED_MASKS_KEPT) byFilter.delete(byFilter.keys().next().value!);
+    byFilter.set(filter, masks);
   }
   return masks;
 }
@@ -35,6 +60,7 @@ export function resolveSweepOptions(input: Partial<SweepOptions>): SweepOptions 
   if (typeof options.quickCull !== 'boolean') throw new InvalidParameterError('quickCull', 'true or false', options.quickCull);
   if (options.trace !== undefined && !(options.trace.triangle instanceof Int32Array))
     throw new InvalidParameterError('trace', 'a CapsuleTrace (createCapsuleTrace)', options.trace);
+  checkFilter(options.filter, 'filter');
   return options;
 }
 
@@ -85,18 +111,21 @@ function writeResult(ws: SweepWorkspace, slot: number, hits: CapsuleHits, i: num
 /**
  * Sweeps a batch of capsules against the BVH's mesh: for each, the first time of contact along its
  * motion, the triangle, the contact point and the normal (see CapsuleHits). Triangles count from both
- * sides. Returns the work done; invalid capsules are flagged and counted, never traversed.
+ * sides. Returns the work done; invalid capsules are flagged and counted, never traversed. With a
+ * `filter`, only the triangles whose material mask shares a bit with it count (see SweepOptions).
  */
 export function sweepCapsules(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
   const resolved = resolveSweepOptions(options);
   checkBatch(bvh, capsules, hits);
   const ws = sweepWorkspaceFor(bvh);
-  const masks = resolved.edgeMasks ? edgeMasksFor(bvh) : null;
+  const filter = resolved.filter;
+  const filtering = filterRejectsSome(bvh.masks, filter);
+  const masks = resolved.edgeMasks ? edgeMasksFor(bvh, filter) : null;
   const trace = resolved.trace ?? null;
   const traceCapsule = resolved.traceCapsule ?? 0;
   if (trace !== null) trace.count = 0;
   const counters = createSweepCounters();
-  const tally = new SweepTally();
+  counters.queries = capsules.count;
   ws.drained.fill(0);
   const { start, end, radius, motion } = capsules;
   const { toi, triangle, point, normal } = hits;
@@ -130,18 +159,14 @@ export function sweepCapsules(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHit
     if (!valid) {
       toi[i] = NaN;
       triangle[i] = -1;
-      counters.invalidCapsules++;
+      counters.invalid++;
       continue;
     }
     ws.load(0, p0x, p0y, p0z, p1x, p1y, p1z, dx, dy, dz, r);
-    sweepQuantized(bvh, nodes, ws, 0, masks, resolved.quickCull, trace !== null && i === traceCapsule ? trace : null, tally);
+    sweepQuantized(bvh, nodes, ws, 0, masks, resolved.quickCull, trace !== null && i === traceCapsule ? trace : null, counters, filtering, filter);
     writeResult(ws, 0, hits, i, counters);
   }
-  counters.nodesVisited = tally.nodesVisited;
-  counters.trianglesTested = tally.trianglesTested;
-  counters.pairsPossible = PAIRS_PER_TRIANGLE * tally.trianglesTested;
-  counters.pairsKept = tally.pairsKept;
-  counters.pairsTested = tally.pairsTested;
+  counters.pairsPossible = PAIRS_PER_TRIANGLE * counters.trianglesTested;
   counters.sphereVertex = ws.drained[QUEUE_SPHERE_VERTEX]!;
   counters.sphereEdge = ws.drained[QUEUE_SPHERE_EDGE]!;
   counters.sphereFace = ws.drained[QUEUE_SPHERE_FACE]!;

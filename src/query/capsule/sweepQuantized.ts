@@ -1,9 +1,10 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { CHILD_INDEX_MASK } from '../../bvh/childWord';
-import { QUANT_STEP_SCALE } from '../../bvh/quantize';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 import { orderByExit } from '../rays/frontToBack';
-import type { CapsuleTrace } from './capsuleTypes';
+import { FRAME_SIZE, writeChildFrame, writeRootFrame } from '../walk/frames';
+import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
+import type { CapsuleTrace, SweepCounters } from './capsuleTypes';
 import { MASK_TO_PAIRS, popCount } from './featureBits';
 import { drainQueues } from './featureTests';
 import { cullTriangle } from './quickCull';
@@ -12,14 +13,6 @@ import { CAPSULE_STRIDE, CODE_OF_BIT, C_CENTRE, C_D, C_EXTENT, QUEUE_CAPACITY, Q
 /** Box exits are scaled up by this before the enter ≤ exit test, as for rays: a capsule box touching a
  *  node box exactly must not be culled by a few ulps of slab error. */
 const EXIT_SLACK = 2 ** -50;
-
-/** Per-sweep work, summed into the caller's counters. */
-export class SweepTally {
-  nodesVisited = 0;
-  trianglesTested = 0;
-  pairsKept = 0;
-  pairsTested = 0;
-}
 
 /**
  * One capsule (slot `slot` of the workspace, already loaded) through the quantized 4-way tree, from
@@ -34,6 +27,12 @@ export class SweepTally {
  *
  * Triangles: cullTriangle (plane cull, then the quick cull along the motion) gives the pairs that can
  * touch; those the triangle's edge mask allows go to the queues.
+ *
+ * Collision filter: with `filtering`, a node whose combined mask misses `filter` is dropped when popped
+ * and a leaf triangle whose mask misses it is skipped before the culls (walk/maskFilter.ts); the edge
+ * masks must then be those of the filtered mesh (edgeMasksFor(bvh, filter)).
+ *
+ * Work is added to `counters` (nodes, boxes, leaves, triangles, culled, masked, pairs kept and tested).
  */
 export function sweepQuantized(
   bvh: BVH,
@@ -43,7 +42,9 @@ export function sweepQuantized(
   masks: Uint8Array | null,
   quickCull: boolean,
   trace: CapsuleTrace | null,
-  tally: SweepTally,
+  counters: SweepCounters,
+  filtering: boolean,
+  filter: number,
   startNode = 0,
   startFrame: Float64Array | null = null,
 ): void {
@@ -55,6 +56,7 @@ export function sweepQuantized(
   const ordered = order !== null;
   const indices = bvh.indices;
   const positions = bvh.positions;
+  const { materialIds, materialMasks, nodeMasks } = bvh.masks;
   const stackNode = ws.stackNode;
   const stackNear = ws.stackNear;
   const stackFrame = ws.stackFrame;
@@ -92,7 +94,11 @@ export function sweepQuantized(
     growNearZ = inverseZ >= 0 ? -ez : ez;
 
   let nodesVisited = 0;
+  let leavesVisited = 0;
   let trianglesTested = 0;
+  let culled = 0;
+  let subtreesMasked = 0;
+  let trianglesMasked = 0;
   let pairsKept = 0;
   let pairsTested = 0;
   let pending = false;
@@ -101,18 +107,12 @@ export function sweepQuantized(
   if (startFrame !== null) {
     stackNode[0] = startNode;
     stackNear[0] = 0;
-    for (let k = 0; k < 6; k++) stackFrame[k] = startFrame[k]!;
+    for (let k = 0; k < FRAME_SIZE; k++) stackFrame[k] = startFrame[k]!;
     top = 1;
   } else if (nodes.nodeCount > 0) {
-    const root = nodes.rootFrame;
     stackNode[0] = 0;
     stackNear[0] = 0;
-    stackFrame[0] = root[0]!;
-    stackFrame[1] = root[1]!;
-    stackFrame[2] = root[2]!;
-    stackFrame[3] = (root[3]! - root[0]!) * QUANT_STEP_SCALE;
-    stackFrame[4] = (root[4]! - root[1]!) * QUANT_STEP_SCALE;
-    stackFrame[5] = (root[5]! - root[2]!) * QUANT_STEP_SCALE;
+    writeRootFrame(nodes, stackFrame, 0);
     top = 1;
   }
 
@@ -120,7 +120,13 @@ export function sweepQuantized(
     top--;
     if (stackNear[top]! > bestT[slot]!) continue;
     const node = stackNode[top]!;
-    const f = 6 * top;
+    const b = QUANTIZED_NODE_U16 * node;
+    const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
+    if (filtering && subtreeMasked(u32, w, nodeMasks, filter)) {
+      subtreesMasked++;
+      continue;
+    }
+    const f = FRAME_SIZE * top;
     const minX = stackFrame[f]!,
       minY = stackFrame[f + 1]!,
       minZ = stackFrame[f + 2]!;
@@ -135,8 +141,6 @@ export function sweepQuantized(
     const nearBaseZ = minZ + growNearZ - oz,
       farBaseZ = minZ - growNearZ - oz;
 
-    const b = QUANTIZED_NODE_U16 * node;
-    const w = QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32;
     let limit = bestT[slot]!;
     let hits = 0;
     for (let s = 0; s < 4; s++) {
@@ -171,10 +175,15 @@ export function sweepQuantized(
       const word = u32[w + hitSlot[h]!]!;
       const type = (word >>> 24) & 15;
       if (type === 0 || hitNear[h]! > limit) continue;
+      leavesVisited++;
       const first = word & CHILD_INDEX_MASK;
       const last = first + type - 1;
       for (let k = first; k < last; k++) {
         const triangle = ordered ? order[k]! : k;
+        if (filtering && triangleMasked(materialIds, materialMasks, triangle, filter)) {
+          trianglesMasked++;
+          continue;
+        }
         const i3 = 3 * triangle;
         trianglesTested++;
         const ia = 3 * indices[i3]!,
@@ -188,7 +197,10 @@ export function sweepQuantized(
           trace.tested[trace.count] = tested;
           trace.count++;
         }
-        if (kept === 0) continue;
+        if (kept === 0) {
+          culled++;
+          continue;
+        }
         pairsKept += popCount(kept);
         if (tested === 0) continue;
         pairsTested += popCount(tested);
@@ -219,32 +231,30 @@ export function sweepQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      const o = 6 * top;
-      if (child >= firstShared) {
-        const g = 6 * (child - firstShared);
-        stackFrame[o] = sharedFrames[g]!;
-        stackFrame[o + 1] = sharedFrames[g + 1]!;
-        stackFrame[o + 2] = sharedFrames[g + 2]!;
-        stackFrame[o + 3] = (sharedFrames[g + 3]! - sharedFrames[g]!) * QUANT_STEP_SCALE;
-        stackFrame[o + 4] = (sharedFrames[g + 4]! - sharedFrames[g + 1]!) * QUANT_STEP_SCALE;
-        stackFrame[o + 5] = (sharedFrames[g + 5]! - sharedFrames[g + 2]!) * QUANT_STEP_SCALE;
-      } else {
-        const loX = minX + u16[b + child4]! * stepX;
-        const loY = minY + u16[b + 4 + child4]! * stepY;
-        const loZ = minZ + u16[b + 8 + child4]! * stepZ;
-        stackFrame[o] = loX;
-        stackFrame[o + 1] = loY;
-        stackFrame[o + 2] = loZ;
-        stackFrame[o + 3] = (minX + u16[b + 12 + child4]! * stepX - loX) * QUANT_STEP_SCALE;
-        stackFrame[o + 4] = (minY + u16[b + 16 + child4]! * stepY - loY) * QUANT_STEP_SCALE;
-        stackFrame[o + 5] = (minZ + u16[b + 20 + child4]! * stepZ - loZ) * QUANT_STEP_SCALE;
-      }
+      writeChildFrame(
+        stackFrame,
+        FRAME_SIZE * top,
+        child,
+        firstShared,
+        sharedFrames,
+        minX + u16[b + child4]! * stepX,
+        minY + u16[b + 4 + child4]! * stepY,
+        minZ + u16[b + 8 + child4]! * stepZ,
+        minX + u16[b + 12 + child4]! * stepX,
+        minY + u16[b + 16 + child4]! * stepY,
+        minZ + u16[b + 20 + child4]! * stepZ,
+      );
       top++;
     }
   }
 
-  tally.nodesVisited += nodesVisited;
-  tally.trianglesTested += trianglesTested;
-  tally.pairsKept += pairsKept;
-  tally.pairsTested += pairsTested;
+  counters.nodesVisited += nodesVisited;
+  counters.boxesTested += 4 * nodesVisited;
+  counters.leavesVisited += leavesVisited;
+  counters.trianglesTested += trianglesTested;
+  counters.culled += culled;
+  counters.subtreesMasked += subtreesMasked;
+  counters.trianglesMasked += trianglesMasked;
+  counters.pairsKept += pairsKept;
+  counters.pairsTested += pairsTested;
 }

@@ -15,6 +15,14 @@ import {
 export interface Mesh {
   positions: Float32Array;
   indices: Uint32Array;
+  /** The triangles a collision filter keeps (keep[t] ≠ 0); all when absent. */
+  keep?: Uint8Array;
+}
+
+/** keep[t] = 1 for the triangles (BVH ids) whose material mask shares a bit with `filter`. */
+export function keptByFilter(bvh: BVH, filter: number): Uint8Array {
+  const { materialIds, materialMasks } = bvh.masks;
+  return Uint8Array.from({ length: bvh.triangleCount }, (_, t) => ((materialMasks[materialIds[t]!]! & filter) !== 0 ? 1 : 0));
 }
 
 export const TOI_TOLERANCE = 1e-4;
@@ -60,6 +68,7 @@ export function minimumDistance(mesh: Mesh, batch: CapsuleBatch, i: number, tEnd
   let best = Infinity;
   const g = (Math.sqrt(5) - 1) / 2;
   for (let k = 0; k < triangles; k++) {
+    if (mesh.keep !== undefined && mesh.keep[k] === 0) continue;
     let lo = 0,
       hi = tEnd;
     let x1 = hi - g * (hi - lo),
@@ -88,7 +97,8 @@ export function minimumDistance(mesh: Mesh, batch: CapsuleBatch, i: number, tEnd
 
 export function meshDistance(mesh: Mesh, batch: CapsuleBatch, i: number, t: number): number {
   let best = Infinity;
-  for (let k = 0; k < mesh.indices.length / 3; k++) best = Math.min(best, axisDistance(mesh, batch, i, t, k));
+  for (let k = 0; k < mesh.indices.length / 3; k++)
+    if (mesh.keep === undefined || mesh.keep[k] !== 0) best = Math.min(best, axisDistance(mesh, batch, i, t, k));
   return best;
 }
 
@@ -110,13 +120,15 @@ export interface Comparison {
  * touch (axis within r + GRAZE_TOLERANCE of the mesh at our toi), and our later contact or miss must not
  * skip a real one (axis never closer than r − GRAZE_TOLERANCE before our toi). Also checks every contact
  * we report: the contact triangle at distance r from the axis at toi, unit normal, point on the capsule's
- * surface along the normal.
+ * surface along the normal. With options.filter, the reference skips the triangles the filter rejects
+ * (the mesh must be the BVH's, triangle for triangle), and so do the distance checks.
  */
-export function compareWithReference(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, options: Partial<SweepOptions> = {}): Comparison {
+export function compareWithReference(fullMesh: Mesh, bvh: BVH, batch: CapsuleBatch, options: Partial<SweepOptions> = {}): Comparison {
+  const mesh: Mesh = options.filter === undefined ? fullMesh : { ...fullMesh, keep: keptByFilter(bvh, options.filter) };
   const ours = createCapsuleHits(batch.count);
   const reference = createCapsuleHits(batch.count);
   const counters = sweepCapsules(bvh, batch, ours, options);
-  sweepCapsulesBruteForce(mesh.positions, mesh.indices, batch, reference);
+  sweepCapsulesBruteForce(mesh.positions, mesh.indices, batch, reference, mesh.keep);
   const failures: string[] = [];
   let hits = 0,
     startsInContact = 0,
@@ -129,7 +141,9 @@ export function compareWithReference(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, 
       theirT = reference.toi[i]!;
     if (theirHit) hits++;
     if (theirHit && theirT === 0) startsInContact++;
-    if (ourHit) {
+    if (ourHit && mesh.keep !== undefined && mesh.keep[ours.triangle[i]!] === 0)
+      failures.push(`sweep ${i}: hit triangle ${ours.triangle[i]}, which the filter rejects`);
+    else if (ourHit) {
       const problem = checkContact(mesh, batch, ours, i);
       if (problem !== '') failures.push(`sweep ${i}: ${problem}`);
     }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
+import { MASK_ALL } from '../../../src/bvh/collisionMasks';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import {
@@ -82,8 +83,19 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
   expect(mismatches).toEqual([]);
   expect(ties).toBeLessThanOrEqual(Math.ceil(0.002 * batch.count));
   expect(counters.hits).toBe(expectedCounters.hits);
-  expect(counters.invalidCapsules).toBe(expectedCounters.invalidCapsules);
-  for (const key of ['nodesVisited', 'trianglesTested', 'pairsKept', 'pairsTested'] as const) {
+  expect(counters.invalid).toBe(expectedCounters.invalid);
+  expect(counters.queries).toBe(expectedCounters.queries);
+  expect(counters.boxesTested).toBe(4 * counters.nodesVisited);
+  for (const key of [
+    'nodesVisited',
+    'leavesVisited',
+    'trianglesTested',
+    'culled',
+    'pairsKept',
+    'pairsTested',
+    'subtreesMasked',
+    'trianglesMasked',
+  ] as const) {
     expect(counters[key]).toBeGreaterThanOrEqual(expectedCounters[key]);
     expect(counters[key]).toBeLessThanOrEqual(1.05 * expectedCounters[key] + 20);
   }
@@ -291,6 +303,95 @@ describe('WebAssembly SIMD capsule sweeps against the TypeScript sweep', () => {
   });
 });
 
+/** A random table of `count` material masks (0, MASK_ALL or random bits) and a random material per triangle. */
+function randomMaterials(random: Random, triangles: number, count: number): { ids: Uint8Array; masks: Uint32Array } {
+  const masks = Uint32Array.from({ length: count }, () => {
+    const kind = random.int(4);
+    return kind === 0 ? 0 : kind === 1 ? MASK_ALL : random.nextUint32() & (kind === 2 ? 0xff : MASK_ALL);
+  });
+  return { ids: Uint8Array.from({ length: triangles }, () => random.int(count)), masks };
+}
+
+describe('collision filters: the kernel skips what the TypeScript sweep skips', () => {
+  it('a terrain with a random material table: filters 0, MASK_ALL and random 32-bit ones, each option (seeds 770–772)', () => {
+    const random = new Random(770);
+    const bvh = buildBVH(terrain.positions, terrain.indices, {}, randomMaterials(random, terrain.indices.length / 3, 10));
+    const front = randomSweeps(771, 1500, BENCH_LIKE, terrainCentre([0, 4]), aboveTerrain());
+    const anywhere = randomSweeps(772, 600, BENCH_LIKE, terrainCentre([-3, 4]));
+    const filters = [0, MASK_ALL, 1, 0x80000000, random.nextUint32(), random.nextUint32(), random.nextUint32(), random.nextUint32()];
+    let masked = 0;
+    // More filters than the kernel keeps edge masks for, then the first ones again: slots are reused.
+    for (const filter of [...filters, ...filters.slice(0, 3)]) {
+      expectSameAsTypeScript(terrain, bvh, front, { filter });
+      expectSameAsTypeScript(terrain, bvh, anywhere, { filter, edgeMasks: false });
+      expectSameAsTypeScript(terrain, bvh, anywhere, { filter, quickCull: false });
+      masked += kernel.sweep(bvh, front, createCapsuleHits(front.count), { filter }).subtreesMasked;
+    }
+    expect(masked).toBeGreaterThan(0);
+    const none = kernel.sweep(bvh, front, createCapsuleHits(front.count), { filter: 0 });
+    expect(none.hits).toBe(0);
+    expect(none.nodesVisited).toBe(0);
+    expect(none.subtreesMasked).toBe(front.count);
+  });
+
+  it('a filter that rejects nothing runs no check: same contacts and counters as no filter', () => {
+    const batch = randomSweeps(773, 1000, BENCH_LIKE, terrainCentre([0, 4]), aboveTerrain());
+    const unfiltered = createCapsuleHits(batch.count);
+    const base = kernel.sweep(terrainBvh, batch, unfiltered);
+    for (const filter of [MASK_ALL, 1, 0x80000000]) {
+      const hits = createCapsuleHits(batch.count);
+      expect(kernel.sweep(terrainBvh, batch, hits, { filter })).toEqual(base);
+      expect(hits).toEqual(unfiltered);
+    }
+    expect(base.subtreesMasked + base.trianglesMasked).toBe(0);
+  });
+
+  const fields: ReadonlyArray<[string, () => Heightfield]> = [
+    ['sharp ridges', sharpRidges],
+    ['needles', () => needles(33)],
+    ['spikes', () => spikes(34)],
+  ];
+  fields.forEach(([name, make], index) => {
+    it(`adversarial heightfield: ${name}, materials alternating between neighbours, each filter (seed ${780 + index})`, () => {
+      const field = make();
+      const columns = field.xs.length - 1;
+      const ids = Uint8Array.from(
+        { length: field.indices.length / 3 },
+        (_, t) => ((t & 1) + ((t >> 1) % columns) + Math.floor((t >> 1) / columns)) % 3,
+      );
+      const bvh = buildBVH(field.positions, field.indices, {}, { ids, masks: Uint32Array.from([1, 2, 4]) });
+      const batch = randomSweeps(780 + index, 800, BENCH_LIKE, fieldCentre(field, [-4, 4]));
+      for (const filter of [0, 1, 2, 4, 3, 5, 6, MASK_ALL]) {
+        expectSameAsTypeScript(field, bvh, batch, { filter });
+        expectSameAsTypeScript(field, bvh, batch, { filter, edgeMasks: false });
+      }
+    });
+  });
+
+  it('traces the triangles the filter keeps, as the TypeScript trace (seed 790)', () => {
+    const random = new Random(790);
+    const bvh = buildBVH(terrain.positions, terrain.indices, {}, randomMaterials(random, terrain.indices.length / 3, 4));
+    const batch = randomSweeps(791, 40, { halfLength: [1, 2], radius: [0.5, 1], motion: [4, 8] }, terrainCentre([0.5, 2]));
+    const filter = bvh.masks.materialMasks[1]! | bvh.masks.materialMasks[2]!;
+    for (const traceCapsule of [0, 17, 39]) {
+      const expected = createCapsuleTrace(5000);
+      const actual = createCapsuleTrace(5000);
+      sweepCapsules(bvh, batch, createCapsuleHits(40), { trace: expected, traceCapsule, filter });
+      kernel.sweep(bvh, batch, createCapsuleHits(40), { trace: actual, traceCapsule, filter });
+      const seen = new Map<number, [number, number]>();
+      for (let k = 0; k < actual.count; k++) seen.set(actual.triangle[k]!, [actual.kept[k]!, actual.tested[k]!]);
+      for (let k = 0; k < expected.count; k++) expect(seen.get(expected.triangle[k]!)).toEqual([expected.kept[k]!, expected.tested[k]!]);
+      const { materialIds, materialMasks } = bvh.masks;
+      for (let k = 0; k < actual.count; k++) expect(materialMasks[materialIds[actual.triangle[k]!]!]! & filter).not.toBe(0);
+    }
+  });
+
+  it('rejects a bad filter with the error sweepCapsules throws', () => {
+    const batch = randomSweeps(792, 4, BENCH_LIKE, terrainCentre([0, 4]));
+    for (const filter of [-1, 2 ** 32, 0.5, NaN]) expect(() => kernel.sweep(terrainBvh, batch, createCapsuleHits(4), { filter })).toThrow(/filter/);
+  });
+});
+
 describe('input handling', () => {
   it('degenerate capsules (zero radius, zero motion, zero-length segment) and invalid ones (NaN, ∞, negative radius) as sweepCapsules handles them', () => {
     const x = 0.3,
@@ -326,8 +427,8 @@ describe('input handling', () => {
     actual.normal.fill(7);
     const expectedCounters = sweepCapsules(terrainBvh, batch, expected);
     const counters = kernel.sweep(terrainBvh, batch, actual);
-    expect(counters.invalidCapsules).toBe(7);
-    expect(counters.invalidCapsules).toBe(expectedCounters.invalidCapsules);
+    expect(counters.invalid).toBe(7);
+    expect(counters.invalid).toBe(expectedCounters.invalid);
     expect(Array.from(actual.triangle)).toEqual(Array.from(expected.triangle));
     expect(Array.from(actual.toi)).toEqual(Array.from(expected.toi));
     expect(Array.from(actual.point)).toEqual(Array.from(expected.point));

@@ -314,7 +314,7 @@ describe('input handling', () => {
     batch.radius[5] = 0; // a segment
     const hits = createCapsuleHits(6);
     const counters = sweepCapsules(bvh(), batch, hits);
-    expect(counters.invalidCapsules).toBe(3);
+    expect(counters.invalid).toBe(3);
     expect([0, 1, 2].map((i) => Number.isNaN(hits.toi[i]!) && hits.triangle[i] === -1)).toEqual([true, true, true]);
     expect(hits.triangle[3]).toBe(-1);
     expect(hits.toi[3]).toBe(1);

@@ -167,3 +167,72 @@ describe('capsule system', () => {
     }
   });
 });
+
+describe('capsule collision filters', () => {
+  it('a bad filter in any part throws naming the field and changes nothing; a good one applies live and round-trips', () => {
+    const sandbox = sandboxWith({ ...SECTION, kernel: 'typescript' });
+    runFixedSteps(sandbox, 3);
+    const system = capsulesOf(sandbox);
+    const section = system.section();
+    const character = system.character!;
+    const crowd = system.crowd!;
+    const position = character.position.slice();
+    for (const bad of [-1, 2 ** 32, 1.5, '8', null, Number.NaN]) {
+      for (const part of ['probe', 'character', 'crowd'] as const) {
+        expect(() => system.update({ ...section, [part]: { ...section[part], filter: bad } })).toThrow(
+          new RegExp(`systems\\.capsules\\.${part}\\.filter`),
+        );
+      }
+    }
+    expect(system.section()).toEqual(section);
+    expect(system.character).toBe(character);
+    expect(system.crowd).toBe(crowd);
+    expect(character.position).toEqual(position);
+    expect(character.filter).toBe(0xffffffff);
+
+    const noWater = (0xffffffff & ~8) >>> 0;
+    system.update({ ...section, character: { ...section.character, filter: noWater }, crowd: { ...section.crowd, filter: 0 } });
+    // A filter is no reshape: the same character and crowd, now filtered.
+    expect(system.character).toBe(character);
+    expect(system.crowd).toBe(crowd);
+    expect(character.filter).toBe(noWater);
+    expect(crowd.filter).toBe(0);
+    expect(system.section().character!.filter).toBe(noWater);
+    expect(parseScene({ name: 'f', seed: 1, systems: { capsules: system.section() } }, 'f.json').systems.capsules).toEqual(system.section());
+    // Filter 0: the crowd falls through everything, its masked subtrees counted.
+    runFixedSteps(sandbox, 2);
+    expect(crowd.lastCounters!.hits).toBe(0);
+    expect(crowd.lastCounters!.subtreesMasked).toBe(crowd.count);
+  });
+
+  it('the character wades: without the bit of the ground it stands on it sinks through it, and starts again when far below', () => {
+    const start: [number, number] = [-20, 15];
+    const standing = sandboxWith({ character: { start }, kernel: 'typescript' });
+    runFixedSteps(standing, 60);
+    const ground = capsulesOf(standing).character!;
+    expect(ground.grounded).toBe(true);
+    // The material under the character, from a sphere dropped there.
+    const bvh = standing.bvh!;
+    const probe = createCapsuleBatch(1);
+    const y = sampleTerrainHeight(standing.terrain, start[0], start[1]);
+    probe.start.set([start[0], y + 5, start[1]]);
+    probe.end.set([start[0], y + 5, start[1]]);
+    probe.radius[0] = 0.1;
+    probe.motion.set([0, -10, 0]);
+    const hit = createCapsuleHits(1);
+    sweepCapsules(bvh, probe, hit);
+    const material = bvh.masks.materialIds[hit.triangle[0]!]!;
+    const filter = (bvh.masks.materialMasks[material]! ^ 0xffffffff) >>> 0;
+    for (const kernel of ['typescript', 'wasm-simd'] as const) {
+      const wading = sandboxWith({ character: { start, filter }, kernel });
+      const character = capsulesOf(wading).character!;
+      let lowest = Infinity;
+      for (let step = 0; step < 120; step++) {
+        runFixedSteps(wading, 1);
+        lowest = Math.min(lowest, character.position[1]!);
+      }
+      expect(lowest).toBeLessThan(y - 5);
+      expect(character.position[1]).toBeGreaterThan(y - 100 - 10);
+    }
+  });
+});

@@ -4,12 +4,26 @@
 // address passed in here.
 
 import { bestT, bestTriangle, contactNx, contactNy, contactNz, contactPx, contactPy, contactPz, loadCapsule } from './capsuleState';
-import { DRAINED, nodesVisited, pairsKept, pairsTested, setScene, sweepCapsule, traceCount, trianglesTested } from './walk';
+import {
+  DRAINED,
+  keptTriangles,
+  leavesVisited,
+  nodesVisited,
+  pairsKept,
+  pairsTested,
+  setScene,
+  subtreesMasked,
+  sweepCapsule,
+  traceCount,
+  trianglesMasked,
+  trianglesTested,
+} from './walk';
 
 /** Counters of the last batch (i32 each): nodes, triangles, pairs kept, pairs tested, the six pair
  *  types drained (sphere–vertex, sphere–edge, sphere–face, cylinder–vertex, cylinder–edge,
- *  cylinder–face), hits, invalid capsules, traced triangles. */
-const COUNTERS: usize = memory.data(64, 16);
+ *  cylinder–face), hits, invalid capsules, traced triangles, leaves, culled triangles, masked subtrees,
+ *  masked triangles. */
+const COUNTERS: usize = memory.data(80, 16);
 
 /** Where JavaScript may start placing data. */
 export function heapBase(): usize {
@@ -27,7 +41,9 @@ function finite(x: f64): bool {
  * Sweeps `count` capsules: start, end, motion (3 × f32 each) and radius (f32) in; toi (f32), triangle
  * (i32: the caller's id or −1), point and normal (3 × f32 each) out, with sweepCapsules' conventions (a
  * miss: −1 and toi 1; an invalid capsule: −1 and toi NaN, counted, never swept). flags: bit 0 edge
- * masks, bit 1 quick cull. The capsule `traceCapsule` (−1: none) has its triangles recorded at
+ * masks, bit 1 quick cull, bit 2 filtering: sweep only against references whose mask (u32 at
+ * referenceMasksAt) shares a bit with `filter`, cutting nodes whose mask (nodeMasksAt, 256 u32) does
+ * not (walk.ts). The capsule `traceCapsule` (−1: none) has its triangles recorded at
  * traceAt (i32 triangle, kept, tested each, at most traceCapacity).
  */
 export function sweepCapsules(
@@ -51,8 +67,26 @@ export function sweepCapsules(
   traceCapsule: i32,
   traceAt: usize,
   traceCapacity: i32,
+  referenceMasksAt: usize,
+  nodeMasksAt: usize,
+  filter: u32,
 ): void {
-  setScene(nodesAt, referencesAt, masksAt, trianglesAt, stackAt, magnitudeAt, (flags & 1) != 0, (flags & 2) != 0, traceAt, traceCapacity);
+  setScene(
+    nodesAt,
+    referencesAt,
+    masksAt,
+    trianglesAt,
+    stackAt,
+    magnitudeAt,
+    (flags & 1) != 0,
+    (flags & 2) != 0,
+    traceAt,
+    traceCapacity,
+    (flags & 4) != 0,
+    filter,
+    referenceMasksAt,
+    nodeMasksAt,
+  );
   let hits = 0;
   let invalid = 0;
   for (let i = 0; i < count; i++) {
@@ -115,4 +149,8 @@ export function sweepCapsules(
   store<i32>(COUNTERS, hits, 40);
   store<i32>(COUNTERS, invalid, 44);
   store<i32>(COUNTERS, traceCount, 48);
+  store<i32>(COUNTERS, leavesVisited, 52);
+  store<i32>(COUNTERS, trianglesTested - keptTriangles, 56);
+  store<i32>(COUNTERS, subtreesMasked, 60);
+  store<i32>(COUNTERS, trianglesMasked, 64);
 }

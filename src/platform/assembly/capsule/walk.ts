@@ -8,6 +8,11 @@
 // Stack entry: 8 bytes: the time the capsule's box enters the node (f32) and the node index (i32).
 // Triangles: one i32 per leaf reference (the caller's triangle id), one edge-mask byte per reference,
 // and the corners in groups of four (triangleLayout.ts).
+// Collision filter (when the batch's filter rejects some material; no check runs otherwise): one u32
+// per reference, its triangle's material mask, and the 256 node masks (u32); a node's mask index is the
+// top nibbles of its child words 0 (low) and 1 (high) (src/bvh/childWord.ts). A popped node whose mask
+// misses the filter is cut, a leaf triangle whose mask misses it skipped before the cull, as in the
+// TypeScript walk.
 //
 // The 4-box test is the ray kernel's slab test in f32x4, one lane per child: a child box grown by the
 // capsule box's half extents against the segment from the capsule box's centre along the motion is
@@ -59,12 +64,21 @@ let useMasks: bool = false;
 let quickCull: bool = false;
 let traceAt: usize = 0;
 let traceCapacity: i32 = 0;
+let filtering: bool = false;
+let filter: u32 = 0xffffffff;
+let referenceMasks: usize = 0;
+let nodeMasks: usize = 0;
 
 // Work, summed over the batch.
 export let nodesVisited: i32 = 0;
 export let trianglesTested: i32 = 0;
 export let pairsKept: i32 = 0;
 export let pairsTested: i32 = 0;
+export let leavesVisited: i32 = 0;
+/** Triangles with a pair the culls kept (culled ones = trianglesTested − keptTriangles: counted on the rare side). */
+export let keptTriangles: i32 = 0;
+export let subtreesMasked: i32 = 0;
+export let trianglesMasked: i32 = 0;
 export const DRAINED: usize = memory.data(24, 16); // i32 per pair type
 export let traceCount: i32 = 0;
 
@@ -101,6 +115,10 @@ export function setScene(
   cull: bool,
   traceBuffer: usize,
   capacity: i32,
+  filtered: bool,
+  filterBits: u32,
+  referenceMasksAt: usize,
+  nodeMasksAt: usize,
 ): void {
   nodes = nodesAt;
   references = referencesAt;
@@ -112,10 +130,18 @@ export function setScene(
   quickCull = cull;
   traceAt = traceBuffer;
   traceCapacity = capacity;
+  filtering = filtered;
+  filter = filterBits;
+  referenceMasks = referenceMasksAt;
+  nodeMasks = nodeMasksAt;
   nodesVisited = 0;
   trianglesTested = 0;
   pairsKept = 0;
   pairsTested = 0;
+  leavesVisited = 0;
+  keptTriangles = 0;
+  subtreesMasked = 0;
+  trianglesMasked = 0;
   traceCount = 0;
   memory.fill(DRAINED, 0, 24);
 }
@@ -150,6 +176,18 @@ export function sweepCapsule(traced: bool): void {
   prepareBoxTest();
   prepareCull();
   tracing = traced;
+  // Two copies of the walk, one without any filter check: an unfiltered batch pays nothing for filters.
+  if (filtering) walk<Filtered>();
+  else walk<Unfiltered>();
+}
+
+// Markers of the two copies of the walk: the type argument decides `filtered` at compile time.
+type Filtered = u8;
+type Unfiltered = u16;
+
+/** The walk, compiled once per marker type; each copy keeps only its own checks. */
+function walk<Kind>(): void {
+  const filtered = sizeof<Kind>() == sizeof<Filtered>();
   store<f32>(stack, 0);
   store<i32>(stack, 0, 4);
   let top: usize = 1;
@@ -158,6 +196,13 @@ export function sweepCapsule(traced: bool): void {
     const entry = stack + top * STACK_ENTRY;
     if (<f64>load<f32>(entry) > bestT * (1 + PLANE_SLACK)) continue;
     const p = nodes + <usize>load<i32>(entry, 4) * NODE_RECORD;
+    if (filtered) {
+      const maskIndex = (load<u32>(p, 48) >>> 28) | ((load<u32>(p, 52) >>> 28) << 4);
+      if ((load<u32>(nodeMasks + 4 * <usize>maskIndex) & filter) == 0) {
+        subtreesMasked++;
+        continue;
+      }
+    }
     nodesVisited++;
 
     // Four child boxes at once: plane distance q·step + (frameMin − shift), times 1/d.
@@ -224,7 +269,8 @@ export function sweepCapsule(traced: bool): void {
       const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
       const type = (word >>> 24) & 15;
       if (type == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > bestT * (1 + PLANE_SLACK)) continue;
-      sweepLeaf(word & INDEX_MASK, type - 1);
+      if (filtered) sweepLeafFiltered(word & INDEX_MASK, type - 1);
+      else sweepLeaf(word & INDEX_MASK, type - 1);
     } while (++i < hits);
 
     // Then inner nodes, farthest first, so the nearest is popped next.
@@ -249,6 +295,7 @@ export function sweepCapsule(traced: bool): void {
  * edge masks allow collected, then tested type by type in the order of the TypeScript queues.
  */
 function sweepLeaf(first: u32, count: u32): void {
+  leavesVisited++;
   trianglesTested += <i32>count;
   const end = first + count;
   const limit = bestT;
@@ -260,6 +307,36 @@ function sweepLeaf(first: u32, count: u32): void {
     if (k + 1 < end) waiting = collect(k + 1, <i32>i64x2.extract_lane(words, 1), waiting);
     k += 2;
   } while (k < end);
+  if (waiting != 0) drain(waiting);
+}
+
+/** sweepLeaf for a filtered batch: references whose mask misses the filter are skipped (a pair of
+ *  references is culled only when one of them passes). */
+function sweepLeafFiltered(first: u32, count: u32): void {
+  leavesVisited++;
+  const end = first + count;
+  const limit = bestT;
+  let waiting: usize = 0;
+  let passed = 0;
+  let k = first & ~1;
+  do {
+    const keep0 = k >= first && (load<u32>(referenceMasks + 4 * <usize>k) & filter) != 0;
+    const keep1 = k + 1 < end && (load<u32>(referenceMasks + 4 * <usize>(k + 1)) & filter) != 0;
+    if (keep0 || keep1) {
+      const words = cullPair(trianglePair(triangles, k), limit);
+      if (keep0) {
+        waiting = collect(k, <i32>i64x2.extract_lane(words, 0), waiting);
+        passed++;
+      }
+      if (keep1) {
+        waiting = collect(k + 1, <i32>i64x2.extract_lane(words, 1), waiting);
+        passed++;
+      }
+    }
+    k += 2;
+  } while (k < end);
+  trianglesTested += passed;
+  trianglesMasked += <i32>count - passed;
   if (waiting != 0) drain(waiting);
 }
 
@@ -275,6 +352,7 @@ function collect(k: u32, word: i32, waiting: usize): usize {
     traceCount++;
   }
   if (kept == 0) return waiting;
+  keptTriangles++;
   pairsKept += popcnt(kept);
   if (tested == 0) return waiting;
   pairsTested += popcnt(tested);
