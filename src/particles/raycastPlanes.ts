@@ -1,6 +1,8 @@
 import type { BVH } from '../bvh/buildBVH';
 import type { Random } from '../math/random';
+import { createQueryCounters, type QueryCounters } from '../query/counters';
 import { castRays } from '../query/rays/castRays';
+import { filterRejectsSome } from '../query/walk/maskFilter';
 import { castRaysSimd } from '../query/rays/simdRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
@@ -42,6 +44,10 @@ export class PlaneRaycaster {
   private end = new Int32Array(0);
   private granted = new Int32Array(0);
   hitCount = 0;
+  /** The last cast's work. */
+  counters: QueryCounters = createQueryCounters();
+  /** Whether the last cast's filter rejected some material of the mesh (it then ran in TypeScript). */
+  filtered = false;
   private readonly plane = new Float32Array(4);
 
   /** Rays for this frame: every live particle (reference), else each effect's budget (its carry grows by `budget`). */
@@ -148,11 +154,19 @@ export class PlaneRaycaster {
     }
   }
 
-  /** Casts the picked rays; `simd` takes the WebAssembly kernel when it is loaded (same hits). */
-  cast(bvh: BVH, simd: boolean): void {
-    if (this.rays.count === 0) return;
-    if (simd) castRaysSimd(bvh, this.rays, this.hits);
-    else castRays(bvh, this.rays, this.hits);
+  /**
+   * Casts the picked rays past the triangles `filter` rejects (bvh.masks); `simd` takes the WebAssembly
+   * kernel when it is loaded (same hits). The SIMD ray kernel takes no filter yet, so a filter that
+   * rejects some material of the mesh casts in TypeScript (`filtered` says so).
+   */
+  cast(bvh: BVH, simd: boolean, filter: number): void {
+    const filtered = (this.filtered = filterRejectsSome(bvh.masks, filter));
+    if (this.rays.count === 0) {
+      this.counters = createQueryCounters();
+      return;
+    }
+    if (simd && !filtered) this.counters = castRaysSimd(bvh, this.rays, this.hits);
+    else this.counters = castRays(bvh, this.rays, this.hits, { filter });
   }
 
   /**
