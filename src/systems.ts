@@ -64,11 +64,15 @@ export const SYSTEMS: readonly SystemSpec[] = [
     name: 'actors',
     title: 'Actors',
     parse: parseActors,
-    create: ({ restitution, friction, wind, ...pile }, { world }) => {
+    create: ({ restitution, friction, wind, filter, ...pile }, { world }) => {
       const system = new ActorSystem(
         null,
         { ...pile, seed: world.seed },
-        { ...(restitution === undefined ? {} : { restitution }), ...(friction === undefined ? {} : { friction }) },
+        {
+          ...(restitution === undefined ? {} : { restitution }),
+          ...(friction === undefined ? {} : { friction }),
+          ...(filter === undefined ? {} : { terrainFilter: filter }),
+        },
       );
       system.windEnabled = wind ?? true;
       return system;

@@ -98,6 +98,7 @@ export class ActorSystem implements SimSystem {
     const census = world.census();
     const c = world.counters;
     const p = world.phaseMs;
+    const terrain = world.terrainQueryCounters();
     return {
       actors: world.count,
       awake: census.awake,
@@ -117,6 +118,11 @@ export class ActorSystem implements SimSystem {
       terrainContactsMs: round(p.terrainContacts),
       solveMs: round(p.solve),
       integrateMs: round(p.integrate),
+      terrainFilter: world.options.terrainFilter,
+      terrainNodesVisited: terrain?.nodesVisited ?? 0,
+      terrainTrianglesTested: terrain?.trianglesTested ?? 0,
+      terrainSubtreesMasked: terrain?.subtreesMasked ?? 0,
+      terrainTrianglesMasked: terrain?.trianglesMasked ?? 0,
     };
   }
 
@@ -126,8 +132,18 @@ export class ActorSystem implements SimSystem {
 
   section(): SceneActors {
     const { count, center, size, density, mix } = this.pile;
-    const { restitution, friction } = this.world.options;
-    return { count, center: [center[0], center[1]], size, density, mix: { ...mix }, restitution, friction, wind: this.windEnabled };
+    const { restitution, friction, terrainFilter } = this.world.options;
+    return {
+      count,
+      center: [center[0], center[1]],
+      size,
+      density,
+      mix: { ...mix },
+      restitution,
+      friction,
+      wind: this.windEnabled,
+      filter: terrainFilter,
+    };
   }
 
   saveState(): ActorWorldSnapshot {

@@ -1,7 +1,9 @@
 import type { BroadPhase } from '../broadphase/broadPhase';
 import { createBroadPhase, type BroadPhaseName } from '../broadphase/createBroadPhase';
 import type { BVH } from '../bvh/buildBVH';
+import { MASK_ALL } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
+import type { QueryCounters } from '../query/counters';
 import { findActorContacts, wake } from './actorContacts';
 import { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 import { applyWindToActors, WindBatch, type WindSampler } from './actorWind';
@@ -50,6 +52,9 @@ export interface ActorWorldOptions {
   maxSpeed: number;
   maxAngularSpeed: number;
   broadPhase: BroadPhaseName;
+  /** Collision filter of the terrain contacts (32-bit): only triangles whose material mask shares a bit
+   *  with it are touched (bvh.masks; e.g. without water's bit the actors sink into lakes). */
+  terrainFilter: number;
 }
 
 export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.freeze({
@@ -77,6 +82,7 @@ export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.f
   maxSpeed: 100,
   maxAngularSpeed: 40,
   broadPhase: 'dynamic-tree',
+  terrainFilter: MASK_ALL,
 });
 
 /** Domains of the numeric options: [min, max, integer]. */
@@ -104,6 +110,7 @@ const OPTION_RULES: Record<Exclude<keyof ActorWorldOptions, 'broadPhase'>, [numb
   maxPushSpeed: [0, 1000, false],
   maxSpeed: [1e-3, 1e6, false],
   maxAngularSpeed: [1e-3, 1e6, false],
+  terrainFilter: [0, MASK_ALL, true],
 };
 
 /** Fills defaults and checks every option; throws InvalidParameterError naming the bad one. */
@@ -192,6 +199,7 @@ export class ActorWorld {
     const resolved = resolveActorWorldOptions({ ...this.options, ...options });
     const switched = resolved.broadPhase !== this.options.broadPhase;
     Object.assign(this.options, resolved);
+    if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.filter = resolved.terrainFilter;
     if (switched) {
       this.broadPhase = createBroadPhase(resolved.broadPhase);
       this.broadPhaseStale = true;
@@ -207,7 +215,12 @@ export class ActorWorld {
       this.bounds.set([-Infinity, -Infinity, Infinity, Infinity]);
       return;
     }
-    this.triangleSource = source ?? new TriangleBoxQuery(bvh);
+    // A source of the caller's own does its own filtering.
+    if (source === undefined) {
+      const query = new TriangleBoxQuery(bvh);
+      query.filter = this.options.terrainFilter;
+      this.triangleSource = query;
+    } else this.triangleSource = source;
     let minY = Infinity,
       minX = Infinity,
       minZ = Infinity,
@@ -286,6 +299,11 @@ export class ActorWorld {
     return woken;
   }
 
+  /** The terrain query's work in the last step (its BVH walks), or null with no terrain or a source of the caller's own. */
+  terrainQueryCounters(): Readonly<QueryCounters> | null {
+    return this.triangleSource instanceof TriangleBoxQuery ? this.triangleSource.counters : null;
+  }
+
   /** Advances by dt seconds (0 does nothing). Throws RangeError for a negative or non-finite dt. */
   step(dt: number): void {
     if (!(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`ActorWorld.step: dt must be a finite number ≥ 0, got ${dt}`);
@@ -295,6 +313,7 @@ export class ActorWorld {
     c.terrainContacts = 0;
     c.actorContacts = 0;
     c.terrain.triangleQueries = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = 0;
+    if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.resetCounters();
     c.actor.pairsTested = c.actor.sphereTests = c.actor.woken = 0;
     c.fellAsleep = 0;
     const phase = this.phaseMs;

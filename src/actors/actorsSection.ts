@@ -1,3 +1,4 @@
+import { MASK_ALL } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
 import { child, expectBoolean, expectKnownKeys, expectNumber, expectObject, type Where } from '../scene/validate';
 
@@ -13,9 +14,12 @@ export interface SceneActors {
   friction?: number;
   /** Whether the world's wind blows the actors. */
   wind?: boolean;
+  /** Collision filter of the terrain contacts: only triangles whose material mask shares a bit with it
+   *  are touched (all by default; e.g. every material but water, and the actors sink into the lakes). */
+  filter?: number;
 }
 
-const ACTOR_FIELDS = ['count', 'center', 'size', 'density', 'mix', 'restitution', 'friction', 'wind'] as const;
+const ACTOR_FIELDS = ['count', 'center', 'size', 'density', 'mix', 'restitution', 'friction', 'wind', 'filter'] as const;
 const MIX_FIELDS = ['sphere', 'box', 'capsule'] as const;
 
 /** Validates the actors' section: every field typed and in range, unknown fields are errors. */
@@ -44,5 +48,6 @@ export function parseActors(value: unknown, where: Where): SceneActors {
   if (input.restitution !== undefined) result.restitution = expectNumber(input.restitution, child(where, 'restitution'), 0, 1);
   if (input.friction !== undefined) result.friction = expectNumber(input.friction, child(where, 'friction'), 0, 2);
   if (input.wind !== undefined) result.wind = expectBoolean(input.wind, child(where, 'wind'));
+  if (input.filter !== undefined) result.filter = expectNumber(input.filter, child(where, 'filter'), 0, MASK_ALL, true);
   return result;
 }

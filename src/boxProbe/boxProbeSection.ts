@@ -1,3 +1,4 @@
+import { MASK_ALL } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
 import { DEFAULT_KERNEL, KERNELS, type Kernel } from '../platform/kernels';
 import { BOX_TRIANGLE_VARIANTS, type BoxTriangleVariant } from '../query/boxTriangle/registry';
@@ -23,6 +24,8 @@ export interface SceneBoxProbe {
   kernel?: Kernel;
   /** Also keep the candidates a leaf test rejected, with the exit that rejected them, for drawing. */
   includeRejected?: boolean;
+  /** Collision filter: only triangles whose material mask shares a bit with it are queried (all by default). */
+  filter?: number;
 }
 
 export type BoxProbeSettings = Required<SceneBoxProbe>;
@@ -36,10 +39,11 @@ const DEFAULTS: BoxProbeSettings = {
   test: 'optimized',
   kernel: DEFAULT_KERNEL,
   includeRejected: false,
+  filter: MASK_ALL,
 };
 export const DEFAULT_BOX_PROBE: Readonly<BoxProbeSettings> = Object.freeze(DEFAULTS);
 
-const BOX_PROBE_FIELDS = ['center', 'lift', 'halfSize', 'yaw', 'tilt', 'test', 'kernel', 'includeRejected'] as const;
+const BOX_PROBE_FIELDS = ['center', 'lift', 'halfSize', 'yaw', 'tilt', 'test', 'kernel', 'includeRejected', 'filter'] as const;
 /** Far beyond any terrain the page builds, but finite: the box's float32 corners stay exact enough. */
 export const MAX_BOX_COORDINATE = 1e6;
 export const MAX_HALF_SIZE = 10_000;
@@ -69,5 +73,6 @@ export function parseBoxProbe(value: unknown, where: Where): SceneBoxProbe {
   if (input.test !== undefined) result.test = expectOneOf(input.test, BOX_TRIANGLE_VARIANTS, child(where, 'test'));
   if (input.kernel !== undefined) result.kernel = expectOneOf(input.kernel, KERNELS, child(where, 'kernel'));
   if (input.includeRejected !== undefined) result.includeRejected = expectBoolean(input.includeRejected, child(where, 'includeRejected'));
+  if (input.filter !== undefined) result.filter = expectNumber(input.filter, child(where, 'filter'), 0, MASK_ALL, true);
   return result;
 }

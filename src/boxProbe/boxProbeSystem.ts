@@ -89,7 +89,7 @@ export class BoxProbeSystem implements SimSystem {
     if (!this.dirty && test === this.ran) return false;
     this.dirty = false;
     this.place(world);
-    const options = { test, includeRejected: this.current.includeRejected };
+    const options = { test, includeRejected: this.current.includeRejected, filter: this.current.filter };
     let start = performance.now();
     let counters = overlapBoxes(bvh, this.boxes, this.list, options);
     if (this.list.dropped > 0) {
@@ -134,11 +134,14 @@ export class BoxProbeSystem implements SimSystem {
     return {
       kernel: this.kernelRan(),
       test: this.ran ?? this.testToRun(),
-      overlaps: c?.overlaps ?? 0,
+      filter: this.current.filter,
+      overlaps: c?.hits ?? 0,
       nodesVisited: c?.nodesVisited ?? 0,
-      boxNodeTests: c?.boxNodeTests ?? 0,
-      triangleTests: c?.triangleTests ?? 0,
-      invalidBoxes: c?.invalidBoxes ?? 0,
+      boxesTested: c?.boxesTested ?? 0,
+      trianglesTested: c?.trianglesTested ?? 0,
+      subtreesMasked: c?.subtreesMasked ?? 0,
+      trianglesMasked: c?.trianglesMasked ?? 0,
+      invalid: c?.invalid ?? 0,
       queries: this.queries,
       queryMs: Math.round(this.queryMs * 1000) / 1000,
       exits: [...this.exitsByKind()].map(([kind, count]) => `${kind} ${count}`).join(' · '),
@@ -151,7 +154,7 @@ export class BoxProbeSystem implements SimSystem {
    */
   hash(hasher: StateHasher): void {
     hasher.array(this.boxes.centers).array(this.boxes.halfSizes).array(this.boxes.axes);
-    hasher.word(this.counters?.invalidBoxes ?? -1).array(this.overlapping, this.overlapCount);
+    hasher.word(this.counters?.invalid ?? -1).array(this.overlapping, this.overlapCount);
   }
 
   section(): BoxProbeSettings {
@@ -222,5 +225,6 @@ function resolve(base: Readonly<BoxProbeSettings>, changes: SceneBoxProbe): BoxP
     test: changes.test ?? base.test,
     kernel: changes.kernel ?? base.kernel,
     includeRejected: changes.includeRejected ?? base.includeRejected,
+    filter: changes.filter ?? base.filter,
   };
 }

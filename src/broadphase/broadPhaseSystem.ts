@@ -12,9 +12,11 @@ import {
   type BroadPhaseName,
   type BroadPhaseScene,
 } from '../broadphase/index';
+import { MASK_ALL, checkFilter } from '../bvh/collisionMasks';
 import type { StateHasher } from '../math/hash';
+import { CollisionPairFilter } from './collisionPairFilter';
 import type { MetricValue, SimSystem } from '../world/simSystem';
-import { BROAD_PHASE_SCENES, type BroadPhaseSceneName, type SceneBroadPhase } from './broadPhaseSection';
+import { BROAD_PHASE_SCENES, MAX_CATEGORIES, type BroadPhaseSceneName, type SceneBroadPhase } from './broadPhaseSection';
 
 export { BROAD_PHASE_SCENES, type BroadPhaseSceneName };
 
@@ -27,6 +29,10 @@ export interface BroadPhaseSettings {
   movingPercent: number;
   /** Motion per frame: orbit time per frame (0.005 in the reference test), or a multiple of the ground walkers' pace. */
   speed: number;
+  /** Collision categories (1..32): box i has category bit i mod n and filter filters[i mod n]; 1: no filtering. */
+  categories: number;
+  /** Per category, the 32-bit filter of its boxes (MASK_ALL where left out). */
+  filters: number[];
   seed: number;
 }
 
@@ -36,6 +42,8 @@ export const DEFAULT_BROAD_PHASE_SETTINGS: Readonly<BroadPhaseSettings> = Object
   count: 8192,
   movingPercent: 10,
   speed: 0.005,
+  categories: 1,
+  filters: [],
   seed: 1,
 });
 
@@ -61,10 +69,15 @@ export class BroadPhaseSystem implements SimSystem {
   /** Per box: 1 if it overlaps another box in the last step (filled only while `trackOverlaps`). */
   overlapping = new Uint8Array(0);
   trackOverlaps = false;
+  /** The categories and filters of the boxes, applied to every strategy's pairs. */
+  readonly pairFilter = new CollisionPairFilter();
+  /** Pairs the strategy found before the filter (equal to `pairs` without categories). */
+  overlappingPairs = 0;
   private counters: Readonly<Record<string, number>> = {};
 
   constructor(settings: Partial<BroadPhaseSettings> = {}) {
     this.settings = { ...DEFAULT_BROAD_PHASE_SETTINGS, ...settings };
+    this.settings.filters = [...this.settings.filters];
     check(this.settings);
     this.scene = this.makeScene();
     this.broadPhase = createBroadPhase(this.settings.strategy);
@@ -83,7 +96,9 @@ export class BroadPhaseSystem implements SimSystem {
   /** Applies changed settings: speed and (for orbits) moving share in place, anything else rebuilds the scene. */
   configure(changes: Partial<BroadPhaseSettings>): void {
     const next = { ...this.settings, ...changes };
+    next.filters = [...next.filters];
     check(next);
+    const recategorize = next.categories !== this.settings.categories || next.filters.join() !== this.settings.filters.join();
     const rebuild =
       next.scene !== this.settings.scene ||
       next.count !== this.settings.count ||
@@ -97,6 +112,8 @@ export class BroadPhaseSystem implements SimSystem {
       this.populate();
       return;
     }
+    // New categories apply from the next step: pairs whose verdict flips are created or deleted then.
+    if (recategorize) this.assignCategories();
     const scene = this.scene;
     if (scene instanceof OrbitScene) {
       scene.movingPercent = next.movingPercent;
@@ -117,8 +134,8 @@ export class BroadPhaseSystem implements SimSystem {
   }
 
   section(): SceneBroadPhase {
-    const { scene, strategy, count, movingPercent, speed } = this.settings;
-    return { scene, strategy, count, movingPercent, speed };
+    const { scene, strategy, count, movingPercent, speed, categories, filters } = this.settings;
+    return { scene, strategy, count, movingPercent, speed, categories, filters: [...filters] };
   }
 
   metrics(): Record<string, MetricValue> {
@@ -132,6 +149,7 @@ export class BroadPhaseSystem implements SimSystem {
       msMin: round(this.frameMs.min),
       msMax: round(this.frameMs.max),
       pairs: this.pairs,
+      overlappingPairs: this.overlappingPairs,
       created: this.created,
       deleted: this.deleted,
     };
@@ -170,8 +188,20 @@ export class BroadPhaseSystem implements SimSystem {
   private populate(): void {
     this.frameMs.clear();
     const start = performance.now();
+    this.pairFilter.clear();
+    this.assignCategories();
     populateBroadPhase(this.broadPhase, this.scene);
     this.finish(this.broadPhase.step(), start, false);
+  }
+
+  /** Box i: category bit i mod n and that category's filter (every box MASK_ALL with one category). */
+  private assignCategories(): void {
+    const { categories, filters } = this.settings;
+    const pairFilter = this.pairFilter;
+    for (let i = 0; i < this.scene.count; i++) {
+      const c = i % categories;
+      pairFilter.set(i, categories === 1 ? MASK_ALL : (1 << c) >>> 0, filters[c] ?? MASK_ALL);
+    }
   }
 
   private run(timed: boolean): void {
@@ -180,7 +210,9 @@ export class BroadPhaseSystem implements SimSystem {
     this.finish(this.broadPhase.step(), start, timed);
   }
 
-  private finish(result: ReturnType<BroadPhase['step']>, start: number, timed: boolean): void {
+  private finish(found: ReturnType<BroadPhase['step']>, start: number, timed: boolean): void {
+    this.overlappingPairs = found.pairs.count;
+    const result = this.pairFilter.apply(found);
     const ms = performance.now() - start;
     if (timed) this.frameMs.add(ms);
     this.pairs = result.pairs.count;
@@ -208,6 +240,11 @@ function check(s: BroadPhaseSettings): void {
   if (!(s.movingPercent >= 0 && s.movingPercent <= 100))
     throw new InvalidParameterError('broadphase.movingPercent', 'a number in [0, 100]', s.movingPercent);
   if (!(Number.isFinite(s.speed) && s.speed >= 0)) throw new InvalidParameterError('broadphase.speed', 'a finite number ≥ 0', s.speed);
+  if (!(Number.isInteger(s.categories) && s.categories >= 1 && s.categories <= MAX_CATEGORIES))
+    throw new InvalidParameterError('broadphase.categories', `an integer in [1, ${MAX_CATEGORIES}]`, s.categories);
+  if (!Array.isArray(s.filters) || s.filters.length > MAX_CATEGORIES)
+    throw new InvalidParameterError('broadphase.filters', `an array of at most ${MAX_CATEGORIES} 32-bit filters`, s.filters);
+  s.filters.forEach((filter, i) => checkFilter(filter, `broadphase.filters[${i}]`));
 }
 
 function round(value: number): number {

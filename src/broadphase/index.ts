@@ -20,3 +20,4 @@ export { populateBroadPhase, applySceneMoves, type BroadPhaseScene } from './bro
 export { OrbitScene, DEFAULT_ORBIT_SCENE_OPTIONS, type OrbitSceneOptions } from './orbitScene';
 export { GroundScene, DEFAULT_GROUND_SCENE_OPTIONS, type GroundSceneOptions } from './groundScene';
 export { FrameStats } from './frameStats';
+export { CollisionPairFilter } from './collisionPairFilter';

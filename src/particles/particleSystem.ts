@@ -1,3 +1,4 @@
+import { MASK_ALL, checkFilter } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
 import { Random } from '../math/random';
 import type { StateHasher } from '../math/hash';
@@ -52,6 +53,9 @@ export interface ParticleSystemOptions {
    * (loadSimdParticles, loadSimdRays; the same results bit for bit), else TypeScript.
    */
   kernel: ParticleKernel;
+  /** Collision filter of the raycasts (32-bit): only triangles whose material mask shares a bit with it
+   *  give planes (bvh.masks; without water's bit the particles fall through the lakes). */
+  filter: number;
   seed: number;
 }
 
@@ -69,6 +73,7 @@ export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.
   footprints: true,
   pick: 'needy',
   kernel: 'wasm-simd',
+  filter: MASK_ALL,
   seed: 1,
 });
 
@@ -316,7 +321,7 @@ export class ParticleSystem implements SimSystem {
         this.random,
       );
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);
-      raycaster.cast(bvh, this.options.kernel === 'wasm-simd');
+      raycaster.cast(bvh, this.options.kernel === 'wasm-simd', this.options.filter);
       frame.rayHits = raycaster.apply(
         this.effects,
         this.buffers,
@@ -376,7 +381,11 @@ export class ParticleSystem implements SimSystem {
   simdInUse(): { move: boolean; cache: boolean; rays: boolean } {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
     const move = kernel !== null && kernel.holds(this.buffers);
-    return { move, cache: move && this.cachesResident(kernel), rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null };
+    return {
+      move,
+      cache: move && this.cachesResident(kernel),
+      rays: this.options.kernel === 'wasm-simd' && simdRayKernel() !== null,
+    };
   }
 
   /** Whether the SIMD move should run: chosen, and loaded. */
@@ -519,6 +528,10 @@ export class ParticleSystem implements SimSystem {
       cacheMs: round(phase.cache, 3),
       raysMs: round(phase.rays, 3),
       verifyMs: round(phase.verify, 3),
+      filter: this.options.filter,
+      rayNodesVisited: this.raycaster.counters.nodesVisited,
+      raySubtreesMasked: this.raycaster.counters.subtreesMasked,
+      rayTrianglesMasked: this.raycaster.counters.trianglesMasked,
     };
   }
 
@@ -548,9 +561,9 @@ export class ParticleSystem implements SimSystem {
   }
 
   section(): SceneParticles {
-    const { mode, keying, pick, gravity, cellLookups, footprints, kernel, wind } = this.options;
+    const { mode, keying, pick, gravity, cellLookups, footprints, kernel, wind, filter } = this.options;
     const effects = this.effects.map((effect) => structuredClone(effect.params));
-    return { ...this.showcase, mode, keying, pick, gravity, cellLookups, footprints, kernel, wind, effects };
+    return { ...this.showcase, mode, keying, pick, gravity, cellLookups, footprints, kernel, wind, filter, effects };
   }
 
   snapshot(): ParticleSystemState {
@@ -584,5 +597,6 @@ function validateOptions(options: ParticleSystemOptions): void {
   if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
   if (!(PARTICLE_KERNELS as readonly string[]).includes(options.kernel))
     throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);
+  checkFilter(options.filter);
   if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);
 }

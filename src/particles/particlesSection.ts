@@ -1,3 +1,4 @@
+import { MASK_ALL } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { PARTICLE_EFFECT_KINDS, particleEffectPreset, validateEffectParams, type ParticleEffectParams } from './effectParams';
@@ -22,6 +23,8 @@ export interface SceneParticles {
   kernel?: Kernel;
   /** Drift with the world's wind. */
   wind?: boolean;
+  /** Collision filter of the raycasts: only triangles whose material mask shares a bit with it give planes. */
+  filter?: number;
   /**
    * The effects themselves, each as complete as the panel edits it (a field left out takes its kind's
    * preset); left out: the showcase, sized by `particles` and `budget`.
@@ -40,6 +43,7 @@ const PARTICLE_FIELDS = [
   'footprints',
   'kernel',
   'wind',
+  'filter',
   'effects',
 ] as const;
 const EFFECT_FIELDS: readonly (keyof ParticleEffectParams)[] = Object.keys(
@@ -62,6 +66,7 @@ export function parseParticles(value: unknown, where: Where): SceneParticles {
   if (input.footprints !== undefined) result.footprints = expectBoolean(input.footprints, child(where, 'footprints'));
   if (input.kernel !== undefined) result.kernel = expectOneOf(input.kernel, KERNELS, child(where, 'kernel'));
   if (input.wind !== undefined) result.wind = expectBoolean(input.wind, child(where, 'wind'));
+  if (input.filter !== undefined) result.filter = expectNumber(input.filter, child(where, 'filter'), 0, MASK_ALL, true);
   if (input.effects !== undefined) {
     const at = child(where, 'effects');
     if (!Array.isArray(input.effects) || input.effects.length > MAX_EFFECTS)

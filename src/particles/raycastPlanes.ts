@@ -1,5 +1,6 @@
 import type { BVH } from '../bvh/buildBVH';
 import type { Random } from '../math/random';
+import { createQueryCounters, type QueryCounters } from '../query/counters';
 import { castRays } from '../query/rays/castRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
@@ -41,6 +42,8 @@ export class PlaneRaycaster {
   private end = new Int32Array(0);
   private granted = new Int32Array(0);
   hitCount = 0;
+  /** The last cast's work. */
+  counters: QueryCounters = createQueryCounters();
   private readonly plane = new Float32Array(4);
 
   /** Rays for this frame: every live particle (reference), else each effect's budget (its carry grows by `budget`). */
@@ -147,10 +150,13 @@ export class PlaneRaycaster {
     }
   }
 
-  /** Casts the picked rays; `simd` takes the WebAssembly kernel when it is loaded (same hits). */
-  cast(bvh: BVH, simd: boolean): void {
-    if (this.rays.count === 0) return;
-    castRays(bvh, this.rays, this.hits, { kernel: simd ? 'wasm-simd' : 'typescript' });
+  /** Casts the picked rays past the triangles `filter` rejects (bvh.masks); `simd` takes the WebAssembly kernel when it is loaded (same hits). */
+  cast(bvh: BVH, simd: boolean, filter: number): void {
+    if (this.rays.count === 0) {
+      this.counters = createQueryCounters();
+      return;
+    }
+    this.counters = castRays(bvh, this.rays, this.hits, { kernel: simd ? 'wasm-simd' : 'typescript', filter });
   }
 
   /**

@@ -293,16 +293,16 @@ queryVariants.forEach(([test, batched], v) => {
     'vs v1 per box': (queryBase / median(queryTimes[v]!)).toFixed(2) + '×',
     'nodes visited': String(c.nodesVisited),
     'child boxes decoded': String(c.childBoxesDecoded),
-    'box-node tests': String(c.boxNodeTests),
-    'triangle tests': String(c.triangleTests),
-    overlaps: String(c.overlaps),
+    'box-node tests': String(c.boxesTested),
+    'triangle tests': String(c.trianglesTested),
+    overlaps: String(c.hits),
   });
 });
 console.log(
   `\nBox query on a ${CELLS}-cell terrain (${terrain.triangleCount} triangles), ${BOXES} boxes of 1..12 cells resting on the surface; CPU ms, median`,
 );
 console.table(queryRows);
-const sameOverlaps = queryCounters.every((c) => c.overlaps === queryCounters[0]!.overlaps);
+const sameOverlaps = queryCounters.every((c) => c.hits === queryCounters[0]!.hits);
 if (!sameOverlaps) console.error('the query variants found different overlaps');
 if (disagreements > 0) console.error(`${disagreements} tests where the variants disagree`);
 if (disagreements > 0 || !sameOverlaps) process.exit(1);

@@ -9,6 +9,7 @@ import {
   castRays,
   createBoxOverlapList,
   exitKind,
+  formatQueryCounters,
   loadSimdBoxTriangles,
   overlapBoxes,
   simdBoxTrianglesUnavailableReason,
@@ -154,9 +155,9 @@ export class BoxProbeFeature implements AppFeature {
       return;
     }
     this.paint(sandbox, system.list);
-    this.readouts.triangles = `${counters.overlaps} overlapped${counters.invalidBoxes > 0 ? ' (invalid box)' : ''}`;
+    this.readouts.triangles = `${counters.hits} overlapped${counters.invalid > 0 ? ' (invalid box)' : ''}`;
     this.readouts.exits = [...system.exitsByKind()].map(([kind, count]) => `${kind} ${count}`).join(' · ') || '—';
-    this.readouts.work = `${counters.nodesVisited} nodes · ${counters.boxNodeTests} box tests · ${counters.triangleTests} triangle tests`;
+    this.readouts.work = formatQueryCounters(counters);
     const fallback = system.settings.kernel === 'wasm-simd' && system.ran !== 'wasm-simd' ? ': wasm-simd not loaded' : '';
     this.readouts.time = `${system.queryMs.toFixed(3)} ms (${system.ran}${fallback})`;
   }
@@ -237,7 +238,7 @@ export class BoxProbeFeature implements AppFeature {
         repeats++;
       } while (performance.now() - start < 100);
       const ms = (performance.now() - start) / repeats;
-      parts.push(`${test} ${(ms * 1000).toFixed(1)} µs (${counters.overlaps})`);
+      parts.push(`${test} ${(ms * 1000).toFixed(1)} µs (${counters.hits})`);
     }
     this.comparison = `box probe, per query: ${parts.join(' · ')}`;
   }

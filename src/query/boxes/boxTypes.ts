@@ -1,5 +1,7 @@
+import { MASK_ALL } from '../../bvh/collisionMasks';
 import type { BoxTriangleVariant } from '../boxTriangle/registry';
 import { EXIT_COUNT } from '../boxTriangle/exits';
+import type { QueryCounters } from '../counters';
 
 /**
  * A batch of boxes, structure of arrays: box i has centre centers[3i..3i+2] and half-sizes
@@ -57,22 +59,44 @@ export interface BoxQueryOptions {
   batched: boolean;
   /** Also list the pairs a leaf test found apart (with the exit that decided it), for drawing. */
   includeRejected: boolean;
+  /**
+   * Collision filter (32-bit): a triangle is tested only when its material's mask shares a bit with it
+   * (bvh.masks), and a subtree whose combined mask misses it is cut before its boxes are tested.
+   */
+  filter: number;
 }
 
-export const DEFAULT_BOX_QUERY_OPTIONS: Readonly<BoxQueryOptions> = Object.freeze({ test: 'optimized', batched: true, includeRejected: false });
+export const DEFAULT_BOX_QUERY_OPTIONS: Readonly<BoxQueryOptions> = Object.freeze({
+  test: 'optimized',
+  batched: true,
+  includeRejected: false,
+  filter: MASK_ALL,
+});
 
-/** The work a query did. */
-export interface BoxQueryCounters {
-  /** Node visits: a node reached by several boxes of a batch counts once. */
-  nodesVisited: number;
-  /** Child boxes decoded (once per batch each). */
+/**
+ * The work a query did: the counters of every query (queries = boxes asked for, invalid = boxes skipped
+ * as invalid, boxesTested = box-against-child-box tests, leavesVisited = (box, leaf) pairs reached,
+ * trianglesTested = box-triangle tests at the leaves, a triangle in two leaves possibly twice, hits =
+ * distinct overlapping (box, triangle) pairs, stored or dropped), and one of its own.
+ */
+export interface BoxQueryCounters extends QueryCounters {
+  /** Child boxes decoded (once per batch each, however many boxes are tested against them). */
   childBoxesDecoded: number;
-  /** Box-against-child-box tests. */
-  boxNodeTests: number;
-  /** Box-triangle tests at the leaves (a triangle in two leaves may be tested twice). */
-  triangleTests: number;
-  /** Distinct overlapping (box, triangle) pairs, stored or dropped. */
-  overlaps: number;
-  /** Boxes skipped as invalid (NaN or infinite numbers, negative half-size, axes not orthonormal). */
-  invalidBoxes: number;
+}
+
+export function createBoxQueryCounters(): BoxQueryCounters {
+  // A literal, not a spread: the leaf tests bump these per leaf, and a literal's shape stays fast.
+  return {
+    queries: 0,
+    invalid: 0,
+    nodesVisited: 0,
+    boxesTested: 0,
+    leavesVisited: 0,
+    trianglesTested: 0,
+    culled: 0,
+    hits: 0,
+    subtreesMasked: 0,
+    trianglesMasked: 0,
+    childBoxesDecoded: 0,
+  };
 }

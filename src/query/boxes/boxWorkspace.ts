@@ -35,6 +35,8 @@ export class BoxWorkspace {
   readonly leafExits = new Uint8Array(MAX_LEAF_SIZE);
   readonly localPositions = new Float32Array(9 * MAX_LEAF_SIZE);
   readonly localIndices = Uint32Array.from({ length: 3 * MAX_LEAF_SIZE }, (_, i) => i);
+  /** A leaf's triangle ids that the query's filter keeps (filtered queries only). */
+  readonly keptTriangles = new Uint32Array(MAX_LEAF_SIZE);
 
   /** Triangles that appear in more than one leaf (spatial splits), or null when none does. */
   duplicated: Uint8Array | null = null;

@@ -1,21 +1,24 @@
 import { MAX_LEAF_SIZE } from '../../bvh/options';
 import type { BoxBatch, BoxOverlapList, BoxQueryOptions } from './boxTypes';
 import { BoxWorkspace } from './boxWorkspace';
-import { leafTestCode, testLeaf, type QueryTally } from './leafTests';
+import { createBoxQueryCounters } from './boxTypes';
+import { keptTriangles, leafTestCode, testLeaf } from './leafTests';
 import { checkBoxBatch, resolveBoxQueryOptions } from './overlapBoxes';
 import { prepareBoxes } from './prepareBoxes';
 
 /**
  * The reference every box query is checked against: each valid box against every triangle of the mesh
  * with the same box-triangle test (and, for an oriented box, the same move into its frame), no tree.
- * Same result conventions as overlapBoxes; pairs come box by box, triangles in id order.
+ * Same result conventions as overlapBoxes; pairs come box by box, triangles in id order. With
+ * `materials` (material id per triangle, id → mask), the triangles options.filter rejects are skipped.
  */
 export function overlapBoxesBruteForce(
   positions: Float32Array,
   indices: Uint32Array,
   boxes: BoxBatch,
   out: BoxOverlapList,
-  options: Partial<Pick<BoxQueryOptions, 'test' | 'includeRejected'>> = {},
+  options: Partial<Pick<BoxQueryOptions, 'test' | 'includeRejected' | 'filter'>> = {},
+  materials: { readonly ids: Uint8Array; readonly masks: Uint32Array } | null = null,
 ): void {
   const resolved = resolveBoxQueryOptions(options);
   checkBoxBatch(boxes, out);
@@ -29,11 +32,17 @@ export function overlapBoxesBruteForce(
   out.dropped = 0;
   out.exitCounts.fill(0);
   const test = leafTestCode(resolved.test);
-  const tally: QueryTally = { nodesVisited: 0, childBoxesDecoded: 0, boxNodeTests: 0, triangleTests: 0, overlaps: 0 };
+  const tally = createBoxQueryCounters();
+  const kept = workspace.keptTriangles;
   for (let i = 0; i < valid; i++) {
     const box = workspace.active[i]!;
     for (let first = 0; first < triangleCount; first += MAX_LEAF_SIZE) {
-      testLeaf(mesh, workspace, box, first, Math.min(MAX_LEAF_SIZE, triangleCount - first), test, resolved.includeRejected, out, tally);
+      const count = Math.min(MAX_LEAF_SIZE, triangleCount - first);
+      if (materials === null) testLeaf(mesh, workspace, box, null, first, count, test, resolved.includeRejected, out, tally);
+      else {
+        const n = keptTriangles(null, first, count, materials.ids, materials.masks, resolved.filter, kept);
+        testLeaf(mesh, workspace, box, kept, 0, n, test, resolved.includeRejected, out, tally);
+      }
     }
   }
 }

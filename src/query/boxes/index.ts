@@ -6,6 +6,7 @@ export { AXES_TOLERANCE } from './prepareBoxes';
 export {
   BOX_QUERY_TESTS,
   createBoxOverlapList,
+  createBoxQueryCounters,
   DEFAULT_BOX_QUERY_OPTIONS,
   type BoxQueryTest,
   type BoxBatch,

@@ -4,7 +4,8 @@ import { simdBoxTriangleKernel } from '../boxTriangle/boxTriangleKernel';
 import { mollerV1 } from '../boxTriangle/mollerV1';
 import { mollerV2 } from '../boxTriangle/mollerV2';
 import { overlapBoxWithTriangles } from '../boxTriangle/optimized';
-import type { BoxOverlapList, BoxQueryTest } from './boxTypes';
+import { triangleMasked } from '../walk/maskFilter';
+import type { BoxOverlapList, BoxQueryCounters, BoxQueryTest } from './boxTypes';
 import type { BoxWorkspace } from './boxWorkspace';
 
 /** The box-triangle test as a small integer, so the leaf loop stays monomorphic. */
@@ -17,58 +18,71 @@ export function leafTestCode(test: BoxQueryTest): number {
   return test === 'v1' ? TEST_V1 : test === 'v2' ? TEST_V2 : test === 'wasm-simd' ? TEST_SIMD : TEST_OPTIMIZED;
 }
 
-/** The triangles a leaf range names: a BVH, or a plain mesh for the brute-force reference. */
-export type LeafSource = Pick<BVH, 'positions' | 'indices' | 'triangleOrder'>;
+/** The mesh a leaf's triangle ids index: a BVH's, or a plain mesh for the brute-force reference. */
+export type LeafSource = Pick<BVH, 'positions' | 'indices'>;
 
-/** Work tallies of one query, bumped by the traversal and the leaf tests. */
-export interface QueryTally {
-  nodesVisited: number;
-  childBoxesDecoded: number;
-  boxNodeTests: number;
-  triangleTests: number;
-  overlaps: number;
+/**
+ * The ids of leaf range first .. first + count − 1 (entries of `order`, or triangle ids themselves when
+ * order is null) that `filter` keeps, written to kept[0 ..); returns how many.
+ */
+export function keptTriangles(
+  order: Uint32Array | null,
+  first: number,
+  count: number,
+  materialIds: Uint8Array,
+  materialMasks: Uint32Array,
+  filter: number,
+  kept: Uint32Array,
+): number {
+  let n = 0;
+  const end = first + count;
+  for (let k = first; k < end; k++) {
+    const triangle = order !== null ? order[k]! : k;
+    if (!triangleMasked(materialIds, materialMasks, triangle, filter)) kept[n++] = triangle;
+  }
+  return n;
 }
 
 /**
- * Tests box `box` against the leaf range first .. first + count − 1 (of triangleOrder, or triangle ids
- * when the mesh was reordered) and records the results in `out`. An oriented box's triangles are first
- * moved into its frame (relative to its centre, rotated, stored in float32 as the tests read them).
+ * Tests box `box` against `count` triangles — ids[start + k], or start + k when ids is null — and
+ * records the results in `out`. An oriented box's triangles are first moved into its frame (relative to
+ * its centre, rotated, stored in float32 as the tests read them).
  */
 export function testLeaf(
-  bvh: LeafSource,
+  mesh: LeafSource,
   workspace: BoxWorkspace,
   box: number,
-  first: number,
+  ids: Uint32Array | null,
+  start: number,
   count: number,
   test: number,
   includeRejected: boolean,
   out: BoxOverlapList,
-  tally: QueryTally,
+  tally: BoxQueryCounters,
 ): void {
-  const order = bvh.triangleOrder;
-  let positions = bvh.positions;
-  let indices = bvh.indices;
-  let triangles = order;
-  let start = first;
+  let positions = mesh.positions;
+  let indices = mesh.indices;
+  let triangles = ids;
+  let from = start;
   if (workspace.oriented[box] === 1) {
-    moveIntoBoxFrame(bvh, workspace, box, first, count);
+    moveIntoBoxFrame(mesh, workspace, box, ids, start, count);
     positions = workspace.localPositions;
     indices = workspace.localIndices;
     triangles = null;
-    start = 0;
+    from = 0;
   }
   const exits = workspace.leafExits;
   const kernelBox = workspace.kernelBox;
   const b = 6 * box;
   const simd = test === TEST_SIMD ? simdBoxTriangleKernel() : null;
   if (simd !== null) {
-    simd.overlap(kernelBox, b, positions, indices, triangles, start, count, exits, workspace.oriented[box] === 1);
+    simd.overlap(kernelBox, b, positions, indices, triangles, from, count, exits, workspace.oriented[box] === 1);
     for (let k = 0; k < count; k++) exits[k] = exits[k] === 1 ? EXIT_OVERLAP : EXIT_SEPARATED;
   } else if (test === TEST_OPTIMIZED || test === TEST_SIMD) {
-    overlapBoxWithTriangles(kernelBox, b, positions, indices, triangles, start, count, exits);
+    overlapBoxWithTriangles(kernelBox, b, positions, indices, triangles, from, count, exits);
   } else {
     for (let k = 0; k < count; k++) {
-      const t = triangles === null ? start + k : triangles[start + k]!;
+      const t = triangles === null ? from + k : triangles[from + k]!;
       const i3 = 3 * t;
       exits[k] =
         test === TEST_V1
@@ -76,7 +90,7 @@ export function testLeaf(
           : mollerV2(kernelBox, b, positions, indices[i3]!, indices[i3 + 1]!, indices[i3 + 2]!);
     }
   }
-  tally.triangleTests += count;
+  tally.trianglesTested += count;
 
   const exitCounts = out.exitCounts;
   const duplicated = workspace.duplicated;
@@ -85,10 +99,10 @@ export function testLeaf(
     exitCounts[exit]!++;
     const overlap = exit === EXIT_CONTAINED || exit === EXIT_OVERLAP;
     if (!overlap && !includeRejected) continue;
-    const triangle = order !== null ? order[first + k]! : first + k;
+    const triangle = ids !== null ? ids[start + k]! : start + k;
     // A triangle in two leaves (spatial splits) reaches the same box twice, with the same answer.
     if (duplicated !== null && duplicated[triangle] === 1 && !workspace.addPair(box, triangle)) continue;
-    if (overlap) tally.overlaps++;
+    if (overlap) tally.hits++;
     if (out.count < out.capacity) {
       out.box[out.count] = box;
       out.triangle[out.count] = triangle;
@@ -98,9 +112,8 @@ export function testLeaf(
   }
 }
 
-function moveIntoBoxFrame(bvh: LeafSource, workspace: BoxWorkspace, box: number, first: number, count: number): void {
-  const order = bvh.triangleOrder;
-  const { positions, indices } = bvh;
+function moveIntoBoxFrame(mesh: LeafSource, workspace: BoxWorkspace, box: number, ids: Uint32Array | null, start: number, count: number): void {
+  const { positions, indices } = mesh;
   const local = workspace.localPositions;
   const r = workspace.rotation;
   const o = 9 * box;
@@ -108,7 +121,7 @@ function moveIntoBoxFrame(bvh: LeafSource, workspace: BoxWorkspace, box: number,
     cy = workspace.center[3 * box + 1]!,
     cz = workspace.center[3 * box + 2]!;
   for (let k = 0; k < count; k++) {
-    const triangle = order !== null ? order[first + k]! : first + k;
+    const triangle = ids !== null ? ids[start + k]! : start + k;
     for (let v = 0; v < 3; v++) {
       const p = 3 * indices[3 * triangle + v]!;
       const dx = positions[p]! - cx,

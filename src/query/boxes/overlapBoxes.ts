@@ -1,7 +1,10 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { checkFilter } from '../../bvh/collisionMasks';
 import { InvalidParameterError } from '../../errors';
+import { filterRejectsSome } from '../walk/maskFilter';
 import {
   BOX_QUERY_TESTS,
+  createBoxQueryCounters,
   DEFAULT_BOX_QUERY_OPTIONS,
   type BoxBatch,
   type BoxOverlapList,
@@ -9,7 +12,7 @@ import {
   type BoxQueryOptions,
 } from './boxTypes';
 import { boxWorkspaceFor } from './boxWorkspace';
-import { leafTestCode, type QueryTally } from './leafTests';
+import { leafTestCode } from './leafTests';
 import { prepareBoxes } from './prepareBoxes';
 import { traverseBoxes } from './traverseBoxes';
 
@@ -19,6 +22,7 @@ export function resolveBoxQueryOptions(options: Partial<BoxQueryOptions> = {}): 
     throw new InvalidParameterError('test', `one of ${BOX_QUERY_TESTS.join(', ')}`, resolved.test);
   if (typeof resolved.batched !== 'boolean') throw new InvalidParameterError('batched', 'true or false', resolved.batched);
   if (typeof resolved.includeRejected !== 'boolean') throw new InvalidParameterError('includeRejected', 'true or false', resolved.includeRejected);
+  checkFilter(resolved.filter);
   return resolved;
 }
 
@@ -46,9 +50,10 @@ export function checkBoxBatch(boxes: BoxBatch, out: BoxOverlapList): void {
 }
 
 /**
- * Every triangle of the BVH overlapping each box of the batch: pairs (box, triangle, exit) into `out`
- * (reset first; order unspecified), each pair once even where spatial splits put a triangle in two
- * leaves. Invalid boxes are skipped and counted. Needs the quantized layout. Returns the work done.
+ * Every triangle of the BVH overlapping each box of the batch, among those options.filter keeps: pairs
+ * (box, triangle, exit) into `out` (reset first; order unspecified), each pair once even where spatial
+ * splits put a triangle in two leaves. Invalid boxes are skipped and counted. Needs the quantized layout.
+ * Returns the work done.
  */
 export function overlapBoxes(bvh: BVH, boxes: BoxBatch, out: BoxOverlapList, options: Partial<BoxQueryOptions> = {}): BoxQueryCounters {
   const resolved = resolveBoxQueryOptions(options);
@@ -62,8 +67,12 @@ export function overlapBoxes(bvh: BVH, boxes: BoxBatch, out: BoxOverlapList, opt
   out.dropped = 0;
   out.exitCounts.fill(0);
   const test = leafTestCode(resolved.test);
-  const tally: QueryTally = { nodesVisited: 0, childBoxesDecoded: 0, boxNodeTests: 0, triangleTests: 0, overlaps: 0 };
-  if (resolved.batched) traverseBoxes(bvh, nodes, workspace, valid, test, resolved.includeRejected, out, tally);
+  const filter = resolved.filter;
+  const filtering = filterRejectsSome(bvh.masks, filter);
+  const tally = createBoxQueryCounters();
+  tally.queries = boxes.count;
+  tally.invalid = boxes.count - valid;
+  if (resolved.batched) traverseBoxes(bvh, nodes, workspace, valid, test, resolved.includeRejected, filtering, filter, out, tally);
   else {
     // One walk per box: the first entry of `active` is the box, moved there in turn.
     const active = workspace.active;
@@ -71,10 +80,10 @@ export function overlapBoxes(bvh: BVH, boxes: BoxBatch, out: BoxOverlapList, opt
       const box = active[i]!;
       active[i] = active[0]!;
       active[0] = box;
-      traverseBoxes(bvh, nodes, workspace, 1, test, resolved.includeRejected, out, tally);
+      traverseBoxes(bvh, nodes, workspace, 1, test, resolved.includeRejected, filtering, filter, out, tally);
       active[0] = active[i]!;
       active[i] = box;
     }
   }
-  return { ...tally, invalidBoxes: boxes.count - valid };
+  return tally;
 }

@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Random, Sandbox, WindField, buildBVH, generateTerrain, parseScene, sampleTerrainHeight } from '../../../src/core';
+import {
+  ColliderscopeError,
+  Random,
+  Sandbox,
+  WindField,
+  buildBVH,
+  createHeadlessSandbox,
+  generateTerrain,
+  parseScene,
+  sampleTerrainHeight,
+} from '../../../src/core';
+import { readField } from '../../../tools/sceneFiles';
 import { ActorSystem } from '../../../src/actors/actorSystem';
 import { ActorWorld } from '../../../src/actors/actorWorld';
 import { ContactBuffer, CONTACT_STRIDE } from '../../../src/actors/contactBuffer';
@@ -235,5 +246,33 @@ describe('ActorSystem in the sandbox', () => {
     expect(sandbox.restart()).toBe(true);
     for (let frame = 0; frame < 41; frame++) sandbox.step(1 / 60);
     expect(positions()).toEqual(at41);
+  });
+
+  it('a section filter reaches the terrain query: filter 0 lets the pile fall through, a bad filter is named', () => {
+    const terrain = { seed: 3, cells: 32, worldSize: 64, heightScale: 4, kind: 'fbm' };
+    const run = (filter?: number): ActorSystem => {
+      const sandbox = createHeadlessSandbox(
+        parseScene({ seed: 3, terrain, systems: { actors: { count: 12, center: [0, 0], ...(filter === undefined ? {} : { filter }) } } }),
+        { readField },
+      );
+      for (let frame = 0; frame < 60; frame++) sandbox.step(1 / 60);
+      const system = sandbox.system('actors');
+      if (!(system instanceof ActorSystem)) throw new Error('no actors');
+      return system;
+    };
+    const all = run();
+    const none = run(0);
+    expect(all.section().filter).toBe(0xffffffff);
+    expect(none.section().filter).toBe(0);
+    expect(none.world.options.terrainFilter).toBe(0);
+    expect(all.metrics().terrainContacts).toBeGreaterThan(0);
+    expect(none.metrics().terrainContacts).toBe(0);
+    expect(none.metrics().terrainSubtreesMasked).toBeGreaterThan(0);
+    expect(none.metrics().terrainNodesVisited).toBe(0);
+    const lowest = (system: ActorSystem): number => Math.min(...Array.from({ length: 12 }, (_, i) => system.world.actors.position[3 * i + 1]!));
+    expect(lowest(none)).toBeLessThan(lowest(all) - 1);
+    expect(() => parseScene({ terrain, systems: { actors: { filter: -1 } } }, 'a.json')).toThrow(/systems\.actors\.filter/);
+    expect(() => all.world.setOptions({ terrainFilter: 2 ** 32 })).toThrow(ColliderscopeError);
+    expect(all.world.options.terrainFilter).toBe(0xffffffff);
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError, Random, buildBVH, generateTerrain } from '../../../src/core';
+import {
+  InvalidParameterError,
+  MASK_ALL,
+  Random,
+  buildBVH,
+  generateTerrain,
+  materialFilter,
+  terrainMaterialInput,
+  type MaterialInput,
+} from '../../../src/core';
+import { filtersToTry, randomMaterials } from '../boxes/randomMaterials';
 import { TriangleBoxQuery } from '../../../src/actors/triangleBoxQuery';
 import { closestPointOnTriangle } from '../../../src/actors/closestPointOnTriangle';
 
@@ -160,7 +170,7 @@ describe('TriangleBoxQuery (seed 9)', () => {
       const got = Array.from(query.triangles.subarray(0, count)).sort((a, b) => a - b);
       expect(got).toEqual(bruteForce(terrain.positions, terrain.indices, box));
     }
-    expect(query.nodesVisited).toBeGreaterThan(0);
+    expect(query.counters.nodesVisited).toBeGreaterThan(0);
   });
 
   it('returns nothing for inverted or NaN boxes, and refuses a BVH without the quantized layout', () => {
@@ -169,6 +179,62 @@ describe('TriangleBoxQuery (seed 9)', () => {
     expect(query.run(1, 0, 0, -1, 10, 10)).toBe(0);
     expect(query.run(NaN, 0, 0, 1, 1, 1)).toBe(0);
     expect(() => new TriangleBoxQuery(buildBVH(terrain.positions, terrain.indices, { layouts: ['float'] }))).toThrow(InvalidParameterError);
+  });
+});
+
+describe('TriangleBoxQuery with collision filters', () => {
+  /** The query under `filter` equals the bounding-box brute force without the triangles it rejects. */
+  function expectFiltered(query: TriangleBoxQuery, materials: MaterialInput, boxes: number[][], filter: number): number {
+    const { positions, indices } = query.bvh;
+    query.filter = filter;
+    query.resetCounters();
+    let found = 0;
+    for (const box of boxes) {
+      const count = query.run(box[0]!, box[1]!, box[2]!, box[3]!, box[4]!, box[5]!);
+      const got = Array.from(query.triangles.subarray(0, count)).sort((a, b) => a - b);
+      const kept = bruteForce(positions, indices, box).filter((t) => (materials.masks[materials.ids[t]!]! & filter) !== 0);
+      expect({ filter, box, got }).toEqual({ filter, box, got: kept });
+      found += count;
+    }
+    expect(query.counters.hits).toBe(found);
+    expect(query.counters.queries).toBe(boxes.length);
+    if (materials.masks.every((mask) => (mask & filter) !== 0)) expect(query.counters.subtreesMasked + query.counters.trianglesMasked).toBe(0);
+    return found;
+  }
+
+  for (const [seed, options] of [
+    [31, { spatialSplits: false }],
+    [32, { spatialSplits: false, reorderTriangles: true }],
+    [33, { spatialSplits: false, maxLeafSize: 1, shareHalfFullLeaves: false }],
+  ] as const) {
+    it(`random 32-bit masks and filters equal the brute force that skips rejected triangles: ${JSON.stringify(options)} (seed ${seed})`, () => {
+      const random = new Random(seed);
+      const { positions, indices } = randomMesh(random, 1200);
+      const materials = randomMaterials(random, indices.length / 3, 1 + random.int(20));
+      const bvh = buildBVH(positions, indices, options, materials);
+      const query = new TriangleBoxQuery(bvh);
+      const byBvhId = { ids: bvh.masks.materialIds, masks: materials.masks };
+      const boxes = randomBoxes(random, positions, 150);
+      for (const filter of filtersToTry(random, 6)) expectFiltered(query, byBvhId, boxes, filter);
+    });
+  }
+
+  it('terrain materials: ignoring water cuts subtrees; filter 0 enters nothing; a bad filter is named', () => {
+    const terrain = generateTerrain({ cells: 40, seed: 17, waterLevel: 0.2, snowLevel: 0.7 });
+    const input = terrainMaterialInput(terrain);
+    const bvh = buildBVH(terrain.positions, terrain.indices, {}, input);
+    const query = new TriangleBoxQuery(bvh);
+    const boxes = [[-1000, -1000, -1000, 1000, 1000, 1000], ...randomBoxes(new Random(34), terrain.positions, 200)];
+    const all = expectFiltered(query, input, boxes, MASK_ALL);
+    const allNodes = query.counters.nodesVisited;
+    expect(expectFiltered(query, input, boxes, materialFilter(['grass', 'rock', 'snow']))).toBeLessThan(all);
+    expect(expectFiltered(query, input, boxes, materialFilter(['water']))).toBeGreaterThan(0);
+    expect(query.counters.subtreesMasked).toBeGreaterThan(0);
+    expect(query.counters.nodesVisited).toBeLessThan(allNodes);
+    expect(expectFiltered(query, input, boxes, 0)).toBe(0);
+    expect(query.counters.nodesVisited).toBe(0);
+    for (const filter of [-1, 0.5, 2 ** 32, NaN]) expect(() => (query.filter = filter)).toThrow(InvalidParameterError);
+    expect(query.filter).toBe(0);
   });
 });
 

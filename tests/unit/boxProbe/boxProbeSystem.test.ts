@@ -62,7 +62,7 @@ describe('the box probe system', () => {
     const s = probe.settings;
     // Placed on the ground under its centre, plus the lift.
     expect(probe.boxes.centers[1]).toBeCloseTo(sampleTerrainHeight(sandbox.terrain, s.center[0], s.center[1]) + s.lift, 4);
-    expect(probe.counters?.invalidBoxes).toBe(0);
+    expect(probe.counters?.invalid).toBe(0);
 
     const direct = createBoxOverlapList(1 << 16);
     overlapBoxes(sandbox.bvh!, probe.boxes, direct, { test: s.test });
@@ -116,6 +116,25 @@ describe('the box probe system', () => {
     expect(probe.overlapCount).toBeGreaterThan(before.length);
   });
 
+  it('a filter keeps only the triangles whose material it names; 0 keeps none', () => {
+    const sandbox = sandboxWith({ kernel: 'typescript', halfSize: [60, 30, 60] });
+    const probe = probeOf(sandbox);
+    sandbox.step(1 / 60);
+    const all = probed(probe);
+    const masks = sandbox.bvh!.masks;
+    const materialsSeen = new Set(all.map((t) => masks.materialIds[t]!));
+    expect(materialsSeen.size).toBeGreaterThan(1);
+    const one = [...materialsSeen][0]!;
+    probe.configure({ filter: masks.materialMasks[one]! });
+    probe.update(sandbox);
+    expect(probed(probe)).toEqual(all.filter((t) => (masks.materialMasks[masks.materialIds[t]!]! & masks.materialMasks[one]!) !== 0));
+    expect(probe.metrics()).toMatchObject({ filter: masks.materialMasks[one] });
+    probe.configure({ filter: 0 });
+    probe.update(sandbox);
+    expect(probe.overlapCount).toBe(0);
+    expect(probe.counters?.subtreesMasked).toBe(1);
+  });
+
   it('waits for the BVH, then queries', () => {
     const scene = parseScene({ name: 'no bvh', seed: 5, terrain: TERRAIN });
     const sandbox = new Sandbox(scene);
@@ -141,6 +160,7 @@ describe('the box probe system', () => {
       test: 'v1',
       kernel: 'typescript',
       includeRejected: true,
+      filter: 0x7,
     };
     const sandbox = sandboxWith(section);
     const hash = runFixedSteps(sandbox, 4);
@@ -157,6 +177,9 @@ describe('the box probe system', () => {
     [{ test: 'wasm-simd' }, 'systems.boxProbe.test'],
     [{ kernel: 'simd' }, 'systems.boxProbe.kernel'],
     [{ includeRejected: 'yes' }, 'systems.boxProbe.includeRejected'],
+    [{ filter: -1 }, 'systems.boxProbe.filter'],
+    [{ filter: 1.5 }, 'systems.boxProbe.filter'],
+    [{ filter: 2 ** 32 }, 'systems.boxProbe.filter'],
     [{ size: 3 }, 'systems.boxProbe.size'],
   ])('rejects %j naming %s', (section, field) => {
     expect(() => parseScene({ terrain: TERRAIN, systems: { boxProbe: section } }, 'probe.json')).toThrow(

@@ -139,8 +139,8 @@ describe('overlapBoxes against brute force', () => {
     const list = createBoxOverlapList(10_000);
     const counters = overlapBoxes(bvh, boxes, list);
     expect(list.count).toBe(300);
-    expect(counters.overlaps).toBe(300);
-    expect(counters.triangleTests).toBeGreaterThan(300);
+    expect(counters.hits).toBe(300);
+    expect(counters.trianglesTested).toBeGreaterThan(300);
     expect(new Set(Array.from(list.triangle.subarray(0, list.count))).size).toBe(300);
     expect(list.exitCounts[EXIT_CONTAINED]).toBeGreaterThanOrEqual(300);
   });
@@ -176,7 +176,7 @@ describe('overlapBoxes input and counters', () => {
     boxes.axes!.set([1, 0, 0, 0, 2, 0, 0, 0, 1], 36); // not orthonormal
     const list = createBoxOverlapList(100);
     const counters = overlapBoxes(bvh, boxes, list);
-    expect(counters.invalidBoxes).toBe(4);
+    expect(counters.invalid).toBe(4);
     expect(new Set(Array.from(list.box.subarray(0, list.count)))).toEqual(new Set([0]));
     expect(list.count).toBeGreaterThan(0);
   });
@@ -202,10 +202,10 @@ describe('overlapBoxes input and counters', () => {
     const counters = overlapBoxes(bvh, boxes, list);
     expect(list.count).toBe(50);
     expect(list.dropped).toBe(150);
-    expect(counters.overlaps).toBe(200);
+    expect(counters.hits).toBe(200);
     let tallied = 0;
     for (let e = 0; e < EXIT_COUNT; e++) tallied += list.exitCounts[e]!;
-    expect(tallied).toBe(counters.triangleTests);
+    expect(tallied).toBe(counters.trianglesTested);
   });
 
   it('batching decodes each node once for the batch: fewer node visits than one walk per box (seed 607)', () => {
@@ -214,8 +214,8 @@ describe('overlapBoxes input and counters', () => {
     const list = createBoxOverlapList(200_000);
     const batched = overlapBoxes(bvh, boxes, list);
     const single = overlapBoxes(bvh, boxes, list, { batched: false });
-    expect(batched.boxNodeTests).toBe(single.boxNodeTests);
-    expect(batched.triangleTests).toBe(single.triangleTests);
+    expect(batched.boxesTested).toBe(single.boxesTested);
+    expect(batched.trianglesTested).toBe(single.trianglesTested);
     expect(batched.childBoxesDecoded).toBeLessThan(single.childBoxesDecoded / 5);
     expect(batched.nodesVisited).toBeLessThan(single.nodesVisited);
   });

@@ -8,6 +8,7 @@ import {
   parseScene,
   showcaseEffects,
   simdParticleKernel,
+  terrainMaterialInput,
   type ParticleSystemOptions,
 } from '../../../src/core';
 
@@ -21,15 +22,27 @@ function fingerprint(system: ParticleSystem): string {
   return `${h}:${system.totals.raycasts}:${system.totals.bounces}:${system.totals.fellThroughLives}`;
 }
 
-/** 150 frames of the showcase; `switchAt` flips the kernel option once, at that frame. */
-function run(options: Partial<ParticleSystemOptions>, switchAt = -1): ParticleSystem {
-  const sandbox = new Sandbox(parseScene({ name: 'kernels', seed: 1, terrain: { cells: 48, worldSize: 48, heightScale: 8, kind: 'ridged' } }));
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+/**
+ * 150 frames of the showcase; `switchAt` flips the kernel option once, at that frame. With `materials`
+ * the BVH carries the terrain's materials, and `eachFrame` sees the system after every step.
+ */
+function run(
+  options: Partial<ParticleSystemOptions>,
+  switchAt = -1,
+  materials = false,
+  eachFrame?: (system: ParticleSystem, sandbox: Sandbox) => void,
+): ParticleSystem {
+  const sandbox = new Sandbox(
+    parseScene({ name: 'kernels', seed: 1, terrain: { cells: 48, worldSize: 48, heightScale: 8, kind: 'ridged', waterLevel: 0.3, snowLevel: 0.6 } }),
+  );
+  const { positions, indices } = sandbox.terrain;
+  sandbox.setBvh(buildBVH(positions, indices, {}, materials ? terrainMaterialInput(sandbox.terrain) : undefined));
   const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: 4000, budget: 80 }), { seed: 9, ...options }, false);
   sandbox.addSystem(system);
   for (let frame = 0; frame < 150; frame++) {
     if (frame === switchAt) system.options.kernel = system.options.kernel === 'typescript' ? 'wasm-simd' : 'typescript';
     sandbox.step(1 / 60);
+    eachFrame?.(system, sandbox);
   }
   return system;
 }
@@ -48,6 +61,39 @@ describe('particles on the WebAssembly kernels (move, cache lookups and rays)', 
       expect(simd.totals.raycasts).toBeGreaterThan(1000);
       expect(fingerprint(simd)).toBe(fingerprint(typescript));
     }
+  });
+
+  it('with a collision filter: the same particles as TypeScript, and planes only from triangles the filter keeps (seed 9)', async () => {
+    expect(await loadSimdRays()).not.toBeNull();
+    expect(await loadSimdParticles()).not.toBeNull();
+    const unfiltered = run({ kernel: 'typescript' }, -1, true);
+    const everything = run({ kernel: 'typescript', filter: 0xffffffff }, -1, true);
+    expect(fingerprint(everything)).toBe(fingerprint(unfiltered));
+    for (const filter of [0, 0b0110, 0x9e3779b1]) {
+      let masked = 0;
+      const check = (system: ParticleSystem, sandbox: Sandbox): void => {
+        const { hits, rays } = system.raycaster;
+        const bvh = sandbox.bvh!;
+        masked += system.raycaster.counters.subtreesMasked + system.raycaster.counters.trianglesMasked;
+        for (let r = 0; r < rays.count; r++) {
+          const t = hits.triangle[r]!;
+          if (t >= 0) expect((bvh.masks.materialMasks[bvh.masks.materialIds[t]!]! & filter) !== 0).toBe(true);
+        }
+      };
+      const simd = run({ kernel: 'wasm-simd', filter }, -1, true, check);
+      const typescript = run({ kernel: 'typescript', filter }, -1, true);
+      expect(simd.simdInUse().move).toBe(true);
+      expect(fingerprint(simd)).toBe(fingerprint(typescript));
+      expect(simd.metrics().filter).toBe(filter);
+      if (filter === 0) expect(simd.totals.bounces).toBe(0);
+      expect(masked).toBeGreaterThan(0);
+      expect(fingerprint(simd)).not.toBe(fingerprint(unfiltered));
+    }
+  });
+
+  it('rejects a filter that is not a 32-bit unsigned integer', () => {
+    for (const filter of [-1, 1.5, 2 ** 32, NaN]) expect(() => new ParticleSystem([], { filter })).toThrow(/filter/);
+    expect(() => parseScene({ systems: { particles: { filter: -2 } } }, 'p.json')).toThrow(/systems\.particles\.filter/);
   });
 
   it('switch live either way without a jump: particles move into the kernel\u2019s memory and fly on', async () => {
