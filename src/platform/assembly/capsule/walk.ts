@@ -45,6 +45,7 @@ import {
 } from './tables';
 import { trianglePair, triangleAt } from './triangleLayout';
 import { CHILD_INDEX_MASK as INDEX_MASK, KERNEL_STACK_ENTRY_BYTES as STACK_ENTRY, NODE_RECORD_BYTES as NODE_RECORD } from '../generated/layout';
+import { rankOffsets, sortKeys, storeByRank } from '../rays/laneOrder';
 
 /** Distance slack relative to the magnitudes that enter a plane distance (≥ 16 float32 ulps). */
 const PLANE_SLACK: f64 = 1.0 / 524288.0; // 2^-19
@@ -244,24 +245,7 @@ function walk<Kind>(): void {
     // (ties go to the lower slot, as in orderByExit), missed lanes last; a lane's rank is the number
     // of smaller keys, and the slots land at their ranks.
     const hits = <usize>popcnt(bits);
-    const key = v128.or(v128.bitselect(v128.and(enter, i32x4.splat(~3)), i32x4.splat(0x7ffffffc), hitMask), i32x4(0, 1, 2, 3));
-    const below = i32x4.add(
-      i32x4.add(i32x4.lt_s(v128.shuffle<i32>(key, key, 1, 2, 3, 0), key), i32x4.lt_s(v128.shuffle<i32>(key, key, 2, 3, 0, 1), key)),
-      i32x4.lt_s(v128.shuffle<i32>(key, key, 3, 0, 1, 2), key),
-    );
-    const rank = i32x4.shl(i32x4.neg(below), 2);
-    const r0 = <usize>i32x4.extract_lane(rank, 0),
-      r1 = <usize>i32x4.extract_lane(rank, 1);
-    const r2 = <usize>i32x4.extract_lane(rank, 2),
-      r3 = <usize>i32x4.extract_lane(rank, 3);
-    store<i32>(HIT_SLOT + r0, 0);
-    store<i32>(HIT_SLOT + r1, 1);
-    store<i32>(HIT_SLOT + r2, 2);
-    store<i32>(HIT_SLOT + r3, 3);
-    store<f32>(HIT_NEAR + r0, f32x4.extract_lane(enter, 0));
-    store<f32>(HIT_NEAR + r1, f32x4.extract_lane(enter, 1));
-    store<f32>(HIT_NEAR + r2, f32x4.extract_lane(enter, 2));
-    store<f32>(HIT_NEAR + r3, f32x4.extract_lane(enter, 3));
+    storeByRank(rankOffsets(sortKeys(enter, hitMask)), enter, HIT_SLOT, HIT_NEAR);
 
     // Leaves first, front to back.
     let i: usize = 0;

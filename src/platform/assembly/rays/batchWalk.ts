@@ -61,6 +61,7 @@ import {
   TMAX_BOX,
   TOP,
 } from './rayState';
+import { rankOffsets, sortKeys, storeByRank } from './laneOrder';
 
 const NODE_RECORD = RAY_NODE_RECORD_BYTES;
 const WORDS = RAY_NODE_WORDS;
@@ -120,23 +121,6 @@ export function batchRecord(slot: i32): usize {
 }
 
 /**
- * Ranks of four sort keys (non-negative floats as bits, with the slot in the two lowest bits, so ties
- * go to the lower slot and no two keys are equal), times 4: the byte offset at which each lane lands.
- */
-function rankOffsets(key: v128): v128 {
-  const below = i32x4.add(
-    i32x4.add(i32x4.lt_s(v128.shuffle<i32>(key, key, 1, 2, 3, 0), key), i32x4.lt_s(v128.shuffle<i32>(key, key, 2, 3, 0, 1), key)),
-    i32x4.lt_s(v128.shuffle<i32>(key, key, 3, 0, 1, 2), key),
-  );
-  return i32x4.shl(i32x4.neg(below), 2);
-}
-
-/** Keys for rankOffsets: `value`'s bits in the lanes of `mask`, the largest key elsewhere. */
-function sortKeys(value: v128, mask: v128): v128 {
-  return v128.or(v128.bitselect(v128.and(value, i32x4.splat(~3)), i32x4.splat(0x7ffffffc), mask), i32x4(0, 1, 2, 3));
-}
-
-/**
  * The ray against the hit leaves of node p (`leaves`: 4-bit lane mask), front to back by exit as
  * walkRay orders them, skipping a leaf it enters beyond its current tMax; returns the new tMax.
  */
@@ -148,19 +132,7 @@ function testLeaves<F>(ray: usize, p: usize, leaves: i32, enter: v128, exit: v12
     return testLeaf<F>(ray, load<u32>(p + WORDS + 4 * lane), tMax);
   }
   const mask = i32x4.ne(v128.and(i32x4.splat(leaves), i32x4(1, 2, 4, 8)), i32x4.splat(0));
-  const rank = rankOffsets(sortKeys(f32x4.abs(exit), mask));
-  const r0 = <usize>i32x4.extract_lane(rank, 0),
-    r1 = <usize>i32x4.extract_lane(rank, 1);
-  const r2 = <usize>i32x4.extract_lane(rank, 2),
-    r3 = <usize>i32x4.extract_lane(rank, 3);
-  store<i32>(LEAF_SLOT + r0, 0);
-  store<i32>(LEAF_SLOT + r1, 1);
-  store<i32>(LEAF_SLOT + r2, 2);
-  store<i32>(LEAF_SLOT + r3, 3);
-  store<f32>(LEAF_NEAR + r0, f32x4.extract_lane(enter, 0));
-  store<f32>(LEAF_NEAR + r1, f32x4.extract_lane(enter, 1));
-  store<f32>(LEAF_NEAR + r2, f32x4.extract_lane(enter, 2));
-  store<f32>(LEAF_NEAR + r3, f32x4.extract_lane(enter, 3));
+  storeByRank(rankOffsets(sortKeys(f32x4.abs(exit), mask)), enter, LEAF_SLOT, LEAF_NEAR);
   const count = <usize>popcnt(leaves);
   let i: usize = 0;
   do {
