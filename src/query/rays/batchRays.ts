@@ -27,7 +27,7 @@ const FINISHED = -1;
  * cull: the slab test of each surviving ray against one decoded box, passing rays moved to the front.
  * A batch holds either only rays without a zero direction component (plain min/max slab, no NaN can
  * arise) or only rays with one (the NaN-aware test of traverseQuantized: a ray lying in a face plane
- * counts as inside); castRaysWith keeps the two kinds in separate batches.
+ * counts as inside); the strategy walks (castRaysWith.ts) keep the two kinds in separate batches.
  * testLeaf: each triangle of the leaf is fetched once and tested against every surviving ray (unless
  * the collision filter rejects it); a ray shrinks on a hit, and an any-hit ray leaves the batch for good
  * (its tMax becomes −1). The walk cuts filtered subtrees; the rays walking alone filter as castRays does.

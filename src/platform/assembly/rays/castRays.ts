@@ -1,5 +1,5 @@
 // Closest-hit (or any-hit) rays through the quantized 4-way BVH, the whole walk inside WebAssembly.
-// The twin of src/query/rays/traverseQuantized.ts / traverseQuantizedFactored.ts; the memory layout
+// The twin of src/query/rays/traverseQuantized.ts (both child tests); the memory layout
 // is written by src/query/rays/rayKernel.ts, which owns every address passed in here.
 //
 // Node record: 128 bytes (src/query/rays/rayNodeRecords.ts): the four child boxes as six f32x4 rows of world
