@@ -32,7 +32,7 @@ const GOLDEN: Record<string, string> = {
   'capsule-sweeps': 'f73f13ef21e07541',
   'box-probe': '8b6b1f0f48a24cc7',
   'ray-lab': '302c102e0b67d181',
-  masks: 'da72c09c148e01e6',
+  masks: '903639542fcac29d',
 };
 
 beforeAll(async () => {
