@@ -115,13 +115,19 @@ export function traverseBoxes(
     if (type !== 0) {
       // A leaf: its triangles (those the filter keeps) against every surviving box.
       leavesVisited += survivors;
-      const first = word & CHILD_INDEX_MASK;
-      const leafCount = type - 1;
+      let ids = order;
+      let start = word & CHILD_INDEX_MASK;
+      let leafCount = type - 1;
       if (filtering) {
-        const n = keptTriangles(order, first, leafCount, materialIds, materialMasks, filter, kept);
+        const n = keptTriangles(order, start, leafCount, materialIds, materialMasks, filter, kept);
         trianglesMasked += survivors * (leafCount - n);
-        if (n > 0) for (let i = 0; i < survivors; i++) testLeaf(bvh, workspace, active[i]!, kept, 0, n, test, includeRejected, out, tally);
-      } else for (let i = 0; i < survivors; i++) testLeaf(bvh, workspace, active[i]!, order, first, leafCount, test, includeRejected, out, tally);
+        ids = kept;
+        start = 0;
+        leafCount = n;
+      }
+      // One call site, so the leaf test stays inlined as it was before the filter.
+      if (leafCount > 0)
+        for (let i = 0; i < survivors; i++) testLeaf(bvh, workspace, active[i]!, ids, start, leafCount, test, includeRejected, out, tally);
       continue;
     }
 
