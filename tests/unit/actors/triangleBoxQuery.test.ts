@@ -9,7 +9,7 @@ import {
   terrainMaterialInput,
   type MaterialInput,
 } from '../../../src/core';
-import { filtersToTry, randomMaterials } from '../boxes/randomMaterials';
+import { filtersToTry, randomMaterials } from '../bvh/randomMaterials';
 import { TriangleBoxQuery } from '../../../src/actors/triangleBoxQuery';
 import { closestPointOnTriangle } from '../../../src/actors/closestPointOnTriangle';
 

@@ -15,7 +15,7 @@ import {
 import { generateTerrain, materialFilter, terrainMaterialInput, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates } from '../bvh/meshes';
 import { meshBounds, type Bounds } from '../rays/raySets';
-import { filtersToTry, randomMaterials } from './randomMaterials';
+import { filtersToTry, randomMaterials } from '../bvh/randomMaterials';
 
 let terrain: TerrainMesh;
 let terrainBvh: BVH;

@@ -7,6 +7,7 @@ import { castRays, castRaysBruteForce, traceRay, type RayBatch } from '../../../
 import { TERRAIN_MATERIAL, generateTerrain, materialFilter, terrainMaterialInput, type TerrainMesh } from '../../../src/terrain/index';
 import { triangleSoup } from '../bvh/meshes';
 import { cameraRays, emptyHits, meshBounds, randomRays } from './raySets';
+import { randomMaterials } from '../bvh/randomMaterials';
 
 let terrain: TerrainMesh;
 let terrainBvh: BVH;
@@ -124,16 +125,6 @@ describe('collision masks on the terrain (seed 17)', () => {
 });
 
 describe('collision masks on random soups with random 32-bit masks', () => {
-  /** A material table of `count` random masks (one of them 0) and random ids. */
-  function randomMaterials(random: Random, triangleCount: number, count: number): MaterialInput {
-    const masks = new Uint32Array(count);
-    for (let m = 0; m < count; m++) masks[m] = random.int(4) === 0 ? 1 << random.int(32) : random.nextUint32();
-    masks[random.int(count)] = 0;
-    const ids = new Uint8Array(triangleCount);
-    for (let t = 0; t < triangleCount; t++) ids[t] = random.int(count);
-    return { ids, masks };
-  }
-
   for (const seed of [1, 2, 3]) {
     it(`random filters equal brute force, nodes hold the union of their subtree (seed ${seed})`, () => {
       const random = new Random(seed);

@@ -8,6 +8,7 @@ import { loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, materialFilter, terrainMaterialInput, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup } from '../bvh/meshes';
 import { cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
+import { randomMaterials } from '../bvh/randomMaterials';
 
 type Mesh = { positions: Float32Array; indices: Uint32Array };
 interface Options {
@@ -44,16 +45,6 @@ function concatRays(batches: RayBatch[]): RayBatch {
     at += b.count;
   }
   return out;
-}
-
-/** A material table of `count` random 32-bit masks (one of them 0, some single bits) and random ids. */
-function randomMaterials(random: Random, triangleCount: number, count: number): MaterialInput {
-  const masks = new Uint32Array(count);
-  for (let m = 0; m < count; m++) masks[m] = random.int(4) === 0 ? 1 << random.int(32) : random.nextUint32();
-  masks[random.int(count)] = 0;
-  const ids = new Uint8Array(triangleCount);
-  for (let t = 0; t < triangleCount; t++) ids[t] = random.int(count);
-  return { ids, masks };
 }
 
 /** t at which ray i hits triangle `triangle` alone (the TypeScript watertight test), or +∞. */
