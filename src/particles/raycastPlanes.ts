@@ -1,6 +1,6 @@
 import type { BVH } from '../bvh/buildBVH';
 import type { Random } from '../math/random';
-import { createQueryCounters, type QueryCounters } from '../query/counters';
+import { createQueryCounters, resetQueryCounters, type QueryCounters } from '../query/counters';
 import { castRays } from '../query/rays/castRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
@@ -153,7 +153,7 @@ export class PlaneRaycaster {
   /** Casts the picked rays past the triangles `filter` rejects (bvh.masks); `simd` takes the WebAssembly kernel when it is loaded (same hits). */
   cast(bvh: BVH, simd: boolean, filter: number): void {
     if (this.rays.count === 0) {
-      this.counters = createQueryCounters();
+      resetQueryCounters(this.counters);
       return;
     }
     this.counters = castRays(bvh, this.rays, this.hits, { kernel: simd ? 'wasm-simd' : 'typescript', filter });

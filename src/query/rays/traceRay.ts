@@ -29,7 +29,7 @@ export function traceRay(
   origin: ArrayLike<number>,
   direction: ArrayLike<number>,
   tMax = Infinity,
-  options: Partial<Omit<CastOptions, 'mode' | 'allHits'>> = {},
+  options: Partial<Pick<CastOptions, 'layout' | 'triangleTest' | 'doubleSided' | 'filter'>> = {},
 ): RayTrace {
   const resolved = resolveCastOptions({ ...options, mode: 'closest' });
   const nodes = resolved.layout === 'quantized' ? bvh.quantized : bvh.float;
