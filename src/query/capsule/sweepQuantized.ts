@@ -2,7 +2,7 @@ import type { BVH } from '../../bvh/buildBVH';
 import { CHILD_INDEX_MASK } from '../../bvh/childWord';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 import { orderByExit } from '../rays/frontToBack';
-import { FRAME_SIZE, writeChildFrame, writeRootFrame } from '../walk/frames';
+import { FRAME_SIZE, writeSlotFrame, writeRootFrame } from '../walk/frames';
 import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
 import type { CapsuleTrace, SweepCounters } from './capsuleTypes';
 import { MASK_TO_PAIRS, popCount } from './featureBits';
@@ -231,19 +231,7 @@ export function sweepQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      writeChildFrame(
-        stackFrame,
-        FRAME_SIZE * top,
-        child,
-        firstShared,
-        sharedFrames,
-        minX + u16[b + child4]! * stepX,
-        minY + u16[b + 4 + child4]! * stepY,
-        minZ + u16[b + 8 + child4]! * stepZ,
-        minX + u16[b + 12 + child4]! * stepX,
-        minY + u16[b + 16 + child4]! * stepY,
-        minZ + u16[b + 20 + child4]! * stepZ,
-      );
+      writeSlotFrame(stackFrame, FRAME_SIZE * top, child, firstShared, sharedFrames, u16, b + child4, minX, minY, minZ, stepX, stepY, stepZ);
       top++;
     }
   }

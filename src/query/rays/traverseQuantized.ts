@@ -2,7 +2,7 @@ import type { BVH } from '../../bvh/buildBVH';
 import { CHILD_INDEX_MASK } from '../../bvh/childWord';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
-import { writeChildFrame, writeRootFrame } from '../walk/frames';
+import { writeSlotFrame, writeRootFrame } from '../walk/frames';
 import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
 import { orderByExit } from './frontToBack';
 import type { RayWorkspace } from './rayWorkspace';
@@ -236,19 +236,7 @@ export function traverseQuantized(
       if (((word >>> 24) & 15) !== 0 || hitNear[h]! > tMax) continue;
       stackNode[top] = word & CHILD_INDEX_MASK;
       stackNear[top] = hitNear[h]!;
-      writeChildFrame(
-        stackFrame,
-        6 * top,
-        word & CHILD_INDEX_MASK,
-        firstShared,
-        sharedFrames,
-        minX + u16[b + slot]! * stepX,
-        minY + u16[b + 4 + slot]! * stepY,
-        minZ + u16[b + 8 + slot]! * stepZ,
-        minX + u16[b + 12 + slot]! * stepX,
-        minY + u16[b + 16 + slot]! * stepY,
-        minZ + u16[b + 20 + slot]! * stepZ,
-      );
+      writeSlotFrame(stackFrame, 6 * top, word & CHILD_INDEX_MASK, firstShared, sharedFrames, u16, b + slot, minX, minY, minZ, stepX, stepY, stepZ);
       top++;
     }
   }

@@ -4,7 +4,7 @@ import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET, type FloatNodes } from '../../bvh
 import { octantOf } from '../../bvh/octantOrder';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 import type { RayTriangleKernel } from '../rayTriangle/registry';
-import { writeChildFrame, writeRootFrame } from '../walk/frames';
+import { writeSlotFrame, writeRootFrame } from '../walk/frames';
 import { subtreeMasked, triangleMasked } from '../walk/maskFilter';
 import { orderByExit } from './frontToBack';
 import { MODE_ANY } from './rayTypes';
@@ -207,19 +207,7 @@ export function traverseWideQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      writeChildFrame(
-        stackFrame,
-        6 * top,
-        child,
-        firstShared,
-        sharedFrames,
-        minX + u16[b + slot]! * stepX,
-        minY + u16[b + 4 + slot]! * stepY,
-        minZ + u16[b + 8 + slot]! * stepZ,
-        minX + u16[b + 12 + slot]! * stepX,
-        minY + u16[b + 16 + slot]! * stepY,
-        minZ + u16[b + 20 + slot]! * stepZ,
-      );
+      writeSlotFrame(stackFrame, 6 * top, child, firstShared, sharedFrames, u16, b + slot, minX, minY, minZ, stepX, stepY, stepZ);
       top++;
     }
   }

@@ -53,3 +53,37 @@ export function writeChildFrame(
   frames[o + 4] = (hiY - loY) * QUANT_STEP_SCALE;
   frames[o + 5] = (hiZ - loZ) * QUANT_STEP_SCALE;
 }
+
+/**
+ * writeChildFrame for the node in slot `slot` of a node whose bounds start at u16[b] and whose frame is
+ * (min, step): the slot's box decoded as the packer checked it (frame min + q · step).
+ */
+export function writeSlotFrame(
+  frames: Float64Array,
+  o: number,
+  child: number,
+  firstShared: number,
+  sharedFrames: Float64Array,
+  u16: Uint16Array,
+  slotBase: number,
+  minX: number,
+  minY: number,
+  minZ: number,
+  stepX: number,
+  stepY: number,
+  stepZ: number,
+): void {
+  writeChildFrame(
+    frames,
+    o,
+    child,
+    firstShared,
+    sharedFrames,
+    minX + u16[slotBase]! * stepX,
+    minY + u16[slotBase + 4]! * stepY,
+    minZ + u16[slotBase + 8]! * stepZ,
+    minX + u16[slotBase + 12]! * stepX,
+    minY + u16[slotBase + 16]! * stepY,
+    minZ + u16[slotBase + 20]! * stepZ,
+  );
+}
