@@ -149,7 +149,7 @@ describe('the sandbox in real Chromium', () => {
     await page.waitForFunction(
       () => [...document.querySelectorAll<HTMLElement>('[data-testid="gui"] .lil-children')].every((children) => children.style.height === ''),
       undefined,
-      { timeout: 30_000 },
+      { timeout: 180_000 },
     );
     // The probe folder ends above the next folder's title: nothing draws over what follows.
     const probe = await guiFolder(page, 'Probe').boundingBox();
@@ -168,7 +168,7 @@ describe('the sandbox in real Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-probe-folder.png') });
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 300_000);
 
   it('loads a preset from ?scene= and reports an unknown one', async () => {
     const { page } = await openPage(harness, '?scene=rolling-hills');
