@@ -1,6 +1,7 @@
 import GUI, { type Controller } from 'lil-gui';
 import { TERRAIN_KINDS, TERRAIN_NUMBER_RULES, type TerrainParams } from '../core';
 import { TERRAIN_COLOURINGS } from '../view/terrainColors';
+import { toggleFoldersReliably } from './folderToggle';
 import type { AppSettings } from './settings';
 
 export interface PanelActions {
@@ -43,7 +44,7 @@ export class Panel {
       const name = event.target instanceof HTMLElement ? event.target.closest<HTMLElement>('.lil-name') : null;
       if (name !== null && name.scrollWidth > name.clientWidth) name.title = name.textContent;
     });
-    settleFoldersAfterAnimation(this.gui.domElement);
+    toggleFoldersReliably(this.gui);
 
     const sceneFolder = this.gui.addFolder('Scene');
     this.sceneController = sceneFolder
@@ -137,36 +138,4 @@ export class Panel {
     for (const controller of this.gui.controllersRecursive()) controller.updateDisplay();
     this.sceneController.updateDisplay();
   }
-}
-
-/** lil-gui's folder animation: 300 ms, started two frames after the click on the title. */
-const FOLDER_ANIMATION_MS = 300;
-
-/**
- * lil-gui animates a folder's opening by fixing its children's height and clears that height when the
- * transition ends; when that event never comes (the target height equalled the start, a slow frame
- * skipped the transition), the folder keeps a fixed height and its content draws over the folders
- * below. After each title click, once lil-gui's two animation frames and the transition have passed,
- * any folder still marked as in transition is settled to its natural height.
- */
-function settleFoldersAfterAnimation(root: HTMLElement): void {
-  let pending = 0;
-  root.addEventListener('click', (event) => {
-    if (!(event.target instanceof Element) || event.target.closest('.lil-title') === null) return;
-    const click = ++pending;
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() =>
-          window.setTimeout(() => {
-            if (click !== pending) return; // a later click settles
-            for (const folder of root.querySelectorAll<HTMLElement>('.lil-gui.lil-transition')) {
-              folder.classList.remove('lil-transition');
-              const children = folder.querySelector<HTMLElement>(':scope > .lil-children');
-              if (children !== null) children.style.height = '';
-            }
-          }, FOLDER_ANIMATION_MS + 50),
-        ),
-      ),
-    );
-  });
 }
