@@ -1,6 +1,7 @@
 import type GUI from 'lil-gui';
 import type { Sandbox, SceneDefinition, SimSystem } from '../core';
 import type { AppSettings } from '../ui/settings';
+import type { Legend } from '../view/legend';
 import type { Stage } from '../view/stage';
 import type { ShortcutClaims } from './shortcuts';
 
@@ -41,9 +42,8 @@ export interface AppFeature {
   readonly name: string;
   install(context: AppContext): void;
   /**
-   * A scene that describes its systems was chosen (before its terrain is built): the feature takes its
-   * section's settings and turns on, or turns off when the scene leaves it out. Scenes that name no
-   * system do not call this (see describesSystems).
+   * A scene was chosen (before its terrain is built): the feature takes its section's settings (and its
+   * view hints) and turns on, or turns off when the scene leaves it out.
    */
   sceneLoaded?(scene: SceneDefinition): void;
   /** The terrain was (re)built; rebuild whatever depends on it. */
@@ -54,4 +54,6 @@ export interface AppFeature {
   frame?(dtSeconds: number, sandbox: Sandbox): void;
   /** Extra lines for the timing HUD. */
   hudLines?(): readonly string[];
+  /** The keys of the colour codings the feature draws right now (none while its drawings are hidden). */
+  legends?(): readonly Legend[];
 }

@@ -24,7 +24,8 @@ import {
   type SceneRayEmitters,
   type TraceResult,
 } from '../../core';
-import { RayEmitterView } from '../../view/rayEmitterView';
+import { RAY_EMITTER_LEGEND, RayEmitterView } from '../../view/rayEmitterView';
+import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
 import { addFilterFolder, describeFilter, type FilterFolder } from './filterFolder';
 
@@ -248,6 +249,10 @@ export class RayEmittersFeature implements AppFeature {
     this.drawnSystem = system;
     this.drawnTraces = system.traces;
     this.draw(system, sandbox);
+  }
+
+  legends(): readonly Legend[] {
+    return this.view.group.visible ? [RAY_EMITTER_LEGEND] : [];
   }
 
   hudLines(): readonly string[] {
