@@ -3,6 +3,7 @@ import type { Sandbox, SceneDefinition, SimSystem } from '../core';
 import type { AppSettings } from '../ui/settings';
 import type { Legend } from '../view/legend';
 import type { Stage } from '../view/stage';
+import type { Gestures } from './gestures';
 import type { ShortcutClaims } from './shortcuts';
 
 /**
@@ -21,6 +22,11 @@ export interface AppContext {
    * key listeners of its own), and the help overlay lists them under the owner.
    */
   readonly shortcuts: ShortcutClaims;
+  /**
+   * The page's mouse and touch gestures: a feature claims each one it acts on and tests events with the
+   * matcher it gets back; a gesture claimed twice throws, and the help overlay lists them all.
+   */
+  readonly gestures: Gestures;
   /** The current sandbox, or null while the first terrain is still building. */
   sandbox(): Sandbox | null;
   /** Shows an error to the user without stopping anything. */

@@ -24,6 +24,7 @@ import { Presenter, type PresenterHost } from './presenter';
 import { SceneLoader, startingScene, type SceneLoaderHost } from './sceneLoader';
 import { newStatus } from './status';
 import { UrlSync } from './urlSync';
+import { Gestures, claimCameraGestures } from './gestures';
 
 /**
  * Boot and wiring: makes the page's parts, connects the panel, the keys and the buttons to them, and runs
@@ -129,7 +130,9 @@ class App implements SceneLoaderHost, PresenterHost {
     this.shortcuts.claim(flyCameraClaim(stage)); // features claim later, so theirs win
     this.controls = new ControlBar(root, actions);
     this.resultDialog = new ResultDialog(root);
-    this.help = new HelpOverlay(root, () => this.shortcuts.help());
+    const gestures = new Gestures();
+    claimCameraGestures(gestures);
+    this.help = new HelpOverlay(root, () => [...this.shortcuts.help(), gestures.help()]);
 
     const context: AppContext = {
       stage,
@@ -137,6 +140,7 @@ class App implements SceneLoaderHost, PresenterHost {
       root,
       settings: this.settings,
       shortcuts: this.shortcuts,
+      gestures,
       sandbox: () => this.scenes.sandbox,
       reportError: report,
       system: (name) => this.scenes.sandbox?.system(name) ?? null,

@@ -22,7 +22,7 @@ export interface PresenterHost {
  */
 export class Presenter {
   presenting = false;
-  /** The slide shown (index into the tour), -1 before presenter mode was first entered. */
+  /** The slide shown (index into the tour), -1 while the scene on screen is not one of the tour's. */
   slide = -1;
   /** Whether the HUD shows during the talk (H while presenting). */
   private hudWhilePresenting = false;
@@ -64,19 +64,31 @@ export class Presenter {
     this.host.hidePanels(on);
     this.overlay.visible = on;
     this.host.applyView();
-    // The tour starts at the scene on screen when it is a slide, else at its first slide.
-    if (on) this.showSlide(Math.max(0, tourNames().indexOf(this.host.settings.scene)));
+    // Presenting starts on the scene on screen: its slide when it is one, else as it is, before the tour's first.
+    if (on) {
+      const slide = tourNames().indexOf(this.host.settings.scene);
+      if (slide >= 0) this.showSlide(slide);
+      else this.showOffTour();
+    }
   }
 
   /** The previous (-1) or next (+1) slide of the tour while presenting, else the next preset of the menu. */
   changeScene(offset: number): void {
     if (this.presenting) {
-      this.showSlide(this.slide + offset);
+      // Off the tour, next is its first slide and previous its last.
+      this.showSlide(this.slide < 0 ? (offset > 0 ? 0 : -1) : this.slide + offset);
       return;
     }
     const names = presetNames();
     const current = Math.max(0, names.indexOf(this.host.settings.scene));
     if (names.length > 0) this.host.scenes.selectPreset(names[(current + offset + names.length) % names.length]!);
+  }
+
+  /** The scene on screen, presented though the tour does not name it. */
+  private showOffTour(): void {
+    this.slide = -1;
+    const scene = this.host.scenes.scene;
+    this.overlay.showSlide(scene.title, scene.description, -1, tourNames().length);
   }
 
   private showSlide(index: number): void {

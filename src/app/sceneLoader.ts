@@ -4,6 +4,7 @@ import {
   enableSystem,
   installSceneSystems,
   currentScene,
+  defaultCamera,
   resolveTerrainParams,
   type SceneDefinition,
   type SimSystem,
@@ -75,6 +76,8 @@ export class SceneLoader {
   private rebuildTimer = 0;
   /** The scene names its systems and they have not been installed on its terrain yet. */
   private systemsPending = false;
+  /** The next build is a scene's, whose camera is already set: it must not be refitted. */
+  private sceneCameraSet = true;
 
   constructor(
     private readonly host: SceneLoaderHost,
@@ -180,6 +183,7 @@ export class SceneLoader {
     window.clearTimeout(this.rebuildTimer);
     const { settings, status, progress, panel } = this.host;
     const params = this.validTerrainSettings();
+    const shown = this.sandbox?.terrain.params ?? null;
     status.building = true;
     progress.start(`Building ${params.cells}² terrain`);
     let mesh: TerrainMesh;
@@ -213,6 +217,12 @@ export class SceneLoader {
     } else this.sandbox.setTerrain(mesh);
     this.host.terrainView.setTerrain(mesh);
     this.host.stage.setWorldSize(mesh.params.worldSize);
+    // A world or height scale changed from the panel: the camera frames the new terrain.
+    if (!this.sceneCameraSet && shown !== null && (shown.worldSize !== mesh.params.worldSize || shown.heightScale !== mesh.params.heightScale)) {
+      const camera = defaultCamera(mesh.params);
+      this.host.stage.setView(camera.position, camera.target, camera.fov);
+    }
+    this.sceneCameraSet = false;
     for (const feature of this.host.features) feature.terrainChanged?.(this.sandbox);
     if (this.systemsPending) {
       // The scene's systems start on its own terrain, exactly as the headless runner starts them.
@@ -272,6 +282,7 @@ export class SceneLoader {
     this.announce(scene);
     panel.refresh();
     if (sceneCamera || scene.terrain.worldSize !== stage.worldSizeShown) this.applyCamera(scene);
+    this.sceneCameraSet = true;
     if (this.sandbox !== null) this.sandbox.scene = scene;
     void this.rebuild();
   }

@@ -59,6 +59,7 @@ export class PresenterOverlay {
   showSlide(title: string, description: string, index: number, count: number): void {
     this.title.textContent = title;
     this.subtitle.textContent = description;
-    this.position.textContent = `${index + 1} / ${count}`;
+    // A scene outside the tour shows no slide number.
+    this.position.textContent = index < 0 ? `– / ${count}` : `${index + 1} / ${count}`;
   }
 }

@@ -99,6 +99,26 @@ export class Stage {
   }
 
   /** The current view: position, the point looked at, vertical field of view in degrees. */
+  /**
+   * Frames a sphere: the camera keeps its viewing direction (looking down at least 20°, so the ground
+   * stays in view) and moves back until the sphere fills most of the picture.
+   */
+  frameSphere(center: readonly number[], radius: number): void {
+    const target = new THREE.Vector3(center[0]!, center[1]!, center[2]!);
+    const back = new THREE.Vector3().subVectors(this.camera.position, this.orbit.target);
+    if (back.lengthSq() === 0) back.set(1, 1, 1);
+    back.normalize();
+    const minimumDrop = Math.sin((20 * Math.PI) / 180);
+    if (back.y < minimumDrop) {
+      const flat = Math.hypot(back.x, back.z) || 1;
+      const across = Math.sqrt(1 - minimumDrop * minimumDrop);
+      back.set((back.x / flat) * across, minimumDrop, (back.z / flat) * across);
+    }
+    const halfFov = (Math.min(this.camera.fov, this.camera.fov * this.camera.aspect) * Math.PI) / 360;
+    const distance = (1.15 * Math.max(radius, 0.5)) / Math.sin(halfFov);
+    this.setView(target.clone().addScaledVector(back, distance).toArray(), target.toArray(), this.camera.fov);
+  }
+
   getView(): { position: number[]; target: number[]; fov: number } {
     const p = this.camera.position;
     let target: number[];

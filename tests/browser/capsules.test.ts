@@ -94,7 +94,7 @@ describe('capsule sweeps in real Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-character.png') });
     // The help lists the character's keys under its name.
     await page.keyboard.press('?');
-    await expect(page.locator('[data-testid="help"]').textContent()).resolves.toMatch(/Character \(while “walk a capsule” is on\)W A S Dwalk/);
+    await expect(page.locator('[data-testid="help"]').textContent()).resolves.toMatch(/Character \(while “walk a capsule” is on and the camera orbits\)W A S Dwalk/);
     await page.keyboard.press('Escape');
     await control(walker, page, 'walk a capsule')
       .locator('input')

@@ -95,6 +95,18 @@ describe('talk-ready controls in real Chromium', () => {
     const help = page.locator('[data-testid="help"]');
     await expect(help.isVisible()).resolves.toBe(true);
     await expect(help.textContent()).resolves.toMatch(/Space[\s\S]*pause[\s\S]*presenter/);
+    // One gesture table: every mouse gesture once, each with its owner.
+    const text = (await help.textContent()) ?? '';
+    for (const gesture of [
+      'clickBVH: cast a ray',
+      'Ctrl+clickray emitters',
+      'Alt+dragcapsule probe',
+      'Alt+Shift+dragcapsule probe',
+      'Shift+dragbox probe',
+      'Shift+wheelbox probe',
+    ]) {
+      expect(text).toContain(gesture);
+    }
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-overlay.png') });
     await page.locator('[data-testid="help-close"]').click();
     await expect(help.isVisible()).resolves.toBe(false);
@@ -291,28 +303,39 @@ describe('talk-ready controls in real Chromium', () => {
     expect((await status(copy.page)).lastError).toMatch(/fogAmount: expected a number.*Nope\/x: no such setting/);
   });
 
-  it('presenter mode hides the panels and steps through the scenes like slides; screenshots are not blank', async () => {
-    const { page, errors } = await openPage(harness, '?scene=rolling-hills');
+  it('presenter mode hides the panels and steps through the tour like slides; screenshots are not blank', async () => {
+    // Two light slides of the tour (scenes/tour.json): the wind VM, then the actors.
+    const { page, errors } = await openPage(harness, '?scene=wind-vm');
     await waitForBuilds(page, 1);
     await page.keyboard.press('p');
     await waitFor(page, 's.presenting');
     await expect(page.locator('[data-testid="gui"]').isVisible()).resolves.toBe(false);
     await expect(page.locator('[data-testid="controls"]').isVisible()).resolves.toBe(false);
-    await expect(page.locator('[data-testid="presenter-title"]').textContent()).resolves.toBe('rolling-hills');
+    // The slide shows the scene's title, not its file name, and where it is in the tour.
+    await expect(page.locator('[data-testid="presenter-title"]').textContent()).resolves.toBe('A wind field compiled to bytecode');
     const first = (await status(page)).slide;
-    await page.keyboard.press('ArrowLeft');
-    await waitFor(page, `s.slide === ${first - 1} && s.scene === 'default'`);
+    expect(first).toBeGreaterThanOrEqual(0);
+    await expect(page.locator('.cs-presenter-position').textContent()).resolves.toMatch(new RegExp(`^${first + 1} / \\d+$`));
+    await page.keyboard.press('ArrowRight');
+    await waitFor(page, `s.slide === ${first + 1} && s.scene === 'actors'`);
     await waitForBuilds(page, 2);
-    await expect(page.locator('[data-testid="presenter-title"]').textContent()).resolves.toBe('default');
+    await expect(page.locator('[data-testid="presenter-title"]').textContent()).resolves.toBe('300 actors on the terrain');
+    // A scene states every system: the wind is off on the actors' slide, the actors on.
+    await page.waitForFunction(() => {
+      const names = (
+        window as unknown as { colliderscope: { scenes: { sandbox: { systems: { name: string }[] } } } }
+      ).colliderscope.scenes.sandbox.systems.map((s) => s.name);
+      return names.join() === 'actors';
+    });
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'presenter.png') });
-    await page.keyboard.press('PageDown');
-    await waitFor(page, `s.slide === ${first} && s.scene === 'rolling-hills'`);
+    await page.keyboard.press('PageUp');
+    await waitFor(page, `s.slide === ${first} && s.scene === 'wind-vm'`);
     await waitForBuilds(page, 3);
     // The on-screen buttons do the same for a touch screen.
     await page.locator('[data-testid="presenter-next"]').click();
     await waitFor(page, `s.slide === ${first + 1}`);
     await page.locator('[data-testid="presenter-previous"]').click();
-    await waitFor(page, `s.slide === ${first} && s.scene === 'rolling-hills'`);
+    await waitFor(page, `s.slide === ${first} && s.scene === 'wind-vm'`);
     await page.locator('[data-testid="presenter-leave"]').click();
     await waitFor(page, '!s.presenting');
     // The HUD hides while presenting and H shows it for the talk; leaving shows the View setting again,

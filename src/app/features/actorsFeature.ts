@@ -5,6 +5,7 @@ import { ACTORS_LEGEND, ActorsView } from '../../view/actorsView';
 import type { Legend } from '../../view/legend';
 import { BoxOverlay } from '../../view/boxOverlay';
 import type { AppContext, AppFeature } from '../feature';
+import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 interface ActorsSettings {
   enabled: boolean;
@@ -93,6 +94,7 @@ export class ActorsFeature implements AppFeature {
     folder.add(this.settings, 'wakeSize', 2, 200, 1).name('wake box size (m)');
     folder.add({ wake: () => this.wakeAroundPile() }, 'wake').name('wake box');
     folder.add({ explode: () => this.explode() }, 'explode').name('explosion (wakes first)');
+    addFocusButton(folder, context, () => this.focusTarget(), 'the actors');
     folder.close();
   }
 
@@ -127,6 +129,11 @@ export class ActorsFeature implements AppFeature {
       this.wakeBoxTimer -= Math.max(dtSeconds, 1 / 60);
       this.wakeBox.lines.visible = this.wakeBoxTimer > 0;
     }
+  }
+
+  private focusTarget(): FocusTarget | null {
+    const actors = this.system?.world.actors;
+    return actors === undefined ? null : sphereAround(actors.position, actors.count);
   }
 
   legends(): readonly Legend[] {

@@ -25,6 +25,7 @@ import {
 import { BoxProbeView } from '../../view/boxProbeView';
 import type { AppContext, AppFeature } from '../feature';
 import { cssColour, type Legend } from '../../view/legend';
+import { addFocusButton, type FocusTarget } from './focusButton';
 
 /** The panel's mirror of the system's section, flattened for lil-gui, plus whether the probe runs. */
 interface BoxProbePanel {
@@ -124,6 +125,7 @@ export class BoxProbeFeature implements AppFeature {
     readouts.add(this.readouts, 'exits').disable().listen();
     readouts.add(this.readouts, 'work').disable().listen();
     readouts.add(this.readouts, 'time').disable().listen();
+    addFocusButton(folder, context, () => this.focusTarget(), 'the box');
     folder.close();
     this.listenToPointer(context);
   }
@@ -175,6 +177,14 @@ export class BoxProbeFeature implements AppFeature {
 
   /** The exit kinds of the triangles on screen, for the legend. */
   private readonly paintedKinds = new Set<ExitKind>();
+
+  private focusTarget(): FocusTarget | null {
+    const boxes = this.system?.boxes;
+    if (boxes === undefined) return null;
+    const [x = 0, y = 0, z = 0] = boxes.centers;
+    const [hx = 1, hy = 1, hz = 1] = boxes.halfSizes;
+    return { center: [x, y, z], radius: 1.6 * Math.hypot(hx, hy, hz) };
+  }
 
   legends(): readonly Legend[] {
     if (!this.view.visible) return [];
@@ -292,10 +302,13 @@ export class BoxProbeFeature implements AppFeature {
       this.panel.centerZ = this.raycaster.ray.origin.z + t * this.raycaster.ray.direction.z;
       this.push();
     };
+    const owner = 'box probe (while on)';
+    const isMoveDrag = context.gestures.claim({ owner, modifier: 'Shift', kind: 'press-drag', what: 'move the box over the terrain' });
+    const isResizeWheel = context.gestures.claim({ owner, modifier: 'Shift', kind: 'wheel', what: 'grow or shrink the box' });
     canvas.addEventListener(
       'pointerdown',
       (event) => {
-        if (this.system === null || !event.shiftKey || event.button !== 0) return;
+        if (this.system === null || !isMoveDrag(event) || event.button !== 0) return;
         dragging = true;
         context.stage.orbit.enabled = false;
         canvas.setPointerCapture(event.pointerId);
@@ -318,7 +331,7 @@ export class BoxProbeFeature implements AppFeature {
     canvas.addEventListener(
       'wheel',
       (event) => {
-        if (this.system === null || !event.shiftKey) return;
+        if (this.system === null || !isResizeWheel(event)) return;
         event.preventDefault();
         event.stopImmediatePropagation();
         const delta = event.deltaY !== 0 ? event.deltaY : event.deltaX; // some browsers turn Shift+wheel sideways

@@ -12,6 +12,7 @@ import {
 import { BROAD_PHASE_LEGEND, BroadPhaseBoxes } from '../../view/broadPhaseView';
 import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
+import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 interface BroadPhaseFeatureSettings {
   /** Off by default: 8,192 moving boxes are not what the page should start with. */
@@ -108,6 +109,7 @@ export class BroadPhaseFeature implements AppFeature {
     stats.add(this.readouts, 'created').name('created').disable().listen();
     stats.add(this.readouts, 'deleted').name('deleted').disable().listen();
     this.countersController = stats.add(this.readouts, 'counters').name('strategy').disable().listen();
+    addFocusButton(folder, context, () => this.focusTarget(), 'the boxes');
     folder.close();
   }
 
@@ -152,6 +154,14 @@ export class BroadPhaseFeature implements AppFeature {
       .join(' · ');
     this.readouts.counters = text;
     this.countersController?.domElement.setAttribute('title', text);
+  }
+
+  private focusTarget(): FocusTarget | null {
+    const scene = this.system?.scene;
+    const around = scene === undefined ? null : sphereAround(scene.boxes, scene.count, 6);
+    if (around === null) return null;
+    const [x, y, z] = around.center;
+    return { center: [x + this.offset[0], y + this.offset[1], z + this.offset[2]], radius: around.radius };
   }
 
   legends(): readonly Legend[] {

@@ -144,6 +144,7 @@ export class BvhFeature implements AppFeature {
     folder.close();
 
     const canvas = context.stage.renderer.domElement;
+    const isCastClick = context.gestures.claim({ owner: 'BVH', modifier: '', kind: 'click', what: 'cast a ray (replay it in the BVH folder)' });
     let downX = 0;
     let downY = 0;
     canvas.addEventListener('pointerdown', (event) => {
@@ -152,7 +153,7 @@ export class BvhFeature implements AppFeature {
     });
     canvas.addEventListener('pointerup', (event) => {
       // A click, not the end of an orbit drag.
-      if (event.button !== 0 || Math.hypot(event.clientX - downX, event.clientY - downY) > 4) return;
+      if (event.button !== 0 || !isCastClick(event) || Math.hypot(event.clientX - downX, event.clientY - downY) > 4) return;
       const rect = canvas.getBoundingClientRect();
       this.castFromScreen(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
     });

@@ -27,6 +27,7 @@ import { CAPSULE_CROWD_LEGEND, CapsuleCrowdView } from '../../view/capsuleCrowdV
 import { cssColour, type Legend } from '../../view/legend';
 import { CapsuleProbeView } from '../../view/capsuleProbeView';
 import type { AppContext, AppFeature } from '../feature';
+import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 interface CharacterPanel {
   enabled: boolean;
@@ -167,6 +168,7 @@ export class CapsuleFeature implements AppFeature {
     stress.add(s, 'speed', 0, 100, 1).name('launch speed').onFinishChange(apply);
     stress.add(s, 'radius', 0.1, 5, 0.05).name('radius').onFinishChange(apply);
     stress.add(s, 'halfHeight', 0, 10, 0.05).name('half-height').onFinishChange(apply);
+    addFocusButton(folder, context, () => this.focusTarget(), 'the capsules');
     for (const sub of [probe, walker, stress, folder]) sub.close();
     this.installInput(context);
   }
@@ -204,6 +206,24 @@ export class CapsuleFeature implements AppFeature {
     this.crowdView.group.visible = crowd !== null;
     if (crowd !== null)
       this.crowdView.update(crowd.count, crowd.centres, crowd.axes, crowd.sinceHit, crowd.settings.radius, crowd.settings.halfHeight);
+  }
+
+  /** The probe's sweep, else the character, else the crowd. */
+  private focusTarget(): FocusTarget | null {
+    const system = this.system();
+    const probe = system?.probe ?? null;
+    if (probe !== null && probe.settings.enabled && probe.swept) {
+      const ends = [...probe.p0, ...probe.p1, probe.p0[0]! + probe.motion[0]!, probe.p0[1]! + probe.motion[1]!, probe.p0[2]! + probe.motion[2]!];
+      const around = sphereAround(ends, 3);
+      if (around !== null) return { center: around.center, radius: around.radius + probe.settings.radius };
+    }
+    const character = system?.character ?? null;
+    if (character !== null) {
+      const [x = 0, y = 0, z = 0] = character.position;
+      return { center: [x, y, z], radius: 8 };
+    }
+    const crowd = system?.crowd ?? null;
+    return crowd === null ? null : sphereAround(crowd.centres, crowd.count);
   }
 
   legends(): readonly Legend[] {
@@ -422,12 +442,17 @@ export class CapsuleFeature implements AppFeature {
 
   private installInput(context: AppContext): void {
     const canvas = context.stage.renderer.domElement;
+    const owner = 'capsule probe (while shown)';
+    const isStartDrag = context.gestures.claim({ owner, modifier: 'Alt', kind: 'press-drag', what: 'move its start over the terrain' });
+    const isAimDrag = context.gestures.claim({ owner, modifier: 'Alt+Shift', kind: 'press-drag', what: 'aim its motion' });
     // Capture on the root so the orbit controls and the BVH's click-to-cast never see a probe drag.
     context.root.addEventListener(
       'pointerdown',
       (event) => {
-        if (!this.probePanel.enabled || event.button !== 0 || !event.altKey || event.target !== canvas) return;
-        this.dragging = event.shiftKey ? 'aim' : 'start';
+        if (!this.probePanel.enabled || event.button !== 0 || event.target !== canvas) return;
+        if (isAimDrag(event)) this.dragging = 'aim';
+        else if (isStartDrag(event)) this.dragging = 'start';
+        else return;
         event.stopPropagation();
         event.preventDefault();
         this.dragTo(event);
@@ -448,14 +473,15 @@ export class CapsuleFeature implements AppFeature {
     );
     // While the character walks, its keys are its own (before the fly camera and the pause shortcut).
     context.shortcuts.claim({
-      owner: 'Character (while “walk a capsule” is on)',
+      owner: 'Character (while “walk a capsule” is on and the camera orbits)',
       codes: KEYS,
       help: [
         { keys: 'W A S D', what: 'walk (the camera follows; it moves with the simulation, so not while paused)' },
         { keys: 'Space', what: 'jump' },
         { keys: 'Shift', what: 'run' },
       ],
-      active: () => this.system()?.character != null,
+      // The fly camera was chosen on purpose: while it flies, WASD moves it and the character stands.
+      active: () => this.system()?.character != null && context.stage.cameraMode !== 'fly',
       down: (event) => this.keys.add(event.code),
       up: (event) => this.keys.delete(event.code),
       release: () => this.keys.clear(),

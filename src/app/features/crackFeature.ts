@@ -13,6 +13,7 @@ import {
 import { ProgressBar } from '../../ui/progressBar';
 import type { AppContext, AppFeature } from '../feature';
 import { cssColour, type Legend } from '../../view/legend';
+import { addFocusButton } from './focusButton';
 
 /** The misses drawn: rays through a crack of the chosen triangle test. */
 const MISS_COLOUR = 0xff2244;
@@ -79,6 +80,15 @@ export class CrackFeature implements AppFeature {
       .listen();
     folder.add({ run: () => this.fire() }, 'run').name('fire rays through edges and vertices');
     folder.add({ clear: () => context.setSystem('cracks', null) }, 'clear').name('clear');
+    addFocusButton(
+      folder,
+      context,
+      () => {
+        const terrain = this.system === null ? null : (context.sandbox()?.terrain.params ?? null);
+        return terrain === null ? null : { center: [0, terrain.heightScale / 2, 0], radius: terrain.worldSize / 2 };
+      },
+      'the crack explorer',
+    );
     folder.close();
   }
 

@@ -25,6 +25,7 @@ import {
 import { CacheCells, PLANE_SOURCE_LEGEND, ParticlePoints, PlaneQuads, particleEffectLegend } from '../../view/particlesView';
 import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
+import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 interface ParticlesSettings {
   enabled: boolean;
@@ -208,6 +209,7 @@ export class ParticlesFeature implements AppFeature {
     stats.add(this.stats, 'fellThrough').name('fell through').disable().listen();
     stats.add(this.stats, 'below').name('below now').disable().listen();
     stats.add(this.stats, 'phases').name('ms spawn/wind/move/cache/rays/check').disable().listen();
+    addFocusButton(folder, context, () => this.focusTarget(), 'the particle effects');
     folder.close();
   }
 
@@ -248,6 +250,14 @@ export class ParticlesFeature implements AppFeature {
       if (effect !== undefined) this.cells.update(effect.cache, this.settings.maxCells);
     }
     this.updateStats(system);
+  }
+
+  private focusTarget(): FocusTarget | null {
+    const effects = this.system?.effects ?? [];
+    const sources = effects.flatMap((effect) => effect.params.position);
+    const around = sphereAround(sources, effects.length);
+    // The sources, and room for what they throw around them.
+    return around === null ? null : { center: around.center, radius: around.radius + 25 };
   }
 
   legends(): readonly Legend[] {

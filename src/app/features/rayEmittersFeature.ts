@@ -28,6 +28,7 @@ import { RAY_EMITTER_LEGEND, RayEmitterView } from '../../view/rayEmitterView';
 import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
 import { addFilterFolder, describeFilter, type FilterFolder } from './filterFolder';
+import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 const EMITTER_NAMES = { 'coherent fan': 'fan', 'incoherent spray': 'spray', 'vertical rain': 'rain' } as const;
 const BATCH_SIZES = ['1', '4', '16', '64', '256', 'all'] as const;
@@ -61,7 +62,7 @@ function describe(s: RayEmitterStrategy): string {
 /**
  * The ray emitters' panel and view: the settings of the core system (src/emitters) — a coherent fan, an
  * incoherent spray or a vertical rain, strategy A and in A/B mode B — the rays drawn to their hits, the
- * last trace's counters and ratios. Ctrl+click (or Alt+click) on the terrain moves the emitter. The
+ * last trace's counters and ratios. Ctrl+click (⌘+click) on the terrain moves the emitter. The
  * binary layout a binary-tree strategy needs is built here, after a status, before the system is
  * turned on with it (seconds on a big terrain). Off by default.
  */
@@ -138,6 +139,7 @@ export class RayEmittersFeature implements AppFeature {
     readouts.add(this.readouts, 'ratio').name('B / A').disable().listen();
     readouts.add(this.readouts, 'filter').name('filter').disable().listen();
     readouts.add(this.readouts, 'status').name('status').disable().listen();
+    addFocusButton(folder, context, () => this.focusTarget(), 'the rays');
     folder.close();
     this.listenToPointer(context);
     void loadSimdRays().then((kernel) => {
@@ -249,6 +251,24 @@ export class RayEmittersFeature implements AppFeature {
     this.drawnSystem = system;
     this.drawnTraces = system.traces;
     this.draw(system, sandbox);
+  }
+
+  /** The emitter and where a sample of its rays ended. */
+  private focusTarget(): FocusTarget | null {
+    const system = this.system;
+    const rays = system?.rays;
+    if (system === null || rays === undefined || rays.count === 0) return null;
+    const sample = Math.min(rays.count, 256);
+    const points = new Float32Array(3 * (sample + 1));
+    const { origins, directions } = rays;
+    const { t } = system.hitsA;
+    for (let k = 0; k < sample; k++) {
+      const i = Math.floor((k * rays.count) / sample);
+      const reach = Number.isFinite(t[i]!) ? t[i]! : 0;
+      for (let a = 0; a < 3; a++) points[3 * k + a] = origins[3 * i + a]! + directions[3 * i + a]! * reach;
+    }
+    points.set(origins.subarray(0, 3), 3 * sample);
+    return sphereAround(points, sample + 1);
   }
 
   legends(): readonly Legend[] {
@@ -367,13 +387,14 @@ export class RayEmittersFeature implements AppFeature {
     return `${result.walk} · ${result.ms.toFixed(2)} ms ${rate} · ${(c.nodesVisited / n).toFixed(1)} nodes/ray · ${(c.boxesTested / n).toFixed(1)} boxes/ray · ${(c.trianglesTested / n).toFixed(1)} triangles/ray · ${result.hits.toLocaleString('en')} hits`;
   }
 
-  /** Ctrl+click or Alt+click on the terrain moves the emitter there. */
+  /** Ctrl+click on the terrain moves the emitter there. */
   private listenToPointer(context: AppContext): void {
     const canvas = context.stage.renderer.domElement;
+    const isMoveClick = context.gestures.claim({ owner: 'ray emitters (while on)', modifier: 'Ctrl', kind: 'click', what: 'move the emitter there' });
     canvas.addEventListener(
       'pointerdown',
       (event) => {
-        if (!this.panel.enabled || !(event.ctrlKey || event.altKey) || event.button !== 0) return;
+        if (!this.panel.enabled || !isMoveClick(event) || event.button !== 0) return;
         const sandbox = context.sandbox();
         if (sandbox === null || sandbox.bvh === null) return;
         event.stopImmediatePropagation();

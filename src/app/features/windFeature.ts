@@ -18,6 +18,7 @@ import { FieldEditor } from '../../ui/fieldEditor';
 import { EffectGizmos, TracerPoints, WindArrows, windSpeedLegend } from '../../view/windView';
 import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
+import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 interface WindPanel {
   enabled: boolean;
@@ -97,6 +98,7 @@ export class WindFeature implements AppFeature {
       .name('field compiler')
       .onChange(() => this.system()?.setKernel(this.panel.kernel, this.panel.compiler));
     folder.add({ detonate: () => this.detonate() }, 'detonate').name('detonate explosion');
+    addFocusButton(folder, context, () => this.focusTarget(), 'the wind effects');
     folder.close();
     // Effect gizmos are editing aids: shown while the Wind folder is open.
     this.gizmos.group.visible = false;
@@ -145,6 +147,16 @@ export class WindFeature implements AppFeature {
       system.field.effects,
       system.field.effects.findIndex((e) => e.label === this.panel.selected),
     );
+  }
+
+  private focusTarget(): FocusTarget | null {
+    const effects = this.system()?.field.effects ?? [];
+    const around = sphereAround(
+      effects.flatMap((effect) => [...effect.position]),
+      effects.length,
+    );
+    const reach = Math.max(0, ...effects.map((effect) => effect.reach));
+    return around === null ? null : { center: around.center, radius: around.radius + reach };
   }
 
   legends(): readonly Legend[] {
