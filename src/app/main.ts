@@ -19,7 +19,7 @@ import { FEATURES } from './features';
 import { presetNames } from './scenes';
 import { CaptureActions, recordingInfo } from './capture';
 import { RunControl } from './runControl';
-import { Shortcuts, flyCameraClaim, pageShortcuts, type PageActions } from './shortcuts';
+import { FLY_CAMERA_OWNER, Shortcuts, flyCameraClaim, pageShortcuts, type PageActions } from './shortcuts';
 import { Presenter, type PresenterHost } from './presenter';
 import { SceneLoader, startingScene, type SceneLoaderHost } from './sceneLoader';
 import { newStatus } from './status';
@@ -256,8 +256,20 @@ class App implements SceneLoaderHost, PresenterHost {
     const v = this.settings.view;
     this.terrainView.applyLook({ colouring: v.colouring, wireframe: v.wireframe, flatShading: v.flatShading });
     this.stage.applyLook({ fog: v.fog, fogAmount: v.fogAmount, sunElevation: v.sunElevation, sunAzimuth: v.sunAzimuth });
+    if (v.camera === 'fly' && this.stage.cameraMode !== 'fly') this.sayWhoHoldsFlyKeys();
     this.stage.setCameraMode(v.camera);
     this.hud.visible = this.presenter.hudVisible(v.hud);
+  }
+
+  /** Switching to the fly camera while a feature holds W A S D (the walking character) says so, rather than flying nowhere. */
+  private sayWhoHoldsFlyKeys(): void {
+    const holder = this.shortcuts.activeClaim('KeyW');
+    if (holder !== undefined && holder.owner !== FLY_CAMERA_OWNER) {
+      this.notify(
+        `W A S D walk the ${holder.owner.replace(/ \(.*$/, '').toLowerCase()} while it is on; the fly camera gets them back once it is off.`,
+        'Fly camera: keys taken',
+      );
+    }
   }
 
   report(message: string): void {

@@ -184,10 +184,12 @@ export function pageShortcuts(page: PageActions): Shortcut[] {
   ];
 }
 
+export const FLY_CAMERA_OWNER = 'Fly camera (F)';
+
 /** The fly camera's keys: claimed by the page (before any feature, so a feature's claim wins) while the camera flies. */
 export function flyCameraClaim(stage: Stage): KeyClaim {
   return {
-    owner: 'Fly camera (F)',
+    owner: FLY_CAMERA_OWNER,
     codes: ['KeyW', 'KeyA', 'KeyS', 'KeyD', 'KeyQ', 'KeyE', 'ShiftLeft', 'ShiftRight'],
     help: [
       { keys: 'W A S D', what: 'move' },

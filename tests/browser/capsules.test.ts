@@ -67,6 +67,8 @@ describe('capsule sweeps in real Chromium', () => {
     await page.locator('canvas').first().focus();
     await page.keyboard.press('f');
     await page.waitForTimeout(300);
+    // Not silently: a notice says who holds W A S D.
+    await expect(page.locator('[data-testid="error-banner"]').textContent()).resolves.toMatch(/W A S D walk the character/);
     /** The character's place (from the HUD) and the camera's, read together. */
     const where = () =>
       page.evaluate(() => {
@@ -94,7 +96,7 @@ describe('capsule sweeps in real Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-character.png') });
     // The help lists the character's keys under its name.
     await page.keyboard.press('?');
-    await expect(page.locator('[data-testid="help"]').textContent()).resolves.toMatch(/Character \(while “walk a capsule” is on and the camera orbits\)W A S Dwalk/);
+    await expect(page.locator('[data-testid="help"]').textContent()).resolves.toMatch(/Character \(while “walk a capsule” is on\)W A S Dwalk/);
     await page.keyboard.press('Escape');
     await control(walker, page, 'walk a capsule')
       .locator('input')

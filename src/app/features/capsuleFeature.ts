@@ -473,15 +473,14 @@ export class CapsuleFeature implements AppFeature {
     );
     // While the character walks, its keys are its own (before the fly camera and the pause shortcut).
     context.shortcuts.claim({
-      owner: 'Character (while “walk a capsule” is on and the camera orbits)',
+      owner: 'Character (while “walk a capsule” is on)',
       codes: KEYS,
       help: [
         { keys: 'W A S D', what: 'walk (the camera follows; it moves with the simulation, so not while paused)' },
         { keys: 'Space', what: 'jump' },
         { keys: 'Shift', what: 'run' },
       ],
-      // The fly camera was chosen on purpose: while it flies, WASD moves it and the character stands.
-      active: () => this.system()?.character != null && context.stage.cameraMode !== 'fly',
+      active: () => this.system()?.character != null,
       down: (event) => this.keys.add(event.code),
       up: (event) => this.keys.delete(event.code),
       release: () => this.keys.clear(),
