@@ -31,7 +31,8 @@ const CLOSEST_DOUBLE: Partial<CastOptions> = Object.freeze({ kernel: 'wasm-simd'
 let allFront: Partial<CastOptions> = allOptions(false);
 let allDouble: Partial<CastOptions> = allOptions(true);
 function allOptions(doubleSided: boolean): Partial<CastOptions> {
-  return { kernel: 'typescript', mode: 'all', doubleSided, allHits };
+  // Frozen, so castRays resolves and checks them once (resolveCastOptions remembers frozen options).
+  return Object.freeze({ kernel: 'typescript', mode: 'all', doubleSided, allHits });
 }
 
 const inverseWorld = new Matrix4();

@@ -4,7 +4,16 @@ import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { getRayTriangleKernel, RAY_TRIANGLE_KERNEL_NAMES, createRayData, type RayTriangleKernelName } from '../../../src/query/rayTriangle/index';
-import { castRays, castRaysBruteForce, createAllHitsList, traceRay, type RayBatch, type RayHits } from '../../../src/query/rays/index';
+import {
+  castRays,
+  castRaysBruteForce,
+  createAllHitsList,
+  resolveCastOptions,
+  traceRay,
+  type CastOptions,
+  type RayBatch,
+  type RayHits,
+} from '../../../src/query/rays/index';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
 import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
@@ -304,6 +313,19 @@ describe('invalid rays and options', () => {
     const counters = castRays(bvh, rays, hits);
     expect(Array.from(hits.triangle)).toEqual(new Array(10).fill(-1));
     expect(counters.nodesVisited).toBe(0);
+  });
+
+  it('resolves frozen options once and keeps checking bad ones', () => {
+    const frozen = Object.freeze({ kernel: 'wasm-simd', mode: 'closest', doubleSided: true } as const);
+    const first = resolveCastOptions(frozen);
+    expect(resolveCastOptions(frozen)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toMatchObject({ kernel: 'wasm-simd', mode: 'closest', doubleSided: true, tree: '4-way' });
+    const open = { mode: 'any' as const };
+    expect(resolveCastOptions(open)).not.toBe(resolveCastOptions(open));
+    const bad = Object.freeze({ mode: 'nearest' } as unknown as Partial<CastOptions>);
+    expect(() => resolveCastOptions(bad)).toThrow(InvalidParameterError);
+    expect(() => resolveCastOptions(bad)).toThrow(InvalidParameterError);
   });
 
   it('rejects bad options and buffers with InvalidParameterError', () => {
