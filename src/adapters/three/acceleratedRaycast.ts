@@ -28,6 +28,14 @@ let allHits: AllHitsList = createAllHitsList(256);
 let sortedTriangles = new Int32Array(256);
 const CLOSEST_FRONT: Partial<CastOptions> = Object.freeze({ kernel: 'wasm-simd', mode: 'closest', doubleSided: false });
 const CLOSEST_DOUBLE: Partial<CastOptions> = Object.freeze({ kernel: 'wasm-simd', mode: 'closest', doubleSided: true });
+const CLOSEST_FRONT_TS: Partial<CastOptions> = Object.freeze({ kernel: 'typescript', mode: 'closest', doubleSided: false });
+const CLOSEST_DOUBLE_TS: Partial<CastOptions> = Object.freeze({ kernel: 'typescript', mode: 'closest', doubleSided: true });
+/**
+ * The SIMD kernel holds one tree in its memory and copies in another when cast against it. A raycast
+ * over several accelerated meshes would copy every tree in, every call: only a tree cast against twice
+ * in a row goes to SIMD, the others take the TypeScript walk (same hits) and leave the resident one be.
+ */
+let previousTree: ColliderscopeBoundsTree | null = null;
 let allFront: Partial<CastOptions> = allOptions(false);
 let allDouble: Partial<CastOptions> = allOptions(true);
 function allOptions(doubleSided: boolean): Partial<CastOptions> {
@@ -92,7 +100,9 @@ export function acceleratedRaycast(this: Mesh, raycaster: Raycaster, intersects:
   const whole = side !== -1 && drawStart === 0 && drawEnd === corners && side !== BackSide;
 
   if (firstHitOnly && whole) {
-    castRays(tree.bvh, rays, hits, side === DoubleSide ? CLOSEST_DOUBLE : CLOSEST_FRONT);
+    const simd = tree === previousTree;
+    previousTree = tree;
+    castRays(tree.bvh, rays, hits, side === DoubleSide ? (simd ? CLOSEST_DOUBLE : CLOSEST_DOUBLE_TS) : simd ? CLOSEST_FRONT : CLOSEST_FRONT_TS);
     const triangle = hits.triangle[0]!;
     if (triangle < 0) return;
     const hit = hitOn(this, tree, raycaster, side, triangle, 0);
