@@ -4,13 +4,19 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   publicDir: 'public',
   server: { port: 5173, strictPort: false },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+    // Multi-page: the sandbox and the adapter example.
+    rollupOptions: { input: { main: 'index.html', raycast: 'examples/raycast.html' } },
+  },
   worker: { format: 'es' },
   // Pre-bundle every dependency up front: a dependency discovered on first load makes the dev server
   // reload the page, which loses its state (and breaks browser tests mid-run).
   optimizeDeps: {
     include: ['three', 'three/examples/jsm/controls/OrbitControls.js', 'lil-gui', 'stats.js'],
     // AssemblyScript sources are not the page's modules (they compile to .wasm): not scanned.
-    entries: ['index.html', 'src/**/*.ts', '!src/platform/assembly/**'],
+    entries: ['index.html', 'examples/*.html', 'src/**/*.ts', '!src/platform/assembly/**'],
   },
 });

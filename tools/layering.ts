@@ -40,7 +40,11 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['core'],
 ];
 
-/** The page: outside the core, which never imports them (the layering test checks that separately). */
+/**
+ * Outside the core, which never imports them (the layering test checks that separately): the page
+ * (app, ui, view) and the adapters to other libraries (adapters/three imports three.js and the core,
+ * never the page).
+ */
 export const PAGE_LAYERS: readonly string[] = ['app', 'ui', 'view', 'adapters'];
 
 /** An import the layer order forbids but that is let through for a reason given here. */

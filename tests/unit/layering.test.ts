@@ -48,6 +48,20 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps the adapters (src/adapters) off the page: they import the core and three.js, never app, ui or view', () => {
+    const offenders: string[] = [];
+    const walk = (directory: string): void => {
+      for (const name of readdirSync(directory)) {
+        const path = join(directory, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.ts') && /from\s+['"][./]*\/(view|ui|app)\//.test(codeOf(readFileSync(path, 'utf8'))))
+          offenders.push(relative(SOURCE, path));
+      }
+    };
+    walk(join(SOURCE, 'adapters'));
+    expect(offenders).toEqual([]);
+  });
+
   // The layer order lives in tools/layering.ts (CORE_LAYERS), shared with `npx tsx tools/import-graph.ts`.
   const graph = importGraphOf(readCoreSources(fileURLToPath(new URL('../..', import.meta.url))));
 

@@ -22,8 +22,22 @@ export const DEFAULT_CAST_OPTIONS: Readonly<CastOptions> = Object.freeze({
   filter: MASK_ALL,
 });
 
-/** Completes and checks castRays' options (undefined fields take the defaults); throws InvalidParameterError naming the field. */
+/**
+ * Frozen options objects already resolved: a caller that casts one ray at a time with the same frozen
+ * options (the three.js adapter, once per Raycaster call) pays the copying and the checks once.
+ */
+const resolvedFrozen = new WeakMap<Partial<CastOptions>, CastOptions>();
+
+/**
+ * Completes and checks castRays' options (undefined fields take the defaults); throws InvalidParameterError naming the field.
+ * For a frozen `input` the result is frozen and remembered.
+ */
 export function resolveCastOptions(input: Partial<CastOptions>): CastOptions {
+  const frozen = Object.isFrozen(input);
+  if (frozen) {
+    const known = resolvedFrozen.get(input);
+    if (known !== undefined) return known;
+  }
   const options: CastOptions = { ...DEFAULT_CAST_OPTIONS };
   for (const key of Object.keys(input) as (keyof CastOptions)[]) if (input[key] !== undefined) Object.assign(options, { [key]: input[key] });
   if (input.sorting === undefined && options.tree === 'binary') options.sorting = 'precomputed';
@@ -58,6 +72,7 @@ export function resolveCastOptions(input: Partial<CastOptions>): CastOptions {
         options.mode,
       );
   }
+  if (frozen) resolvedFrozen.set(input, Object.freeze(options));
   return options;
 }
 

@@ -71,7 +71,10 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
       };
       if (resolved.aloneBelow !== undefined) simd.aloneBelow = resolved.aloneBelow;
       if (filtering) simd.filter = resolved.filter;
-      return { ...simdRayKernel()!.cast(bvh, rays, hits, simd), kernel: 'wasm-simd' };
+      // The counters are a fresh object: labelled in place rather than copied (one ray per call is common).
+      const report = simdRayKernel()!.cast(bvh, rays, hits, simd) as RayCastReport;
+      report.kernel = 'wasm-simd';
+      return report;
     }
   }
   const counters = usesReferenceWalk(resolved)

@@ -49,7 +49,8 @@ export function traverseFloat(
   const hitNear = workspace.hitNear;
   const hitFar = workspace.hitFar;
   const sorted = workspace.sorted;
-  const dedupe = bvh.hasDuplicateReferences;
+  // One ray can meet a triangle twice: spatial splits put it in two leaves, or a shared leaf node has two parents.
+  const dedupe = bvh.hasDuplicateReferences || bvh.stats.sharedNodes > 0;
   if (mode === MODE_ALL) workspace.bestT = Infinity;
 
   const inverseX = 1 / (dx + 0);

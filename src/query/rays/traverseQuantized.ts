@@ -78,7 +78,8 @@ export function traverseQuantized(
   const hitNear = workspace.hitNear;
   const hitFar = workspace.hitFar;
   const sorted = workspace.sorted;
-  const dedupe = bvh.hasDuplicateReferences;
+  // One ray can meet a triangle twice: spatial splits put it in two leaves, or a shared leaf node has two parents.
+  const dedupe = bvh.hasDuplicateReferences || bvh.stats.sharedNodes > 0;
   if (mode === MODE_ALL) workspace.bestT = Infinity;
 
   const factored = dx !== 0 && dy !== 0 && dz !== 0;

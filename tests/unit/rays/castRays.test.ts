@@ -1,9 +1,19 @@
+import { TorusGeometry } from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { getRayTriangleKernel, RAY_TRIANGLE_KERNEL_NAMES, createRayData, type RayTriangleKernelName } from '../../../src/query/rayTriangle/index';
-import { castRays, castRaysBruteForce, createAllHitsList, traceRay, type RayBatch, type RayHits } from '../../../src/query/rays/index';
+import {
+  castRays,
+  castRaysBruteForce,
+  createAllHitsList,
+  resolveCastOptions,
+  traceRay,
+  type CastOptions,
+  type RayBatch,
+  type RayHits,
+} from '../../../src/query/rays/index';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
 import { RayBuilder, cameraRays, emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
@@ -241,6 +251,33 @@ describe('any-hit and all-hits', () => {
     });
   }
 
+  it('all: a triangle met through a leaf node shared by two parents is listed once (seed 5)', () => {
+    // three's TorusGeometry(1, 1, 40, 10) without spatial splits: any duplicate can only come from a
+    // shared node. These rays met four triangles twice before the walk de-duplicated for shared nodes.
+    const torus = new TorusGeometry(1, 1, 40, 10);
+    const bvh = buildBVH(new Float32Array(torus.getAttribute('position').array), new Uint32Array(torus.getIndex()!.array), { spatialSplits: false });
+    expect(bvh.hasDuplicateReferences).toBe(false);
+    expect(bvh.stats.sharedNodes).toBeGreaterThan(0);
+    const random = new Random(5);
+    const rays = new RayBuilder();
+    for (let i = 0; i < 5000; i++) {
+      const origin = [random.range(-4, 4), random.range(-4, 4), random.range(-4, 4)];
+      rays.add(origin, [random.range(-1, 1) - 0.2 * origin[0]!, random.range(-1, 1) - 0.2 * origin[1]!, random.range(-1, 1) - 0.2 * origin[2]!]);
+    }
+    const batch = rays.build();
+    const list = createAllHitsList(100_000);
+    castRays(bvh, batch, emptyHits(batch.count), { mode: 'all', allHits: list, doubleSided: true });
+    expect(list.count).toBeGreaterThan(2000);
+    const seen = new Set<number>();
+    let duplicates = 0;
+    for (let i = 0; i < list.count; i++) {
+      const key = list.ray[i]! * bvh.triangleCount + list.triangle[i]!;
+      if (seen.has(key)) duplicates++;
+      seen.add(key);
+    }
+    expect(duplicates).toBe(0);
+  });
+
   it('all: hits past capacity are counted as dropped', () => {
     const mesh = stackedDuplicates(10);
     const bvh = buildBVH(mesh.positions, mesh.indices);
@@ -276,6 +313,19 @@ describe('invalid rays and options', () => {
     const counters = castRays(bvh, rays, hits);
     expect(Array.from(hits.triangle)).toEqual(new Array(10).fill(-1));
     expect(counters.nodesVisited).toBe(0);
+  });
+
+  it('resolves frozen options once and keeps checking bad ones', () => {
+    const frozen = Object.freeze({ kernel: 'wasm-simd', mode: 'closest', doubleSided: true } as const);
+    const first = resolveCastOptions(frozen);
+    expect(resolveCastOptions(frozen)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toMatchObject({ kernel: 'wasm-simd', mode: 'closest', doubleSided: true, tree: '4-way' });
+    const open = { mode: 'any' as const };
+    expect(resolveCastOptions(open)).not.toBe(resolveCastOptions(open));
+    const bad = Object.freeze({ mode: 'nearest' } as unknown as Partial<CastOptions>);
+    expect(() => resolveCastOptions(bad)).toThrow(InvalidParameterError);
+    expect(() => resolveCastOptions(bad)).toThrow(InvalidParameterError);
   });
 
   it('rejects bad options and buffers with InvalidParameterError', () => {

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+
+// The library build (npm run build:lib): the core and the three.js adapter as ES modules in dist/lib,
+// three left to the user; the WebAssembly kernels travel as assets next to them. Types: tsconfig.lib.json.
+export default defineConfig({
+  publicDir: false,
+  build: {
+    outDir: 'dist/lib',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    lib: {
+      entry: { core: 'src/core.ts', three: 'src/adapters/three/index.ts' },
+      formats: ['es'],
+    },
+    rollupOptions: { external: [/^three($|\/)/] },
+  },
+});
