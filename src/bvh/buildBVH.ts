@@ -48,19 +48,21 @@ export function buildBVH(
   materials: MaterialInput | null = null,
 ): BVH {
   const resolved = resolveBuildOptions(options);
-  const triangleCount = validateMesh(positions, indices);
-  const checkedMaterials = materials === null ? null : validateMaterials(materials, triangleCount);
-  const start = now();
   let builderFallback = '';
   let wasmTrees: WasmBuiltTrees | null = null;
+  let start = now();
   if (resolved.builder === 'wasm') {
     const builder = currentWasmBuilder();
     if (builder === null) builderFallback = wasmBuilderUnavailableReason();
     else {
-      wasmTrees = builder.build(positions, indices, triangleCount, resolved);
+      // The module checks the mesh as it copies it in (same rules, same errors as validateMesh).
+      wasmTrees = builder.build(positions, indices, resolved);
       if (wasmTrees === null) builderFallback = 'the WebAssembly builder could not grow its memory for this mesh';
     }
   }
+  const triangleCount = wasmTrees !== null ? indices.length / 3 : validateMesh(positions, indices);
+  if (wasmTrees === null) start = now();
+  const checkedMaterials = materials === null ? null : validateMaterials(materials, triangleCount);
   let tree: BuildTree;
   let wide: WideTree;
   let built: number;

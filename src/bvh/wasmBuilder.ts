@@ -1,6 +1,7 @@
 import { ColliderscopeError } from '../errors';
 import { sharedKernel } from '../platform/loadWasm';
 import type { BuildTree } from './buildTree';
+import { MAX_BVH_TRIANGLES, validateMesh } from './meshInput';
 import type { BuildOptions } from './options';
 import { QUANTIZED_NODE_BYTES } from './layoutSpec';
 import type { WideTree } from './wideTree';
@@ -22,6 +23,7 @@ interface BuilderExports {
     shareLeaves: number,
   ): number;
   packNodes(): number;
+  meshIsValid(vertexCount: number, triangleCount: number): number;
   binaryNodeCount(): number;
   wideNodeCount(): number;
   firstSharedNode(): number;
@@ -70,9 +72,17 @@ export class WasmBVHBuilder {
     return this.exports.memory.buffer.byteLength;
   }
 
-  /** Builds the trees; null when the module's memory could not grow to hold them. */
-  build(positions: Float32Array, indices: Uint32Array, triangleCount: number, options: BuildOptions): WasmBuiltTrees | null {
+  /**
+   * Builds the trees; null when the module's memory could not grow to hold them. Throws
+   * InvalidParameterError for a malformed mesh (the module checks it; validateMesh names the fault).
+   */
+  build(positions: Float32Array, indices: Uint32Array, options: BuildOptions): WasmBuiltTrees | null {
     const x = this.exports;
+    // The shapes first (whole triangles, typed arrays), before anything is copied.
+    if (!(positions instanceof Float32Array) || !(indices instanceof Uint32Array) || positions.length % 3 !== 0 || indices.length % 3 !== 0)
+      validateMesh(positions, indices);
+    const triangleCount = indices.length / 3;
+    if (triangleCount > MAX_BVH_TRIANGLES) validateMesh(positions, indices);
     let ok: boolean;
     try {
       ok = x.plan(positions.length / 3, triangleCount) !== 0;
@@ -82,6 +92,10 @@ export class WasmBVHBuilder {
     if (!ok) return null;
     new Float32Array(x.memory.buffer, x.positionsAt(), positions.length).set(positions);
     new Uint32Array(x.memory.buffer, x.indicesAt(), indices.length).set(indices);
+    if (x.meshIsValid(positions.length / 3, triangleCount) !== 1) {
+      validateMesh(positions, indices);
+      throw new ColliderscopeError('internal: the WebAssembly builder rejected a mesh that validateMesh accepts');
+    }
     const status = x.buildTree(
       triangleCount,
       options.bins,

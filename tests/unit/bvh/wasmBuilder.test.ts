@@ -278,6 +278,11 @@ describe('WebAssembly BVH builder', () => {
     const positions = Float32Array.from([0, 0, 0, 1, 0, NaN, 0, 0, 1]);
     expect(() => buildBVH(positions, Uint32Array.from([0, 1, 2]), { builder: 'wasm' })).toThrow(InvalidParameterError);
     expect(() => buildBVH(oneTriangle.positions, Uint32Array.from([0, 1, 5]), { builder: 'wasm' })).toThrow(InvalidParameterError);
+    expect(() => buildBVH(oneTriangle.positions, Uint32Array.from([0, 1, 3]), { builder: 'wasm' })).toThrow(InvalidParameterError);
+    // A bad vertex no triangle uses is still bad input; so is a partial triangle.
+    const unused = Float32Array.from([0, 0, 0, 1, 0, 0, 0, 0, 1, Infinity, 0, 0]);
+    expect(() => buildBVH(unused, oneTriangle.indices, { builder: 'wasm' })).toThrow(InvalidParameterError);
+    expect(() => buildBVH(oneTriangle.positions, Uint32Array.from([0, 1]), { builder: 'wasm' })).toThrow(InvalidParameterError);
     expect(() => buildBVH(oneTriangle.positions, oneTriangle.indices, { builder: 'rust' as 'wasm' })).toThrow(InvalidParameterError);
   });
 });

@@ -34,9 +34,8 @@ const TASK_START: usize = 84;
 const TASK_COUNT: usize = 88;
 
 const MAX_BINS: i32 = 256;
-/** Bin boxes (min, max f32x4) of the three axes, then their counts. */
+/** Bin boxes (min, max f32x4) of the three axes; lane 3 of a bin's min holds its count (an i32). */
 const BIN_BOXES: usize = memory.data(3 * MAX_BINS * 32, 16);
-const BIN_COUNTS: usize = memory.data(3 * MAX_BINS * 4, 16);
 /** Per plane of one axis: the right side's area and count, swept from the right. */
 const SUFFIX_AREAS: usize = memory.data(MAX_BINS * 4, 16);
 const SUFFIX_COUNTS: usize = memory.data(MAX_BINS * 4, 16);
@@ -129,10 +128,13 @@ function binScale(stats: usize, bins: i32): v128 {
 function evaluateBins(stats: usize, start: i32, count: i32, bins: i32, radius: f64): void {
   const infinity = f32x4.splat(Infinity);
   const negativeInfinity = f32x4.splat(-Infinity);
+  // Count 0 in lane 3 of each min; a reference's min gets +∞ there, so the min keeps the count.
+  const emptyMin = v128.and(infinity, LANE3_ZERO);
+  const countOne = i32x4(0, 0, 0, 1);
+  const infinityLane3 = v128.andnot(infinity, LANE3_ZERO);
   for (let b = 0; b < 3 * bins; b++) {
-    v128.store(BIN_BOXES + 32 * <usize>b, infinity);
+    v128.store(BIN_BOXES + 32 * <usize>b, emptyMin);
     v128.store(BIN_BOXES + 32 * <usize>b, negativeInfinity, 16);
-    store<i32>(BIN_COUNTS + 4 * <usize>b, 0);
   }
   const centreMin = v128.load(stats, 32);
   const scale = binScale(stats, bins);
@@ -142,27 +144,21 @@ function evaluateBins(stats: usize, start: i32, count: i32, bins: i32, radius: f
   for (let r = refBoxesAt + 32 * <usize>start; r < end; r += 32) {
     const lo = v128.load(r);
     const hi = v128.load(r, 16);
+    const loCounting = v128.or(lo, infinityLane3);
     const bin = i32x4.add(binOf(lo, hi, centreMin, scale, last), yBase);
-    const bx = <usize>i32x4.extract_lane(bin, 0);
-    const by = <usize>i32x4.extract_lane(bin, 1);
-    const bz = <usize>i32x4.extract_lane(bin, 2);
-    let o = BIN_BOXES + 32 * bx;
-    v128.store(o, f32x4.pmin(v128.load(o), lo));
+    let o = BIN_BOXES + 32 * <usize>i32x4.extract_lane(bin, 0);
+    v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), countOne), loCounting));
     v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
-    o = BIN_BOXES + 32 * by;
-    v128.store(o, f32x4.pmin(v128.load(o), lo));
+    o = BIN_BOXES + 32 * <usize>i32x4.extract_lane(bin, 1);
+    v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), countOne), loCounting));
     v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
-    o = BIN_BOXES + 32 * bz;
-    v128.store(o, f32x4.pmin(v128.load(o), lo));
+    o = BIN_BOXES + 32 * <usize>i32x4.extract_lane(bin, 2);
+    v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), countOne), loCounting));
     v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
-    store<i32>(BIN_COUNTS + 4 * bx, load<i32>(BIN_COUNTS + 4 * bx) + 1);
-    store<i32>(BIN_COUNTS + 4 * by, load<i32>(BIN_COUNTS + 4 * by) + 1);
-    store<i32>(BIN_COUNTS + 4 * bz, load<i32>(BIN_COUNTS + 4 * bz) + 1);
   }
   const twoRadius = f32x4.splat(<f32>(2 * radius));
   for (let axis = 0; axis < 3; axis++) {
     const base = BIN_BOXES + 32 * <usize>(axis * bins);
-    const counts = BIN_COUNTS + 4 * <usize>(axis * bins);
     let min = infinity,
       max = negativeInfinity;
     let rightCount = 0;
@@ -170,7 +166,7 @@ function evaluateBins(stats: usize, start: i32, count: i32, bins: i32, radius: f
       const o = base + 32 * <usize>b;
       min = f32x4.pmin(min, v128.load(o));
       max = f32x4.pmax(max, v128.load(o, 16));
-      rightCount += load<i32>(counts + 4 * <usize>b);
+      rightCount += load<i32>(o, 12);
       store<f32>(SUFFIX_AREAS + 4 * <usize>b, rightCount > 0 ? sweepArea(min, max, twoRadius) : 0);
       store<i32>(SUFFIX_COUNTS + 4 * <usize>b, rightCount);
     }
@@ -181,7 +177,7 @@ function evaluateBins(stats: usize, start: i32, count: i32, bins: i32, radius: f
       const o = base + 32 * <usize>b;
       min = f32x4.pmin(min, v128.load(o));
       max = f32x4.pmax(max, v128.load(o, 16));
-      leftCount += load<i32>(counts + 4 * <usize>b);
+      leftCount += load<i32>(o, 12);
       const right = load<i32>(SUFFIX_COUNTS + 4 * <usize>(b + 1));
       if (leftCount == 0 || right == 0) continue;
       const cost = <f64>sweepArea(min, max, twoRadius) * <f64>leftCount + <f64>load<f32>(SUFFIX_AREAS + 4 * <usize>(b + 1)) * <f64>right;

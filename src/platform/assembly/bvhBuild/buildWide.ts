@@ -114,3 +114,33 @@ export function quantizedAt(): usize {
 export function rootFrameAt(): usize {
   return ROOT_FRAME;
 }
+
+/**
+ * Whether the mesh placed at positionsAt / indicesAt is well formed: every index below vertexCount and
+ * every coordinate finite (the checks of src/bvh/meshInput.ts, whose error JavaScript raises when this
+ * says no). Returns 1 when it is.
+ */
+export function meshIsValid(vertexCount: i32, triangleCount: i32): i32 {
+  const indices = arena.indicesAt;
+  const indexEnd = indices + 12 * <usize>triangleCount;
+  const limit = i32x4.splat(vertexCount);
+  let outOfRange = i32x4.splat(0);
+  let i = indices;
+  for (; i + 16 <= indexEnd; i += 16) outOfRange = v128.or(outOfRange, i32x4.ge_u(v128.load(i), limit));
+  for (; i < indexEnd; i += 4) if (load<u32>(i) >= <u32>vertexCount) return 0;
+  if (v128.any_true(outOfRange)) return 0;
+  const positions = arena.positionsAt;
+  const positionEnd = positions + 12 * <usize>vertexCount;
+  // x − x is 0 for a finite x and NaN for ±∞ and NaN.
+  let finite = i32x4.splat(-1);
+  let p = positions;
+  for (; p + 16 <= positionEnd; p += 16) {
+    const value = v128.load(p);
+    finite = v128.and(finite, f32x4.eq(f32x4.sub(value, value), f32x4.splat(0)));
+  }
+  for (; p < positionEnd; p += 4) {
+    const value = load<f32>(p);
+    if (!(value - value == 0)) return 0;
+  }
+  return v128.all_true<i32>(finite) ? 1 : 0;
+}
