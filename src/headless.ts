@@ -14,13 +14,15 @@ export interface HeadlessOptions {
 
 /**
  * A scene's world without a page: its terrain generated, its BVH built and its systems installed from
- * their sections, ready to step. The runner, the golden-hash tests and the benchmarks start here; the
+ * their sections, ready to step. The BVH comes from the WebAssembly builder when loadWasmBuilder() has
+ * resolved, as in the page's terrain worker (the TypeScript builder otherwise: the same hits, but a ray
+ * meeting two triangles at exactly the same t may name the other one). The runner, the golden-hash tests and the benchmarks start here; the
  * page builds the same world, the terrain and BVH in a worker.
  */
 export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
   const sandbox = new Sandbox(scene, undefined, options.timingWindow ?? 120);
   const bvh = sandbox.timings.time('bvh.build', () =>
-    buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, {}, terrainMaterialInput(sandbox.terrain)),
+    buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, { builder: 'wasm' }, terrainMaterialInput(sandbox.terrain)),
   );
   sandbox.setBvh(bvh);
   installSceneSystems(sandbox, scene, { world: sandbox, readField: options.readField });

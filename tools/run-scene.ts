@@ -11,6 +11,7 @@ import {
   loadSimdParticles,
   loadSimdRays,
   loadSimdBoxTriangles,
+  loadWasmBuilder,
   summarize,
 } from '../src/core';
 import { loadSceneFile, readField } from './sceneFiles';
@@ -123,7 +124,7 @@ function round(value: number, digits: number): number {
 try {
   const options = parseArguments(process.argv.slice(2));
   // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
-  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles()]);
+  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
   run(options);
 } catch (error) {
   if (error instanceof ColliderscopeError) {

@@ -37,7 +37,7 @@ export class TerrainBuilder {
     const id = this.nextId++;
     return new Promise<TerrainMesh>((resolve, reject) => {
       this.pending = { id, resolve, reject, progress, mesh: null };
-      worker.postMessage({ id, params } satisfies TerrainRequest);
+      worker.postMessage({ id, params, builder: 'wasm' } satisfies TerrainRequest);
     });
   }
 

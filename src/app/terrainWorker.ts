@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { buildBVH, generateTerrain, terrainMaterialInput, type BVH, type TerrainParams } from '../core';
+import { buildBVH, generateTerrain, loadWasmBuilder, terrainMaterialInput, type BVH, type BVHBuilderName, type TerrainParams } from '../core';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
@@ -9,6 +9,9 @@ import { buildBVH, generateTerrain, terrainMaterialInput, type BVH, type Terrain
 export interface TerrainRequest {
   id: number;
   params: TerrainParams;
+  /** Which BVH builder runs (default 'typescript'); 'wasm' loads the module in this worker first and
+   *  falls back to TypeScript where it cannot load (bvh.stats.builderFallback says why). */
+  builder?: BVHBuilderName;
 }
 
 export type TerrainWorkerMessage =
@@ -19,8 +22,8 @@ export type TerrainWorkerMessage =
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-scope.onmessage = (event: MessageEvent<TerrainRequest>) => {
-  const { id, params } = event.data;
+scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
+  const { id, params, builder = 'typescript' } = event.data;
   const post = (message: TerrainWorkerMessage, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
   try {
     let lastPosted = -1;
@@ -33,7 +36,8 @@ scope.onmessage = (event: MessageEvent<TerrainRequest>) => {
     });
     post({ id, kind: 'terrain', mesh });
     post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
-    const bvh = buildBVH(mesh.positions, mesh.indices, {}, terrainMaterialInput(mesh));
+    if (builder === 'wasm') await loadWasmBuilder();
+    const bvh = buildBVH(mesh.positions, mesh.indices, { builder }, terrainMaterialInput(mesh));
     const transfer: Transferable[] = [];
     if (bvh.quantized !== null) transfer.push(bvh.quantized.buffer);
     if (bvh.float !== null) transfer.push(bvh.float.buffer);

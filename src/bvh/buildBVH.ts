@@ -7,6 +7,8 @@ import { packQuantized, type QuantizedNodes } from './quantizedLayout';
 import { buildBinaryTree } from './sahBuilder';
 import { shareHalfFullLeaves } from './shareLeaves';
 import { measureWideTree, type BVHStats } from './stats';
+import type { BuildTree } from './buildTree';
+import { currentWasmBuilder, wasmBuilderUnavailableReason, type WasmBuiltTrees } from './wasmBuilder';
 import type { WideTree } from './wideTree';
 
 /** A built 4-way BVH over an indexed triangle mesh; the mesh arrays are referenced, not copied. */
@@ -33,7 +35,9 @@ const now = (): number => performance.now();
 
 /**
  * Builds the BVH: binary SAH tree (three split strategies), greedy 4-way collapse, shared half-full
- * leaves, then the requested packed layouts. Throws InvalidParameterError for a malformed mesh or
+ * leaves, then the requested packed layouts. With `builder: 'wasm'` (after loadWasmBuilder) the
+ * WebAssembly builder makes the trees and the quantized nodes instead (binned SAH, no spatial splits),
+ * in the same layout, so every query runs on it unchanged; stats.builder says which one ran. Throws InvalidParameterError for a malformed mesh or
  * option. Triangle ids in every query result are the caller's (positions in `indices` / 3).
  * `materials` gives each triangle a collision mask (collisionMasks.ts); without it every triangle has MASK_ALL.
  */
@@ -44,13 +48,35 @@ export function buildBVH(
   materials: MaterialInput | null = null,
 ): BVH {
   const resolved = resolveBuildOptions(options);
-  const triangleCount = validateMesh(positions, indices);
+  let builderFallback = '';
+  let wasmTrees: WasmBuiltTrees | null = null;
+  let start = now();
+  if (resolved.builder === 'wasm') {
+    const builder = currentWasmBuilder();
+    if (builder === null) builderFallback = wasmBuilderUnavailableReason();
+    else {
+      // The module checks the mesh as it copies it in (same rules, same errors as validateMesh).
+      wasmTrees = builder.build(positions, indices, resolved);
+      if (wasmTrees === null) builderFallback = 'the WebAssembly builder could not grow its memory for this mesh';
+    }
+  }
+  const triangleCount = wasmTrees !== null ? indices.length / 3 : validateMesh(positions, indices);
+  if (wasmTrees === null) start = now();
   const checkedMaterials = materials === null ? null : validateMaterials(materials, triangleCount);
-  const start = now();
-  const tree = buildBinaryTree(positions, indices, triangleCount, resolved);
-  const built = now();
-  let wide: WideTree = collapseToWide(tree, resolved);
-  if (resolved.shareHalfFullLeaves) wide = shareHalfFullLeaves(wide, tree);
+  let tree: BuildTree;
+  let wide: WideTree;
+  let built: number;
+  if (wasmTrees !== null) {
+    // The module collapses and shares leaves itself; its phases are reported as one binary-build time.
+    tree = wasmTrees.tree;
+    wide = wasmTrees.wide;
+    built = now();
+  } else {
+    tree = buildBinaryTree(positions, indices, triangleCount, resolved);
+    built = now();
+    wide = collapseToWide(tree, resolved);
+    if (resolved.shareHalfFullLeaves) wide = shareHalfFullLeaves(wide, tree);
+  }
   const collapsed = now();
   const { masks, nodeMaskIndex } = buildCollisionMasks(checkedMaterials, triangleCount, tree, wide);
   let triangleOrder: Uint32Array | null = tree.triangleOrder;
@@ -60,7 +86,9 @@ export function buildBVH(
     triangleOrder = null;
   }
   const wants = (layout: BVHLayoutName): boolean => resolved.layouts.includes(layout);
-  const quantized = wants('quantized') ? packQuantized(wide, tree, nodeMaskIndex) : null;
+  let quantized: QuantizedNodes | null = null;
+  if (wants('quantized'))
+    quantized = wasmTrees !== null ? quantizedFromWasm(wasmTrees, wide, nodeMaskIndex) : packQuantized(wide, tree, nodeMaskIndex);
   const float = wants('float') ? packFloat(wide, tree, nodeMaskIndex) : null;
   const packed = now();
 
@@ -72,6 +100,8 @@ export function buildBVH(
   const bytes = (quantized?.bytes ?? float?.bytes ?? 0) + orderBytes + maskBytes;
   const stats: BVHStats = {
     ...measureWideTree(wide, tree, resolved),
+    builder: wasmTrees !== null ? 'wasm' : 'typescript',
+    builderFallback,
     bytes,
     bytesPerTriangle: triangleCount > 0 ? bytes / triangleCount : 0,
     floatBytes: float !== null ? float.bytes + orderBytes + maskBytes : 0,
@@ -92,6 +122,22 @@ export function buildBVH(
     masks,
     options: resolved,
     stats,
+  };
+}
+
+/** The module's packed nodes as QuantizedNodes, the same object packQuantized returns. */
+function quantizedFromWasm(trees: WasmBuiltTrees, wide: WideTree, nodeMaskIndex: Uint8Array): QuantizedNodes {
+  const { buffer, rootFrame, sharedFrames } = trees.pack(nodeMaskIndex);
+  return {
+    layout: 'quantized',
+    nodeCount: wide.nodeCount,
+    buffer,
+    u16: new Uint16Array(buffer),
+    u32: new Uint32Array(buffer),
+    rootFrame,
+    firstShared: wide.firstShared,
+    sharedFrames,
+    bytes: buffer.byteLength + 8 * sharedFrames.length,
   };
 }
 

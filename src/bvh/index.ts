@@ -1,5 +1,15 @@
 export { buildBVH, type BVH } from './buildBVH';
-export { BVH_LAYOUTS, DEFAULT_BUILD_OPTIONS, MAX_LEAF_SIZE, resolveBuildOptions, type BuildOptions, type BVHLayoutName } from './options';
+export { loadWasmBuilder, wasmBuilderUnavailableReason } from './wasmBuilder';
+export {
+  BVH_BUILDERS,
+  BVH_LAYOUTS,
+  DEFAULT_BUILD_OPTIONS,
+  MAX_LEAF_SIZE,
+  resolveBuildOptions,
+  type BuildOptions,
+  type BVHBuilderName,
+  type BVHLayoutName,
+} from './options';
 export type { BVHStats } from './stats';
 export { MAX_BVH_TRIANGLES } from './meshInput';
 export { forEachNodeBox, collectNodeBoxes, type NodeBoxList, type NodeBoxVisitor } from './nodeBoxes';

@@ -4,10 +4,20 @@ export const BVH_LAYOUTS = ['quantized', 'float'] as const;
 /** 'quantized': 64-byte nodes with 16-bit child boxes; 'float': 112-byte nodes with float32 child boxes. */
 export type BVHLayoutName = (typeof BVH_LAYOUTS)[number];
 
+export const BVH_BUILDERS = ['typescript', 'wasm'] as const;
+/** 'typescript': the reference builder (every option, spatial splits included); 'wasm': the
+ *  WebAssembly SIMD builder (binned SAH, no spatial splits), several times faster. */
+export type BVHBuilderName = (typeof BVH_BUILDERS)[number];
+
 /** Most triangles one leaf slot can name: child types 2..15 encode ranges of 1..14 triangles. */
 export const MAX_LEAF_SIZE = 14;
 
 export interface BuildOptions {
+  /** Which builder runs. 'wasm' needs loadWasmBuilder() to have resolved with the module; otherwise
+   *  (or where the module's memory cannot grow) the TypeScript builder runs, and stats say why. The
+   *  WebAssembly builder bins centres at every node (exactSweepLimit does not apply) and makes no
+   *  spatial splits (spatialSplits and its settings do not apply). */
+  builder: BVHBuilderName;
   /** Which packed layouts to produce; castRays can use any of them. */
   layouts: readonly BVHLayoutName[];
   /** SAH cost of visiting one binary node, relative to triangleCost. */
@@ -51,6 +61,7 @@ export interface BuildOptions {
 }
 
 export const DEFAULT_BUILD_OPTIONS: Readonly<BuildOptions> = Object.freeze({
+  builder: 'typescript',
   layouts: ['quantized', 'float'] as const,
   traversalCost: 5,
   triangleCost: 1,
@@ -84,6 +95,9 @@ export function resolveBuildOptions(input: Partial<BuildOptions> = {}): BuildOpt
     !options.layouts.every((l) => (BVH_LAYOUTS as readonly unknown[]).includes(l))
   ) {
     throw new InvalidParameterError('layouts', `a non-empty list of ${BVH_LAYOUTS.join(', ')}`, options.layouts);
+  }
+  if (!(BVH_BUILDERS as readonly unknown[]).includes(options.builder)) {
+    throw new InvalidParameterError('builder', `one of ${BVH_BUILDERS.join(', ')}`, options.builder);
   }
   checkNumber('traversalCost', options.traversalCost, 0, 1e6, false);
   checkNumber('triangleCost', options.triangleCost, 1e-6, 1e6, false);

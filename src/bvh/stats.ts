@@ -1,5 +1,5 @@
 import type { BuildTree } from './buildTree';
-import type { BuildOptions } from './options';
+import type { BuildOptions, BVHBuilderName } from './options';
 import { inflatedHalfArea } from './surfaceArea';
 import { CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
 
@@ -26,6 +26,9 @@ export interface BVHStats {
   /** Expected cost of a random ray: Σ node area/root area · 1 (a 4-box test) + Σ leaf area/root area ·
    *  triangles · (triangleCost / traversalCost); comparable between builds of one mesh. */
   sahCost: number;
+  /** The builder that ran, and why it is not the one asked for ('' when it is). */
+  builder: BVHBuilderName;
+  builderFallback: string;
   buildMs: number;
   binaryBuildMs: number;
   collapseMs: number;
@@ -36,7 +39,10 @@ export function measureWideTree(
   wide: WideTree,
   tree: BuildTree,
   options: BuildOptions,
-): Omit<BVHStats, 'bytes' | 'bytesPerTriangle' | 'floatBytes' | 'buildMs' | 'binaryBuildMs' | 'collapseMs' | 'packMs'> {
+): Omit<
+  BVHStats,
+  'bytes' | 'bytesPerTriangle' | 'floatBytes' | 'builder' | 'builderFallback' | 'buildMs' | 'binaryBuildMs' | 'collapseMs' | 'packMs'
+> {
   const { kind, ref, source, depth, nodeCount } = wide;
   const bounds = tree.bounds;
   const radius = options.sweptRadius;

@@ -7,6 +7,7 @@ import {
   loadSimdCapsules,
   loadSimdParticles,
   loadSimdRays,
+  loadWasmBuilder,
   parseSceneText,
   runFixedSteps,
 } from '../../src/core';
@@ -22,7 +23,7 @@ interface PageWithSandbox {
 
 describe('the page and the headless runner are one program', () => {
   it('the gusts scene, restarted and stepped 12 fixed frames with the keyboard, reaches the runner’s hash', async () => {
-    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles()]);
+    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
     const runner = createHeadlessSandbox(loadSceneFile(`${SCENES_DIR}gusts.json`), { readField });
     const expected = runFixedSteps(runner, FRAMES);
 

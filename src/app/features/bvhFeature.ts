@@ -192,7 +192,8 @@ export class BvhFeature implements AppFeature {
     this.readouts.depth = `${s.depthMin} – ${s.depthMax}`;
     this.readouts.fill = `${(s.leafFillRate * 100).toFixed(1)}% · ${s.averageLeafSize.toFixed(2)} tri/leaf`;
     this.readouts.sah = s.sahCost.toFixed(2);
-    this.readouts.build = `${s.buildMs.toFixed(0)} ms`;
+    // Which builder made the tree; a fallback (module not loaded) is marked, its reason in the stats.
+    this.readouts.build = `${s.buildMs.toFixed(0)} ms · ${s.builder === 'wasm' ? 'WebAssembly' : 'TypeScript'}${s.builderFallback !== '' ? ' (fallback)' : ''}`;
     this.depthController?.max(bvh.maxDepth + 1).updateDisplay();
     this.refreshOverlay();
     this.heatMapKey = '';

@@ -6,6 +6,7 @@ import {
   loadSimdCapsules,
   loadSimdParticles,
   loadSimdRays,
+  loadWasmBuilder,
   parseScene,
   runFixedSteps,
   sceneToJson,
@@ -32,7 +33,7 @@ const GOLDEN: Record<string, string> = {
   'capsule-sweeps': 'f73f13ef21e07541',
   'box-probe': '8b6b1f0f48a24cc7',
   'ray-lab': '302c102e0b67d181',
-  masks: '903639542fcac29d',
+  masks: '8b12cc9a6b77750e',
   'bvh-heatmap': 'b8064a725b6c5104',
   'crack-explorer': '99e1c54099e999df',
   'sorting-batching': 'aaea4047da63afee',
@@ -44,7 +45,7 @@ const GOLDEN: Record<string, string> = {
 
 beforeAll(async () => {
   // As the runner and the page: the WebAssembly SIMD kernels where they load.
-  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles()]);
+  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
 });
 
 describe('golden determinism hashes', () => {
