@@ -1,4 +1,4 @@
-export { RayEmitterSystem, rayEmittersNeedPreparation, simdRefusal, type TraceResult } from './rayEmitterSystem';
+export { RayEmitterSystem, WARMUP_TRACES, rayEmittersNeedPreparation, simdRefusal, type TraceResult } from './rayEmitterSystem';
 export {
   DEFAULT_RAY_EMITTERS,
   LEAF_TRIANGLES,
