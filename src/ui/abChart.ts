@@ -15,7 +15,8 @@ const fixed = (value: number): string => (value >= 100 ? value.toFixed(0) : valu
 /**
  * The last A/B trace as bars, compact enough for the timing panel: time, then nodes, boxes and
  * triangles per ray, A over B on each metric's own scale, each bar with its number and B's bar with its
- * ratio to A. The title says which strategy is A and which is B.
+ * ratio to A. The title says which strategy is A and which is B, and over how many timed traces the
+ * times are medians (each strategy warms up untimed first: RayEmitterSystem).
  */
 export function abChart(
   rays: number,
@@ -39,7 +40,7 @@ export function abChart(
   const cb = resultB.counters;
   const hits = differing === 0 ? 'same hits' : `${differing.toLocaleString('en')} hits differ`;
   return {
-    title: `A/B · ${rays.toLocaleString('en')} rays · A ${name(a, resultA)} · B ${name(b, resultB)} · ${hits}`,
+    title: `A/B · ${rays.toLocaleString('en')} rays · A ${name(a, resultA)} · B ${name(b, resultB)} · ${hits} · median of ${resultA.samples}`,
     groups: [
       metric('time', resultA.ms, resultB.ms, (ms) => `${fixed(ms)} ms${rate(ms)}`),
       metric('nodes/ray', ca.nodesVisited / n, cb.nodesVisited / n, fixed),

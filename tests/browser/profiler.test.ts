@@ -105,7 +105,7 @@ describe('the profiler', () => {
     await waitForRow(page, 'phase:rayEmitters.B');
     await page.waitForFunction(
       () =>
-        /A\/B · 2,000 rays · A binary TS · B 4-way \w+ · same hits; time A [\d.]+ ms[^,]*, B [\d.]+ ms.* B\/A [\d.]+×; nodes\/ray A [\d.]+, B [\d.]+ · B\/A [\d.]+×/.test(
+        /A\/B · 2,000 rays · A binary TS · B 4-way \w+ · same hits · median of \d+; time A [\d.]+ ms[^,]*, B [\d.]+ ms.* B\/A [\d.]+×; nodes\/ray A [\d.]+, B [\d.]+ · B\/A [\d.]+×/.test(
           document.querySelector('[data-testid="hud-bar-chart"]')?.getAttribute('aria-label') ?? '',
         ),
       null,
@@ -167,7 +167,7 @@ describe('the profiler', () => {
   }, 400_000);
 
   it('shows the benchmark as a bar chart with its numbers', async () => {
-    const { page, errors } = await openPage(harness, `?scene=rolling-hills${LIGHT_TERRAIN}`, STAGE);
+    const { page, errors } = await openPage(harness, `?scene=capsule-sweeps${LIGHT_TERRAIN}`, STAGE);
     await waitForBuilds(page, 1);
     await page.evaluate(() => {
       const app = (window as unknown as { colliderscope: { settings: { run: { benchmarkFrames: number } } } }).colliderscope;
@@ -180,6 +180,7 @@ describe('the profiler', () => {
     const label = (await chart.getAttribute('aria-label')) ?? '';
     expect(label).toMatch(/render [\d.]+ ms \(p95 [\d.]+\)/);
     expect(label).toMatch(/whole frame [\d.]+ ms/);
+    expect(label).toMatch(/capsules step [\d.]+ ms/);
     const size = await chart.evaluate((canvas: HTMLCanvasElement) => [canvas.width, Math.round(canvas.clientWidth * devicePixelRatio)]);
     expect(size[0]).toBe(size[1]);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'profiler-benchmark.png') });

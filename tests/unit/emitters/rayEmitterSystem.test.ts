@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   RayEmitterSystem,
+  FIRST_PAIRS,
+  RECENT_TRACES,
   WARMUP_TRACES,
   buildBVH,
   castRays,
@@ -98,11 +100,14 @@ describe('the ray emitter system', () => {
     sandbox.step(1 / 60);
     const system = emitters(sandbox);
     expect(system.warmupTraces).toBe(2 * WARMUP_TRACES);
-    expect(system.resultA).not.toBeNull();
-    expect(system.resultB).not.toBeNull();
+    // The first result: the median of several timed pairs, then of the recent traces.
+    expect(system.resultA!.samples).toBe(FIRST_PAIRS);
+    expect(system.resultB!.samples).toBe(FIRST_PAIRS);
     sandbox.step(1 / 60);
     sandbox.step(1 / 60);
     expect(system.warmupTraces).toBe(2 * WARMUP_TRACES);
+    expect(system.resultA!.samples).toBe(Math.min(FIRST_PAIRS + 2, RECENT_TRACES));
+    expect(system.resultA!.lastMs).toBe(sandbox.timings.latest('rayEmitters.A'));
     // A new tree: both warm up again.
     sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
     sandbox.step(1 / 60);
