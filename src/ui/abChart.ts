@@ -40,7 +40,7 @@ export function abChart(
   const cb = resultB.counters;
   const hits = differing === 0 ? 'same hits' : `${differing.toLocaleString('en')} hits differ`;
   return {
-    title: `A/B · ${rays.toLocaleString('en')} rays · A ${name(a, resultA)} · B ${name(b, resultB)} · ${hits} · median of ${resultA.samples}`,
+    title: `A/B: A ${name(a, resultA)} · B ${name(b, resultB)}\n${rays.toLocaleString('en')} rays · ${hits} · median of ${resultA.samples} traces`,
     groups: [
       metric('time', resultA.ms, resultB.ms, (ms) => `${fixed(ms)} ms${rate(ms)}`),
       metric('nodes/ray', ca.nodesVisited / n, cb.nodesVisited / n, fixed),

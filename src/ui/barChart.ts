@@ -18,6 +18,7 @@ export interface BarGroup {
 
 /** A horizontal bar chart: groups of bars, each group on its own scale (they may have different units). */
 export interface BarChart {
+  /** One line per `\n`; '' for none. */
   readonly title: string;
   readonly groups: readonly BarGroup[];
 }
@@ -28,7 +29,7 @@ export function describeBarChart(chart: BarChart): string {
     const bars = group.bars.map((bar) => `${bar.label} ${bar.text}`).join(', ');
     return group.title === '' ? bars : `${group.title}${group.note === undefined ? '' : ` (${group.note})`}: ${bars}`;
   });
-  return [chart.title, ...groups].join('; ');
+  return [chart.title.replace(/\n/g, ' · '), ...groups].join('; ');
 }
 
 /**
@@ -38,7 +39,8 @@ export function describeBarChart(chart: BarChart): string {
 export function drawBarChart(canvas: HTMLCanvasElement, chart: BarChart, fontCss = 12): void {
   const dpr = window.devicePixelRatio || 1;
   const rowCss = Math.round(fontCss * 1.7);
-  const rows = chart.groups.reduce((n, group) => n + group.bars.length + (group.title === '' ? 0 : 1), chart.title === '' ? 0 : 1);
+  const titleLines = chart.title === '' ? [] : chart.title.split('\n');
+  const rows = chart.groups.reduce((n, group) => n + group.bars.length + (group.title === '' ? 0 : 1), titleLines.length);
   // A small gap between groups, so each metric's pair of bars reads as one.
   const gap = Math.round(rowCss * 0.3);
   const cssHeight = rows * rowCss + (chart.groups.length - 1) * gap + 6;
@@ -63,13 +65,13 @@ export function drawBarChart(canvas: HTMLCanvasElement, chart: BarChart, fontCss
   const textWidth = Math.max(0, ...bars.map((bar) => context.measureText(bar.text).width)) + fontCss * 0.6;
   const barSpace = Math.max(20, cssWidth - labelWidth - textWidth - 4);
   let y = 2;
-  if (chart.title !== '') {
-    context.fillStyle = '#e8eef4';
-    context.font = `bold ${font}`;
-    context.fillText(chart.title, 0, y + rowCss / 2);
-    context.font = font;
+  titleLines.forEach((line, i) => {
+    context.fillStyle = i === 0 ? '#e8eef4' : '#9fb6ca';
+    context.font = i === 0 ? `bold ${font}` : font;
+    context.fillText(line, 0, y + rowCss / 2);
     y += rowCss;
-  }
+  });
+  context.font = font;
   chart.groups.forEach((group, index) => {
     if (index > 0) y += gap;
     if (group.title !== '') {
