@@ -2,6 +2,7 @@ import type GUI from 'lil-gui';
 import type { Sandbox, SceneDefinition, SimSystem } from '../core';
 import type { BarChart } from '../ui/barChart';
 import type { AppSettings } from '../ui/settings';
+import type { Legend } from '../view/legend';
 import type { Stage } from '../view/stage';
 import type { ShortcutClaims } from './shortcuts';
 
@@ -42,9 +43,8 @@ export interface AppFeature {
   readonly name: string;
   install(context: AppContext): void;
   /**
-   * A scene that describes its systems was chosen (before its terrain is built): the feature takes its
-   * section's settings and turns on, or turns off when the scene leaves it out. Scenes that name no
-   * system do not call this (see describesSystems).
+   * A scene was chosen (before its terrain is built): the feature takes its section's settings (and its
+   * view hints) and turns on, or turns off when the scene leaves it out.
    */
   sceneLoaded?(scene: SceneDefinition): void;
   /** The terrain was (re)built; rebuild whatever depends on it. */
@@ -57,4 +57,6 @@ export interface AppFeature {
   hudLines?(): readonly string[];
   /** Bar charts for the timing HUD (an A/B comparison), drawn under the lines. */
   hudCharts?(): readonly BarChart[];
+  /** The keys of the colour codings the feature draws right now (none while its drawings are hidden). */
+  legends?(): readonly Legend[];
 }

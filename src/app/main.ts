@@ -12,7 +12,9 @@ import { ProgressBar } from '../ui/progressBar';
 import { DEFAULT_RUN_SETTINGS, DEFAULT_VIEW_SETTINGS, type AppSettings } from '../ui/settings';
 import { TimingHud, type HudLine } from '../ui/timingHud';
 import { Stage } from '../view/stage';
-import { MaterialLegend } from '../view/materialLegend';
+import { LegendPanel } from '../ui/legendPanel';
+import type { Legend } from '../view/legend';
+import { MATERIAL_LEGEND } from '../view/terrainColors';
 import { TerrainView } from '../view/terrainView';
 import type { AppContext, AppFeature } from './feature';
 import { FEATURES } from './features';
@@ -36,7 +38,7 @@ class App implements SceneLoaderHost, PresenterHost {
   private readonly banner: ErrorBanner;
   readonly progress: ProgressBar;
   private readonly hud: TimingHud;
-  private readonly materialLegend: MaterialLegend;
+  private readonly legends: LegendPanel;
   private readonly stats = new Stats();
   readonly panel: Panel;
   readonly settings: AppSettings;
@@ -69,7 +71,7 @@ class App implements SceneLoaderHost, PresenterHost {
     this.banner = new ErrorBanner(root);
     this.progress = new ProgressBar(root);
     this.hud = new TimingHud(root);
-    this.materialLegend = new MaterialLegend(root);
+    this.legends = new LegendPanel(root);
     this.stats.dom.classList.add('cs-stats');
     this.stats.dom.dataset.testid = 'stats';
     root.appendChild(this.stats.dom);
@@ -192,6 +194,7 @@ class App implements SceneLoaderHost, PresenterHost {
       sandbox.timings.record('frame', frameEnd - frameStart);
       const benchmark = run.endFrame(sandbox, simDt, () => this.featureCounters());
       this.hud.update(sandbox.timings, this.hudLines(sandbox), this.hudCharts());
+      this.legends.show(this.visibleLegends());
       if (benchmark !== null) this.resultDialog.show('Benchmark', benchmark, benchmarkChart(run.recorder.summary()));
     }
     this.stats.end();
@@ -235,6 +238,13 @@ class App implements SceneLoaderHost, PresenterHost {
     return charts;
   }
 
+  /** Every colour coding on screen: the terrain's, then each feature's. */
+  private visibleLegends(): Legend[] {
+    const legends: Legend[] = this.settings.view.colouring === 'material' ? [MATERIAL_LEGEND] : [];
+    for (const feature of this.features) if (feature.legends !== undefined) legends.push(...feature.legends());
+    return legends;
+  }
+
   presetChosen(name: string): void {
     this.url.setPreset(name);
   }
@@ -243,6 +253,7 @@ class App implements SceneLoaderHost, PresenterHost {
     if (hidden) this.panel.gui.hide();
     else this.panel.gui.show();
     this.hud.large = hidden;
+    this.legends.element.classList.toggle('cs-legends-large', hidden);
     this.stats.dom.hidden = hidden;
     this.controls.visible = !hidden;
   }
@@ -262,7 +273,6 @@ class App implements SceneLoaderHost, PresenterHost {
   applyView(): void {
     const v = this.settings.view;
     this.terrainView.applyLook({ colouring: v.colouring, wireframe: v.wireframe, flatShading: v.flatShading });
-    this.materialLegend.visible = v.colouring === 'material';
     this.stage.applyLook({ fog: v.fog, fogAmount: v.fogAmount, sunElevation: v.sunElevation, sunAzimuth: v.sunAzimuth });
     this.stage.setCameraMode(v.camera);
     this.hud.visible = this.presenter.hudVisible(v.hud);

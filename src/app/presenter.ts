@@ -1,12 +1,12 @@
 import { PresenterOverlay } from '../ui/presenterOverlay';
 import type { AppSettings } from '../ui/settings';
 import type { SceneLoader } from './sceneLoader';
-import { presetNames } from './scenes';
+import { presetNames, tourNames } from './scenes';
 
 /** What presenter mode asks of the page. */
 export interface PresenterHost {
   readonly settings: AppSettings;
-  /** Switches scenes (the slides are the presets in `scenes/index.json`, in order). */
+  /** Switches scenes (the slides are the tour's presets, `scenes/tour.json`, in order). */
   readonly scenes: SceneLoader;
   /** Hides (true) or shows the panels around the picture: the GUI, the stats, the control bar. */
   hidePanels(hidden: boolean): void;
@@ -22,7 +22,7 @@ export interface PresenterHost {
  */
 export class Presenter {
   presenting = false;
-  /** The slide shown (index into the presets), -1 before presenter mode was first entered. */
+  /** The slide shown (index into the tour), -1 before presenter mode was first entered. */
   slide = -1;
   /** Whether the HUD shows during the talk (H while presenting). */
   private hudWhilePresenting = false;
@@ -64,19 +64,23 @@ export class Presenter {
     this.host.hidePanels(on);
     this.overlay.visible = on;
     this.host.applyView();
-    if (on) this.showSlide(Math.max(0, presetNames().indexOf(this.host.settings.scene)));
+    // The tour starts at the scene on screen when it is a slide, else at its first slide.
+    if (on) this.showSlide(Math.max(0, tourNames().indexOf(this.host.settings.scene)));
   }
 
-  /** The previous (-1) or next (+1) preset: a slide while presenting, else a plain scene switch. */
+  /** The previous (-1) or next (+1) slide of the tour while presenting, else the next preset of the menu. */
   changeScene(offset: number): void {
+    if (this.presenting) {
+      this.showSlide(this.slide + offset);
+      return;
+    }
     const names = presetNames();
     const current = Math.max(0, names.indexOf(this.host.settings.scene));
-    if (this.presenting) this.showSlide(current + offset);
-    else if (names.length > 0) this.host.scenes.selectPreset(names[(current + offset + names.length) % names.length]!);
+    if (names.length > 0) this.host.scenes.selectPreset(names[(current + offset + names.length) % names.length]!);
   }
 
   private showSlide(index: number): void {
-    const names = presetNames();
+    const names = tourNames();
     if (names.length === 0) return;
     const i = ((index % names.length) + names.length) % names.length;
     this.slide = i;
@@ -85,6 +89,6 @@ export class Presenter {
     if (names[i] !== this.host.settings.scene) scenes.selectPreset(names[i]!, true);
     else scenes.applyCamera();
     const scene = scenes.scene;
-    this.overlay.showSlide(scene.name, scene.description, i, names.length);
+    this.overlay.showSlide(scene.title, scene.description, i, names.length);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Sandbox,
-  describesSystems,
   disableSystem,
   enableSystem,
   installSceneSystems,
@@ -100,9 +99,8 @@ export class SceneLoader {
     };
   }
 
-  /** Hands a scene that describes its systems to the features (before its terrain is built). */
+  /** Hands a scene to the features (before its terrain is built): each takes its section, or turns off without one. */
   announce(scene: SceneDefinition): void {
-    if (!describesSystems(scene.systems)) return;
     for (const feature of this.host.features) feature.sceneLoaded?.(scene);
     this.systemsPending = true;
   }

@@ -9,7 +9,7 @@ const presetTexts = import.meta.glob<string>('../../scenes/*.json', { query: '?r
 const PRESETS = new Map<string, string>();
 for (const [path, text] of Object.entries(presetTexts)) {
   const name = path.replace(/^.*\//, '').replace(/\.json$/, '');
-  if (name !== 'index') PRESETS.set(name, text);
+  if (name !== 'index' && name !== 'tour') PRESETS.set(name, text);
 }
 
 /** Preset names in the order scenes/index.json gives, then any others alphabetically. */
@@ -18,6 +18,13 @@ export function presetNames(): string[] {
   const ordered: string[] = indexText === undefined ? [] : (JSON.parse(indexText) as string[]).filter((n) => PRESETS.has(n));
   const rest = [...PRESETS.keys()].filter((n) => !ordered.includes(n)).sort();
   return [...ordered, ...rest];
+}
+
+/** The talk's slides: the presets scenes/tour.json names, in its order (all presets when it names none). */
+export function tourNames(): string[] {
+  const tourText = presetTexts['../../scenes/tour.json'];
+  const tour = tourText === undefined ? [] : (JSON.parse(tourText) as string[]).filter((n) => PRESETS.has(n));
+  return tour.length > 0 ? tour : presetNames();
 }
 
 export function loadPreset(name: string): SceneDefinition {

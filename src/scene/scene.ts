@@ -1,6 +1,17 @@
 import { ColliderscopeError } from '../errors';
 import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
-import { child, expectKnownKeys, expectNumber, expectObject, expectOneOf, expectString, expectVec3, parseJsonText, type Where } from './validate';
+import {
+  child,
+  expectBoolean,
+  expectKnownKeys,
+  expectNumber,
+  expectObject,
+  expectOneOf,
+  expectString,
+  expectVec3,
+  parseJsonText,
+  type Where,
+} from './validate';
 
 /**
  * A sandbox state as stored in scenes/*.json. Every field is optional in the file and filled with
@@ -17,13 +28,34 @@ export interface SceneCamera {
 export const TERRAIN_COLOURINGS = ['height+slope', 'height', 'slope', 'plain', 'material'] as const;
 export type TerrainColouring = (typeof TERRAIN_COLOURINGS)[number];
 
-/** What the page should show with the scene; a field left out leaves the page's own setting as it is. */
+/** Which of the BVH's node boxes the page draws. */
+export const BVH_BOX_SELECTIONS = ['at depth', 'up to depth', 'leaves'] as const;
+export type BvhBoxSelection = (typeof BVH_BOX_SELECTIONS)[number];
+
+/** The BVH overlays a scene shows; each field left out is off (or its default). */
+export interface SceneBvhView {
+  /** Draw node boxes (coloured by depth). */
+  boxes?: boolean;
+  depth?: number;
+  which?: BvhBoxSelection;
+  /** The heat map of nodes visited per camera ray. */
+  heatMap?: boolean;
+}
+
+/**
+ * What the page should show with the scene. The colouring left out leaves the page's own setting; the
+ * overlays are the scene's own: left out, they are off, so a slide shows the same on every pass.
+ */
 export interface SceneView {
   colouring?: TerrainColouring;
+  bvh?: SceneBvhView;
 }
 
 export interface SceneDefinition {
   name: string;
+  /** What a talk's slide and the page call the scene (the name when the file gives none). */
+  title: string;
+  /** One line under the title. */
   description: string;
   /** Seeds everything random in the run (not the terrain, which has its own seed). */
   seed: number;
@@ -31,7 +63,8 @@ export interface SceneDefinition {
   camera: SceneCamera;
   /**
    * The systems the scene runs beside its terrain, by catalog name, each section validated by its
-   * system (see src/systems.ts); none when empty.
+   * system (see src/systems.ts). A scene states every system's state: one left out is off, so a scene
+   * looks the same whatever ran before it.
    */
   systems: SceneSections;
   /** Page-only hints (the headless runner ignores them); absent when the file gave none. */
@@ -44,17 +77,10 @@ export type SceneSections = Readonly<Record<string, object>>;
 /** Validates one system's section of a scene file: typed, in range, unknown fields are errors. */
 export type SectionParser = (value: unknown, where: Where) => object;
 
-/**
- * Whether a scene describes its systems: one that names any system describes them all (the others are
- * off); one that names none leaves whatever is running as it is.
- */
-export function describesSystems(systems: SceneSections): boolean {
-  return Object.keys(systems).length > 0;
-}
-
-export const SCENE_FIELDS = ['name', 'description', 'seed', 'terrain', 'camera', 'systems', 'view'] as const;
+export const SCENE_FIELDS = ['name', 'title', 'description', 'seed', 'terrain', 'camera', 'systems', 'view'] as const;
 const CAMERA_FIELDS = ['position', 'target', 'fov'] as const;
-const VIEW_FIELDS = ['colouring'] as const;
+const VIEW_FIELDS = ['colouring', 'bvh'] as const;
+const BVH_VIEW_FIELDS = ['boxes', 'depth', 'which', 'heatMap'] as const;
 
 export function defaultCamera(terrain: TerrainParams): SceneCamera {
   const size = terrain.worldSize;
@@ -93,10 +119,13 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
     expectKnownKeys(input, VIEW_FIELDS, where);
     view = {};
     if (input.colouring !== undefined) view.colouring = expectOneOf(input.colouring, TERRAIN_COLOURINGS, child(where, 'colouring'));
+    if (input.bvh !== undefined) view.bvh = parseBvhView(input.bvh, child(where, 'bvh'));
   }
 
+  const name = object.name === undefined ? file.replace(/^.*\//, '').replace(/\.json$/, '') : expectString(object.name, child(top, 'name'), 120);
   return {
-    name: object.name === undefined ? file.replace(/^.*\//, '').replace(/\.json$/, '') : expectString(object.name, child(top, 'name'), 120),
+    name,
+    title: object.title === undefined ? name : expectString(object.title, child(top, 'title'), 120),
     description: object.description === undefined ? '' : expectString(object.description, child(top, 'description')),
     seed: object.seed === undefined ? 1 : expectNumber(object.seed, child(top, 'seed'), 0, 4294967295, true),
     terrain,
@@ -104,6 +133,17 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
     systems: object.systems === undefined ? {} : parseSections(object.systems, child(top, 'systems'), sections),
     ...(view !== undefined ? { view } : {}),
   };
+}
+
+function parseBvhView(value: unknown, where: Where): SceneBvhView {
+  const input = expectObject(value, where);
+  expectKnownKeys(input, BVH_VIEW_FIELDS, where);
+  const bvh: SceneBvhView = {};
+  if (input.boxes !== undefined) bvh.boxes = expectBoolean(input.boxes, child(where, 'boxes'));
+  if (input.depth !== undefined) bvh.depth = expectNumber(input.depth, child(where, 'depth'), 1, 32, true);
+  if (input.which !== undefined) bvh.which = expectOneOf(input.which, BVH_BOX_SELECTIONS, child(where, 'which'));
+  if (input.heatMap !== undefined) bvh.heatMap = expectBoolean(input.heatMap, child(where, 'heatMap'));
+  return bvh;
 }
 
 function parseSections(value: unknown, where: Where, parsers: ReadonlyMap<string, SectionParser>): SceneSections {
@@ -123,11 +163,12 @@ export function parseSceneText(text: string, file = 'scene', sections: ReadonlyM
 export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
   return {
     name: scene.name,
+    ...(scene.title !== scene.name ? { title: scene.title } : {}),
     description: scene.description,
     seed: scene.seed,
     terrain: { ...scene.terrain },
     camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
-    ...(describesSystems(scene.systems) ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
-    ...(scene.view !== undefined ? { view: { ...scene.view } } : {}),
+    ...(Object.keys(scene.systems).length > 0 ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
+    ...(scene.view !== undefined ? { view: JSON.parse(JSON.stringify(scene.view)) as Record<string, unknown> } : {}),
   };
 }

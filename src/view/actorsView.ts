@@ -1,10 +1,22 @@
 import * as THREE from 'three';
 import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_SPHERE, type ActorBuffers } from '../core';
+import { swatches, type Legend } from './legend';
 
 /** Colours per shape kind when awake; sleepers are drawn in a greyed tint of them, lost ones dark red. */
 const AWAKE_COLOURS = [new THREE.Color(0xf4a259), new THREE.Color(0x5b8e7d), new THREE.Color(0xbc4b51)];
 const SLEEP_TINT = new THREE.Color(0x7d8597);
 const LOST_COLOUR = new THREE.Color(0x4a1c1c);
+
+export const ACTORS_LEGEND: Legend = {
+  title: 'actors',
+  swatches: swatches([
+    ['sphere', AWAKE_COLOURS[SHAPE_SPHERE]!],
+    ['box', AWAKE_COLOURS[SHAPE_BOX]!],
+    ['capsule', AWAKE_COLOURS[SHAPE_CAPSULE]!],
+    ['asleep (greyed)', new THREE.Color().copy(AWAKE_COLOURS[SHAPE_SPHERE]!).lerp(SLEEP_TINT, 0.65)],
+    ['lost (left the terrain)', LOST_COLOUR],
+  ]),
+};
 
 /**
  * The actors as three instanced meshes: unit spheres, unit boxes and unit cylinders. A capsule is drawn

@@ -1,4 +1,5 @@
 import * as THREE from 'three';
+import { cssColour, type Legend } from './legend';
 
 /** Twelve box edges as pairs of corner indices; corner k has x from bit 0, y from bit 1, z from bit 2. */
 const EDGES = [0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7];
@@ -7,6 +8,15 @@ const EDGES = [0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6,
 const DEPTH_COLOURS = [0xff595e, 0xffca3a, 0x8ac926, 0x1982c4, 0x6a4c93, 0xff924c, 0x52a675, 0x4267ac, 0xc5ca30, 0xb5a6c9, 0xe76f51, 0x2a9d8f].map(
   (hex) => new THREE.Color(hex),
 );
+
+/** The key of the depth colours, for the depths from `from` to `to` (at most twelve rows: the palette cycles). */
+export function depthLegend(title: string, from: number, to: number): Legend {
+  const rows = [];
+  for (let depth = from; depth <= Math.min(to, from + DEPTH_COLOURS.length - 1); depth++) {
+    rows.push({ label: `depth ${depth}`, colour: cssColour(DEPTH_COLOURS[depth % DEPTH_COLOURS.length]!) });
+  }
+  return { title, swatches: rows };
+}
 
 export interface BoxSet {
   /** minX, minY, minZ, maxX, maxY, maxZ per box. */

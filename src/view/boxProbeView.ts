@@ -84,6 +84,10 @@ export class BoxProbeView {
     this.group.visible = on;
   }
 
+  get visible(): boolean {
+    return this.group.visible;
+  }
+
   dispose(): void {
     this.outline.geometry.dispose();
     this.outline.material.dispose();

@@ -1,9 +1,20 @@
 import * as THREE from 'three';
+import { swatches, type Legend } from './legend';
 
 const DYNAMIC = new THREE.Color(0x5f7fa8);
 const STATIC = new THREE.Color(0x6d6a58);
 const DYNAMIC_OVERLAP = new THREE.Color(0xff7a2e);
 const STATIC_OVERLAP = new THREE.Color(0xe8c040);
+export const BROAD_PHASE_LEGEND: Legend = {
+  title: 'broad-phase boxes',
+  swatches: swatches([
+    ['moving box', DYNAMIC],
+    ['static box', STATIC],
+    ['moving, in an overlapping pair', DYNAMIC_OVERLAP],
+    ['static, in an overlapping pair', STATIC_OVERLAP],
+  ]),
+};
+
 /** Kind code of static boxes in the broad-phase (KIND_STATIC). */
 const KIND_STATIC = 1;
 
@@ -55,6 +66,10 @@ export class BroadPhaseBoxes {
 
   set visible(on: boolean) {
     this.group.visible = on;
+  }
+
+  get visible(): boolean {
+    return this.group.visible;
   }
 
   dispose(): void {

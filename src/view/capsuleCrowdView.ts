@@ -1,7 +1,15 @@
 import * as THREE from 'three';
 import { capsuleSolidGeometry } from './capsuleShapes';
+import { cssColour, type Legend } from './legend';
 
 const UP = new THREE.Vector3(0, 1, 0);
+const FRESH = 0xffa033;
+const CALM = 0x4a78c8;
+
+export const CAPSULE_CROWD_LEGEND: Legend = {
+  title: 'swept capsules (crowd)',
+  gradient: { stops: [cssColour(FRESH), cssColour(CALM)], min: 'just hit', max: 'free ≥ 0.6 s' },
+};
 
 /**
  * Many capsules in one draw call: an instanced solid capsule, one matrix per capsule from its centre
@@ -18,8 +26,8 @@ export class CapsuleCrowdView {
   private readonly rotation = new THREE.Quaternion();
   private readonly scale = new THREE.Vector3(1, 1, 1);
   private readonly colour = new THREE.Color();
-  private readonly fresh = new THREE.Color(0xffa033);
-  private readonly calm = new THREE.Color(0x4a78c8);
+  private readonly fresh = new THREE.Color(FRESH);
+  private readonly calm = new THREE.Color(CALM);
 
   constructor() {
     this.mesh = this.build(1, 0.5, 1);

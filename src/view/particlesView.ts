@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import { PLANE_CACHE, PLANE_CONTACT, PLANE_FAR, PLANE_RAY, type ParticleBuffers, type PlaneCache } from '../core';
 import { BoxOverlay, type BoxSet } from './boxOverlay';
+import { cssColour, swatches, type Legend } from './legend';
 
 /**
  * Every particle as a point, drawn straight from the core's arrays: positions are read through an
@@ -45,6 +46,28 @@ const SOURCE_COLOURS: Record<number, THREE.Color> = {
   [PLANE_CONTACT]: new THREE.Color(0xffa230),
   [PLANE_FAR]: new THREE.Color(0xc77dff),
 };
+
+/** The key of the plane quads' colours. */
+export const PLANE_SOURCE_LEGEND: Legend = {
+  title: 'particle collision planes, from',
+  swatches: swatches([
+    ['its own raycast', SOURCE_COLOURS[PLANE_RAY]!],
+    ['the plane cache', SOURCE_COLOURS[PLANE_CACHE]!],
+    ['the plane last touched', SOURCE_COLOURS[PLANE_CONTACT]!],
+    ['a ray beyond the look-ahead', SOURCE_COLOURS[PLANE_FAR]!],
+  ]),
+};
+
+/** The key of the particles' own colours: one per effect, dimming as a particle ages. */
+export function particleEffectLegend(effects: readonly { kind: string; colour: readonly [number, number, number] }[]): Legend {
+  return {
+    title: 'particles by effect',
+    swatches: effects.map(({ kind, colour }) => ({
+      label: kind,
+      colour: cssColour(new THREE.Color(colour[0] / 255, colour[1] / 255, colour[2] / 255)),
+    })),
+  };
+}
 
 /**
  * A sample of particles' collision planes as small quads: each centred where its particle projects

@@ -1,7 +1,20 @@
 import * as THREE from 'three';
+import { swatches, type Legend } from './legend';
 
 const HIT_COLOUR = new THREE.Color(0xffd23f);
 const MISS_COLOUR = new THREE.Color(0x7fb2ff);
+const HIT_DOT = 0xff5a36;
+const MARKER = 0xff2f92;
+
+export const RAY_EMITTER_LEGEND: Legend = {
+  title: 'emitted rays',
+  swatches: swatches([
+    ['ray up to its hit', HIT_COLOUR],
+    ['ray that missed', MISS_COLOUR],
+    ['hit point', HIT_DOT],
+    ['emitter', MARKER],
+  ]),
+};
 
 /**
  * A ray emitter's rays: a segment from each origin to its hit (yellow) or, for a miss, to where the
@@ -23,8 +36,8 @@ export class RayEmitterView {
       new THREE.BufferGeometry(),
       new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.55, depthWrite: false }),
     );
-    this.dots = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ color: 0xff5a36, size: 3, sizeAttenuation: false }));
-    this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8), new THREE.MeshBasicMaterial({ color: 0xff2f92 }));
+    this.dots = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ color: HIT_DOT, size: 3, sizeAttenuation: false }));
+    this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8), new THREE.MeshBasicMaterial({ color: MARKER }));
     for (const object of [this.segments, this.dots, this.marker]) object.frustumCulled = false;
     this.group.add(this.segments, this.dots, this.marker);
     this.group.visible = false;

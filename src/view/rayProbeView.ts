@@ -1,4 +1,5 @@
 import * as THREE from 'three';
+import type { Legend } from './legend';
 
 /**
  * What a clicked ray shows: the segment from the camera to the hit, a marker at the hit, the normal as
@@ -53,28 +54,35 @@ export class RayProbeView {
   }
 }
 
+/** The heat map's colour ramp (hue from blue to red, lightness rising with the cost), as CSS stops. */
+const HEAT_STOPS = ['hsl(252, 100%, 12%)', 'hsl(180, 100%, 35%)', 'hsl(90, 100%, 45%)', 'hsl(40, 100%, 52%)', 'hsl(0, 100%, 57%)'];
+
 /**
  * A heat map drawn over the view: one cell per sampled camera ray, coloured by a cost (nodes visited),
- * with a legend. A plain 2D canvas stretched over the WebGL canvas: it never touches the 3D scene.
+ * with its legend. A plain 2D canvas stretched over the WebGL canvas: it never touches the 3D scene.
  */
 export class HeatMapOverlay {
   readonly canvas: HTMLCanvasElement;
-  private readonly legend: HTMLDivElement;
   private readonly context: CanvasRenderingContext2D;
+  /** The key of the last map drawn; null before the first. */
+  private drawnLegend: Legend | null = null;
 
   constructor(parent: HTMLElement) {
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'cs-heatmap';
     this.canvas.dataset.testid = 'heatmap';
     this.context = this.canvas.getContext('2d')!;
-    this.legend = document.createElement('div');
-    this.legend.className = 'cs-heatmap-legend';
-    this.canvas.hidden = this.legend.hidden = true;
-    parent.append(this.canvas, this.legend);
+    this.canvas.hidden = true;
+    parent.append(this.canvas);
   }
 
   set visible(value: boolean) {
-    this.canvas.hidden = this.legend.hidden = !value;
+    this.canvas.hidden = !value;
+  }
+
+  /** The legend of the map on screen, null while it is hidden or not drawn yet. */
+  get legend(): Legend | null {
+    return this.canvas.hidden ? null : this.drawnLegend;
   }
 
   /** `costs` is width·height values, row 0 at the top. */
@@ -97,6 +105,6 @@ export class HeatMapOverlay {
       image.data[4 * i + 3] = costs[i]! > 0 ? 255 : 0;
     }
     this.context.putImageData(image, 0, 0);
-    this.legend.innerHTML = `<span>${label}</span><div class="cs-heatmap-bar"></div><span>0</span><span style="float:right">${max.toFixed(0)}</span>`;
+    this.drawnLegend = { title: 'BVH nodes visited per camera ray', gradient: { stops: HEAT_STOPS, min: '0', max: max.toFixed(0) }, note: label };
   }
 }

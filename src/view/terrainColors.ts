@@ -1,4 +1,6 @@
-import type { TerrainColouring } from '../core';
+import * as THREE from 'three';
+import { TERRAIN_MATERIAL_NAMES, type TerrainColouring } from '../core';
+import type { Legend } from './legend';
 
 export { TERRAIN_COLOURINGS, type TerrainColouring } from '../core';
 
@@ -15,6 +17,15 @@ export const MATERIAL_COLOURS: readonly (readonly [number, number, number])[] = 
   [0.9, 0.92, 0.95],
   [0.02, 0.16, 0.6],
 ];
+
+/** The key of the material colouring (the vertex colours are linear; the swatches show their sRGB). */
+export const MATERIAL_LEGEND: Legend = {
+  title: 'terrain materials',
+  swatches: TERRAIN_MATERIAL_NAMES.map((name, id) => {
+    const [r, g, b] = MATERIAL_COLOURS[id]!;
+    return { label: `${name} · bit ${id}`, colour: new THREE.Color().setRGB(r, g, b, THREE.LinearSRGBColorSpace).getStyle() };
+  }),
+};
 
 /**
  * Vertex colours from the materials of the triangles around each vertex (the most common one; ties go

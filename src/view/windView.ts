@@ -1,9 +1,17 @@
 import * as THREE from 'three';
+import type { Legend } from './legend';
 
 /** Speed → colour: calm blue through green and yellow to red at `maxSpeed` and beyond. */
 export function speedColour(speed: number, maxSpeed: number, out: THREE.Color): THREE.Color {
   const t = Math.min(speed / maxSpeed, 1);
   return out.setHSL(0.66 * (1 - t), 0.9, 0.5);
+}
+
+/** The key of the arrows' speed colours up to `maxSpeed` (m/s). */
+export function windSpeedLegend(maxSpeed: number): Legend {
+  const colour = new THREE.Color();
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => speedColour(t * maxSpeed, maxSpeed, colour).getStyle());
+  return { title: 'wind speed (arrow heads)', gradient: { stops, min: '0 m/s', max: `≥ ${maxSpeed} m/s` } };
 }
 
 /**

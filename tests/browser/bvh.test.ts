@@ -37,7 +37,7 @@ describe('the BVH in real Chromium', () => {
 
     await control(page, 'heat map (nodes/ray)', folder(page, 'BVH')).locator('input').check();
     await page.waitForFunction(
-      () => /nodes visited per ray · mean [\d.]+/.test(document.querySelector('.cs-heatmap-legend')?.textContent ?? ''),
+      () => /nodes visited per ray · mean [\d.]+/.test(document.querySelector('[data-testid="legends"]')?.textContent ?? ''),
       null,
       { timeout: 20_000 },
     );

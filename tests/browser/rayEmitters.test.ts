@@ -57,7 +57,7 @@ describe('ray emitters in real Chromium', () => {
     await waitForBuilds(page, 1);
     await waitForBvh(page);
     // The preset colours the terrain by material, with its legend, and filters water out (7: grass, rock, snow).
-    const legend = page.locator('[data-testid="material-legend"]');
+    const legend = page.locator('[data-testid="legends"] [data-legend="terrain materials"]');
     await expect(legend.isVisible()).resolves.toBe(true);
     expect(await legend.textContent()).toMatch(/grass.*rock.*snow.*water/);
     const filtered = await hudLine(page, /filter keeps grass, rock, snow · A per ray: [^\n]*?masked (subtrees|tris) [\d.]+/);

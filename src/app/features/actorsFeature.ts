@@ -1,7 +1,8 @@
 import type GUI from 'lil-gui';
 import * as THREE from 'three';
 import { ActorSystem, WindSystem, sampleTerrainHeight, type SceneActors, type SceneDefinition } from '../../core';
-import { ActorsView } from '../../view/actorsView';
+import { ACTORS_LEGEND, ActorsView } from '../../view/actorsView';
+import type { Legend } from '../../view/legend';
 import { BoxOverlay } from '../../view/boxOverlay';
 import type { AppContext, AppFeature } from '../feature';
 
@@ -126,6 +127,10 @@ export class ActorsFeature implements AppFeature {
       this.wakeBoxTimer -= Math.max(dtSeconds, 1 / 60);
       this.wakeBox.lines.visible = this.wakeBoxTimer > 0;
     }
+  }
+
+  legends(): readonly Legend[] {
+    return this.view.group.visible ? [ACTORS_LEGEND] : [];
   }
 
   hudLines(): readonly string[] {

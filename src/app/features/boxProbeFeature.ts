@@ -24,6 +24,7 @@ import {
 } from '../../core';
 import { BoxProbeView } from '../../view/boxProbeView';
 import type { AppContext, AppFeature } from '../feature';
+import { cssColour, type Legend } from '../../view/legend';
 
 /** The panel's mirror of the system's section, flattened for lil-gui, plus whether the probe runs. */
 interface BoxProbePanel {
@@ -51,6 +52,17 @@ const KIND_COLOURS: Readonly<Record<ExitKind, THREE.Color>> = {
   invalid: new THREE.Color(0x808080),
   // The SIMD test keeps no axis: everything it rejects is one colour.
   separated: new THREE.Color(0x7f8fa6),
+};
+
+/** What each exit of the box–triangle test means, for the legend. */
+const EXIT_LABELS: Readonly<Record<ExitKind, string>> = {
+  contained: 'inside the box (early exit)',
+  overlap: 'overlaps (every axis tested)',
+  axis: 'rejected on a box axis',
+  plane: "rejected by the triangle's plane",
+  edge: 'rejected on an edge × axis',
+  invalid: 'degenerate triangle',
+  separated: 'rejected (SIMD: any axis)',
 };
 
 /**
@@ -112,7 +124,6 @@ export class BoxProbeFeature implements AppFeature {
     readouts.add(this.readouts, 'exits').disable().listen();
     readouts.add(this.readouts, 'work').disable().listen();
     readouts.add(this.readouts, 'time').disable().listen();
-    readouts.add({ legend: 'green contained · yellow overlap · blue axis · purple plane · red edge' }, 'legend').name('colours').disable();
     folder.close();
     this.listenToPointer(context);
   }
@@ -162,6 +173,22 @@ export class BoxProbeFeature implements AppFeature {
     this.readouts.time = `${system.queryMs.toFixed(3)} ms (${system.ran}${fallback})`;
   }
 
+  /** The exit kinds of the triangles on screen, for the legend. */
+  private readonly paintedKinds = new Set<ExitKind>();
+
+  legends(): readonly Legend[] {
+    if (!this.view.visible) return [];
+    // The exits this kernel and these triangles took: the SIMD test reports no axis, the TypeScript ones do.
+    const kinds = (Object.keys(KIND_COLOURS) as ExitKind[]).filter((kind) => this.paintedKinds.has(kind));
+    if (kinds.length === 0) return [];
+    return [
+      {
+        title: 'box–triangle test: exit taken',
+        swatches: kinds.map((kind) => ({ label: EXIT_LABELS[kind], colour: cssColour(KIND_COLOURS[kind]) })),
+      },
+    ];
+  }
+
   hudLines(): readonly string[] {
     if (this.system?.counters == null) return [];
     const lines = [`box probe: ${this.readouts.triangles} · ${this.readouts.work} · ${this.readouts.time}`];
@@ -205,9 +232,12 @@ export class BoxProbeFeature implements AppFeature {
   private paint(sandbox: Sandbox, list: BoxOverlapList): void {
     const { positions, indices } = sandbox.terrain;
     const { positions: out, colours } = this.view.triangleBuffers(list.count);
+    this.paintedKinds.clear();
     for (let i = 0; i < list.count; i++) {
       const triangle = list.triangle[i]!;
-      const colour = KIND_COLOURS[exitKind(list.exit[i]!)];
+      const kind = exitKind(list.exit[i]!);
+      this.paintedKinds.add(kind);
+      const colour = KIND_COLOURS[kind];
       for (let v = 0; v < 3; v++) {
         const p = 3 * indices[3 * triangle + v]!;
         const o = 9 * i + 3 * v;

@@ -9,7 +9,8 @@ import {
   type BroadPhaseSceneName,
   type SceneDefinition,
 } from '../../core';
-import { BroadPhaseBoxes } from '../../view/broadPhaseView';
+import { BROAD_PHASE_LEGEND, BroadPhaseBoxes } from '../../view/broadPhaseView';
+import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
 
 interface BroadPhaseFeatureSettings {
@@ -151,6 +152,10 @@ export class BroadPhaseFeature implements AppFeature {
       .join(' · ');
     this.readouts.counters = text;
     this.countersController?.domElement.setAttribute('title', text);
+  }
+
+  legends(): readonly Legend[] {
+    return this.view.visible && this.settings.highlight ? [BROAD_PHASE_LEGEND] : [];
   }
 
   hudLines(): readonly string[] {

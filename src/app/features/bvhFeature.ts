@@ -14,18 +14,20 @@ import {
   type RayTrace,
   type RayTriangleKernelName,
   type Sandbox,
+  type SceneDefinition,
+  type BvhBoxSelection,
+  BVH_BOX_SELECTIONS,
 } from '../../core';
-import { BoxOverlay } from '../../view/boxOverlay';
+import { BoxOverlay, depthLegend } from '../../view/boxOverlay';
+import type { Legend } from '../../view/legend';
 import { HeatMapOverlay, RayProbeView } from '../../view/rayProbeView';
 import type { AppContext, AppFeature } from '../feature';
 import { addFilterFolder } from './filterFolder';
 
-type BoxSelection = 'at depth' | 'up to depth' | 'leaves';
-
 interface BvhSettings {
   overlay: boolean;
   depth: number;
-  show: BoxSelection;
+  show: BvhBoxSelection;
   layout: BVHLayoutName;
   triangleTest: RayTriangleKernelName;
   heatMap: boolean;
@@ -61,6 +63,7 @@ export class BvhFeature implements AppFeature {
   private readonly replay = new BoxOverlay(1);
   private readonly probe = new RayProbeView();
   private heatMap: HeatMapOverlay | null = null;
+  private folder: GUI | null = null;
   private depthController: Controller | null = null;
   private replayController: Controller | null = null;
   // Child boxes of the whole tree, and each node's own box (the union of its children).
@@ -85,7 +88,7 @@ export class BvhFeature implements AppFeature {
     this.heatMap = new HeatMapOverlay(context.root);
     context.stage.scene.add(this.overlay.lines, this.replay.lines, this.probe.group);
     this.overlay.lines.visible = false;
-    const folder: GUI = context.gui.addFolder('BVH');
+    const folder: GUI = (this.folder = context.gui.addFolder('BVH'));
     folder
       .add(this.settings, 'overlay')
       .name('show boxes')
@@ -95,7 +98,7 @@ export class BvhFeature implements AppFeature {
       .name('depth')
       .onChange(() => this.refreshOverlay());
     folder
-      .add(this.settings, 'show', ['at depth', 'up to depth', 'leaves'])
+      .add(this.settings, 'show', [...BVH_BOX_SELECTIONS])
       .name('which boxes')
       .onChange(() => this.refreshOverlay());
     folder
@@ -155,6 +158,19 @@ export class BvhFeature implements AppFeature {
     });
   }
 
+  /** The scene's BVH overlays (its `view.bvh`); a scene without them shows none. */
+  sceneLoaded(scene: SceneDefinition): void {
+    const view = scene.view?.bvh ?? {};
+    this.settings.overlay = view.boxes ?? false;
+    this.settings.depth = view.depth ?? 3;
+    this.settings.show = view.which ?? 'at depth';
+    this.settings.heatMap = view.heatMap ?? false;
+    if (this.heatMap !== null) this.heatMap.visible = this.settings.heatMap;
+    this.heatMapKey = '';
+    for (const controller of this.folder?.controllersRecursive() ?? []) controller.updateDisplay();
+    this.refreshOverlay();
+  }
+
   terrainChanged(): void {
     this.bvh = null;
     this.trace = null;
@@ -204,6 +220,25 @@ export class BvhFeature implements AppFeature {
     ];
     if (this.lastRayLine !== '') lines.push(this.lastRayLine);
     return lines;
+  }
+
+  legends(): readonly Legend[] {
+    const legends: Legend[] = [];
+    const bvh = this.bvh;
+    if (this.overlay.lines.visible && bvh !== null) {
+      const { depth, show } = this.settings;
+      if (show === 'at depth') legends.push(depthLegend('BVH node boxes', depth, depth));
+      else if (show === 'up to depth') legends.push(depthLegend('BVH node boxes by depth', 1, depth));
+      else legends.push(depthLegend('BVH leaf boxes by depth', bvh.stats.depthMin, bvh.stats.depthMax));
+    }
+    if (this.replay.lines.visible && this.trace !== null) {
+      let deepest = 0;
+      for (const node of this.trace.visited) deepest = Math.max(deepest, this.nodeDepth[node]!);
+      legends.push(depthLegend('nodes the clicked ray visited', 0, deepest));
+    }
+    const heat = this.heatMap?.legend ?? null;
+    if (heat !== null) legends.push(heat);
+    return legends;
   }
 
   /** Child boxes for the overlay, and per-node boxes (union of a node's children) for the replay. */

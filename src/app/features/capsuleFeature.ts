@@ -23,7 +23,8 @@ import {
   type SceneDefinition,
 } from '../../core';
 import { capsuleSolidGeometry, poseOnSegment } from '../../view/capsuleShapes';
-import { CapsuleCrowdView } from '../../view/capsuleCrowdView';
+import { CAPSULE_CROWD_LEGEND, CapsuleCrowdView } from '../../view/capsuleCrowdView';
+import { cssColour, type Legend } from '../../view/legend';
 import { CapsuleProbeView } from '../../view/capsuleProbeView';
 import type { AppContext, AppFeature } from '../feature';
 
@@ -203,6 +204,25 @@ export class CapsuleFeature implements AppFeature {
     this.crowdView.group.visible = crowd !== null;
     if (crowd !== null)
       this.crowdView.update(crowd.count, crowd.centres, crowd.axes, crowd.sinceHit, crowd.settings.radius, crowd.settings.halfHeight);
+  }
+
+  legends(): readonly Legend[] {
+    const legends: Legend[] = [];
+    if (this.drawnProbe !== null) {
+      const pairs = this.probeLook.colourBy === 'pairs tested' ? 'pair tests' : 'pairs kept';
+      legends.push({
+        title: 'capsule probe: triangles it reached',
+        swatches: [
+          { label: 'culled before any feature test', colour: cssColour(CULLED) },
+          { label: 'every pair left to a neighbour', colour: cssColour(MASKED) },
+          { label: `1–2 ${pairs}`, colour: cssColour(FEW) },
+          { label: `3–5 ${pairs}`, colour: cssColour(SOME) },
+          { label: `6 or more ${pairs}`, colour: cssColour(MANY) },
+        ],
+      });
+    }
+    if (this.crowdView.group.visible) legends.push(CAPSULE_CROWD_LEGEND);
+    return legends;
   }
 
   hudLines(): readonly string[] {

@@ -12,7 +12,10 @@ import {
 } from '../../core';
 import { ProgressBar } from '../../ui/progressBar';
 import type { AppContext, AppFeature } from '../feature';
+import { cssColour, type Legend } from '../../view/legend';
 
+/** The misses drawn: rays through a crack of the chosen triangle test. */
+const MISS_COLOUR = 0xff2244;
 /**
  * Rays the panel fires by default: every triangle test runs them on the main thread (about 10 µs a ray
  * and test under a software renderer), so the default batch answers in about a second; the slider goes
@@ -44,11 +47,11 @@ export class CrackFeature implements AppFeature {
   constructor() {
     this.lines = new THREE.LineSegments(
       new THREE.BufferGeometry(),
-      new THREE.LineBasicMaterial({ color: 0xff2244, transparent: true, opacity: 0.7 }),
+      new THREE.LineBasicMaterial({ color: MISS_COLOUR, transparent: true, opacity: 0.7 }),
     );
     this.dots = new THREE.Points(
       new THREE.BufferGeometry(),
-      new THREE.PointsMaterial({ color: 0xff2244, size: 6, sizeAttenuation: false, depthTest: false }),
+      new THREE.PointsMaterial({ color: MISS_COLOUR, size: 6, sizeAttenuation: false, depthTest: false }),
     );
     this.lines.frustumCulled = this.dots.frustumCulled = false;
     this.lines.visible = this.dots.visible = false;
@@ -100,6 +103,14 @@ export class CrackFeature implements AppFeature {
     if (system === this.drawn.system && runs === this.drawn.runs && test === this.drawn.test) return;
     this.drawn = { system, runs, test };
     this.drawMisses(system);
+  }
+
+  legends(): readonly Legend[] {
+    const system = this.system;
+    if (system === null || !this.lines.visible) return [];
+    return [
+      { title: 'crack explorer', swatches: [{ label: `ray the ${system.settings.showMissesOf} test let through`, colour: cssColour(MISS_COLOUR) }] },
+    ];
   }
 
   hudLines(): readonly string[] {

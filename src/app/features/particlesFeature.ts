@@ -22,7 +22,8 @@ import {
   type SceneDefinition,
   type SceneParticles,
 } from '../../core';
-import { CacheCells, ParticlePoints, PlaneQuads } from '../../view/particlesView';
+import { CacheCells, PLANE_SOURCE_LEGEND, ParticlePoints, PlaneQuads, particleEffectLegend } from '../../view/particlesView';
+import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
 
 interface ParticlesSettings {
@@ -247,6 +248,14 @@ export class ParticlesFeature implements AppFeature {
       if (effect !== undefined) this.cells.update(effect.cache, this.settings.maxCells);
     }
     this.updateStats(system);
+  }
+
+  legends(): readonly Legend[] {
+    const system = this.system;
+    if (system === null || !this.points.points.visible) return [];
+    const legends = [particleEffectLegend(system.effects.map((effect) => effect.params))];
+    if (this.quads.mesh.visible) legends.push(PLANE_SOURCE_LEGEND);
+    return legends;
   }
 
   hudLines(): readonly string[] {

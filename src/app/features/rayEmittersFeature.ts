@@ -25,8 +25,9 @@ import {
   type TraceResult,
 } from '../../core';
 import { abChart } from '../../ui/abChart';
-import { RayEmitterView } from '../../view/rayEmitterView';
 import type { BarChart } from '../../ui/barChart';
+import { RAY_EMITTER_LEGEND, RayEmitterView } from '../../view/rayEmitterView';
+import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
 import { addFilterFolder, describeFilter, type FilterFolder } from './filterFolder';
 
@@ -250,6 +251,10 @@ export class RayEmittersFeature implements AppFeature {
     this.drawnSystem = system;
     this.drawnTraces = system.traces;
     this.draw(system, sandbox);
+  }
+
+  legends(): readonly Legend[] {
+    return this.view.group.visible ? [RAY_EMITTER_LEGEND] : [];
   }
 
   hudLines(): readonly string[] {

@@ -15,7 +15,8 @@ import {
   type SceneWind,
 } from '../../core';
 import { FieldEditor } from '../../ui/fieldEditor';
-import { EffectGizmos, TracerPoints, WindArrows } from '../../view/windView';
+import { EffectGizmos, TracerPoints, WindArrows, windSpeedLegend } from '../../view/windView';
+import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
 
 interface WindPanel {
@@ -29,6 +30,9 @@ interface WindPanel {
   selected: string;
 }
 
+/** Wind speed at which the arrows' heads reach the top of their colour ramp (m/s). */
+const ARROW_MAX_SPEED = 30;
+const WIND_LEGEND = windSpeedLegend(ARROW_MAX_SPEED);
 /**
  * The wind's panel and view: effects drawn as gizmos while the folder is open, the field as arrows on a
  * grid and the tracers it carries; each effect's placement, constants and program can be edited live.
@@ -134,13 +138,17 @@ export class WindFeature implements AppFeature {
       const start = performance.now();
       system.field.sample(this.gridPoints, this.gridWind, this.gridCount);
       sandbox.timings.record('wind.arrows', performance.now() - start);
-      this.arrows.update(this.gridPoints, this.gridWind, this.gridCount, 0.9, 30);
+      this.arrows.update(this.gridPoints, this.gridWind, this.gridCount, 0.9, ARROW_MAX_SPEED);
     }
     this.tracerPoints.update(system.tracers.positions, system.tracers.count);
     this.gizmos.update(
       system.field.effects,
       system.field.effects.findIndex((e) => e.label === this.panel.selected),
     );
+  }
+
+  legends(): readonly Legend[] {
+    return this.arrows.lines.visible ? [WIND_LEGEND] : [];
   }
 
   hudLines(): readonly string[] {

@@ -5,11 +5,23 @@ import { ColliderscopeError, DEFAULT_TERRAIN_PARAMS, parseScene, parseSceneText,
 const SCENES_DIR = new URL('../../../scenes/', import.meta.url);
 
 describe('scene files', () => {
-  const files = readdirSync(SCENES_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json');
+  const files = readdirSync(SCENES_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json' && f !== 'tour.json');
 
   it.each(files)('scenes/%s is valid', (file) => {
     const scene = parseSceneText(readFileSync(new URL(file, SCENES_DIR), 'utf8'), `scenes/${file}`);
     expect(scene.name).toBe(file.replace(/\.json$/, ''));
+  });
+
+  it('scenes/tour.json names presets, each with a title and a subtitle that fits a slide', () => {
+    const tour = JSON.parse(readFileSync(new URL('tour.json', SCENES_DIR), 'utf8')) as string[];
+    expect(new Set(tour).size).toBe(tour.length);
+    for (const name of tour) {
+      expect(files).toContain(`${name}.json`);
+      const scene = parseSceneText(readFileSync(new URL(`${name}.json`, SCENES_DIR), 'utf8'), `scenes/${name}.json`);
+      expect(scene.title, name).not.toBe(scene.name);
+      expect(scene.description.length, name).toBeGreaterThan(20);
+      expect(scene.description.length, name).toBeLessThanOrEqual(140);
+    }
   });
 
   it('scenes/index.json lists every preset once', () => {
@@ -69,7 +81,7 @@ describe('parseScene', () => {
     [
       'an unknown top-level field',
       '{ "terain": {} }',
-      /broken\.json: terain: unknown field "terain"; expected one of name, description, seed, terrain, camera, systems/,
+      /broken\.json: terain: unknown field "terain"; expected one of name, title, description, seed, terrain, camera, systems/,
     ],
     ['an unknown terrain field', '{ "terrain": { "octave": 3 } }', /terrain\.octave: expected one of the terrain parameters/],
     ['an out-of-range value', '{ "terrain": { "cells": 5 } }', /broken\.json: terrain\.cells: expected an integer in \[16, 2048\], got 5/],

@@ -33,6 +33,13 @@ const GOLDEN: Record<string, string> = {
   'box-probe': '8b6b1f0f48a24cc7',
   'ray-lab': '302c102e0b67d181',
   masks: '903639542fcac29d',
+  'bvh-heatmap': 'b8064a725b6c5104',
+  'crack-explorer': '99e1c54099e999df',
+  'sorting-batching': 'aaea4047da63afee',
+  'simd-vs-typescript': 'aaea4047da63afee',
+  'broad-phases': '71474cf038bfb172',
+  'wind-vm': 'b375f465e79de103',
+  actors: 'c63354b9f4b8de57',
 };
 
 beforeAll(async () => {
