@@ -146,6 +146,14 @@ describe('the profiler', () => {
     );
     expect(sizes.length).toBeGreaterThan(10);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(14);
+    // Presenting opens the tour's first slide, a new terrain: the picture waits for its tree.
+    await page.waitForFunction(
+      () =>
+        !(window as unknown as { colliderscope: { status: { building: boolean } } }).colliderscope.status.building &&
+        /bvh: \d/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      null,
+      { timeout: 240_000 },
+    );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'profiler-presenter.png') });
     await page.keyboard.press('Escape');
     await waitForStatus(page, '!s.presenting');
