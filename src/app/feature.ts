@@ -1,5 +1,6 @@
 import type GUI from 'lil-gui';
 import type { Sandbox, SceneDefinition, SimSystem } from '../core';
+import type { BarChart } from '../ui/barChart';
 import type { AppSettings } from '../ui/settings';
 import type { Legend } from '../view/legend';
 import type { Stage } from '../view/stage';
@@ -58,8 +59,10 @@ export interface AppFeature {
   bvhChanged?(sandbox: Sandbox): void;
   /** Once per frame after the simulation step and before rendering: update the view from the systems. */
   frame?(dtSeconds: number, sandbox: Sandbox): void;
-  /** Extra lines for the timing HUD. */
+  /** Extra lines for the timing HUD: each shown on one line, the whole of it on hover. */
   hudLines?(): readonly string[];
+  /** Bar charts for the timing HUD (an A/B comparison), drawn under the lines. */
+  hudCharts?(): readonly BarChart[];
   /** The keys of the colour codings the feature draws right now (none while its drawings are hidden). */
   legends?(): readonly Legend[];
 }

@@ -4,11 +4,13 @@ import type { MetricValue, Sandbox } from '../core';
 import { ControlBar, type ControlActions } from '../ui/controlBar';
 import { HelpOverlay } from '../ui/helpOverlay';
 import { ResultDialog } from '../ui/resultDialog';
+import { benchmarkChart } from '../ui/benchmarkChart';
+import type { BarChart } from '../ui/barChart';
 import { ErrorBanner } from '../ui/errorBanner';
 import { Panel } from '../ui/panel';
 import { ProgressBar } from '../ui/progressBar';
 import { DEFAULT_RUN_SETTINGS, DEFAULT_VIEW_SETTINGS, type AppSettings } from '../ui/settings';
-import { TimingHud } from '../ui/timingHud';
+import { TimingHud, type HudLine } from '../ui/timingHud';
 import { Stage } from '../view/stage';
 import { LegendPanel } from '../ui/legendPanel';
 import type { Legend } from '../view/legend';
@@ -172,23 +174,32 @@ class App implements SceneLoaderHost, PresenterHost {
     const dt = Math.min((time - this.lastFrame) / 1000, 0.1);
     this.lastFrame = time;
     this.stats.begin();
+    const frameStart = performance.now();
     const sandbox = this.scenes.sandbox;
     const run = this.runControl;
     const simDt = run.nextStepDt(dt);
     if (sandbox !== null) {
       if (simDt > 0) sandbox.step(simDt);
-      // Features get the simulated time step: 0 while paused, so their animations pause too.
-      for (const feature of this.features) feature.frame?.(simDt, sandbox);
+      // Features get the simulated time step: 0 while paused, so their animations pause too. Each view's
+      // work is timed as `view.<name>`, so the profiler shows every system's share of the frame.
+      for (const feature of this.features) {
+        if (feature.frame === undefined) continue;
+        const start = performance.now();
+        feature.frame(simDt, sandbox);
+        sandbox.timings.record(`view.${feature.name}`, performance.now() - start);
+      }
     }
     this.stage.update(dt);
     const renderStart = performance.now();
     this.stage.render();
     if (sandbox !== null) {
-      sandbox.timings.record('render', performance.now() - renderStart);
+      const frameEnd = performance.now();
+      sandbox.timings.record('render', frameEnd - renderStart);
+      sandbox.timings.record('frame', frameEnd - frameStart);
       const benchmark = run.endFrame(sandbox, simDt, () => this.featureCounters());
-      this.hud.update(sandbox.timings, this.hudLines(sandbox));
+      this.hud.update(sandbox.timings, this.hudLines(sandbox), this.hudCharts());
       this.legends.show(this.visibleLegends());
-      if (benchmark !== null) this.resultDialog.show('Benchmark', benchmark);
+      if (benchmark !== null) this.resultDialog.show('Benchmark', benchmark, benchmarkChart(run.recorder.summary()));
     }
     this.stats.end();
     Object.assign(this.status, {
@@ -213,11 +224,22 @@ class App implements SceneLoaderHost, PresenterHost {
     return counters;
   }
 
-  private hudLines(sandbox: Sandbox): string[] {
+  private hudLines(sandbox: Sandbox): (string | HudLine)[] {
     const t = sandbox.terrain;
-    const lines = [`terrain ${t.params.cells}² cells · ${(t.triangleCount / 1e6).toFixed(2)}M triangles · built in ${t.generationMs.toFixed(0)} ms`];
+    const lines: (string | HudLine)[] = [
+      {
+        text: `terrain ${t.params.cells}² · ${(t.triangleCount / 1e6).toFixed(2)}M triangles`,
+        detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
+      },
+    ];
     for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
     return lines;
+  }
+
+  private hudCharts(): BarChart[] {
+    const charts: BarChart[] = [];
+    for (const feature of this.features) if (feature.hudCharts !== undefined) charts.push(...feature.hudCharts());
+    return charts;
   }
 
   /** Every colour coding on screen: the terrain's, then each feature's. */

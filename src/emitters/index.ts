@@ -1,4 +1,12 @@
-export { RayEmitterSystem, rayEmittersNeedPreparation, simdRefusal, type TraceResult } from './rayEmitterSystem';
+export {
+  RayEmitterSystem,
+  FIRST_PAIRS,
+  RECENT_TRACES,
+  WARMUP_TRACES,
+  rayEmittersNeedPreparation,
+  simdRefusal,
+  type TraceResult,
+} from './rayEmitterSystem';
 export {
   DEFAULT_RAY_EMITTERS,
   LEAF_TRIANGLES,

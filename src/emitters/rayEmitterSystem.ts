@@ -25,7 +25,12 @@ export { DEFAULT_RAY_EMITTERS, type RayEmitterSettings, type RayEmitterStrategy,
 /** One strategy's last trace. */
 export interface TraceResult {
   readonly counters: Readonly<QueryCounters>;
+  /** The median time of the strategy's recent timed traces (up to RECENT_TRACES, a trace's rays each). */
   readonly ms: number;
+  /** This trace's own time. */
+  readonly lastMs: number;
+  /** Timed traces behind `ms`. */
+  readonly samples: number;
   /** Rays that hit a triangle. */
   readonly hits: number;
   /** The kernel that ran. */
@@ -40,6 +45,17 @@ interface RayEmitterState {
   tracedYaw: number | null;
   dirty: boolean;
 }
+
+/**
+ * Untimed traces each strategy runs before its first timed one (and after a new BVH), so the JIT has
+ * compiled its walk and the tree is in cache. Then the first result is the median of FIRST_PAIRS timed
+ * pairs (A, B, then B, A…), and later ones the median of the last RECENT_TRACES traces: one cold or
+ * disturbed trace no longer decides the ratio (cold, the binary tree's first trace took 4× its steady
+ * time and the 4-way SIMD walk's 13×; see tests/bench/ab-warmup.ts).
+ */
+export const WARMUP_TRACES = 2;
+export const FIRST_PAIRS = 3;
+export const RECENT_TRACES = 9;
 
 function round(value: number, digits: number): number {
   const scale = 10 ** digits;
@@ -107,6 +123,14 @@ export class RayEmitterSystem implements SimSystem {
   status = '';
   /** The last trace's error (a layout the BVH lacks…), '' when it traced. */
   error = '';
+  /** Untimed warm-up traces run so far (WARMUP_TRACES per strategy and BVH). */
+  warmupTraces = 0;
+  /** Whether strategy A, and B, ran their warm-up traces over the current BVH. */
+  private readonly warmed = [false, false];
+  /** The recent timed traces of A and B (ring buffers) and how many each holds. */
+  private readonly recent = [new Float64Array(RECENT_TRACES), new Float64Array(RECENT_TRACES)];
+  private readonly recentCount = [0, 0];
+  private readonly sorted = new Float64Array(RECENT_TRACES);
   private dirty = true;
   private tracedYaw: number | null = null;
   private world: World | null = null;
@@ -123,6 +147,9 @@ export class RayEmitterSystem implements SimSystem {
   /** Traces again at the next step (e.g. the SIMD kernel finished loading). */
   retrace(): void {
     this.dirty = true;
+    // Another kernel may run now: it warms up, and the old kernel's times go.
+    this.warmed[0] = this.warmed[1] = false;
+    this.recentCount[0] = this.recentCount[1] = 0;
   }
 
   terrainChanged(world: World): void {
@@ -137,6 +164,8 @@ export class RayEmitterSystem implements SimSystem {
   bvhChanged(world: World): void {
     this.world = world;
     this.dirty = true;
+    this.warmed[0] = this.warmed[1] = false;
+    this.recentCount[0] = this.recentCount[1] = 0;
   }
 
   /**
@@ -220,6 +249,7 @@ export class RayEmitterSystem implements SimSystem {
   }
 
   private clear(): void {
+    this.recentCount[0] = this.recentCount[1] = 0;
     this.rays.count = 0;
     this.resultA = this.resultB = null;
     this.differing = 0;
@@ -237,7 +267,7 @@ export class RayEmitterSystem implements SimSystem {
     const s = this.settings;
     if (this.needsPreparation(bvh)) {
       const ms = prepareRayStrategies(bvh);
-      world.timings.record('rayEmitters.prepare', ms);
+      world.timings.recordEvent('rayEmitters.prepare', ms);
       this.status = `binary layout, permutations and packed triangles built in ${ms.toFixed(0)} ms`;
     } else if (this.status === 'waiting for the BVH') {
       this.status = '';
@@ -265,13 +295,21 @@ export class RayEmitterSystem implements SimSystem {
         this.hitsA = { t: new Float32Array(count), triangle: new Int32Array(count) };
         this.hitsB = { t: new Float32Array(count), triangle: new Int32Array(count) };
       }
-      this.resultA = this.run(bvh, s.a, this.hitsA);
-      world.timings.record('rayEmitters.A', this.resultA.ms);
+      // Both contenders warm up before either is timed; a first result takes several timed pairs.
+      const first = !this.warmed[0] || (s.ab && !this.warmed[1]);
+      this.warmUp(bvh, s.a, this.hitsA, 0);
+      if (s.ab) this.warmUp(bvh, s.b, this.hitsB, 1);
       this.resultB = null;
+      const pairs = first ? FIRST_PAIRS : 1;
+      for (let pair = 0; pair < pairs; pair++) {
+        if (s.ab && pair % 2 === 1) this.resultB = this.run(bvh, s.b, this.hitsB, 1);
+        this.resultA = this.run(bvh, s.a, this.hitsA, 0);
+        if (s.ab && pair % 2 === 0) this.resultB = this.run(bvh, s.b, this.hitsB, 1);
+      }
+      world.timings.record('rayEmitters.A', this.resultA!.lastMs);
       this.differing = 0;
-      if (s.ab) {
-        this.resultB = this.run(bvh, s.b, this.hitsB);
-        world.timings.record('rayEmitters.B', this.resultB.ms);
+      if (this.resultB !== null) {
+        world.timings.record('rayEmitters.B', this.resultB.lastMs);
         const ta = this.hitsA.t,
           tb = this.hitsB.t;
         for (let i = 0; i < count; i++) if (!sameHit(ta[i]!, tb[i]!)) this.differing++;
@@ -291,11 +329,22 @@ export class RayEmitterSystem implements SimSystem {
     this.traces++;
   }
 
-  private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits): TraceResult {
+  /** The strategy's untimed traces over this BVH, once: they write the same hits the timed one will. */
+  private warmUp(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits, which: 0 | 1): void {
+    if (this.warmed[which]) return;
+    const options = castOptionsOf(strategy, this.settings.filter);
+    for (let k = 0; k < WARMUP_TRACES; k++) castRays(bvh, this.rays, hits, options);
+    this.warmupTraces += WARMUP_TRACES;
+    this.warmed[which] = true;
+  }
+
+  private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits, which: 0 | 1): TraceResult {
     const batch = batchSizeOf(strategy);
     const start = performance.now();
     const { kernel, fallbackReason, ...counters } = castRays(bvh, this.rays, hits, castOptionsOf(strategy, this.settings.filter));
-    const ms = performance.now() - start;
+    const lastMs = performance.now() - start;
+    const samples = this.remember(which, lastMs);
+    const ms = this.recentMedian(which);
     let hitCount = 0;
     const triangle = hits.triangle;
     for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
@@ -305,6 +354,22 @@ export class RayEmitterSystem implements SimSystem {
         : fallbackReason === undefined
           ? KERNEL_LABELS.typescript
           : `${KERNEL_LABELS.typescript} (${fallbackReason})`;
-    return { counters, ms, hits: hitCount, kernel, walk };
+    return { counters, ms, lastMs, samples, hits: hitCount, kernel, walk };
+  }
+
+  /** Keeps a timed trace in the strategy's recent ring; returns how many it holds. */
+  private remember(which: 0 | 1, ms: number): number {
+    const count = this.recentCount[which]!;
+    this.recent[which]![count % RECENT_TRACES] = ms;
+    this.recentCount[which] = count + 1;
+    return Math.min(count + 1, RECENT_TRACES);
+  }
+
+  private recentMedian(which: 0 | 1): number {
+    const n = Math.min(this.recentCount[which]!, RECENT_TRACES);
+    const sorted = this.sorted;
+    for (let i = 0; i < n; i++) sorted[i] = this.recent[which]![i]!;
+    const window = sorted.subarray(0, n).sort();
+    return n % 2 === 1 ? window[n >> 1]! : (window[n / 2 - 1]! + window[n / 2]!) / 2;
   }
 }

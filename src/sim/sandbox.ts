@@ -41,8 +41,8 @@ export class Sandbox implements World {
     this.scene = scene;
     this.timings = new TimingRing(timingWindow);
     this.history = new StateHistory<SandboxState>(historyFrames);
-    this.terrain = terrain ?? this.timings.time('terrain.generate', () => generateTerrain(scene.terrain));
-    if (terrain !== undefined) this.timings.record('terrain.generate', terrain.generationMs);
+    this.terrain = terrain ?? this.timings.timeEvent('terrain.generate', () => generateTerrain(scene.terrain));
+    if (terrain !== undefined) this.timings.recordEvent('terrain.generate', terrain.generationMs);
   }
 
   get seed(): number {
@@ -147,7 +147,7 @@ export class Sandbox implements World {
   setTerrain(terrain: TerrainMesh): void {
     this.terrain = terrain;
     this.bvh = null;
-    this.timings.record('terrain.generate', terrain.generationMs);
+    this.timings.recordEvent('terrain.generate', terrain.generationMs);
     for (const system of this.systems) system.terrainChanged?.(this);
     this.forgetHistory();
     this.frame = 0;
@@ -160,7 +160,7 @@ export class Sandbox implements World {
       throw new RangeError('setBvh: the BVH was built over another mesh than the current terrain');
     }
     this.bvh = bvh;
-    this.timings.record('bvh.build', bvh.stats.buildMs);
+    this.timings.recordEvent('bvh.build', bvh.stats.buildMs);
     for (const system of this.systems) system.bvhChanged?.(this);
   }
 

@@ -22,6 +22,8 @@ export interface PhaseSeries {
   count: number;
   /** Samples seen since the last clear, warm-up ones included. */
   seen: number;
+  /** A one-off event (a terrain generation, a BVH build), not a per-frame phase. */
+  readonly event: boolean;
 }
 
 export class TimingRing {
@@ -42,15 +44,41 @@ export class TimingRing {
     this.warmup = warmup;
   }
 
+  /** One frame's milliseconds of a per-frame phase. */
   record(phase: string, milliseconds: number): void {
     if (!this.enabled) return;
+    const entry = this.entry(phase, false);
+    if (entry.seen++ < this.warmup) return;
+    this.push(entry, milliseconds);
+  }
+
+  /**
+   * The milliseconds of a one-off event (a terrain generation, a BVH build): kept like a phase's samples,
+   * never dropped as warm-up (each one counts), and marked so displays list events apart from the frame.
+   */
+  recordEvent(phase: string, milliseconds: number): void {
+    if (!this.enabled) return;
+    const entry = this.entry(phase, true);
+    entry.seen++;
+    this.push(entry, milliseconds);
+  }
+
+  /** Whether a phase was recorded as a one-off event (recordEvent) rather than per frame. */
+  isEvent(phase: string): boolean {
+    return this.series.get(phase)?.event === true;
+  }
+
+  private entry(phase: string, event: boolean): PhaseSeries {
     let entry = this.series.get(phase);
     if (entry === undefined) {
-      entry = { name: phase, samples: new Float64Array(this.capacity), head: 0, count: 0, seen: 0 };
+      entry = { name: phase, samples: new Float64Array(this.capacity), head: 0, count: 0, seen: 0, event };
       this.series.set(phase, entry);
       this.phases.push(phase);
     }
-    if (entry.seen++ < this.warmup) return;
+    return entry;
+  }
+
+  private push(entry: PhaseSeries, milliseconds: number): void {
     entry.samples[entry.head] = milliseconds;
     entry.head = (entry.head + 1) % this.capacity;
     if (entry.count < this.capacity) entry.count++;
@@ -61,6 +89,14 @@ export class TimingRing {
     const start = performance.now();
     const result = work();
     this.record(phase, performance.now() - start);
+    return result;
+  }
+
+  /** Runs a one-off `work`, records its duration as the event `phase` and returns its result. */
+  timeEvent<T>(phase: string, work: () => T): T {
+    const start = performance.now();
+    const result = work();
+    this.recordEvent(phase, performance.now() - start);
     return result;
   }
 
@@ -127,8 +163,10 @@ export class TimingRing {
     }
   }
 
+  /** Forgets the per-frame samples (a restart, a benchmark's start); one-off events stay, they still describe the world. */
   clear(): void {
     for (const entry of this.series.values()) {
+      if (entry.event) continue;
       entry.head = 0;
       entry.count = 0;
       entry.seen = 0;

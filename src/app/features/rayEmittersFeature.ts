@@ -24,6 +24,8 @@ import {
   type SceneRayEmitters,
   type TraceResult,
 } from '../../core';
+import { abChart } from '../../ui/abChart';
+import type { BarChart } from '../../ui/barChart';
 import { RAY_EMITTER_LEGEND, RayEmitterView } from '../../view/rayEmitterView';
 import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
@@ -287,6 +289,13 @@ export class RayEmittersFeature implements AppFeature {
     return lines;
   }
 
+  /** In A/B mode, the last trace of A and B side by side as bars, with their numbers and ratios. */
+  hudCharts(): readonly BarChart[] {
+    const system = this.system;
+    if (system === null || system.resultA === null || system.resultB === null) return [];
+    return [abChart(system.rays.count, system.settings.a, system.resultA, system.settings.b, system.resultB, system.differing)];
+  }
+
   /** The running emitters, if any (the scene, or this panel, turned them on). */
   private get system(): RayEmitterSystem | null {
     const system = this.context?.system('rayEmitters') ?? null;
@@ -335,6 +344,7 @@ export class RayEmittersFeature implements AppFeature {
       this.readouts.status = `building the binary layout over ${bvh.triangleCount.toLocaleString('en')} triangles…`;
       setTimeout(() => {
         const ms = prepareRayStrategies(bvh);
+        context.sandbox()?.timings.recordEvent('rayEmitters.prepare', ms);
         this.readouts.status = `binary layout, permutations and packed triangles built in ${ms.toFixed(0)} ms`;
         this.preparing = null;
         if (context.sandbox()?.bvh === bvh) this.apply();

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   RayEmitterSystem,
+  FIRST_PAIRS,
+  RECENT_TRACES,
+  WARMUP_TRACES,
   buildBVH,
   castRays,
   createHeadlessSandbox,
@@ -90,6 +93,26 @@ describe('the ray emitter system', () => {
     expect(system.metrics().differing).toBe(0);
     expect(system.resultB!.hits).toBe(system.resultA!.hits);
     expect(system.hitsB.triangle.subarray(0, 3000)).toEqual(system.hitsA.triangle.subarray(0, 3000));
+  });
+
+  it('warms both A/B contenders up, untimed, before the first timed trace, once per BVH', () => {
+    const sandbox = world({ rays: 500, emitter: 'spray', spread: 80, ab: true, everyFrame: true });
+    sandbox.step(1 / 60);
+    const system = emitters(sandbox);
+    expect(system.warmupTraces).toBe(2 * WARMUP_TRACES);
+    // The first result: the median of several timed pairs, then of the recent traces.
+    expect(system.resultA!.samples).toBe(FIRST_PAIRS);
+    expect(system.resultB!.samples).toBe(FIRST_PAIRS);
+    sandbox.step(1 / 60);
+    sandbox.step(1 / 60);
+    expect(system.warmupTraces).toBe(2 * WARMUP_TRACES);
+    expect(system.resultA!.samples).toBe(Math.min(FIRST_PAIRS + 2, RECENT_TRACES));
+    expect(system.resultA!.lastMs).toBe(sandbox.timings.latest('rayEmitters.A'));
+    // A new tree: both warm up again.
+    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+    sandbox.step(1 / 60);
+    expect(system.warmupTraces).toBe(4 * WARMUP_TRACES);
+    expect(system.differing).toBe(0);
   });
 
   it('sweeps the fan with simulated time, tracing each step', () => {

@@ -30,6 +30,26 @@ describe('TimingRing', () => {
     expect(ring.stats('nope')).toEqual({ now: 0, avg: 0, min: 0, max: 0, count: 0 });
   });
 
+  it('marks one-off events apart from per-frame phases and never drops them as warm-up', () => {
+    const ring = new TimingRing(4, 2);
+    ring.recordEvent('bvh.build', 120);
+    ring.record('step', 1);
+    ring.record('step', 2);
+    ring.record('step', 3);
+    expect(ring.isEvent('bvh.build')).toBe(true);
+    expect(ring.isEvent('step')).toBe(false);
+    expect(ring.isEvent('nope')).toBe(false);
+    expect(ring.stats('bvh.build').now).toBe(120);
+    expect(Array.from(ring.window('step'))).toEqual([3]);
+    expect(ring.timeEvent('terrain.generate', () => 7)).toBe(7);
+    expect(ring.isEvent('terrain.generate')).toBe(true);
+    expect(ring.phases).toEqual(['bvh.build', 'step', 'terrain.generate']);
+    // A restart clears the frame's samples; the builds still describe the world.
+    ring.clear();
+    expect(ring.stats('step').count).toBe(0);
+    expect(ring.stats('bvh.build').now).toBe(120);
+  });
+
   it('rejects a window that is not a positive integer', () => {
     expect(() => new TimingRing(0)).toThrow(RangeError);
     expect(() => new TimingRing(2.5)).toThrow(RangeError);
@@ -46,6 +66,8 @@ describe('Sandbox', () => {
   it('steps its systems, times each one and reports their metrics', () => {
     const scene = parseScene({ terrain: { cells: 16 } });
     const sandbox = new Sandbox(scene);
+    // Generating the terrain is a one-off event, listed apart from the frame's phases.
+    expect(sandbox.timings.isEvent('terrain.generate')).toBe(true);
     let steps = 0;
     let terrainChanges = 0;
     const counter: SimSystem = {
