@@ -146,7 +146,7 @@ describe('the profiler', () => {
     );
     expect(sizes.length).toBeGreaterThan(10);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(14);
-    // Presenting opens the tour's first slide, a new terrain: the picture waits for its tree.
+    // The picture waits until the scene's tree is built and named in the panel.
     await page.waitForFunction(
       () =>
         !(window as unknown as { colliderscope: { status: { building: boolean } } }).colliderscope.status.building &&
