@@ -7,7 +7,7 @@ export interface ShowcaseOptions {
   particles: number;
   /** Raycasts per frame for all effects together (the casing keeps its one). */
   budget: number;
-  /** m/s², downwards: the look-ahead and cache cells are fitted to it and to the terrain. */
+  /** m/s², downwards: the look-ahead is fitted to it and to the terrain. */
   gravity: number;
 }
 
@@ -25,8 +25,8 @@ const MEAN_LIFE = 0.9;
 /**
  * The standard set of effects on a terrain — sparks, a fountain, debris and one bullet casing — with
  * rates scaled so about `particles` are alive and budgets scaled to `budget` rays per frame. The
- * sandbox, the headless runner, the benchmark and the tests all use it. Each effect's cache cells and
- * look-ahead are fitted to the terrain (fitEffectToTerrain).
+ * sandbox, the headless runner, the benchmark and the tests all use it. Each effect's look-ahead is
+ * fitted to the terrain (fitEffectToTerrain).
  */
 export function showcaseEffects(terrain: TerrainMesh, options: Partial<ShowcaseOptions> = {}): ParticleEffectParams[] {
   const { particles = 100_000, budget = 1_000, gravity = 9.81 } = options;

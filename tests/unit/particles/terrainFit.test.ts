@@ -16,39 +16,28 @@ import { Random } from '../../../src/math/random';
 const G = 9.81;
 const preset = (kind: (typeof PARTICLE_EFFECT_KINDS)[number]): ParticleEffectParams => particleEffectPreset(kind, [0, 0, 0]);
 
-describe('fitEffectToTerrain: cache cells and look-ahead follow the terrain', () => {
+describe('fitEffectToTerrain: the look-ahead follows the terrain cell', () => {
   it('keeps the presets on the 1 m cells they were tuned on (512 m, 512 cells)', () => {
     for (const kind of PARTICLE_EFFECT_KINDS) {
       const fitted = fitEffectToTerrain(preset(kind), { worldSize: 512, cells: 512 }, G);
+      expect(fitted.lookahead).toBeCloseTo(0.5, 3);
       expect(fitted.cellSide).toBe(0.25);
       expect(fitted.cellHeight).toBe(2);
-      expect(fitted.lookahead).toBeCloseTo(0.5, 3);
     }
   });
 
-  it('widens the cells with coarse terrain cells, and lengthens the look-ahead up to 1 s', () => {
-    const fitted = fitEffectToTerrain(preset('sparks'), { worldSize: 4096, cells: 128 }, G);
-    expect(fitted.cellSide).toBe(8); // a quarter of a 32 m cell
-    expect(fitted.cellHeight).toBe(64);
-    expect(fitted.lookahead).toBe(1);
-  });
-
-  it('shortens the look-ahead on fine terrain cells but keeps the cells no finer than the preset, and a band ≥ 4 frames of fall', () => {
+  it('shortens it on fine cells, lengthens it on coarse ones, within [4 frames, 1 s]', () => {
     const fine = fitEffectToTerrain(preset('sparks'), { worldSize: 128, cells: 1024 }, G);
     expect(fine.lookahead).toBeCloseTo(Math.sqrt((8 * 0.3066 * 0.125) / G), 6);
     expect(fine.lookahead).toBeLessThan(0.2);
-    expect(fine.cellSide).toBe(0.25);
-    expect(fine.cellHeight).toBeGreaterThanOrEqual((4 / 60) * (16 + G * fine.lookahead));
-    // Tiny cells and weak gravity: never below four frames.
+    expect(fitEffectToTerrain(preset('sparks'), { worldSize: 4096, cells: 128 }, G).lookahead).toBe(1);
     expect(fitEffectToTerrain(preset('sparks'), { worldSize: 16, cells: 2048 }, 1000).lookahead).toBeCloseTo(4 / 60, 9);
   });
 
-  it('grows monotonically with the terrain cell', () => {
+  it('grows monotonically with the terrain cell and stays valid', () => {
     let last = fitEffectToTerrain(preset('debris'), { worldSize: 16, cells: 256 }, G);
     for (const worldSize of [64, 128, 512, 2048, 8192, 100_000]) {
       const next = fitEffectToTerrain(preset('debris'), { worldSize, cells: 256 }, G);
-      expect(next.cellSide).toBeGreaterThanOrEqual(last.cellSide);
-      expect(next.cellHeight).toBeGreaterThanOrEqual(last.cellHeight);
       expect(next.lookahead).toBeGreaterThanOrEqual(last.lookahead);
       validateEffectParams(next);
       last = next;
@@ -57,18 +46,15 @@ describe('fitEffectToTerrain: cache cells and look-ahead follow the terrain', ()
 
   it('keeps the effect’s look-ahead without gravity, and changes no other field', () => {
     const params = preset('fountain');
-    const fitted = fitEffectToTerrain(params, { worldSize: 64, cells: 16 }, 0);
-    expect(fitted.lookahead).toBe(params.lookahead);
-    expect({ ...fitted, cellSide: 0, cellHeight: 0 }).toEqual({ ...params, cellSide: 0, cellHeight: 0 });
-    expect(params.cellSide).toBe(0.25); // the input is not modified
+    expect(fitEffectToTerrain(params, { worldSize: 64, cells: 16 }, 0)).toEqual(params);
+    const fitted = fitEffectToTerrain(params, { worldSize: 64, cells: 16 }, G);
+    expect({ ...fitted, lookahead: 0 }).toEqual({ ...params, lookahead: 0 });
+    expect(params.lookahead).toBe(0.5); // the input is not modified
   });
 
   it('is what the showcase uses', () => {
     const terrain = generateTerrain({ cells: 16, worldSize: 256, heightScale: 20 });
-    for (const effect of showcaseEffects(terrain, { particles: 1000, budget: 10 })) {
-      expect(effect.cellSide).toBe(4); // a quarter of a 16 m cell
-      expect(effect.lookahead).toBe(1);
-    }
+    for (const effect of showcaseEffects(terrain, { particles: 1000, budget: 10 })) expect(effect.lookahead).toBe(1);
   });
 });
 
