@@ -318,6 +318,7 @@ export class ParticleSystem implements SimSystem {
         this.buffers.needy,
         this.urgentEnd,
         this.laterStart,
+        this.buffers.planeSources,
         this.random,
       );
       raycaster.build(this.effects, this.buffers, this.options.gravity, dt);

@@ -3,7 +3,7 @@ import type { Random } from '../math/random';
 import { createQueryCounters, resetQueryCounters, type QueryCounters } from '../query/counters';
 import { castRays } from '../query/rays/castRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
-import { PLANE_FAR, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
+import { PLANE_FAR, PLANE_NONE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { ParticleEffect } from './particleEffect';
 import { adoptPlane } from './adoptPlane';
 import { directionCode, type CacheKeying } from './cacheKey';
@@ -17,6 +17,22 @@ export function lookBehind(radius: number, speed: number, dt: number): number {
   return 2 * radius + 2 * speed * dt + 0.01;
 }
 
+/**
+ * Reorders list[from, to) so the particles with no plane (PLANE_NONE) come first; returns where they
+ * end. Stable enough for the picks (which shuffle) and deterministic: a two-finger swap.
+ */
+export function partitionPlaneless(list: Int32Array, from: number, to: number, sources: Uint8Array): number {
+  let front = from;
+  for (let k = from; k < to; k++) {
+    const i = list[k]!;
+    if (sources[i] !== PLANE_NONE) continue;
+    list[k] = list[front]!;
+    list[front] = i;
+    front++;
+  }
+  return front;
+}
+
 /** How many look-ahead chords a ray reaches (the first one precise, the rest a rough guess). */
 const FAR_REACH = 4;
 
@@ -24,8 +40,10 @@ const FAR_REACH = 4;
 export const RAY_PICKS = ['needy', 'uniform'] as const;
 /**
  * 'uniform': any live particle of the effect, at random. 'needy': at random among the particles whose
- * plane is only a guess and that are about to meet it (within a few frames, or planeless and falling),
- * then among those meeting it within the look-ahead or sliding, then uniform picks for what is left.
+ * plane is only a guess and that are about to meet it within a few frames, then among those planeless
+ * and falling, then among those meeting it within the look-ahead or sliding, then uniform picks for
+ * what is left. (Planeless particles go before the look-ahead's: on terrain finer than the cache's
+ * columns the cache misses most landings, and a spark that lands with no plane falls through.)
  */
 export type RayPick = (typeof RAY_PICKS)[number];
 
@@ -55,6 +73,7 @@ export class PlaneRaycaster {
     needy: Int32Array,
     urgentEnd: Int32Array,
     laterStart: Int32Array,
+    sources: Uint8Array,
     random: Random,
   ): number {
     if (this.end.length < effects.length) {
@@ -89,7 +108,13 @@ export class PlaneRaycaster {
       } else {
         if (pick === 'needy') {
           count = this.pickFrom(needy, start, urgentEnd[e]!, target, count, random);
-          count = this.pickFrom(needy, laterStart[e]!, end, target, count, random);
+          if (count < target) {
+            // Of the others, the planeless (falling with nothing to stop them) before those sliding
+            // or meeting a guessed plane within the look-ahead.
+            const planelessEnd = partitionPlaneless(needy, laterStart[e]!, end, sources);
+            count = this.pickFrom(needy, laterStart[e]!, planelessEnd, target, count, random);
+            count = this.pickFrom(needy, planelessEnd, end, target, count, random);
+          }
         }
         // Uniform picks among the live for the rest (granted ≤ alive, so this always fills up).
         while (count < target) particle[count++] = live[start + random.int(effect.alive)]!;

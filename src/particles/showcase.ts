@@ -1,4 +1,5 @@
 import { sampleTerrainHeight, type TerrainMesh } from '../terrain/heightfield';
+import { fitEffectToTerrain } from './terrainFit';
 import { particleEffectPreset, type ParticleEffectKind, type ParticleEffectParams } from './effectParams';
 
 export interface ShowcaseOptions {
@@ -6,6 +7,8 @@ export interface ShowcaseOptions {
   particles: number;
   /** Raycasts per frame for all effects together (the casing keeps its one). */
   budget: number;
+  /** m/s², downwards: the look-ahead is fitted to it and to the terrain. */
+  gravity: number;
 }
 
 /** Where each effect stands, as fractions of the world size, and how high above the ground. */
@@ -22,15 +25,16 @@ const MEAN_LIFE = 0.9;
 /**
  * The standard set of effects on a terrain — sparks, a fountain, debris and one bullet casing — with
  * rates scaled so about `particles` are alive and budgets scaled to `budget` rays per frame. The
- * sandbox, the headless runner, the benchmark and the tests all use it.
+ * sandbox, the headless runner, the benchmark and the tests all use it. Each effect's look-ahead is
+ * fitted to the terrain (fitEffectToTerrain).
  */
 export function showcaseEffects(terrain: TerrainMesh, options: Partial<ShowcaseOptions> = {}): ParticleEffectParams[] {
-  const { particles = 100_000, budget = 1_000 } = options;
+  const { particles = 100_000, budget = 1_000, gravity = 9.81 } = options;
   const size = terrain.params.worldSize;
   const effects = PLACES.map(({ kind, at, above }) => {
     const x = at[0] * size;
     const z = at[1] * size;
-    return particleEffectPreset(kind, [x, sampleTerrainHeight(terrain, x, z) + above, z]);
+    return fitEffectToTerrain(particleEffectPreset(kind, [x, sampleTerrainHeight(terrain, x, z) + above, z]), terrain.params, gravity);
   });
   const crowd = effects.filter((e) => e.kind !== 'casing');
   const presetAlive = crowd.reduce((sum, e) => sum + e.rate * e.lifetime * MEAN_LIFE, 0);

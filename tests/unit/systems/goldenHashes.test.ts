@@ -27,7 +27,7 @@ const GOLDEN: Record<string, string> = {
   'rolling-hills': '9b9ee82e4cde4f41',
   'alpine-512': '1930872fdf95a724',
   'mesa-1024': '08bb3f41797f47b4',
-  'particle-storm': '91edc2bfb2adf5d9',
+  'particle-storm': 'f71dbc292278fa3b',
   'box-crowd': '16c98318c07a160c',
   gusts: 'fcba0ac87441e477',
   'capsule-sweeps': 'f73f13ef21e07541',
