@@ -104,7 +104,7 @@ export class Stage {
    * stays in view) and moves back until the sphere fills most of the picture.
    */
   frameSphere(center: readonly number[], radius: number): void {
-    const target = new THREE.Vector3(center[0]!, center[1]!, center[2]!);
+    const target = new THREE.Vector3(center[0], center[1], center[2]);
     const back = new THREE.Vector3().subVectors(this.camera.position, this.orbit.target);
     if (back.lengthSq() === 0) back.set(1, 1, 1);
     back.normalize();
