@@ -223,9 +223,9 @@ export class SceneLoader {
       this.host.stage.setView(camera.position, camera.target, camera.fov);
     }
     this.sceneCameraSet = false;
-    for (const feature of this.host.features) feature.terrainChanged?.(this.sandbox);
     if (this.systemsPending) {
-      // The scene's systems start on its own terrain, exactly as the headless runner starts them.
+      // The scene's systems start on its own terrain, exactly as the headless runner starts them; then
+      // the features, so a system a link turned on (`#Particles/enabled=true`) starts beside them.
       this.systemsPending = false;
       try {
         installSceneSystems(this.sandbox, this.scene, systemContext(this.sandbox));
@@ -233,6 +233,7 @@ export class SceneLoader {
         this.host.report(messageOf(error));
       }
     }
+    for (const feature of this.host.features) feature.terrainChanged?.(this.sandbox);
     this.host.applyView();
     panel.readouts.triangles = mesh.triangleCount.toLocaleString('en');
     panel.readouts.generation = `${mesh.generationMs.toFixed(0)} ms`;

@@ -228,7 +228,8 @@ export class ParticlesFeature implements AppFeature {
     const system = this.system;
     // Turned on before any terrain existed (a link's settings): start now.
     if (system === null && this.settings.enabled) this.applyEnabled();
-    if (system === null || this.effects.length === 0) return;
+    // A scene's new system has its own effects, placed on this terrain: the next frame adopts them.
+    if (system === null || system !== this.seen || this.effects.length === 0) return;
     // The emitters keep their place over the new ground.
     this.placeEffects(sandbox);
     system.setEffects(this.effects);
