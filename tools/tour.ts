@@ -19,16 +19,17 @@ interface StatusProbe {
 }
 
 const only = process.argv.slice(2);
-const tour = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'scenes/tour.json'), 'utf8')) as string[]).filter(
-  (name) => only.length === 0 || only.includes(name),
-);
+const slides = JSON.parse(readFileSync(join(PROJECT_ROOT, 'scenes/tour.json'), 'utf8')) as string[];
+const tour = slides.filter((name) => only.length === 0 || only.includes(name));
 const outputDir = join(SCREENSHOT_DIR, 'tour');
 mkdirSync(outputDir, { recursive: true });
 
 const harness = await startHarness();
 const failures: string[] = [];
 try {
-  for (const [index, name] of tour.entries()) {
+  for (const name of tour) {
+    // Screenshots are numbered by the slide's place in the whole tour, also when only some are taken.
+    const index = slides.indexOf(name);
     const { page, errors } = await openPage(harness, `?scene=${name}`, VIEWPORT);
     try {
       await page.waitForFunction(

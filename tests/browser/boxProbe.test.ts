@@ -85,12 +85,12 @@ describe('the box probe in real Chromium', () => {
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe.png') });
 
-    // Shift+drag moves the centre to the terrain under the pointer.
+    // Shift+drag moves the centre to the terrain under the pointer (right of the timing panel, left of the GUI).
     const before = await control(page, 'centre x').locator('input').last().inputValue();
-    await page.mouse.move(400, 500);
+    await page.mouse.move(560, 430);
     await page.keyboard.down('Shift');
     await page.mouse.down();
-    await page.mouse.move(700, 450, { steps: 5 });
+    await page.mouse.move(720, 380, { steps: 5 });
     await page.mouse.up();
     await page.keyboard.up('Shift');
     await page.waitForFunction(
