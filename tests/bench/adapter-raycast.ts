@@ -27,6 +27,7 @@ import { acceleratedRaycast, computeBoundsTree, loadRaycastKernel, raycastKernel
 import { Random } from '../../src/math/random';
 import type { RayBatch } from '../../src/query/rays/index';
 import { generateTerrain } from '../../src/terrain/index';
+import { median, pairedRounds, quantile } from './_pairedCpu';
 import { emptyRayBatch, incoherentRays } from './_raySets';
 
 const args = process.argv.slice(2);
@@ -127,29 +128,6 @@ function castPeer(c: Contest, firstHitOnly: boolean): void {
   castSet(c.peer, c.rays, firstHitOnly);
 }
 
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-function timeRuns(run: () => void, repeats: number): number {
-  const start = cpuMs();
-  for (let r = 0; r < repeats; r++) run();
-  return (cpuMs() - start) / repeats;
-}
-function repeatsFor(run: () => void): number {
-  run();
-  const once = Math.max(0.05, timeRuns(run, 1));
-  return Math.max(1, Math.ceil(150 / once));
-}
-const median = (values: number[]): number => quantile(values, 0.5);
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.ceil(position);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
-}
-
 interface Row {
   name: string;
   oursMs: number;
@@ -159,24 +137,8 @@ interface Row {
 }
 
 function pairRow(name: string, runOurs: () => void, runPeer: () => void): Row {
-  const repeats = Math.max(repeatsFor(runOurs), repeatsFor(runPeer));
-  const speedups: number[] = [];
-  const oursTimes: number[] = [];
-  const peerTimes: number[] = [];
-  for (let pair = 0; pair < PAIRS; pair++) {
-    let o: number, p: number;
-    if (pair % 2 === 0) {
-      o = timeRuns(runOurs, repeats);
-      p = timeRuns(runPeer, repeats);
-    } else {
-      p = timeRuns(runPeer, repeats);
-      o = timeRuns(runOurs, repeats);
-    }
-    oursTimes.push(o);
-    peerTimes.push(p);
-    speedups.push(p / o);
-  }
-  return { name, oursMs: median(oursTimes), peerMs: median(peerTimes), speedups };
+  const { aMs: oursTimes, bMs: peerTimes } = pairedRounds(runOurs, runPeer, PAIRS);
+  return { name, oursMs: median(oursTimes), peerMs: median(peerTimes), speedups: peerTimes.map((peer, k) => peer / oursTimes[k]!) };
 }
 
 const rows: Row[] = [];

@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Random } from '../../src/math/random';
 import type { RayBatch, RayHits } from '../../src/query/rays/index';
+import { median, pairedRounds, quantile } from './_pairedCpu';
 import { incoherentRays, surfaceSegments } from './_raySets';
 
 const args = process.argv.slice(2);
@@ -165,11 +166,6 @@ const actorBoxes = new Float32Array(6 * BOXES);
   }
 }
 
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-
 interface Row {
   name: string;
   beforeMs: number;
@@ -177,48 +173,9 @@ interface Row {
   ratios: number[];
 }
 
-/** Repeats `run` until at least `minimumMs` of CPU time passed; returns CPU ms per run. */
-function timeRuns(run: () => void, repeats: number): number {
-  const start = cpuMs();
-  for (let r = 0; r < repeats; r++) run();
-  return (cpuMs() - start) / repeats;
-}
-
-/** Calibrates a repeat count so one timed chunk takes ≥ 150 ms of CPU on `run`. */
-function repeatsFor(run: () => void): number {
-  run();
-  const once = Math.max(0.05, timeRuns(run, 1));
-  return Math.max(1, Math.ceil(150 / once));
-}
-
 function pairRow(name: string, runBefore: () => void, runAfter: () => void): Row {
-  const repeats = Math.max(repeatsFor(runBefore), repeatsFor(runAfter));
-  const ratios: number[] = [];
-  const beforeTimes: number[] = [];
-  const afterTimes: number[] = [];
-  for (let pair = 0; pair < PAIRS; pair++) {
-    let b: number, a: number;
-    if (pair % 2 === 0) {
-      b = timeRuns(runBefore, repeats);
-      a = timeRuns(runAfter, repeats);
-    } else {
-      a = timeRuns(runAfter, repeats);
-      b = timeRuns(runBefore, repeats);
-    }
-    beforeTimes.push(b);
-    afterTimes.push(a);
-    ratios.push(a / b);
-  }
-  return { name, beforeMs: median(beforeTimes), afterMs: median(afterTimes), ratios };
-}
-
-const median = (values: number[]): number => quantile(values, 0.5);
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.ceil(position);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+  const { aMs: beforeTimes, bMs: afterTimes } = pairedRounds(runBefore, runAfter, PAIRS);
+  return { name, beforeMs: median(beforeTimes), afterMs: median(afterTimes), ratios: afterTimes.map((after, k) => after / beforeTimes[k]!) };
 }
 
 // Each contender from its own call site.
