@@ -1,5 +1,7 @@
 import { ColliderscopeError } from '../errors';
+import type { TerrainEdit } from '../terrain/edits';
 import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
+import { parseTerrainEdits } from './terrainEditsSection';
 import {
   child,
   expectBoolean,
@@ -60,6 +62,8 @@ export interface SceneDefinition {
   /** Seeds everything random in the run (not the terrain, which has its own seed). */
   seed: number;
   terrain: TerrainParams;
+  /** Craters and sculpt strokes on the terrain, by frame (the file's `terrain.edits`); empty for none. */
+  terrainEdits: TerrainEdit[];
   camera: SceneCamera;
   /**
    * The systems the scene runs beside its terrain, by catalog name, each section validated by its
@@ -96,8 +100,9 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
   const object = expectObject(value, top);
   expectKnownKeys(object, SCENE_FIELDS, top);
 
-  const terrainInput = object.terrain === undefined ? {} : expectObject(object.terrain, child(top, 'terrain'));
+  const { edits: editsInput, ...terrainInput } = object.terrain === undefined ? {} : expectObject(object.terrain, child(top, 'terrain'));
   const terrain = resolveTerrainParams(terrainInput, file, 'terrain.');
+  const terrainEdits = editsInput === undefined ? [] : parseTerrainEdits(editsInput, child(child(top, 'terrain'), 'edits'), terrain);
 
   const camera = defaultCamera(terrain);
   if (object.camera !== undefined) {
@@ -129,6 +134,7 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
     description: object.description === undefined ? '' : expectString(object.description, child(top, 'description')),
     seed: object.seed === undefined ? 1 : expectNumber(object.seed, child(top, 'seed'), 0, 4294967295, true),
     terrain,
+    terrainEdits,
     camera,
     systems: object.systems === undefined ? {} : parseSections(object.systems, child(top, 'systems'), sections),
     ...(view !== undefined ? { view } : {}),
@@ -166,7 +172,10 @@ export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
     ...(scene.title !== scene.name ? { title: scene.title } : {}),
     description: scene.description,
     seed: scene.seed,
-    terrain: { ...scene.terrain },
+    terrain: {
+      ...scene.terrain,
+      ...(scene.terrainEdits.length > 0 ? { edits: scene.terrainEdits.map((edit) => ({ ...edit, at: [...edit.at] })) } : {}),
+    },
     camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
     ...(Object.keys(scene.systems).length > 0 ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
     ...(scene.view !== undefined ? { view: JSON.parse(JSON.stringify(scene.view)) as Record<string, unknown> } : {}),

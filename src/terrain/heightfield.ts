@@ -1,6 +1,7 @@
 import { classifyTerrainMaterials } from './materials';
 import { createGradientNoise } from './noise';
 import { multifractal, planMultifractal } from './multifractal';
+import { writeHeightfieldNormals } from './normals';
 import { resolveTerrainParams, type TerrainParams } from './params';
 
 /**
@@ -102,7 +103,8 @@ export function generateTerrain(input: Partial<TerrainParams> = {}, onProgress?:
   }
   onProgress?.(0.9, 'normals');
 
-  const normals = heightfieldNormals(heights, side, spacing);
+  const normals = new Float32Array(vertexCount * 3);
+  writeHeightfieldNormals(heights, side, spacing, normals);
   const materials = classifyTerrainMaterials(positions, indices, params);
   onProgress?.(1, 'done');
   return {
@@ -118,27 +120,6 @@ export function generateTerrain(input: Partial<TerrainParams> = {}, onProgress?:
     maxHeight: range > 0 && Number.isFinite(range) ? heightScale : 0,
     generationMs: now() - start,
   };
-}
-
-/** Vertex normals from central height differences (one-sided at the border): exact unit length. */
-function heightfieldNormals(heights: Float32Array, side: number, spacing: number): Float32Array {
-  const normals = new Float32Array(side * side * 3);
-  for (let row = 0; row < side; row++) {
-    const up = row > 0 ? row - 1 : row;
-    const down = row < side - 1 ? row + 1 : row;
-    for (let col = 0; col < side; col++) {
-      const left = col > 0 ? col - 1 : col;
-      const right = col < side - 1 ? col + 1 : col;
-      const slopeX = (heights[row * side + right]! - heights[row * side + left]!) / ((right - left) * spacing);
-      const slopeZ = (heights[down * side + col]! - heights[up * side + col]!) / ((down - up) * spacing);
-      const inverseLength = 1 / Math.sqrt(slopeX * slopeX + 1 + slopeZ * slopeZ);
-      const v = 3 * (row * side + col);
-      normals[v] = -slopeX * inverseLength;
-      normals[v + 1] = inverseLength;
-      normals[v + 2] = -slopeZ * inverseLength;
-    }
-  }
-  return normals;
 }
 
 /** Height of the triangulated surface at (x, z), matching the mesh exactly (same split diagonal). */

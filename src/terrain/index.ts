@@ -11,3 +11,15 @@ export {
   terrainMaterialInput,
   type TerrainMaterialName,
 } from './materials';
+export {
+  CRATER_RIM_REACH,
+  TERRAIN_EDIT_KINDS,
+  applyTerrainEdit,
+  editReach,
+  undoTerrainEdit,
+  validateTerrainEdit,
+  type AppliedTerrainEdit,
+  type TerrainEdit,
+  type TerrainEditKind,
+} from './edits';
+export { writeHeightfieldNormals } from './normals';
