@@ -1,4 +1,5 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision } from '../../bvh/revision';
 import { MASK_ALL } from '../../bvh/collisionMasks';
 import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords, quantizedNodesOf } from '../../bvh/nodeRecords';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
@@ -90,6 +91,8 @@ export class SimdCapsuleKernel {
   private readonly exports: CapsuleKernelExports;
   private layout: Layout | null = null;
   private resident: BVH | null = null;
+  /** bvhRevision of the resident BVH when copied in: a refit since makes the copy stale. */
+  private residentRevision = -1;
   /** The edge-mask array held by each slot, and the slot the next new array takes. */
   private readonly slotMasks: (Uint8Array | null)[] = new Array<Uint8Array | null>(EDGE_MASK_SLOTS).fill(null);
   private nextSlot = 0;
@@ -159,6 +162,7 @@ export class SimdCapsuleKernel {
       traceCapacity,
     };
     this.resident = bvh;
+    this.residentRevision = bvhRevision(bvh);
     this.slotMasks.fill(null);
     this.nextSlot = 0;
   }
@@ -166,7 +170,7 @@ export class SimdCapsuleKernel {
   /** Makes a BVH resident (with its edge masks for `filter` if they will be used) now rather than on the
    *  next sweep, so a timed sweep times the sweep alone. */
   prepare(bvh: BVH, edgeMasks = true, filter = MASK_ALL): void {
-    if (this.resident !== bvh) this.upload(bvh);
+    if (this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) this.upload(bvh);
     if (edgeMasks) this.edgeMasksAt(bvh, filter);
   }
 
@@ -197,7 +201,7 @@ export class SimdCapsuleKernel {
   sweep(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
     const resolved = resolveSweepOptions(options);
     checkBatch(bvh, capsules, hits);
-    if (this.resident !== bvh) this.upload(bvh);
+    if (this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) this.upload(bvh);
     const filter = resolved.filter;
     const edgeMasks = resolved.edgeMasks ? this.edgeMasksAt(bvh, filter) : 0;
     const count = capsules.count;

@@ -1,4 +1,5 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision } from '../../bvh/revision';
 import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { InvalidParameterError } from '../../errors';
 import { filterRejectsSome } from '../walk/maskFilter';
@@ -19,9 +20,11 @@ import {
 
 export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true, filter: MASK_ALL });
 
-const edgeMaskCache = new WeakMap<BVH, Uint8Array>();
+/** Edge masks depend on the geometry (an edge's convexity), so each entry keeps the BVH revision it was
+ *  computed at (revision.ts) and is recomputed after a refit. */
+const edgeMaskCache = new WeakMap<BVH, { revision: number; masks: Uint8Array }>();
 /** Edge masks of filtered meshes, per BVH and filter (the last FILTERED_MASKS_KEPT filters). */
-const filteredEdgeMaskCache = new WeakMap<BVH, Map<number, Uint8Array>>();
+const filteredEdgeMaskCache = new WeakMap<BVH, { revision: number; byFilter: Map<number, Uint8Array> }>();
 const FILTERED_MASKS_KEPT = 8;
 
 /**
@@ -31,17 +34,21 @@ const FILTERED_MASKS_KEPT = 8;
  */
 export function edgeMasksFor(bvh: BVH, filter: number = MASK_ALL): Uint8Array {
   if (filterRejectsSome(bvh.masks, filter)) return filteredEdgeMasksFor(bvh, filter);
-  let masks = edgeMaskCache.get(bvh);
-  if (masks === undefined) {
-    masks = computeEdgeMasks(bvh.positions, bvh.indices);
-    edgeMaskCache.set(bvh, masks);
+  const revision = bvhRevision(bvh);
+  let cached = edgeMaskCache.get(bvh);
+  if (cached === undefined || cached.revision !== revision) {
+    cached = { revision, masks: computeEdgeMasks(bvh.positions, bvh.indices) };
+    edgeMaskCache.set(bvh, cached);
   }
-  return masks;
+  return cached.masks;
 }
 
 function filteredEdgeMasksFor(bvh: BVH, filter: number): Uint8Array {
-  let byFilter = filteredEdgeMaskCache.get(bvh);
-  if (byFilter === undefined) filteredEdgeMaskCache.set(bvh, (byFilter = new Map<number, Uint8Array>()));
+  const revision = bvhRevision(bvh);
+  let cached = filteredEdgeMaskCache.get(bvh);
+  if (cached === undefined || cached.revision !== revision)
+    filteredEdgeMaskCache.set(bvh, (cached = { revision, byFilter: new Map<number, Uint8Array>() }));
+  const byFilter = cached.byFilter;
   let masks = byFilter.get(filter);
   if (masks === undefined) {
     const { materialIds, materialMasks } = bvh.masks;

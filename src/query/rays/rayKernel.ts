@@ -1,4 +1,5 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision } from '../../bvh/revision';
 import { nodeMaskIndexAt } from '../../bvh/childWord';
 import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { KERNEL_STACK_ENTRY_BYTES, TRIANGLE_GROUP_BYTES } from '../../bvh/layoutSpec';
@@ -139,6 +140,8 @@ export class SimdRayKernel {
   private readonly exports: RayKernelExports;
   private layout: Layout | null = null;
   private resident: BVH | null = null;
+  /** bvhRevision of the resident BVH when copied in: a refit since makes the copy stale. */
+  private residentRevision = -1;
   private readonly rayOrder = new RayOrder();
 
   constructor(instance: WebAssembly.Instance) {
@@ -193,6 +196,7 @@ export class SimdRayKernel {
     for (let k = 0; k < lanes.length; k++) laneMasks[k] = lanes[k]! < 0 ? 0 : materialMasks[materialIds[lanes[k]!]!]!;
     this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order, masks, rays, rayCapacity };
     this.resident = bvh;
+    this.residentRevision = bvhRevision(bvh);
   }
 
   /**
@@ -213,7 +217,7 @@ export class SimdRayKernel {
       throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
     const filter = checkFilter(options.filter ?? MASK_ALL);
     checkBuffers(rays, hits);
-    if (this.resident !== bvh) this.upload(bvh);
+    if (this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) this.upload(bvh);
     const count = rays.count;
     let layout = this.layout!;
     if (count > layout.rayCapacity) {
