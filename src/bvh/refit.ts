@@ -3,8 +3,8 @@ import { KERNELS, type Kernel } from '../platform/kernels';
 import type { BVH } from './buildBVH';
 import * as layout from './layoutSpec';
 import { makeFrameSafe, type QuantizedNodes } from './quantizedLayout';
-import { createRefitState, decodeSlot, existingRefitState, writeFloatSlot, type RefitState } from './refitState';
-import { markGeometryChanged } from './revision';
+import { createRefitState, decodeSlot, existingRefitState, forgetRefitState, writeFloatSlot, type RefitState } from './refitState';
+import { bvhRevision, markGeometryChanged } from './revision';
 
 export { bvhRevision, positionsRevision } from './revision';
 
@@ -114,9 +114,7 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
   const nodes = bvh.quantized;
   if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
   let named = 0;
-  if (triangles === null) {
-    checkAllPositions(bvh);
-  } else {
+  if (triangles !== null) {
     if (!(triangles instanceof Uint32Array)) throw new InvalidParameterError('triangles', 'a Uint32Array of triangle ids, or null', triangles);
     named = count ?? triangles.length;
     if (!(Number.isInteger(named) && named >= 0 && named <= triangles.length))
@@ -127,9 +125,26 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
   const full = triangles === null || state === undefined;
   if (state === undefined) state = createRefitState(bvh, nodes);
   const pass = new RefitPass(bvh, nodes, state, resolved);
-  if (full) pass.refitAll();
-  else pass.refitTriangles(triangles, named);
-  markGeometryChanged(bvh);
+  if (!full) pass.refitTriangles(triangles, named);
+  else if (!pass.refitAll()) {
+    // A coordinate is not finite: the packed tree is untouched, the exact boxes are not.
+    forgetRefitState(bvh);
+    checkAllPositions(bvh);
+    throw new ColliderscopeError('internal: a non-finite coordinate that the position check did not find');
+  }
+  if (state.changedTriangles.length < named) state.changedTriangles = new Uint32Array(Math.max(named, 2 * state.changedTriangles.length));
+  if (!full) state.changedTriangles.set(triangles.subarray(0, named));
+  markGeometryChanged(bvh, {
+    fromRevision: bvhRevision(bvh),
+    wholeTree: full,
+    nodes: state.changedNodes,
+    nodeCount: full ? 0 : pass.nodesReencoded,
+    leafSlots: state.changedLeaves,
+    leafSlotCount: full ? 0 : pass.leavesRefit,
+    triangles: state.changedTriangles,
+    triangleCount: full ? 0 : named,
+    frames: state.frame,
+  });
   const sahCost = pass.sahCost();
   const builtSahCost = state.builtSahCost;
   return {
@@ -278,11 +293,55 @@ class RefitPass {
     return 1 + (rootArea > 0 ? state.weightedArea / rootArea : 0);
   }
 
-  refitAll(): void {
+  /**
+   * Refits the whole tree: every leaf box from its vertices, node boxes bottom-up, tight root and shared
+   * frames, every slot re-encoded top-down. Returns false, having changed nothing in the packed tree,
+   * when a coordinate is not finite (the caller then names it and forgets the exact boxes).
+   */
+  refitAll(): boolean {
     const { state, box, u32, f32 } = this;
     const nodeCount = state.nodeCount;
-    if (nodeCount === 0) return;
-    // Exact boxes bottom-up: children have larger indices than their parents.
+    if (nodeCount === 0) return true;
+    const positions = this.bvh.positions;
+    const { leafSlots, slotVertexStart, slotVertices, ownedSlots } = state;
+    // 1. Leaf boxes over their distinct vertices. x − x is 0 for a finite x and NaN otherwise, so one
+    //    sum checks every coordinate read on the way.
+    let check = 0;
+    for (let i = 0; i < leafSlots.length; i++) {
+      const slot = leafSlots[i]!;
+      let minX = Infinity,
+        minY = Infinity,
+        minZ = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity,
+        maxZ = -Infinity;
+      const end = slotVertexStart[slot + 1]!;
+      for (let j = slotVertexStart[slot]!; j < end; j++) {
+        const v = 3 * slotVertices[j]!;
+        const x = positions[v]!,
+          y = positions[v + 1]!,
+          z = positions[v + 2]!;
+        check += x - x + (y - y) + (z - z);
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+        if (z < minZ) minZ = z;
+        if (z > maxZ) maxZ = z;
+      }
+      const o = 6 * slot;
+      box[o] = minX;
+      box[o + 1] = minY;
+      box[o + 2] = minZ;
+      box[o + 3] = maxX;
+      box[o + 4] = maxY;
+      box[o + 5] = maxZ;
+    }
+    if (check !== 0) return false;
+    // 2. Node slots bottom-up (children have larger indices than their parents), with the SAH sum and
+    //    the float layout on the way.
+    const radius = this.radius;
+    const triangleRatio = this.triangleRatio;
     let weightedArea = 0;
     for (let node = nodeCount - 1; node >= 0; node--) {
       for (let s = 0; s < 4; s++) {
@@ -290,23 +349,99 @@ class RefitPass {
         const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s]!;
         const type = (word >>> 24) & 15;
         if (type === 1) continue;
-        if (type === CHILD_TYPE_NODE) this.unionOfSlots(word & CHILD_INDEX_MASK, state.ownedSlots[slot]!, this.union);
-        else this.leafBox(word, this.union);
-        box.set(this.union, 6 * slot);
+        const o = 6 * slot;
+        let weight = (type - 1) * triangleRatio;
+        if (type === CHILD_TYPE_NODE) {
+          weight = 1;
+          const child = word & CHILD_INDEX_MASK;
+          const owned = ownedSlots[slot]!;
+          let minX = Infinity,
+            minY = Infinity,
+            minZ = Infinity,
+            maxX = -Infinity,
+            maxY = -Infinity,
+            maxZ = -Infinity;
+          for (let c = 0; c < 4; c++) {
+            if (((owned >> c) & 1) === 0 || ((u32[QUANTIZED_NODE_U32 * child + QUANTIZED_WORDS_U32 + c]! >>> 24) & 15) === 1) continue;
+            const q = 24 * child + 6 * c;
+            if (box[q]! < minX) minX = box[q]!;
+            if (box[q + 1]! < minY) minY = box[q + 1]!;
+            if (box[q + 2]! < minZ) minZ = box[q + 2]!;
+            if (box[q + 3]! > maxX) maxX = box[q + 3]!;
+            if (box[q + 4]! > maxY) maxY = box[q + 4]!;
+            if (box[q + 5]! > maxZ) maxZ = box[q + 5]!;
+          }
+          box[o] = minX;
+          box[o + 1] = minY;
+          box[o + 2] = minZ;
+          box[o + 3] = maxX;
+          box[o + 4] = maxY;
+          box[o + 5] = maxZ;
+        }
         if (f32 !== null) writeFloatBox(f32, box, slot);
-        weightedArea += this.weight(slot) * this.area(slot);
+        weightedArea += weight * halfArea(box[o + 3]! - box[o]!, box[o + 4]! - box[o + 1]!, box[o + 5]! - box[o + 2]!, radius);
       }
     }
     state.weightedArea = weightedArea;
-    // Tight frames: the root's and the shared nodes' are their content made safe, every other one the
-    // decoded slot box in its parent, in one ascending pass as the packer does.
+    // 3. Tight frames: the root's and the shared nodes' are their content made safe, every other one the
+    //    decoded slot box in its parent, in one ascending pass as the packer does.
     this.rootFrameChanged = this.setOwnFrame(0, 0);
     for (let node = state.firstShared; node < nodeCount; node++) this.setOwnFrame(node, 0);
-    for (let node = 0; node < nodeCount; node++) this.encodeNode(node, true, false);
+    this.encodeAll();
+    return true;
+  }
+
+  /** Every slot quantized against its node's frame, parents first (encodeSlot's operations, unrolled). */
+  private encodeAll(): void {
+    const { state, u16, u32, box, frame } = this;
+    const { nodeCount, firstShared } = state;
+    for (let node = 0; node < nodeCount; node++) {
+      const f = 6 * node;
+      const minX = frame[f]!,
+        minY = frame[f + 1]!,
+        minZ = frame[f + 2]!;
+      const stepX = (frame[f + 3]! - minX) * QUANT_STEP_SCALE,
+        stepY = (frame[f + 4]! - minY) * QUANT_STEP_SCALE,
+        stepZ = (frame[f + 5]! - minZ) * QUANT_STEP_SCALE;
+      for (let s = 0; s < 4; s++) {
+        const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s]!;
+        const type = (word >>> 24) & 15;
+        if (type === 1) continue;
+        const child = word & CHILD_INDEX_MASK;
+        const ownsFrame = type === CHILD_TYPE_NODE && child < firstShared;
+        const o = 6 * (4 * node + s);
+        const base = QUANTIZED_NODE_U16 * node + s;
+        for (let k = 0; k < 3; k++) {
+          const frameMin = k === 0 ? minX : k === 1 ? minY : minZ;
+          const step = k === 0 ? stepX : k === 1 ? stepY : stepZ;
+          const low = box[o + k]!;
+          const high = box[o + k + 3]!;
+          let qMin = quantizeMin(low, frameMin, step);
+          let qMax = quantizeMax(high, frameMin, step);
+          let lo = frameMin + qMin * step;
+          let hi = frameMin + qMax * step;
+          if (ownsFrame && !frameSafe(lo, hi)) {
+            qMin = 0;
+            qMax = QUANT_MAX;
+            lo = frameMin;
+            hi = frameMin + QUANT_MAX * step;
+          }
+          if (!(lo <= low && hi >= high))
+            throw new ColliderscopeError(`internal: refit box of node ${node} slot ${s} does not contain its content on axis ${k}`);
+          u16[base + 4 * k] = qMin;
+          u16[base + 4 * (k + 3)] = qMax;
+          if (ownsFrame) {
+            frame[6 * child + k] = lo;
+            frame[6 * child + k + 3] = hi;
+          }
+        }
+      }
+    }
+    this.nodesReencoded = nodeCount;
   }
 
   refitTriangles(triangles: Uint32Array, count: number): void {
-    const { state, u32, epoch } = this;
+    const { state, epoch } = this;
     const { triangleSlotStart, triangleSlots, slotSeen, slotChanged, nodeSeen, nodeChanged, parentSlot, secondParentSlot } = state;
     // 1. The named triangles' leaf slots, each recomputed once; the nodes holding changed ones.
     let work = state.work;
@@ -317,8 +452,9 @@ class RefitPass {
         const slot = triangleSlots[r]!;
         if (slotSeen[slot] === epoch) continue;
         slotSeen[slot] = epoch;
-        this.leavesRefit++;
-        this.leafBox(u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!, this.union);
+        if (this.leavesRefit === state.changedLeaves.length) state.changedLeaves = growInt32(state.changedLeaves);
+        state.changedLeaves[this.leavesRefit++] = slot;
+        this.leafBox(slot, this.union);
         if (!this.storeBox(slot, this.union)) continue;
         slotChanged[slot] = epoch;
         const node = slot >> 2;
@@ -456,7 +592,8 @@ class RefitPass {
     }
     if (state.nodeWritten[node] !== this.epoch) {
       state.nodeWritten[node] = this.epoch;
-      this.nodesReencoded++;
+      if (this.nodesReencoded === state.changedNodes.length) state.changedNodes = growInt32(state.changedNodes);
+      state.changedNodes[this.nodesReencoded++] = node;
     }
   }
 
@@ -484,7 +621,7 @@ class RefitPass {
     for (let k = 0; k < 6; k++) if (frame[f + k] !== target[k]) moved = true;
     if (!moved) return false;
     frame.set(target, f);
-    if (node === 0) (this.nodes.rootFrame).set(target);
+    if (node === 0) this.nodes.rootFrame.set(target);
     else this.nodes.sharedFrames.set(target, 6 * (node - this.state.firstShared));
     return true;
   }
@@ -516,31 +653,28 @@ class RefitPass {
     out[5] = maxZ;
   }
 
-  /** out := the box of the triangles of a leaf child word. */
-  private leafBox(word: number, out: Float64Array): void {
-    const { positions, indices, triangleOrder } = this.bvh;
-    const first = word & CHILD_INDEX_MASK;
-    const end = first + ((word >>> 24) & 15) - 1;
+  /** out := the box of a leaf slot's triangles (over their distinct vertices). */
+  private leafBox(slot: number, out: Float64Array): void {
+    const positions = this.bvh.positions;
+    const { slotVertexStart, slotVertices } = this.state;
     let minX = Infinity,
       minY = Infinity,
       minZ = Infinity,
       maxX = -Infinity,
       maxY = -Infinity,
       maxZ = -Infinity;
-    for (let r = first; r < end; r++) {
-      const t = 3 * (triangleOrder === null ? r : triangleOrder[r]!);
-      for (let c = 0; c < 3; c++) {
-        const v = 3 * indices[t + c]!;
-        const x = positions[v]!,
-          y = positions[v + 1]!,
-          z = positions[v + 2]!;
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-        if (z < minZ) minZ = z;
-        if (z > maxZ) maxZ = z;
-      }
+    const end = slotVertexStart[slot + 1]!;
+    for (let i = slotVertexStart[slot]!; i < end; i++) {
+      const v = 3 * slotVertices[i]!;
+      const x = positions[v]!,
+        y = positions[v + 1]!,
+        z = positions[v + 2]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
     }
     out[0] = minX;
     out[1] = minY;

@@ -32,6 +32,10 @@ export interface RefitState {
   readonly triangleSlotStart: Uint32Array;
   readonly triangleSlots: Int32Array;
   readonly leafSlots: Int32Array;
+  /** Distinct vertices of each slot's triangles (none for node and empty slots):
+   *  slotVertices[slotVertexStart[slot] .. slotVertexStart[slot + 1]). */
+  readonly slotVertexStart: Uint32Array;
+  readonly slotVertices: Uint32Array;
   readonly box: Float64Array;
   readonly frame: Float64Array;
   /** Per-call marks: a slot's box recomputed / changed, a node gathered / changed / re-encoded. */
@@ -47,12 +51,21 @@ export interface RefitState {
   readonly builtSahCost: number;
   /** Nodes gathered by a partial refit (reused between calls). */
   work: Int32Array;
+  /** The last refit's change list (revision.ts GeometryChange), reused between calls. */
+  changedNodes: Int32Array;
+  changedLeaves: Int32Array;
+  changedTriangles: Uint32Array;
 }
 
 const states = new WeakMap<BVH, RefitState>();
 
 export function existingRefitState(bvh: BVH): RefitState | undefined {
   return states.get(bvh);
+}
+
+/** Drops the bookkeeping (after a refit found bad input half-way): the next refit rebuilds it. */
+export function forgetRefitState(bvh: BVH): void {
+  states.delete(bvh);
 }
 
 export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
@@ -87,6 +100,28 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     const count = childLeafCount(word);
     for (let j = 0; j < count; j++) triangleSlots[fill[order === null ? index + j : order[index + j]!]!++] = slot;
   }
+
+  // Each leaf slot's distinct vertices: a terrain leaf of n triangles has about n + 2 of its 3n
+  // corners distinct, so its box reads a third of the coordinates, without the order and index lookups.
+  const slotVertexStart = new Uint32Array(4 * nodeCount + 1);
+  const vertexSeen = new Int32Array(bvh.positions.length / 3).fill(-1);
+  const vertexList: number[] = [];
+  for (let slot = 0; slot < 4 * nodeCount; slot++) {
+    slotVertexStart[slot] = vertexList.length;
+    const word = u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+    const index = word & CHILD_INDEX_MASK;
+    const count = childLeafCount(word);
+    for (let j = 0; j < count; j++) {
+      const t = order === null ? index + j : order[index + j]!;
+      for (let c = 0; c < 3; c++) {
+        const v = bvh.indices[3 * t + c]!;
+        if (vertexSeen[v] === slot) continue;
+        vertexSeen[v] = slot;
+        vertexList.push(v);
+      }
+    }
+  }
+  slotVertexStart[4 * nodeCount] = vertexList.length;
 
   const frame = decodeFrameBounds(nodes);
   // Pair each shared node's halves (slots 0–1, 2–3) with its two parents, nearest box centres first.
@@ -136,6 +171,8 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     triangleSlotStart: perTriangle,
     triangleSlots,
     leafSlots: Int32Array.from(leafSlotList),
+    slotVertexStart,
+    slotVertices: Uint32Array.from(vertexList),
     box,
     frame,
     slotSeen: new Int32Array(slots),
@@ -147,6 +184,9 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     weightedArea: 0,
     builtSahCost: bvh.stats.sahCost,
     work: new Int32Array(64),
+    changedNodes: new Int32Array(64),
+    changedLeaves: new Int32Array(64),
+    changedTriangles: new Uint32Array(64),
   };
   states.set(bvh, state);
   return state;
