@@ -9,7 +9,7 @@ import { createBoxOverlapList, overlapBoxes, overlapBoxesBruteForce, type BoxBat
 import { loadSimdBoxTriangles } from '../../../src/query/boxTriangle/boxTriangleKernel';
 import { createCapsuleBatch, createCapsuleHits, type CapsuleBatch } from '../../../src/query/capsule/capsuleTypes';
 import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/query/capsule/simdCapsules';
-import { sweepCapsules } from '../../../src/query/capsule/index';
+import { computeEdgeMasks, edgeMasksFor, sweepCapsules } from '../../../src/query/capsule/index';
 import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
 import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
 import { loadSimdRays } from '../../../src/query/rays/simdRays';
@@ -239,6 +239,8 @@ function expectCapsulesMatchFreshBuild(mesh: TestMesh, bvh: BVH, seed: number): 
 /** Every check after an edit and its refit. */
 function expectCorrect(mesh: TestMesh, bvh: BVH, seed: number): void {
   expectTreeContainsTriangles(bvh);
+  // The capsule sweep's edge masks, patched after a partial refit, as if computed afresh.
+  expect(Array.from(edgeMasksFor(bvh))).toEqual(Array.from(computeEdgeMasks(mesh.positions, mesh.indices)));
   expectRaysMatchBruteForce(mesh, bvh, seed);
   expectBoxesMatchBruteForce(mesh, bvh, seed + 1);
   expectCapsulesMatchFreshBuild(mesh, bvh, seed + 2);
