@@ -42,7 +42,8 @@ export interface RefitOptions {
    * so the next edit nearby (a crater dug deeper, a brush stroke) fits without another cascade.
    */
   widenSlack: number;
-  /** The same for the root frame, whose change re-encodes the whole tree. */
+  /** The same for the root frame, whose change re-encodes the whole tree; a full refit also leaves this
+   *  much headroom on every side of the root frame (free: see setOwnFrame). */
   rootSlack: number;
   /**
    * A partial refit narrows a node's box (re-encoding its subtree) only when the decoded box's area is
@@ -385,7 +386,7 @@ class RefitPass {
     state.weightedArea = weightedArea;
     // 3. Tight frames: the root's and the shared nodes' are their content made safe, every other one the
     //    decoded slot box in its parent, in one ascending pass as the packer does.
-    this.rootFrameChanged = this.setOwnFrame(0, 0);
+    this.rootFrameChanged = this.setOwnFrame(0, 0, this.options.rootSlack);
     for (let node = state.firstShared; node < nodeCount; node++) this.setOwnFrame(node, 0);
     this.encodeAll();
     return true;
@@ -599,10 +600,11 @@ class RefitPass {
 
   /**
    * A root or shared node's own frame := its content, made safe (quantizedLayout.ts), widened by
-   * `slack` of the extent on the sides where the content escaped the old frame. Returns whether it
-   * changed; with slack > 0 it changes only when the content escaped.
+   * `slack` of the extent on the sides where the content escaped the old frame, or with slack 0 set to
+   * the content widened by `headroom` of its extent on every side. Returns whether it changed; with
+   * slack > 0 it changes only when the content escaped.
    */
-  private setOwnFrame(node: number, slack: number): boolean {
+  private setOwnFrame(node: number, slack: number, headroom = 0): boolean {
     const { frame, union, target } = this;
     this.unionOfSlots(node, 15, union);
     const f = 6 * node;
@@ -615,7 +617,17 @@ class RefitPass {
         target[k] = union[k]! < frame[f + k]! ? union[k]! - pad : Math.min(union[k]!, frame[f + k]!);
         target[k + 3] = union[k + 3]! > frame[f + k + 3]! ? union[k + 3]! + pad : Math.max(union[k + 3]!, frame[f + k + 3]!);
       }
-    } else target.set(union);
+    } else {
+      target.set(union);
+      // Headroom all round (the full refit's root): the first crater below the terrain's lowest point
+      // then fits without re-encoding the whole tree. It costs nothing in box tightness: only the
+      // root's four slots are quantized against this frame, a step of 1/65535 of it.
+      for (let k = 0; k < 3; k++) {
+        const pad = headroom * (union[k + 3]! - union[k]!);
+        target[k]! -= pad;
+        target[k + 3]! += pad;
+      }
+    }
     makeFrameSafe(target, 0);
     let moved = false;
     for (let k = 0; k < 6; k++) if (frame[f + k] !== target[k]) moved = true;
