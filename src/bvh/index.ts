@@ -33,3 +33,4 @@ export {
   type RefitOptions,
   type RefitReport,
 } from './refit';
+export { loadWasmRefit, wasmRefitUnavailableReason } from './wasmRefit';

@@ -1,10 +1,11 @@
 import { ColliderscopeError, InvalidParameterError } from '../errors';
-import { KERNELS, type Kernel } from '../platform/kernels';
+import { DEFAULT_KERNEL, KERNELS, type Kernel } from '../platform/kernels';
 import type { BVH } from './buildBVH';
 import * as layout from './layoutSpec';
 import { makeFrameSafe, type QuantizedNodes } from './quantizedLayout';
 import { createRefitState, decodeSlot, existingRefitState, forgetRefitState, writeFloatSlot, type RefitState } from './refitState';
 import { bvhRevision, markGeometryChanged } from './revision';
+import { currentWasmRefit, wasmRefitUnavailableReason, type WasmRefitKernel } from './wasmRefit';
 
 export { bvhRevision, positionsRevision } from './revision';
 
@@ -50,8 +51,9 @@ export interface RefitOptions {
    * more than this factor above its content's; smaller losses stay until the next full refit.
    */
   narrowRatio: number;
-  /** The code that runs the refit (kernels.ts); only 'typescript' exists so far, so 'wasm-simd' falls
-   *  back to it and the report says so. */
+  /** The code that runs a full refit's leaf boxes (kernels.ts): 'wasm-simd' (after loadWasmRefit) gives
+   *  the same tree bit for bit; partial refits always run in TypeScript (too little work to pay for
+   *  copying the positions in). The report says which ran, and why not the one asked for. */
   kernel: Kernel;
 }
 
@@ -67,7 +69,7 @@ export const DEFAULT_REFIT_OPTIONS: Readonly<RefitOptions> = Object.freeze({
   widenSlack: 0.25,
   rootSlack: 0.25,
   narrowRatio: 1.5,
-  kernel: 'typescript',
+  kernel: DEFAULT_KERNEL,
 });
 
 /**
@@ -125,9 +127,16 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
   let state = existingRefitState(bvh);
   const full = triangles === null || state === undefined;
   if (state === undefined) state = createRefitState(bvh, nodes);
+  let kernel: Kernel = 'typescript';
+  let kernelFallback = '';
+  if (resolved.kernel === 'wasm-simd') {
+    if (!full) kernelFallback = 'a partial refit runs in TypeScript';
+    else if (currentWasmRefit() === null) kernelFallback = wasmRefitUnavailableReason();
+    else kernel = 'wasm-simd';
+  }
   const pass = new RefitPass(bvh, nodes, state, resolved);
   if (!full) pass.refitTriangles(triangles, named);
-  else if (!pass.refitAll()) {
+  else if (!pass.refitAll(kernel === 'wasm-simd' ? currentWasmRefit() : null)) {
     // A coordinate is not finite: the packed tree is untouched, the exact boxes are not.
     forgetRefitState(bvh);
     checkAllPositions(bvh);
@@ -159,8 +168,8 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
     degradation: builtSahCost > 0 ? sahCost / builtSahCost : 1,
     cascades: pass.cascades,
     rootFrameChanged: pass.rootFrameChanged,
-    kernel: 'typescript',
-    kernelFallback: resolved.kernel === 'typescript' ? '' : 'no WebAssembly refit kernel yet',
+    kernel,
+    kernelFallback,
   };
 }
 
@@ -299,7 +308,7 @@ class RefitPass {
    * frames, every slot re-encoded top-down. Returns false, having changed nothing in the packed tree,
    * when a coordinate is not finite (the caller then names it and forgets the exact boxes).
    */
-  refitAll(): boolean {
+  refitAll(wasm: WasmRefitKernel | null): boolean {
     const { state, box, u32, f32 } = this;
     const nodeCount = state.nodeCount;
     if (nodeCount === 0) return true;
@@ -308,7 +317,8 @@ class RefitPass {
     // 1. Leaf boxes over their distinct vertices. x − x is 0 for a finite x and NaN otherwise, so one
     //    sum checks every coordinate read on the way.
     let check = 0;
-    for (let i = 0; i < leafSlots.length; i++) {
+    if (wasm !== null && !wasm.leafBoxes(positions, state)) return false;
+    for (let i = 0; i < (wasm === null ? leafSlots.length : 0); i++) {
       const slot = leafSlots[i]!;
       let minX = Infinity,
         minY = Infinity,
