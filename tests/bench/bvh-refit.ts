@@ -4,7 +4,8 @@
  * perturbation reaches both alike.
  *
  *   full     every vertex jittered (±0.2 cells on every axis) between two states that alternate, then
- *            refitBVH(bvh, null) against refit(); each contender faces moved geometry on every run
+ *            refitBVH(bvh, null) against refit(), once with the WebAssembly SIMD leaf-box kernel and
+ *            once with the TypeScript one; each contender faces moved geometry on every run
  *   crater   a smooth bowl lowered within a radius of a random point (~5,000 triangles touched), then
  *            refitBVH(bvh, ids of the touched triangles) against refit(nodeIndices), its node set found
  *            by the shapecast three-mesh-bvh documents for this (nodes whose box meets the crater's
@@ -24,7 +25,7 @@
  */
 import * as THREE from 'three';
 import { CONTAINED, INTERSECTED, MeshBVH, NOT_INTERSECTED, SAH } from 'three-mesh-bvh';
-import { buildBVH, forEachNodeBox, refitBVH, type BVH, type RefitReport } from '../../src/bvh/index';
+import { buildBVH, forEachNodeBox, loadWasmRefit, refitBVH, wasmRefitUnavailableReason, type BVH, type RefitReport } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import { computeEdgeMasks } from '../../src/query/capsule/edgeMasks';
 import { loadSimdCapsules } from '../../src/query/capsule/simdCapsules';
@@ -88,7 +89,10 @@ let craterIds: Uint32Array = new Uint32Array(0);
 let craterNodes = new Set<number>();
 let lastCrater: RefitReport | null = null;
 function oursFull(): void {
-  refitBVH(ours, null);
+  refitBVH(ours, null, undefined, { kernel: 'wasm-simd' });
+}
+function oursFullTypeScript(): void {
+  refitBVH(ours, null, undefined, { kernel: 'typescript' });
 }
 function threeFull(): void {
   three.refit();
@@ -160,6 +164,7 @@ interface Row {
   cells: number;
   triangles: number;
   full: ReturnType<typeof pairsOf>;
+  fullTypeScript: ReturnType<typeof pairsOf>;
   crater: ReturnType<typeof pairsOf>;
   craterTriangles: number;
   shapecastMs: number[];
@@ -169,7 +174,8 @@ interface Row {
   failures: number;
 }
 
-console.log(`ridged terrain, seed ${SEED}; ${PAIRS} full-refit pairs, ${CRATERS} craters; CPU time`);
+if ((await loadWasmRefit()) === null) throw new Error(`the WebAssembly refit kernel is missing: ${wasmRefitUnavailableReason()}`);
+console.log(`ridged terrain, seed ${SEED}; ${PAIRS} full-refit pairs per kernel, ${CRATERS} craters; CPU time`);
 const rows: Row[] = [];
 for (const cells of CELLS) {
   mesh = generateTerrain({ cells, seed: SEED });
@@ -186,6 +192,7 @@ for (const cells of CELLS) {
   oursFull();
   threeFull();
   const full = pairsOf(oursFull, threeFull, (round) => mesh.positions.set(round % 2 === 0 ? jittered : base), PAIRS);
+  const fullTypeScript = pairsOf(oursFullTypeScript, threeFull, (round) => mesh.positions.set(round % 2 === 0 ? jittered : base), PAIRS);
   mesh.positions.set(base);
   oursFull();
   threeFull();
@@ -223,6 +230,7 @@ for (const cells of CELLS) {
     cells,
     triangles: mesh.triangleCount,
     full,
+    fullTypeScript,
     crater,
     craterTriangles: craterTriangles / CRATERS,
     shapecastMs,
@@ -238,12 +246,16 @@ for (const cells of CELLS) {
   );
 }
 
-console.log('\nFull refit (CPU ms, medians; ratio = three-mesh-bvh / ours per pair: median, spread)');
-console.log(`${pad('cells', 6)} ${pad('triangles', 10)} ${pad('ours', 7)} ${pad('three', 7)} ${pad('ratio', 6)} ${pad('spread', 11)}`);
+console.log('\nFull refit (CPU ms, medians; ratio = three-mesh-bvh / ours per pair: median, spread; each kernel paired with its own three runs)');
+console.log(
+  `${pad('cells', 6)} ${pad('triangles', 10)} ${pad('ours wasm', 10)} ${pad('three', 7)} ${pad('ratio', 6)} ${pad('spread', 11)} ` +
+    `${pad('ours TS', 8)} ${pad('three', 7)} ${pad('ratio', 6)} ${pad('spread', 11)}`,
+);
 for (const row of rows) {
   console.log(
-    `${pad(row.cells, 6)} ${pad(row.triangles, 10)} ${pad(median(row.full.aMs).toFixed(1), 7)} ${pad(median(row.full.bMs).toFixed(1), 7)} ` +
-      `${pad(median(row.full.ratios).toFixed(2), 6)} ${pad(spread(row.full.ratios), 11)}`,
+    `${pad(row.cells, 6)} ${pad(row.triangles, 10)} ${pad(median(row.full.aMs).toFixed(1), 10)} ${pad(median(row.full.bMs).toFixed(1), 7)} ` +
+      `${pad(median(row.full.ratios).toFixed(2), 6)} ${pad(spread(row.full.ratios), 11)} ${pad(median(row.fullTypeScript.aMs).toFixed(1), 8)} ` +
+      `${pad(median(row.fullTypeScript.bMs).toFixed(1), 7)} ${pad(median(row.fullTypeScript.ratios).toFixed(2), 6)} ${pad(spread(row.fullTypeScript.ratios), 11)}`,
   );
 }
 console.log('\nCrater refit (CPU ms, medians; ratio = three-mesh-bvh refit(nodeIndices) / ours per pair; its shapecast apart)');
