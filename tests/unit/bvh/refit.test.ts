@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildBVH, bvhRevision, refitBVH, type BVH, type BuildOptions, type RefitReport } from '../../../src/bvh/index';
+import { buildBVH, bvhRevision, loadWasmBuilder, refitBVH, type BVH, type BuildOptions, type RefitReport } from '../../../src/bvh/index';
 import { CHILD_INDEX_MASK } from '../../../src/bvh/childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET } from '../../../src/bvh/floatLayout';
 import { QUANT_STEP_SCALE } from '../../../src/bvh/quantize';
@@ -25,6 +25,7 @@ beforeAll(async () => {
   rayKernel = rays!;
   expect(await loadSimdCapsules()).not.toBeNull();
   expect(await loadSimdBoxTriangles()).not.toBeNull();
+  expect(await loadWasmBuilder()).not.toBeNull();
 });
 
 /** A mesh the test may move: its own copies of the arrays. */
@@ -254,6 +255,7 @@ function warmCaches(mesh: TestMesh, bvh: BVH): void {
 const BUILDS: [string, Partial<BuildOptions>][] = [
   ['default build (spatial splits, shared leaves)', {}],
   ['no spatial splits, reordered triangles', { spatialSplits: false, reorderTriangles: true }],
+  ['the WebAssembly builder', { builder: 'wasm' }],
 ];
 
 describe('refitBVH keeps every box around its triangles', () => {
@@ -261,6 +263,7 @@ describe('refitBVH keeps every box around its triangles', () => {
     it(`terrain: craters, bumps and jitter, partial refits (${label})`, () => {
       const mesh = smallTerrain();
       const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'typescript', ...options });
+      expect(bvh.stats.builder).toBe(options.builder ?? 'typescript');
       warmCaches(mesh, bvh);
       const random = new Random(31);
       const first = refitBVH(bvh, null);
