@@ -404,53 +404,70 @@ class RefitPass {
     return true;
   }
 
-  /** Every slot quantized against its node's frame, parents first (encodeSlot's operations, unrolled). */
+  /** Every slot quantized against its node's frame, parents first. */
   private encodeAll(): void {
+    const nodeCount = this.state.nodeCount;
+    for (let node = 0; node < nodeCount; node++) this.encodeWhole(node, false);
+    this.nodesReencoded = nodeCount;
+  }
+
+  /**
+   * Every slot of `node` quantized against its frame (encodeSlot's operations, unrolled), giving each
+   * node child that takes its frame from the slot its new frame. In a cascade (`cascade`), the node is
+   * recorded as rewritten and those children are pushed on the cascade stack: their frames moved.
+   */
+  private encodeWhole(node: number, cascade: boolean): void {
     const { state, u16, u32, box, frame } = this;
-    const { nodeCount, firstShared } = state;
-    for (let node = 0; node < nodeCount; node++) {
-      const f = 6 * node;
-      const minX = frame[f]!,
-        minY = frame[f + 1]!,
-        minZ = frame[f + 2]!;
-      const stepX = (frame[f + 3]! - minX) * QUANT_STEP_SCALE,
-        stepY = (frame[f + 4]! - minY) * QUANT_STEP_SCALE,
-        stepZ = (frame[f + 5]! - minZ) * QUANT_STEP_SCALE;
-      for (let s = 0; s < 4; s++) {
-        const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s]!;
-        const type = (word >>> 24) & 15;
-        if (type === 1) continue;
-        const child = word & CHILD_INDEX_MASK;
-        const ownsFrame = type === CHILD_TYPE_NODE && child < firstShared;
-        const o = 6 * (4 * node + s);
-        const base = QUANTIZED_NODE_U16 * node + s;
-        for (let k = 0; k < 3; k++) {
-          const frameMin = k === 0 ? minX : k === 1 ? minY : minZ;
-          const step = k === 0 ? stepX : k === 1 ? stepY : stepZ;
-          const low = box[o + k]!;
-          const high = box[o + k + 3]!;
-          let qMin = quantizeMin(low, frameMin, step);
-          let qMax = quantizeMax(high, frameMin, step);
-          let lo = frameMin + qMin * step;
-          let hi = frameMin + qMax * step;
-          if (ownsFrame && !frameSafe(lo, hi)) {
-            qMin = 0;
-            qMax = QUANT_MAX;
-            lo = frameMin;
-            hi = frameMin + QUANT_MAX * step;
-          }
-          if (!(lo <= low && hi >= high))
-            throw new ColliderscopeError(`internal: refit box of node ${node} slot ${s} does not contain its content on axis ${k}`);
-          u16[base + 4 * k] = qMin;
-          u16[base + 4 * (k + 3)] = qMax;
-          if (ownsFrame) {
-            frame[6 * child + k] = lo;
-            frame[6 * child + k + 3] = hi;
-          }
+    const firstShared = state.firstShared;
+    const f = 6 * node;
+    const minX = frame[f]!,
+      minY = frame[f + 1]!,
+      minZ = frame[f + 2]!;
+    const stepX = (frame[f + 3]! - minX) * QUANT_STEP_SCALE,
+      stepY = (frame[f + 4]! - minY) * QUANT_STEP_SCALE,
+      stepZ = (frame[f + 5]! - minZ) * QUANT_STEP_SCALE;
+    for (let s = 0; s < 4; s++) {
+      const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s]!;
+      const type = (word >>> 24) & 15;
+      if (type === 1) continue;
+      const child = word & CHILD_INDEX_MASK;
+      const ownsFrame = type === CHILD_TYPE_NODE && child < firstShared;
+      const o = 6 * (4 * node + s);
+      const base = QUANTIZED_NODE_U16 * node + s;
+      for (let k = 0; k < 3; k++) {
+        const frameMin = k === 0 ? minX : k === 1 ? minY : minZ;
+        const step = k === 0 ? stepX : k === 1 ? stepY : stepZ;
+        const low = box[o + k]!;
+        const high = box[o + k + 3]!;
+        let qMin = quantizeMin(low, frameMin, step);
+        let qMax = quantizeMax(high, frameMin, step);
+        let lo = frameMin + qMin * step;
+        let hi = frameMin + qMax * step;
+        if (ownsFrame && !frameSafe(lo, hi)) {
+          qMin = 0;
+          qMax = QUANT_MAX;
+          lo = frameMin;
+          hi = frameMin + QUANT_MAX * step;
+        }
+        if (!(lo <= low && hi >= high))
+          throw new ColliderscopeError(`internal: refit box of node ${node} slot ${s} does not contain its content on axis ${k}`);
+        u16[base + 4 * k] = qMin;
+        u16[base + 4 * (k + 3)] = qMax;
+        if (ownsFrame) {
+          frame[6 * child + k] = lo;
+          frame[6 * child + k + 3] = hi;
         }
       }
+      if (cascade && ownsFrame) {
+        if (this.cascadeLength === this.cascade.length) this.cascade = growInt32(this.cascade);
+        this.cascade[this.cascadeLength++] = child;
+      }
     }
-    this.nodesReencoded = nodeCount;
+    if (cascade && state.nodeWritten[node] !== this.epoch) {
+      state.nodeWritten[node] = this.epoch;
+      if (this.nodesReencoded === state.changedNodes.length) state.changedNodes = growInt32(state.changedNodes);
+      state.changedNodes[this.nodesReencoded++] = node;
+    }
   }
 
   refitTriangles(triangles: Uint32Array, count: number): void {
@@ -511,8 +528,9 @@ class RefitPass {
       if (node === 0) frameChanged = this.setOwnFrame(0, this.options.rootSlack);
       else if (node >= state.firstShared) frameChanged = this.setOwnFrame(node, 0);
       if (frameChanged && node === 0) this.rootFrameChanged = true;
-      this.encodeNode(node, frameChanged, true);
-      while (this.cascadeLength > 0) this.encodeNode(this.cascade[--this.cascadeLength]!, true, true);
+      if (frameChanged) this.encodeWhole(node, true);
+      else this.encodeNode(node, false, true);
+      while (this.cascadeLength > 0) this.encodeWhole(this.cascade[--this.cascadeLength]!, true);
     }
   }
 
