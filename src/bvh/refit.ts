@@ -529,46 +529,41 @@ class RefitPass {
       else if (node >= state.firstShared) frameChanged = this.setOwnFrame(node, 0);
       if (frameChanged && node === 0) this.rootFrameChanged = true;
       if (frameChanged) this.encodeWhole(node, true);
-      else this.encodeNode(node, false, true);
+      else this.encodeChangedSlots(node);
       while (this.cascadeLength > 0) this.encodeWhole(this.cascade[--this.cascadeLength]!, true);
     }
   }
 
   /**
-   * Re-encodes the slots of `node` that need it: all of them when its frame changed, else the leaf
-   * slots whose box changed and the node slots whose box escaped (widened with slack) or became too
-   * loose. A node child given a new frame is re-encoded whole: pushed on the cascade when `cascade`,
-   * else (the full refit) reached by the caller's ascending loop.
+   * Re-encodes the slots of `node` (whose frame is unchanged) that need it: the leaf slots whose box
+   * changed, and the node slots whose box escaped (widened with slack) or became too loose. A node
+   * child given a new frame goes on the cascade stack, to be re-encoded whole.
    */
-  private encodeNode(node: number, frameChanged: boolean, cascade: boolean): void {
+  private encodeChangedSlots(node: number): void {
     const { state, u32, box, decoded, target, frame, epoch } = this;
     const slotChanged = state.slotChanged;
     for (let s = 0; s < 4; s++) {
       const slot = 4 * node + s;
+      if (slotChanged[slot] !== epoch) continue;
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s]!;
       const type = (word >>> 24) & 15;
-      if (type === 1) continue;
-      if (!frameChanged && slotChanged[slot] !== epoch) continue;
       const o = 6 * slot;
       if (type !== CHILD_TYPE_NODE) {
         this.encodeSlot(node, s, box, o, false);
         continue;
       }
       const child = word & CHILD_INDEX_MASK;
-      let slack = 0;
-      if (!frameChanged) {
-        decodeSlotBox(this.u16, frame, node, s, decoded);
-        let escapes = false;
-        for (let k = 0; k < 3; k++) if (box[o + k]! < decoded[k]! || box[o + k + 3]! > decoded[k + 3]!) escapes = true;
-        if (escapes) slack = this.options.widenSlack;
-        else {
-          const loose = halfArea(decoded[3]! - decoded[0]!, decoded[4]! - decoded[1]!, decoded[5]! - decoded[2]!, this.radius);
-          if (!(loose > this.options.narrowRatio * this.area(slot))) continue;
-        }
+      decodeSlotBox(this.u16, frame, node, s, decoded);
+      let escapes = false;
+      for (let k = 0; k < 3; k++) if (box[o + k]! < decoded[k]! || box[o + k + 3]! > decoded[k + 3]!) escapes = true;
+      if (!escapes) {
+        const loose = halfArea(decoded[3]! - decoded[0]!, decoded[4]! - decoded[1]!, decoded[5]! - decoded[2]!, this.radius);
+        if (!(loose > this.options.narrowRatio * this.area(slot))) continue;
       }
       for (let k = 0; k < 6; k++) target[k] = box[o + k]!;
-      if (slack > 0) {
+      if (escapes) {
         // Move only the escaped sides out, by the slack on top of what the content needs.
+        const slack = this.options.widenSlack;
         for (let k = 0; k < 3; k++) {
           const pad = slack * (box[o + k + 3]! - box[o + k]!);
           if (box[o + k]! < decoded[k]!) target[k] = box[o + k]! - pad;
@@ -583,11 +578,9 @@ class RefitPass {
       for (let k = 0; k < 6; k++) if (frame[c + k] !== decoded[k]) moved = true;
       if (!moved) continue;
       frame.set(decoded, c);
-      if (!frameChanged) this.cascades++;
-      if (cascade) {
-        if (this.cascadeLength === this.cascade.length) this.cascade = growInt32(this.cascade);
-        this.cascade[this.cascadeLength++] = child;
-      }
+      this.cascades++;
+      if (this.cascadeLength === this.cascade.length) this.cascade = growInt32(this.cascade);
+      this.cascade[this.cascadeLength++] = child;
     }
   }
 
