@@ -1,4 +1,5 @@
 import type { BVH } from './buildBVH';
+import { bvhRevision } from './revision';
 import { packBinary, type BinaryNodes } from './binaryLayout';
 import { validateMesh } from './meshInput';
 import { resolveBuildOptions, type BuildOptions } from './options';
@@ -29,22 +30,24 @@ export function buildBinaryBVH(positions: Float32Array, indices: Uint32Array, op
   return { positions, indices, triangleCount, triangleOrder: tree.triangleOrder, nodes, buildMs: performance.now() - start };
 }
 
-const binaryOfBvh = new WeakMap<BVH, BinaryBVH>();
+/** With the BVH revision it matches (revision.ts): a refit moves the mesh, so the binary tree is rebuilt. */
+const binaryOfBvh = new WeakMap<BVH, { revision: number; binary: BinaryBVH }>();
 
 /** The binary layout of a 4-way BVH's mesh, built with its options on first use and kept with it. */
 export function binaryBVHFor(bvh: BVH): BinaryBVH {
-  let binary = binaryOfBvh.get(bvh);
-  if (binary === undefined) {
-    binary = buildBinaryBVH(bvh.positions, bvh.indices, bvh.options);
-    binaryOfBvh.set(bvh, binary);
+  const revision = bvhRevision(bvh);
+  let entry = binaryOfBvh.get(bvh);
+  if (entry === undefined || entry.revision !== revision) {
+    entry = { revision, binary: buildBinaryBVH(bvh.positions, bvh.indices, bvh.options) };
+    binaryOfBvh.set(bvh, entry);
   }
-  return binary;
+  return entry.binary;
 }
 
 /** Whether binaryBVHFor(bvh) would return at once. */
-export const hasBinaryBVH = (bvh: BVH): boolean => binaryOfBvh.has(bvh);
+export const hasBinaryBVH = (bvh: BVH): boolean => binaryOfBvh.get(bvh)?.revision === bvhRevision(bvh);
 
 /** Attaches a binary layout built elsewhere (a worker) to a BVH of the same mesh. */
 export function attachBinaryBVH(bvh: BVH, binary: BinaryBVH): void {
-  binaryOfBvh.set(bvh, binary);
+  binaryOfBvh.set(bvh, { revision: bvhRevision(bvh), binary });
 }

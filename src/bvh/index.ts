@@ -23,3 +23,14 @@ export { collapseToWide } from './collapse';
 export { shareHalfFullLeaves } from './shareLeaves';
 export type { WideTree } from './wideTree';
 export { MASK_ALL, MASK_TABLE_SIZE, checkFilter, triangleKept, validateMaterials, type CollisionMasks, type MaterialInput } from './collisionMasks';
+export {
+  DEFAULT_REFIT_OPTIONS,
+  REFIT_REBUILD_DEGRADATION,
+  bvhRevision,
+  positionsRevision,
+  refitBVH,
+  refitSahCost,
+  type RefitOptions,
+  type RefitReport,
+} from './refit';
+export { loadWasmRefit, wasmRefitUnavailableReason } from './wasmRefit';

@@ -121,3 +121,32 @@ export function quantizedNodesOf(bvh: BVH): QuantizedNodes {
   if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
   return nodes;
 }
+
+/**
+ * Rewrites `count` records already written by writeNodeRecords after a refit re-encoded those nodes: the
+ * quantized node verbatim and its frame from `frames` (min xyz, max xyz per node, GeometryChange.frames),
+ * giving the same floats as decodeFrames does.
+ */
+export function rewriteNodeRecords(
+  nodes: QuantizedNodes,
+  buffer: ArrayBuffer,
+  start: number,
+  frames: Float64Array,
+  list: Int32Array,
+  count: number,
+): void {
+  const bytes = new Uint8Array(buffer, start, NODE_RECORD_BYTES * nodes.nodeCount);
+  const records = new Float32Array(buffer, start, (NODE_RECORD_BYTES / 4) * nodes.nodeCount);
+  const source = new Uint8Array(nodes.buffer);
+  for (let i = 0; i < count; i++) {
+    const node = list[i]!;
+    const f = 6 * node;
+    bytes.set(source.subarray(QUANTIZED_NODE_BYTES * node, QUANTIZED_NODE_BYTES * (node + 1)), NODE_RECORD_BYTES * node);
+    const o = (NODE_RECORD_BYTES / 4) * node;
+    for (let axis = 0; axis < 3; axis++) {
+      const min = frames[f + axis]!;
+      records[o + NODE_RECORD_FRAME_MIN / 4 + axis] = min;
+      records[o + NODE_RECORD_FRAME_STEP / 4 + axis] = (frames[f + 3 + axis]! - min) * QUANT_STEP_SCALE;
+    }
+  }
+}

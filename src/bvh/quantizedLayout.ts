@@ -44,7 +44,7 @@ export const quantizedChildWord = (u32: Uint32Array, node: number, slot: number)
   u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
 
 /** Widens an axis of a frame whose extent is positive but too small to quantize against safely. */
-function makeFrameSafe(frame: Float64Array, offset: number): void {
+export function makeFrameSafe(frame: Float64Array, offset: number): void {
   for (let axis = 0; axis < 3; axis++) {
     let min = frame[offset + axis]!;
     let max = frame[offset + axis + 3]!;

@@ -1,4 +1,5 @@
 import { sharedKernel } from '../../platform/loadWasm';
+import { positionsRevision } from '../../bvh/revision';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 
 /** The exports of the compiled test (src/platform/assembly/boxTriangle/overlapBoxTriangles.ts). */
@@ -33,6 +34,8 @@ export class SimdBoxTriangleKernel {
   private readonly exports: BoxTriangleExports;
   private residentPositions: Float32Array | null = null;
   private residentIndices: Uint32Array | null = null;
+  /** positionsRevision of the resident positions when copied in: a refit moves them in place. */
+  private residentRevision = -1;
   private readonly box: number;
   private positions = 0;
   private indices = 0;
@@ -113,7 +116,8 @@ export class SimdBoxTriangleKernel {
 
   /** Copies a mesh in when it is not the resident one (the id and answer areas follow it). */
   private makeResident(positions: Float32Array, indices: Uint32Array): void {
-    if (positions === this.residentPositions && indices === this.residentIndices) return;
+    const revision = positionsRevision(positions);
+    if (positions === this.residentPositions && indices === this.residentIndices && revision === this.residentRevision) return;
     this.positions = this.box + BOX_BYTES;
     this.indices = alignTo(this.positions + positions.byteLength, 16);
     this.meshEnd = alignTo(this.indices + indices.byteLength, 16);
@@ -126,6 +130,7 @@ export class SimdBoxTriangleKernel {
     u32.set(indices, this.indices >> 2);
     this.residentPositions = positions;
     this.residentIndices = indices;
+    this.residentRevision = revision;
   }
 
   /**

@@ -1,6 +1,9 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision, lastGeometryChange } from '../../bvh/revision';
+import { childIndex, childLeafCount } from '../../bvh/childWord';
+import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { MASK_ALL } from '../../bvh/collisionMasks';
-import { NODE_RECORD_BYTES, frameMagnitudes, writeNodeRecords, quantizedNodesOf } from '../../bvh/nodeRecords';
+import { NODE_RECORD_BYTES, frameMagnitudes, rewriteNodeRecords, writeNodeRecords, quantizedNodesOf } from '../../bvh/nodeRecords';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 import { filterRejectsSome } from '../walk/maskFilter';
 import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
@@ -90,6 +93,8 @@ export class SimdCapsuleKernel {
   private readonly exports: CapsuleKernelExports;
   private layout: Layout | null = null;
   private resident: BVH | null = null;
+  /** bvhRevision of the resident BVH when copied in: a refit since makes the copy stale. */
+  private residentRevision = -1;
   /** The edge-mask array held by each slot, and the slot the next new array takes. */
   private readonly slotMasks: (Uint8Array | null)[] = new Array<Uint8Array | null>(EDGE_MASK_SLOTS).fill(null);
   private nextSlot = 0;
@@ -159,14 +164,53 @@ export class SimdCapsuleKernel {
       traceCapacity,
     };
     this.resident = bvh;
+    this.residentRevision = bvhRevision(bvh);
     this.slotMasks.fill(null);
     this.nextSlot = 0;
+  }
+
+  /**
+   * Brings the resident copy of `bvh` up to date after one partial refit (revision.ts GeometryChange):
+   * the re-encoded nodes' records and the moved triangles' references only (the edge masks, recomputed
+   * by edgeMasksFor, are copied in again by edgeMasksAt). Returns false, changing nothing, when that is
+   * not the case (another BVH, a full refit, or more than one refit since the copy).
+   */
+  private patch(bvh: BVH): boolean {
+    const change = lastGeometryChange(bvh);
+    const layout = this.layout;
+    if (this.resident !== bvh || change === null || change.wholeTree || change.fromRevision !== this.residentRevision || layout === null)
+      return false;
+    const nodes = quantizedNodesOf(bvh);
+    const buffer = this.exports.memory.buffer;
+    new Float64Array(buffer, layout.magnitude, 3).set(frameMagnitudes(nodes));
+    rewriteNodeRecords(nodes, buffer, layout.nodes, change.frames, change.nodes, change.nodeCount);
+    const order = bvh.triangleOrder;
+    const count = order === null ? bvh.triangleCount : order.length;
+    const grouped = new Float32Array(buffer, layout.triangles, 36 * Math.ceil(count / 4));
+    const { positions, indices } = bvh;
+    for (let i = 0; i < change.leafSlotCount; i++) {
+      const slot = change.leafSlots[i]!;
+      const word = nodes.u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+      const first = childIndex(word);
+      for (let k = first; k < first + childLeafCount(word); k++) {
+        const triangle = order === null ? k : order[k]!;
+        const o = 36 * (k >> 2) + (k & 3);
+        for (let corner = 0; corner < 3; corner++) {
+          const v = 3 * indices[3 * triangle + corner]!;
+          grouped[o + 12 * corner] = positions[v]!;
+          grouped[o + 12 * corner + 4] = positions[v + 1]!;
+          grouped[o + 12 * corner + 8] = positions[v + 2]!;
+        }
+      }
+    }
+    this.residentRevision = bvhRevision(bvh);
+    return true;
   }
 
   /** Makes a BVH resident (with its edge masks for `filter` if they will be used) now rather than on the
    *  next sweep, so a timed sweep times the sweep alone. */
   prepare(bvh: BVH, edgeMasks = true, filter = MASK_ALL): void {
-    if (this.resident !== bvh) this.upload(bvh);
+    if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
     if (edgeMasks) this.edgeMasksAt(bvh, filter);
   }
 
@@ -197,7 +241,7 @@ export class SimdCapsuleKernel {
   sweep(bvh: BVH, capsules: CapsuleBatch, hits: CapsuleHits, options: Partial<SweepOptions> = {}): SweepCounters {
     const resolved = resolveSweepOptions(options);
     checkBatch(bvh, capsules, hits);
-    if (this.resident !== bvh) this.upload(bvh);
+    if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
     const filter = resolved.filter;
     const edgeMasks = resolved.edgeMasks ? this.edgeMasksAt(bvh, filter) : 0;
     const count = capsules.count;

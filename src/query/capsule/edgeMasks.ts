@@ -39,44 +39,7 @@ export interface EdgeMaskStats {
 export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, stats?: EdgeMaskStats, keep?: Uint8Array): Uint8Array {
   const triangleCount = Math.floor(indices.length / 3);
   const vertexCount = Math.floor(positions.length / 3);
-  const edgeCount = 3 * triangleCount;
-  // Group edge slots by their undirected vertex pair: a counting sort on the lower vertex, then the
-  // higher vertex within each (small) bucket.
-  const low = new Uint32Array(edgeCount);
-  const high = new Uint32Array(edgeCount);
-  const bucketStart = new Uint32Array(vertexCount + 1);
-  for (let e = 0; e < edgeCount; e++) {
-    const t = (e / 3) | 0;
-    const i = e - 3 * t;
-    const a = indices[3 * t + i]!;
-    const b = indices[3 * t + (i === 2 ? 0 : i + 1)]!;
-    if (a >= vertexCount || b >= vertexCount)
-      throw new InvalidParameterError(`indices[${3 * t + i}]`, `a vertex index below ${vertexCount}`, Math.max(a, b));
-    low[e] = a < b ? a : b;
-    high[e] = a < b ? b : a;
-    if (keep === undefined || keep[t] !== 0) bucketStart[low[e]! + 1]!++;
-  }
-  for (let v = 0; v < vertexCount; v++) bucketStart[v + 1]! += bucketStart[v]!;
-  const fill = bucketStart.slice(0, vertexCount);
-  const slotCount = bucketStart[vertexCount]!;
-  const order = new Uint32Array(slotCount);
-  for (let e = 0; e < edgeCount; e++) if (keep === undefined || keep[(e / 3) | 0] !== 0) order[fill[low[e]!]!++] = e;
-  // Buckets are small (a vertex's edges), so insertion sort by (higher vertex, slot); slots enter in
-  // increasing order, so equal keys stay in slot order.
-  for (let v = 0; v < vertexCount; v++) {
-    const from = bucketStart[v]!,
-      to = bucketStart[v + 1]!;
-    for (let i = from + 1; i < to; i++) {
-      const slot = order[i]!;
-      const key = high[slot]!;
-      let j = i - 1;
-      while (j >= from && high[order[j]!]! > key) {
-        order[j + 1] = order[j]!;
-        j--;
-      }
-      order[j + 1] = slot;
-    }
-  }
+  const { low, high, order, slotCount } = groupEdges(indices, vertexCount, keep);
 
   const masks = new Uint8Array(triangleCount);
   let borderEdges = 0,
@@ -121,13 +84,67 @@ export function computeEdgeMasks(positions: Float32Array, indices: Uint32Array, 
   return masks;
 }
 
+/** Edge slots (3t + i: edge i of triangle t, from corner i to corner i + 1) grouped by undirected vertex
+ *  pair: order[0 .. slotCount) lists the kept slots so that equal (low, high) pairs are adjacent, in
+ *  increasing slot order within a pair. */
+export interface EdgeGroups {
+  readonly low: Uint32Array;
+  readonly high: Uint32Array;
+  readonly order: Uint32Array;
+  readonly slotCount: number;
+}
+
+export function groupEdges(indices: Uint32Array, vertexCount: number, keep?: Uint8Array): EdgeGroups {
+  const triangleCount = Math.floor(indices.length / 3);
+  const edgeCount = 3 * triangleCount;
+  // Group edge slots by their undirected vertex pair: a counting sort on the lower vertex, then the
+  // higher vertex within each (small) bucket.
+  const low = new Uint32Array(edgeCount);
+  const high = new Uint32Array(edgeCount);
+  const bucketStart = new Uint32Array(vertexCount + 1);
+  for (let e = 0; e < edgeCount; e++) {
+    const t = (e / 3) | 0;
+    const i = e - 3 * t;
+    const a = indices[3 * t + i]!;
+    const b = indices[3 * t + (i === 2 ? 0 : i + 1)]!;
+    if (a >= vertexCount || b >= vertexCount)
+      throw new InvalidParameterError(`indices[${3 * t + i}]`, `a vertex index below ${vertexCount}`, Math.max(a, b));
+    low[e] = a < b ? a : b;
+    high[e] = a < b ? b : a;
+    if (keep === undefined || keep[t] !== 0) bucketStart[low[e]! + 1]!++;
+  }
+  for (let v = 0; v < vertexCount; v++) bucketStart[v + 1]! += bucketStart[v]!;
+  const fill = bucketStart.slice(0, vertexCount);
+  const slotCount = bucketStart[vertexCount]!;
+  const order = new Uint32Array(slotCount);
+  for (let e = 0; e < edgeCount; e++) if (keep === undefined || keep[(e / 3) | 0] !== 0) order[fill[low[e]!]!++] = e;
+  // Buckets are small (a vertex's edges), so insertion sort by (higher vertex, slot); slots enter in
+  // increasing order, so equal keys stay in slot order.
+  for (let v = 0; v < vertexCount; v++) {
+    const from = bucketStart[v]!,
+      to = bucketStart[v + 1]!;
+    for (let i = from + 1; i < to; i++) {
+      const slot = order[i]!;
+      const key = high[slot]!;
+      let j = i - 1;
+      while (j >= from && high[order[j]!]! > key) {
+        order[j + 1] = order[j]!;
+        j--;
+      }
+      order[j + 1] = slot;
+    }
+  }
+
+  return { low, high, order, slotCount };
+}
+
 const BEND_RIDGE = 0;
 const BEND_VALLEY = 1;
 const BEND_COPLANAR = 2;
 const BEND_UNKNOWN = 3;
 
 /** Classifies the edge between edge slots e1 and e2 (3·triangle + i) of two triangles. */
-function sharedEdgeBend(positions: Float32Array, indices: Uint32Array, e1: number, e2: number): number {
+export function sharedEdgeBend(positions: Float32Array, indices: Uint32Array, e1: number, e2: number): number {
   const t1 = (e1 / 3) | 0,
     i1 = e1 - 3 * t1;
   const t2 = (e2 / 3) | 0,

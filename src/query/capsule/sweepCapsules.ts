@@ -1,9 +1,11 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision, lastGeometryChange } from '../../bvh/revision';
 import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { InvalidParameterError } from '../../errors';
 import { filterRejectsSome } from '../walk/maskFilter';
 import { createSweepCounters, type CapsuleBatch, type CapsuleHits, type SweepCounters, type SweepOptions } from './capsuleTypes';
 import { computeEdgeMasks } from './edgeMasks';
+import { edgePartners, patchEdgeMasks } from './edgeMaskPatch';
 import { PAIRS_PER_TRIANGLE } from './featureBits';
 import { sweepQuantized } from './sweepQuantized';
 import {
@@ -19,9 +21,19 @@ import {
 
 export const DEFAULT_SWEEP_OPTIONS: Readonly<SweepOptions> = Object.freeze({ edgeMasks: true, quickCull: true, filter: MASK_ALL });
 
-const edgeMaskCache = new WeakMap<BVH, Uint8Array>();
+/** Edge masks depend on the geometry (an edge's convexity), so each entry keeps the BVH revision it was
+ *  computed at (revision.ts) and is recomputed after a refit. */
+interface CachedEdgeMasks {
+  revision: number;
+  masks: Uint8Array;
+  /** edgePartners of the mesh, made at the first patch (the topology outlives refits). */
+  partner: Int32Array | null;
+  stamp: Int32Array | null;
+  epoch: number;
+}
+const edgeMaskCache = new WeakMap<BVH, CachedEdgeMasks>();
 /** Edge masks of filtered meshes, per BVH and filter (the last FILTERED_MASKS_KEPT filters). */
-const filteredEdgeMaskCache = new WeakMap<BVH, Map<number, Uint8Array>>();
+const filteredEdgeMaskCache = new WeakMap<BVH, { revision: number; byFilter: Map<number, Uint8Array> }>();
 const FILTERED_MASKS_KEPT = 8;
 
 /**
@@ -31,17 +43,39 @@ const FILTERED_MASKS_KEPT = 8;
  */
 export function edgeMasksFor(bvh: BVH, filter: number = MASK_ALL): Uint8Array {
   if (filterRejectsSome(bvh.masks, filter)) return filteredEdgeMasksFor(bvh, filter);
-  let masks = edgeMaskCache.get(bvh);
-  if (masks === undefined) {
-    masks = computeEdgeMasks(bvh.positions, bvh.indices);
-    edgeMaskCache.set(bvh, masks);
+  const revision = bvhRevision(bvh);
+  let cached = edgeMaskCache.get(bvh);
+  if (cached !== undefined && cached.revision !== revision) {
+    // One partial refit since: recompute the moved triangles' bits and their neighbours' only, in a
+    // copy (a new array tells the capsule kernel to copy the masks in again).
+    const change = lastGeometryChange(bvh);
+    if (change !== null && !change.wholeTree && change.fromRevision === cached.revision) {
+      cached.partner ??= edgePartners(bvh.indices, bvh.positions.length / 3);
+      cached.stamp ??= new Int32Array(bvh.triangleCount);
+      cached.masks = cached.masks.slice();
+      patchEdgeMasks(bvh.positions, bvh.indices, cached.partner, cached.masks, change.triangles, change.triangleCount, cached.stamp, ++cached.epoch);
+      cached.revision = revision;
+    }
   }
-  return masks;
+  if (cached === undefined || cached.revision !== revision) {
+    cached = {
+      revision,
+      masks: computeEdgeMasks(bvh.positions, bvh.indices),
+      partner: cached?.partner ?? null,
+      stamp: cached?.stamp ?? null,
+      epoch: cached?.epoch ?? 0,
+    };
+    edgeMaskCache.set(bvh, cached);
+  }
+  return cached.masks;
 }
 
 function filteredEdgeMasksFor(bvh: BVH, filter: number): Uint8Array {
-  let byFilter = filteredEdgeMaskCache.get(bvh);
-  if (byFilter === undefined) filteredEdgeMaskCache.set(bvh, (byFilter = new Map<number, Uint8Array>()));
+  const revision = bvhRevision(bvh);
+  let cached = filteredEdgeMaskCache.get(bvh);
+  if (cached === undefined || cached.revision !== revision)
+    filteredEdgeMaskCache.set(bvh, (cached = { revision, byFilter: new Map<number, Uint8Array>() }));
+  const byFilter = cached.byFilter;
   let masks = byFilter.get(filter);
   if (masks === undefined) {
     const { materialIds, materialMasks } = bvh.masks;

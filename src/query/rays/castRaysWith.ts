@@ -1,5 +1,6 @@
 import { binaryBVHFor, type BinaryBVH } from '../../bvh/binaryBVH';
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision } from '../../bvh/revision';
 import { wideOctantPermutations } from '../../bvh/octantOrder';
 import { packLeafTriangles } from '../../bvh/leafTriangles';
 import { BINARY_FLOAT_LINK, BINARY_FLOAT_NODE_WORDS, binaryLeafCount, binaryLeafStart, isBinaryLeaf } from '../../bvh/binaryLayout';
@@ -20,6 +21,8 @@ const DEFAULT_ALONE_BELOW = 4;
 
 /** Everything castRaysWith keeps per BVH: the binary layout, the 4-way permutations, scratch. */
 interface StrategyState {
+  /** bvhRevision when made: the packed triangles, permutations and binary tree follow the geometry. */
+  revision: number;
   binary: BinaryBVH | null;
   permutations: Uint8Array | null;
   wideTriangles: Float32Array | null;
@@ -37,8 +40,10 @@ const states = new WeakMap<BVH, StrategyState>();
 
 function stateFor(bvh: BVH): StrategyState {
   let state = states.get(bvh);
-  if (state === undefined) {
+  const revision = bvhRevision(bvh);
+  if (state === undefined || state.revision !== revision) {
     state = {
+      revision,
       binary: null,
       permutations: null,
       wideTriangles: null,

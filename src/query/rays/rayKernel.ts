@@ -1,13 +1,15 @@
 import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision, lastGeometryChange } from '../../bvh/revision';
+import { childIndex, childLeafCount } from '../../bvh/childWord';
 import { nodeMaskIndexAt } from '../../bvh/childWord';
 import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { KERNEL_STACK_ENTRY_BYTES, TRIANGLE_GROUP_BYTES } from '../../bvh/layoutSpec';
-import { QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
+import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { frameMagnitudes, quantizedNodesOf } from '../../bvh/nodeRecords';
 import { InvalidParameterError } from '../../errors';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
-import { packLeafGroups } from './rayLeafGroups';
-import { RAY_NODE_RECORD_BYTES, writeRayNodeRecords } from './rayNodeRecords';
+import { packLeafGroups, type LeafGroups } from './rayLeafGroups';
+import { RAY_NODE_RECORD_BYTES, rewriteRayNodePlanes, writeRayNodeRecords } from './rayNodeRecords';
 import { RayOrder, scatterHits } from './rayOrder';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import { filterRejectsSome } from '../walk/maskFilter';
@@ -139,6 +141,9 @@ export class SimdRayKernel {
   private readonly exports: RayKernelExports;
   private layout: Layout | null = null;
   private resident: BVH | null = null;
+  /** bvhRevision of the resident BVH when copied in: a refit since makes the copy stale. */
+  private residentRevision = -1;
+  private residentLeaves: LeafGroups | null = null;
   private readonly rayOrder = new RayOrder();
 
   constructor(instance: WebAssembly.Instance) {
@@ -193,6 +198,52 @@ export class SimdRayKernel {
     for (let k = 0; k < lanes.length; k++) laneMasks[k] = lanes[k]! < 0 ? 0 : materialMasks[materialIds[lanes[k]!]!]!;
     this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order, masks, rays, rayCapacity };
     this.resident = bvh;
+    this.residentRevision = bvhRevision(bvh);
+    this.residentLeaves = leaves;
+  }
+
+  /**
+   * Brings the resident copy of `bvh` up to date after one partial refit (revision.ts GeometryChange):
+   * the re-encoded nodes' planes and the moved triangles' lanes only. Returns false, changing nothing,
+   * when that is not the case (another BVH, a full refit, or more than one refit since the copy).
+   */
+  private patch(bvh: BVH): boolean {
+    const change = lastGeometryChange(bvh);
+    const layout = this.layout;
+    const leaves = this.residentLeaves;
+    if (
+      this.resident !== bvh ||
+      change === null ||
+      change.wholeTree ||
+      change.fromRevision !== this.residentRevision ||
+      layout === null ||
+      leaves === null
+    )
+      return false;
+    const nodes = quantizedNodesOf(bvh);
+    const buffer = this.exports.memory.buffer;
+    new Float64Array(buffer, layout.magnitude, 3).set(frameMagnitudes(nodes));
+    rewriteRayNodePlanes(nodes, buffer, layout.nodes, change.frames, change.nodes, change.nodeCount);
+    const grouped = new Float32Array(buffer, layout.triangles, 36 * leaves.groupCount);
+    const { positions, indices } = bvh;
+    const { groupAt, lanes } = leaves;
+    for (let i = 0; i < change.leafSlotCount; i++) {
+      const slot = change.leafSlots[i]!;
+      const word = nodes.u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+      const first = 4 * groupAt[childIndex(word)]!;
+      for (let k = first; k < first + childLeafCount(word); k++) {
+        const triangle = lanes[k]!;
+        const o = 36 * (k >> 2) + (k & 3);
+        for (let corner = 0; corner < 3; corner++) {
+          const v = 3 * indices[3 * triangle + corner]!;
+          grouped[o + 12 * corner] = positions[v]!;
+          grouped[o + 12 * corner + 4] = positions[v + 1]!;
+          grouped[o + 12 * corner + 8] = positions[v + 2]!;
+        }
+      }
+    }
+    this.residentRevision = bvhRevision(bvh);
+    return true;
   }
 
   /**
@@ -213,7 +264,7 @@ export class SimdRayKernel {
       throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
     const filter = checkFilter(options.filter ?? MASK_ALL);
     checkBuffers(rays, hits);
-    if (this.resident !== bvh) this.upload(bvh);
+    if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
     const count = rays.count;
     let layout = this.layout!;
     if (count > layout.rayCapacity) {

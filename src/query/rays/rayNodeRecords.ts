@@ -2,6 +2,7 @@ import { CHILD_INDEX_MASK, CHILD_TYPE_EMPTY, CHILD_TYPE_NODE, childIndex, childL
 import type { CollisionMasks } from '../../bvh/collisionMasks';
 import { RAY_NODE_CHILD_MASKS, RAY_NODE_RECORD_BYTES, RAY_NODE_WORDS } from '../../bvh/layoutSpec';
 import { decodeFrames } from '../../bvh/nodeRecords';
+import { QUANT_STEP_SCALE } from '../../bvh/quantize';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from '../../bvh/quantizedLayout';
 
 /**
@@ -88,4 +89,37 @@ function childMask(nodes: QuantizedNodes, masks: CollisionMasks, triangleOrder: 
   let union = 0;
   for (let k = first; k < end; k++) union |= masks.materialMasks[masks.materialIds[triangleOrder === null ? k : triangleOrder[k]!]!]!;
   return union >>> 0;
+}
+
+/**
+ * Rewrites the child planes of `count` nodes of records already written by writeRayNodeRecords, after a
+ * refit re-encoded them (child words and masks do not change). `frames` holds every node's frame as
+ * min xyz, max xyz (GeometryChange.frames), from which the planes decode exactly as decodeFrames gives.
+ */
+export function rewriteRayNodePlanes(
+  nodes: QuantizedNodes,
+  buffer: ArrayBuffer,
+  start: number,
+  frames: Float64Array,
+  list: Int32Array,
+  count: number,
+): void {
+  const records = new Float32Array(buffer, start, RECORD_FLOATS * nodes.nodeCount);
+  const u16 = nodes.u16;
+  const u32 = nodes.u32;
+  for (let i = 0; i < count; i++) {
+    const node = list[i]!;
+    const f = 6 * node;
+    const b = QUANTIZED_NODE_U16 * node;
+    const o = RECORD_FLOATS * node;
+    for (let slot = 0; slot < 4; slot++) {
+      if (childType(u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!) === CHILD_TYPE_EMPTY) continue;
+      for (let axis = 0; axis < 3; axis++) {
+        const min = frames[f + axis]!;
+        const step = (frames[f + 3 + axis]! - min) * QUANT_STEP_SCALE;
+        records[o + 4 * axis + slot] = float32Down(min + u16[b + 4 * axis + slot]! * step);
+        records[o + 12 + 4 * axis + slot] = float32Up(min + u16[b + 12 + 4 * axis + slot]! * step);
+      }
+    }
+  }
 }

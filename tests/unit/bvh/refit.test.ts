@@ -1,0 +1,442 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildBVH, bvhRevision, loadWasmBuilder, refitBVH, type BVH, type BuildOptions, type RefitReport } from '../../../src/bvh/index';
+import { CHILD_INDEX_MASK } from '../../../src/bvh/childWord';
+import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET } from '../../../src/bvh/floatLayout';
+import { QUANT_STEP_SCALE } from '../../../src/bvh/quantize';
+import { InvalidParameterError } from '../../../src/errors';
+import { Random } from '../../../src/math/random';
+import { createBoxOverlapList, overlapBoxes, overlapBoxesBruteForce, type BoxBatch, type BoxOverlapList } from '../../../src/query/boxes/index';
+import { loadSimdBoxTriangles } from '../../../src/query/boxTriangle/boxTriangleKernel';
+import { createCapsuleBatch, createCapsuleHits, type CapsuleBatch } from '../../../src/query/capsule/capsuleTypes';
+import { loadSimdCapsules, sweepCapsulesSimd } from '../../../src/query/capsule/simdCapsules';
+import { computeEdgeMasks, edgeMasksFor, sweepCapsules } from '../../../src/query/capsule/index';
+import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
+import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
+import { loadSimdRays } from '../../../src/query/rays/simdRays';
+import { generateTerrain } from '../../../src/terrain/index';
+import { emptyHits, meshBounds, randomRays } from '../rays/raySets';
+import { triangleSoup, withDegenerates, type TestMesh } from './meshes';
+
+let rayKernel: SimdRayKernel;
+beforeAll(async () => {
+  const rays = await loadSimdRays();
+  // Node 20+ has WebAssembly SIMD; a null here means the modules were not built (npm run build:wasm).
+  expect(rays).not.toBeNull();
+  rayKernel = rays!;
+  expect(await loadSimdCapsules()).not.toBeNull();
+  expect(await loadSimdBoxTriangles()).not.toBeNull();
+  expect(await loadWasmBuilder()).not.toBeNull();
+});
+
+/** A mesh the test may move: its own copies of the arrays. */
+const copyOf = (mesh: { positions: Float32Array; indices: Uint32Array }, name = 'mesh'): TestMesh => ({
+  name,
+  positions: mesh.positions.slice(),
+  indices: mesh.indices.slice(),
+});
+
+const smallTerrain = (): TestMesh => copyOf(generateTerrain({ cells: 24, seed: 5, worldSize: 96, heightScale: 20 }), 'terrain');
+
+/** Ids of the triangles using any vertex flagged in `moved`. */
+function trianglesOf(mesh: TestMesh, moved: Uint8Array): Uint32Array {
+  const ids: number[] = [];
+  const { indices } = mesh;
+  for (let t = 0; t < indices.length / 3; t++) if (moved[indices[3 * t]!] || moved[indices[3 * t + 1]!] || moved[indices[3 * t + 2]!]) ids.push(t);
+  return Uint32Array.from(ids);
+}
+
+/** Moves the vertices within `radius` (in x, z) of (cx, cz) by `depth` · a smooth bowl on y; returns the triangles touched. */
+function bowl(mesh: TestMesh, cx: number, cz: number, radius: number, depth: number): Uint32Array {
+  const p = mesh.positions;
+  const moved = new Uint8Array(p.length / 3);
+  for (let v = 0; v < moved.length; v++) {
+    const d2 = ((p[3 * v]! - cx) ** 2 + (p[3 * v + 2]! - cz) ** 2) / radius ** 2;
+    if (d2 >= 1) continue;
+    p[3 * v + 1]! += depth * (1 - d2) ** 2;
+    moved[v] = 1;
+  }
+  return trianglesOf(mesh, moved);
+}
+
+/** Moves a random `fraction` of the vertices by up to `amount` on every axis. */
+function jitter(mesh: TestMesh, random: Random, fraction: number, amount: number): Uint32Array {
+  const p = mesh.positions;
+  const moved = new Uint8Array(p.length / 3);
+  for (let v = 0; v < moved.length; v++) {
+    if (random.next() >= fraction) continue;
+    for (let k = 0; k < 3; k++) p[3 * v + k]! += random.range(-amount, amount);
+    moved[v] = 1;
+  }
+  return trianglesOf(mesh, moved);
+}
+
+/**
+ * Walks the decoded quantized tree as the queries do (frames from the parent's decoded slot box, the
+ * root frame, shared frames) and checks that every triangle reference lies, all three corners, inside
+ * every box on at least one path from the root to its leaf slot; the float layout likewise.
+ */
+function expectTreeContainsTriangles(bvh: BVH): void {
+  const q = bvh.quantized!;
+  const { positions, indices, triangleOrder } = bvh;
+  const references = triangleOrder === null ? bvh.triangleCount : triangleOrder.length;
+  const inside = (t: number, box: readonly number[]): boolean => {
+    for (let c = 0; c < 3; c++) {
+      const v = 3 * indices[3 * t + c]!;
+      for (let k = 0; k < 3; k++) if (!(positions[v + k]! >= box[k]! && positions[v + k]! <= box[k + 3]!)) return false;
+    }
+    return true;
+  };
+  const check = (
+    read: (node: number, s: number, frame: readonly number[]) => number[],
+    word: (node: number, s: number) => number,
+    root: number[],
+  ): void => {
+    const covered = new Uint8Array(references);
+    const stack: { node: number; frame: number[]; path: number[] }[] = [
+      { node: 0, frame: root, path: [-Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity] },
+    ];
+    while (stack.length > 0) {
+      const { node, frame, path } = stack.pop()!;
+      for (let s = 0; s < 4; s++) {
+        const w = word(node, s);
+        const type = (w >>> 24) & 15;
+        if (type === 1) continue;
+        const box = read(node, s, frame);
+        const meet = [0, 1, 2].map((k) => Math.max(path[k]!, box[k]!)).concat([3, 4, 5].map((k) => Math.min(path[k]!, box[k]!)));
+        const index = w & CHILD_INDEX_MASK;
+        if (type > 1) {
+          for (let r = index; r < index + type - 1; r++) if (inside(triangleOrder === null ? r : triangleOrder[r]!, meet)) covered[r] = 1;
+        } else {
+          const shared = index >= q.firstShared;
+          stack.push({
+            node: index,
+            frame: shared ? Array.from(q.sharedFrames.subarray(6 * (index - q.firstShared), 6 * (index - q.firstShared) + 6)) : box,
+            path: meet,
+          });
+        }
+      }
+    }
+    const missing: number[] = [];
+    for (let r = 0; r < references; r++) if (!covered[r]) missing.push(r);
+    expect(missing.slice(0, 5)).toEqual([]);
+  };
+  if (q.nodeCount === 0) return;
+  check(
+    (node, s, frame) => {
+      const box = [0, 0, 0, 0, 0, 0];
+      for (let k = 0; k < 3; k++) {
+        const step = (frame[k + 3]! - frame[k]!) * QUANT_STEP_SCALE;
+        box[k] = frame[k]! + q.u16[32 * node + 4 * k + s]! * step;
+        box[k + 3] = frame[k]! + q.u16[32 * node + 4 * (k + 3) + s]! * step;
+      }
+      return box;
+    },
+    (node, s) => q.u32[16 * node + 12 + s]!,
+    Array.from(q.rootFrame),
+  );
+  const f = bvh.float;
+  if (f !== null) {
+    check(
+      (node, s) => [0, 1, 2, 3, 4, 5].map((b) => f.f32[FLOAT_NODE_WORDS * node + 4 * b + s]!),
+      (node, s) => f.u32[FLOAT_NODE_WORDS * node + FLOAT_WORDS_OFFSET + s]!,
+      [],
+    );
+  }
+}
+
+/** Rays (TypeScript quantized and float walks, the SIMD kernel) against brute force over the moved mesh. */
+function expectRaysMatchBruteForce(mesh: TestMesh, bvh: BVH, seed: number): void {
+  const bounds = meshBounds(mesh.positions);
+  const rays: RayBatch = randomRays(seed, 300, bounds);
+  const expected = emptyHits(rays.count);
+  castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, {});
+  const walks: [string, (hits: ReturnType<typeof emptyHits>) => void][] = [
+    ['quantized', (hits) => castRays(bvh, rays, hits, { layout: 'quantized' })],
+    ['simd', (hits) => rayKernel.cast(bvh, rays, hits, {})],
+  ];
+  if (bvh.float !== null) walks.push(['float', (hits) => castRays(bvh, rays, hits, { layout: 'float' })]);
+  let hitCount = 0;
+  for (const [name, walk] of walks) {
+    const actual = emptyHits(rays.count);
+    walk(actual);
+    const mismatches: string[] = [];
+    for (let i = 0; i < rays.count; i++) {
+      if (expected.triangle[i]! >= 0) hitCount++;
+      if (expected.triangle[i]! >= 0 !== actual.triangle[i]! >= 0 || !Object.is(expected.t[i], actual.t[i]))
+        mismatches.push(`${name} ray ${i}: expected ${expected.t[i]}, got ${actual.t[i]}`);
+    }
+    expect(mismatches.slice(0, 3)).toEqual([]);
+  }
+  expect(hitCount).toBeGreaterThan(0);
+}
+
+function randomBoxes(seed: number, count: number, mesh: TestMesh): BoxBatch {
+  const random = new Random(seed);
+  const b = meshBounds(mesh.positions);
+  const centers = new Float32Array(3 * count);
+  const halfSizes = new Float32Array(3 * count);
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
+      centers[3 * i + k] = random.range(b.min[k]!, b.max[k]!);
+      halfSizes[3 * i + k] = random.range(0.2, 0.08 * (b.max[k]! - b.min[k]!) + 0.5);
+    }
+  }
+  return { count, centers, halfSizes };
+}
+
+const overlapPairs = (list: BoxOverlapList): string[] => {
+  const result: string[] = [];
+  for (let i = 0; i < list.count; i++) result.push(`${list.box[i]}:${list.triangle[i]}`);
+  return result.sort();
+};
+
+/** Box queries (TypeScript and the SIMD box–triangle test) against brute force over the moved mesh. */
+function expectBoxesMatchBruteForce(mesh: TestMesh, bvh: BVH, seed: number): void {
+  const boxes = randomBoxes(seed, 40, mesh);
+  const expected = createBoxOverlapList(100_000);
+  overlapBoxesBruteForce(mesh.positions, mesh.indices, boxes, expected, { test: 'optimized' });
+  for (const test of ['optimized', 'wasm-simd'] as const) {
+    const actual = createBoxOverlapList(100_000);
+    overlapBoxes(bvh, boxes, actual, { test });
+    expect(overlapPairs(actual)).toEqual(overlapPairs(expected));
+  }
+}
+
+function randomCapsules(seed: number, count: number, mesh: TestMesh): CapsuleBatch {
+  const random = new Random(seed);
+  const b = meshBounds(mesh.positions);
+  const batch = createCapsuleBatch(count);
+  const size = Math.max(b.max[0] - b.min[0], b.max[2] - b.min[2]);
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
+      const c = random.range(b.min[k]!, b.max[k]!);
+      batch.start[3 * i + k] = c;
+      batch.end[3 * i + k] = c + (k === 1 ? 0.05 * size : 0);
+      batch.motion[3 * i + k] = random.range(-0.2, 0.2) * size;
+    }
+    batch.radius[i] = random.range(0.05, 0.02 * size);
+  }
+  return batch;
+}
+
+/** Capsule sweeps (TypeScript and SIMD) on the refit tree against the same sweep on a fresh build of the moved mesh. */
+function expectCapsulesMatchFreshBuild(mesh: TestMesh, bvh: BVH, seed: number): void {
+  const fresh = buildBVH(mesh.positions.slice(), mesh.indices.slice(), bvh.options);
+  const batch = randomCapsules(seed, 60, mesh);
+  const expected = createCapsuleHits(batch.count);
+  sweepCapsules(fresh, batch, expected);
+  for (const sweep of [sweepCapsules, sweepCapsulesSimd]) {
+    const actual = createCapsuleHits(batch.count);
+    sweep(bvh, batch, actual);
+    const mismatches: string[] = [];
+    for (let i = 0; i < batch.count; i++) {
+      if (expected.triangle[i]! >= 0 !== actual.triangle[i]! >= 0 || !Object.is(expected.toi[i], actual.toi[i]))
+        mismatches.push(`capsule ${i}: expected ${expected.toi[i]}, got ${actual.toi[i]}`);
+    }
+    expect(mismatches.slice(0, 3)).toEqual([]);
+  }
+}
+
+/** Every check after an edit and its refit. */
+function expectCorrect(mesh: TestMesh, bvh: BVH, seed: number): void {
+  expectTreeContainsTriangles(bvh);
+  // The capsule sweep's edge masks, patched after a partial refit, as if computed afresh.
+  expect(Array.from(edgeMasksFor(bvh))).toEqual(Array.from(computeEdgeMasks(mesh.positions, mesh.indices)));
+  expectRaysMatchBruteForce(mesh, bvh, seed);
+  expectBoxesMatchBruteForce(mesh, bvh, seed + 1);
+  expectCapsulesMatchFreshBuild(mesh, bvh, seed + 2);
+}
+
+/** Query every kernel once so each holds the BVH's pre-edit geometry: a stale copy would then show. */
+function warmCaches(mesh: TestMesh, bvh: BVH): void {
+  expectCorrect(mesh, bvh, 7);
+}
+
+const BUILDS: [string, Partial<BuildOptions>][] = [
+  ['default build (spatial splits, shared leaves)', {}],
+  ['no spatial splits, reordered triangles', { spatialSplits: false, reorderTriangles: true }],
+  ['the WebAssembly builder', { builder: 'wasm' }],
+];
+
+describe('refitBVH keeps every box around its triangles', () => {
+  for (const [label, options] of BUILDS) {
+    it(`terrain: craters, bumps and jitter, partial refits (${label})`, () => {
+      const mesh = smallTerrain();
+      const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'typescript', ...options });
+      expect(bvh.stats.builder).toBe(options.builder ?? 'typescript');
+      warmCaches(mesh, bvh);
+      const random = new Random(31);
+      const first = refitBVH(bvh, null);
+      expect(first.full).toBe(true);
+      expectCorrect(mesh, bvh, 40);
+      for (let round = 0; round < 6; round++) {
+        const kind = round % 3;
+        const ids =
+          kind === 0
+            ? bowl(mesh, random.range(-40, 40), random.range(-40, 40), 12, -8 - 10 * round)
+            : kind === 1
+              ? bowl(mesh, random.range(-40, 40), random.range(-40, 40), 10, 15)
+              : jitter(mesh, random, 0.05, 1.5);
+        const revision = bvhRevision(bvh);
+        const report = refitBVH(bvh, ids);
+        expect(report.full).toBe(false);
+        expect(report.triangles).toBe(ids.length);
+        expect(report.leavesRefit).toBeGreaterThan(0);
+        expect(bvhRevision(bvh)).toBe(revision + 1);
+        expectCorrect(mesh, bvh, 50 + round);
+      }
+    });
+  }
+
+  it('the first refit of a BVH is a full one, named triangles or not', () => {
+    const mesh = smallTerrain();
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    const ids = bowl(mesh, 0, 0, 15, -12);
+    const report = refitBVH(bvh, ids);
+    expect(report.full).toBe(true);
+    expect(report.triangles).toBe(ids.length);
+    expectCorrect(mesh, bvh, 60);
+  });
+
+  it('random soups (huge triangles, spatial-split duplicates): jitter, degenerate and zero-area triangles', () => {
+    for (const source of [triangleSoup(71, 500), withDegenerates(72)]) {
+      const mesh = copyOf(source, source.name);
+      const bvh = buildBVH(mesh.positions, mesh.indices);
+      refitBVH(bvh, null);
+      warmCaches(mesh, bvh);
+      const random = new Random(73);
+      expectCorrect(mesh, bvh, 74);
+      refitBVH(bvh, jitter(mesh, random, 0.2, 5));
+      expectCorrect(mesh, bvh, 75);
+      // Collapse some triangles to a point, some to a segment.
+      const p = mesh.positions;
+      const ids: number[] = [];
+      for (let t = 0; t < mesh.indices.length / 3; t += 11) {
+        const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[3 * t + k]!);
+        for (let k = 0; k < 3; k++) {
+          p[3 * b! + k] = p[3 * a! + k]!;
+          if (t % 2 === 0) p[3 * c! + k] = p[3 * a! + k]!;
+        }
+        ids.push(t);
+      }
+      // Every triangle sharing a moved vertex must be named.
+      const moved = new Uint8Array(p.length / 3);
+      for (const t of ids) for (let k = 0; k < 3; k++) moved[mesh.indices[3 * t + k]!] = 1;
+      refitBVH(bvh, trianglesOf(mesh, moved));
+      expectCorrect(mesh, bvh, 76);
+    }
+  });
+
+  it('a region moved far outside the root frame widens it, and the SAH degradation grows', () => {
+    const mesh = smallTerrain();
+    const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'typescript' });
+    refitBVH(bvh, null);
+    warmCaches(mesh, bvh);
+    const p = mesh.positions;
+    const moved = new Uint8Array(p.length / 3);
+    for (let v = 0; v < moved.length; v++) {
+      if (p[3 * v]! < 20 || p[3 * v + 2]! < 20) continue;
+      p[3 * v]! += 300;
+      p[3 * v + 1]! -= 200;
+      moved[v] = 1;
+    }
+    const report = refitBVH(bvh, trianglesOf(mesh, moved));
+    expect(report.rootFrameChanged).toBe(true);
+    expect(report.degradation).toBeGreaterThan(1.5);
+    expectCorrect(mesh, bvh, 80);
+    // A full refit after it: exactly the tree a full refit alone gives.
+    const twin = smallTerrain();
+    const alone = buildBVH(twin.positions, twin.indices, { builder: 'typescript' });
+    twin.positions.set(mesh.positions);
+    refitBVH(alone, null);
+    refitBVH(bvh, null);
+    expect(Array.from(bvh.quantized!.u16)).toEqual(Array.from(alone.quantized!.u16));
+    expect(Array.from(bvh.quantized!.rootFrame)).toEqual(Array.from(alone.quantized!.rootFrame));
+    expect(Array.from(bvh.float!.f32)).toEqual(Array.from(alone.float!.f32));
+  });
+
+  it('a full refit after partial ones is exactly as tight as a full refit alone', () => {
+    const mesh = smallTerrain();
+    const twin = copyOf(mesh);
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    const other = buildBVH(twin.positions, twin.indices);
+    refitBVH(bvh, null);
+    const random = new Random(90);
+    for (let round = 0; round < 4; round++) {
+      const ids =
+        round % 2 === 0
+          ? bowl(mesh, random.range(-40, 40), random.range(-40, 40), 14, -9)
+          : bowl(mesh, random.range(-40, 40), random.range(-40, 40), 14, 6);
+      refitBVH(bvh, ids);
+    }
+    refitBVH(bvh, null);
+    twin.positions.set(mesh.positions);
+    refitBVH(other, null);
+    expect(Array.from(bvh.quantized!.u16)).toEqual(Array.from(other.quantized!.u16));
+    expect(Array.from(bvh.quantized!.sharedFrames)).toEqual(Array.from(other.quantized!.sharedFrames));
+  });
+
+  it('SAH degradation: 1 for no motion, growing as the geometry is scattered further', () => {
+    const mesh = smallTerrain();
+    const bvh = buildBVH(mesh.positions, mesh.indices, { spatialSplits: false });
+    const still = refitBVH(bvh, null);
+    expect(still.builtSahCost).toBe(bvh.stats.sahCost);
+    expect(still.degradation).toBeCloseTo(1, 9);
+    const random = new Random(91);
+    let previous = 1;
+    for (const amount of [0.5, 4, 20]) {
+      const report = refitBVH(bvh, jitter(mesh, random, 0.5, amount));
+      expect(report.degradation).toBeGreaterThan(previous);
+      previous = report.degradation;
+    }
+    expect(previous).toBeGreaterThan(1.3);
+  });
+});
+
+describe('refitBVH rejects bad input and leaves the tree untouched', () => {
+  const snapshot = (bvh: BVH): number[] => [...bvh.quantized!.u16, ...bvh.quantized!.rootFrame, bvhRevision(bvh)];
+
+  it('duplicate ids are fine; an id out of range or a bad count is an InvalidParameterError naming it', () => {
+    const mesh = smallTerrain();
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    refitBVH(bvh, null);
+    const ids = bowl(mesh, 5, 5, 10, -6);
+    const doubled = new Uint32Array([...ids, ...ids, ids[0]!]);
+    const report: RefitReport = refitBVH(bvh, doubled);
+    expect(report.triangles).toBe(doubled.length);
+    expectTreeContainsTriangles(bvh);
+    const before = snapshot(bvh);
+    const bad = new Uint32Array([...ids, 1_000_000]);
+    expect(() => refitBVH(bvh, bad)).toThrow(InvalidParameterError);
+    expect(() => refitBVH(bvh, bad)).toThrow(`triangles[${ids.length}]`);
+    expect(() => refitBVH(bvh, ids, ids.length + 1)).toThrow(/count/);
+    expect(() => refitBVH(bvh, ids, -1)).toThrow(/count/);
+    expect(() => refitBVH(bvh, [1, 2] as unknown as Uint32Array)).toThrow(/triangles/);
+    expect(() => refitBVH(bvh, ids, undefined, { narrowRatio: 0.5 })).toThrow(/narrowRatio/);
+    expect(snapshot(bvh)).toEqual(before);
+    // Only the first `count` ids are read.
+    expect(refitBVH(bvh, bad, ids.length).triangles).toBe(ids.length);
+  });
+
+  it('NaN and infinite coordinates: an InvalidParameterError naming the coordinate, before anything changes', () => {
+    const mesh = smallTerrain();
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    refitBVH(bvh, null);
+    const before = snapshot(bvh);
+    for (const value of [NaN, Infinity, -Infinity]) {
+      const v = mesh.indices[3 * 100]!;
+      const saved = mesh.positions[3 * v + 1]!;
+      mesh.positions[3 * v + 1] = value;
+      expect(() => refitBVH(bvh, new Uint32Array([99, 100]))).toThrow(`positions[${3 * v + 1}]`);
+      expect(() => refitBVH(bvh, null)).toThrow(InvalidParameterError);
+      expect(snapshot(bvh)).toEqual(before);
+      mesh.positions[3 * v + 1] = saved;
+    }
+    // Also on the first refit of a BVH (no state yet).
+    const fresh = buildBVH(mesh.positions.slice(), mesh.indices);
+    fresh.positions[4] = NaN;
+    const untouched = snapshot(fresh);
+    expect(() => refitBVH(fresh, new Uint32Array([0, 1, 2, 3]))).toThrow(InvalidParameterError);
+    expect(snapshot(fresh)).toEqual(untouched);
+  });
+});
