@@ -22,7 +22,12 @@ export interface HeadlessOptions {
 export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
   const sandbox = new Sandbox(scene, undefined, options.timingWindow ?? 120);
   // setBvh records the build's time as the one-off event 'bvh.build'.
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, { builder: 'wasm' }, terrainMaterialInput(sandbox.terrain)));
+  const build = (): void =>
+    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, { builder: 'wasm' }, terrainMaterialInput(sandbox.terrain)));
+  build();
+  // The page rebuilds a tree that edits degraded in its worker and swaps it in later; here it is rebuilt
+  // at once. Only a ray meeting two triangles at exactly the same t could tell the two apart.
+  sandbox.onBvhDegraded = build;
   installSceneSystems(sandbox, scene, { world: sandbox, readField: options.readField });
   return sandbox;
 }

@@ -166,10 +166,12 @@ export function disableSystem(sandbox: Sandbox, name: string): void {
 
 /**
  * Runs exactly the systems a scene names, each from its section, in catalog order (every system is
- * made before any is installed, so a section that fails leaves the running ones as they were).
+ * made before any is installed, so a section that fails leaves the running ones as they were), and
+ * gives the terrain the scene's edit timeline.
  */
 export function installSceneSystems(sandbox: Sandbox, scene: SceneDefinition, context: SystemContext): void {
   const made = SYSTEMS.filter((spec) => scene.systems[spec.name] !== undefined).map((spec) => spec.create(scene.systems[spec.name]!, context));
+  sandbox.setTerrainEdits(scene.terrainEdits);
   for (const system of [...sandbox.systems]) sandbox.removeSystem(system);
   for (const system of made) sandbox.addSystem(system);
 }
@@ -183,5 +185,6 @@ export function currentScene(
 ): Record<string, unknown> {
   const systems: Record<string, object> = {};
   for (const system of sandbox.systems) systems[system.name] = system.section();
-  return sceneToJson({ ...sandbox.scene, name, description, terrain: { ...sandbox.terrain.params }, camera, systems });
+  const terrainEdits = sandbox.terrainEdits.edits.map((edit) => ({ ...edit }));
+  return sceneToJson({ ...sandbox.scene, name, description, terrain: { ...sandbox.terrain.params }, terrainEdits, camera, systems });
 }

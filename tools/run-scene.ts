@@ -12,6 +12,7 @@ import {
   loadSimdRays,
   loadSimdBoxTriangles,
   loadWasmBuilder,
+  loadWasmRefit,
   summarize,
 } from '../src/core';
 import { loadSceneFile, readField } from './sceneFiles';
@@ -124,7 +125,7 @@ function round(value: number, digits: number): number {
 try {
   const options = parseArguments(process.argv.slice(2));
   // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
-  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
+  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
   run(options);
 } catch (error) {
   if (error instanceof ColliderscopeError) {

@@ -52,6 +52,11 @@ export class ActorSystem implements SimSystem {
     this.world.setTerrain(world.bvh);
   }
 
+  /** The ground moved under some bodies: those asleep there wake, so they fall into a crater or rise with a bump. */
+  terrainDeformed(_world: World, area: Float64Array): void {
+    this.world.wakeActors([area[0]!, -Infinity, area[1]!, area[2]!, Infinity, area[3]!]);
+  }
+
   step(dt: number, world: World): void {
     const actors = this.world;
     if (actors.bvh !== world.bvh) actors.setTerrain(world.bvh);

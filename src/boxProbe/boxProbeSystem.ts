@@ -73,6 +73,11 @@ export class BoxProbeSystem implements SimSystem {
     this.update(world);
   }
 
+  /** The triangles under the box may have moved: query again on the next step or update. */
+  terrainDeformed(): void {
+    this.dirty = true;
+  }
+
   step(_dt: number, world: World): void {
     this.update(world);
   }

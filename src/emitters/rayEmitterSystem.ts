@@ -161,6 +161,11 @@ export class RayEmitterSystem implements SimSystem {
     this.clear();
   }
 
+  /** The ground the rays meet may have moved: trace again on the next step or update. */
+  terrainDeformed(): void {
+    this.dirty = true;
+  }
+
   bvhChanged(world: World): void {
     this.world = world;
     this.dirty = true;

@@ -10,7 +10,7 @@ export { PARTICLE_MODES, type ParticleMode };
 import type { ShowcaseOptions } from './showcase';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { effectCapacity, validateEffectParams, type ParticleEffectParams } from './effectParams';
-import { ParticleBuffers } from './particleBuffers';
+import { NO_PLANE_OFFSET, PLANE_NONE, ParticleBuffers } from './particleBuffers';
 import { ParticleEffect, type EffectCursorState } from './particleEffect';
 import { PlaneCache, type PlaneCacheState } from './planeCache';
 import { countFallThrough, type FallThroughCount } from './fallThrough';
@@ -271,6 +271,49 @@ export class ParticleSystem implements SimSystem {
     this.terrain = world.terrain;
     this.heightSampler = new TerrainHeightSampler(world.terrain);
     this.reset();
+  }
+
+  /**
+   * The ground changed under `area` (minX, minZ, maxX, maxZ): cache entries of its columns (and one
+   * column around, where a hit's triangle reaches) are dropped, and the particles over it forget their
+   * planes and ask again; one the ground rose above is put back on it, so it is not counted as having
+   * fallen through. With trajectory keying an entry's plane may lie far from its cell: the whole cache goes.
+   */
+  terrainDeformed(_world: World, area: Float64Array): void {
+    const minX = area[0]!;
+    const minZ = area[1]!;
+    const maxX = area[2]!;
+    const maxZ = area[3]!;
+    for (const effect of this.effects) {
+      const cache = effect.cache;
+      if (this.options.keying === 'trajectory') cache.clear();
+      else cache.dropColumns(cache.cellX(minX) - 1, cache.cellX(minZ) - 1, cache.cellX(maxX) + 1, cache.cellX(maxZ) + 1);
+    }
+    const { positions, velocities, planes, planeSources, touching, cellStamps, lifetimes } = this.buffers;
+    const sampler = this.heightSampler;
+    for (const effect of this.effects) {
+      const margin = effect.params.radius;
+      const end = effect.start + effect.capacity;
+      for (let i = effect.start; i < end; i++) {
+        if (lifetimes[i] === 0) continue;
+        const x = positions[4 * i]!;
+        const z = positions[4 * i + 2]!;
+        if (x < minX - margin || x > maxX + margin || z < minZ - margin || z > maxZ + margin) continue;
+        planes[4 * i] = 0;
+        planes[4 * i + 1] = 1;
+        planes[4 * i + 2] = 0;
+        planes[4 * i + 3] = NO_PLANE_OFFSET;
+        planeSources[i] = PLANE_NONE;
+        touching[i] = 0;
+        // A stamp no cell has: the particle asks its cache on the next move.
+        cellStamps[i] = cellStamps[i]! ^ 1;
+        const ground = sampler === null ? NaN : sampler.heightAt(x, z) + margin;
+        if (positions[4 * i + 1]! < ground) {
+          positions[4 * i + 1] = ground;
+          if (velocities[4 * i + 1]! < 0) velocities[4 * i + 1] = 0;
+        }
+      }
+    }
   }
 
   step(dt: number, world: World): void {

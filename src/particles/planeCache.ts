@@ -291,6 +291,47 @@ export class PlaneCache {
     return this.evictedSince;
   }
 
+  /**
+   * Drops every entry whose cell column lies in [ix0, ix1] × [iz0, iz1] (the ground under it changed),
+   * keeping the others in their age order; returns how many were dropped. A new generation starts, as
+   * after clear(): whoever remembers entries asks again. The work counters are left as they were.
+   */
+  dropColumns(ix0: number, iz0: number, ix1: number, iz1: number): number {
+    const count = this.count;
+    if (count === 0) return 0;
+    const kept = new Int32Array(count * RECORD_WORDS);
+    const keys = this.keys;
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const r = this.orderSlot[(this.head + i) % this.maxSize]! * RECORD_WORDS;
+      const ix = keys[r + X_WORD]!;
+      const iz = keys[r + Z_WORD]!;
+      if (ix >= ix0 && ix <= ix1 && iz >= iz0 && iz <= iz1) continue;
+      kept.set(keys.subarray(r, r + RECORD_WORDS), n * RECORD_WORDS);
+      n++;
+    }
+    if (n === count) return 0;
+    const counters = { ...this.counters };
+    this.clear();
+    const planes = new Float32Array(kept.buffer);
+    for (let e = 0; e < n; e++) {
+      const r = e * RECORD_WORDS;
+      const yCode = kept[r + Y_CODE_WORD]!;
+      this.storeCell(
+        kept[r + X_WORD]!,
+        yCode >> 3,
+        kept[r + Z_WORD]!,
+        yCode & 7,
+        planes[r + PLANE_WORD]!,
+        planes[r + PLANE_WORD + 1]!,
+        planes[r + PLANE_WORD + 2]!,
+        planes[r + PLANE_WORD + 3]!,
+      );
+    }
+    Object.assign(this.counters, counters);
+    return count - n;
+  }
+
   /** Empties the table (counters are kept). */
   clear(): void {
     this.epoch++;

@@ -1,10 +1,13 @@
 import type { BVH } from '../bvh/buildBVH';
+import { REFIT_REBUILD_DEGRADATION, refitBVH, type RefitReport } from '../bvh/refit';
+import { validateTerrainEdit, type AppliedTerrainEdit, type TerrainEdit } from '../terrain/edits';
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { generateTerrain } from '../terrain/heightfield';
 import { StateHasher } from '../math/hash';
 import type { MetricValue, SimSystem, WindSampler, World } from '../world/simSystem';
 import { StateHistory } from './stateHistory';
+import { TerrainEditLog } from './terrainEditLog';
 
 export type { MetricValue, SimSystem } from '../world/simSystem';
 import { TimingRing } from '../world/timings';
@@ -14,6 +17,8 @@ export interface SandboxState {
   frame: number;
   time: number;
   systems: unknown[];
+  /** How many of the terrain's timeline edits were applied. */
+  terrainEdits: number;
 }
 
 export interface SandboxReport {
@@ -36,6 +41,21 @@ export class Sandbox implements World {
   readonly history: StateHistory<SandboxState>;
   /** The state at frame 0 of the current terrain, for restart (null until a step was taken). */
   private initialState: SandboxState | null = null;
+  /** The terrain's edits (craters, sculpting): the scene's, then those made since, each at its frame. */
+  readonly terrainEdits = new TerrainEditLog();
+  /** What the last refit after an edit did (null before any since the BVH was installed). */
+  lastRefit: RefitReport | null = null;
+  /**
+   * Called when edits have degraded the BVH past REFIT_REBUILD_DEGRADATION: rebuild it over the current
+   * positions (at once, or in a worker) and hand it to setBvh. Left null, the refitted tree stays.
+   */
+  onBvhDegraded: ((sandbox: Sandbox) => void) | null = null;
+  /** The degradation (refitted SAH cost over the built one) past which onBvhDegraded is called. */
+  rebuildDegradation = REFIT_REBUILD_DEGRADATION;
+  /** A rebuild was asked for and has not arrived. */
+  private rebuildAsked = false;
+  /** minX, minZ, maxX, maxZ of the ground changed since takeDeformedArea (empty: +∞, +∞, −∞, −∞). */
+  private readonly deformedArea = new Float64Array([Infinity, Infinity, -Infinity, -Infinity]);
 
   constructor(scene: SceneDefinition, terrain?: TerrainMesh, timingWindow = 120, historyFrames = 0) {
     this.scene = scene;
@@ -111,12 +131,19 @@ export class Sandbox implements World {
   }
 
   saveState(): SandboxState {
-    return { frame: this.frame, time: this.time, systems: this.systems.map((system) => system.saveState?.()) };
+    return {
+      frame: this.frame,
+      time: this.time,
+      systems: this.systems.map((system) => system.saveState?.()),
+      terrainEdits: this.terrainEdits.appliedCount,
+    };
   }
 
   /** Returns to a saved state; false (and nothing changed) when the systems changed since it was saved. */
   loadState(state: SandboxState): boolean {
     if (state.systems.length !== this.systems.length || !this.rewindable) return false;
+    // The terrain first: systems that load their state may read it.
+    this.terrainChangedBy(this.terrainEdits.undoTo(this.terrain, state.terrainEdits));
     this.systems.forEach((system, i) => system.loadState!(state.systems[i]));
     this.frame = state.frame;
     this.time = state.time;
@@ -143,10 +170,13 @@ export class Sandbox implements World {
     this.initialState = null;
   }
 
-  /** Replaces the terrain (built elsewhere, e.g. in a worker) and tells every system. */
+  /** Replaces the terrain (built elsewhere, e.g. in a worker) and tells every system. Its edit timeline starts empty. */
   setTerrain(terrain: TerrainMesh): void {
     this.terrain = terrain;
     this.bvh = null;
+    this.lastRefit = null;
+    this.rebuildAsked = false;
+    this.terrainEdits.reset([]);
     this.timings.recordEvent('terrain.generate', terrain.generationMs);
     for (const system of this.systems) system.terrainChanged?.(this);
     this.forgetHistory();
@@ -160,7 +190,12 @@ export class Sandbox implements World {
       throw new RangeError('setBvh: the BVH was built over another mesh than the current terrain');
     }
     this.bvh = bvh;
+    this.rebuildAsked = false;
+    this.lastRefit = null;
     this.timings.recordEvent('bvh.build', bvh.stats.buildMs);
+    // Built from positions taken before the latest edits (a worker's copy, a background rebuild): a full
+    // refit makes its boxes hold the terrain as it is now.
+    if (this.terrainEdits.appliedCount > 0) this.lastRefit = this.timings.timeEvent('bvh.refit', () => refitBVH(bvh, null));
     for (const system of this.systems) system.bvhChanged?.(this);
   }
 
@@ -168,6 +203,7 @@ export class Sandbox implements World {
   step(dt: number): void {
     if (!(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`step: dt must be a finite number ≥ 0, got ${dt}`);
     const timings = this.timings;
+    this.applyDueEdits();
     if (this.rewindable) {
       if (this.initialState === null && this.frame === 0) this.initialState = this.saveState();
       if (this.history.capacity > 0) this.history.push(this.saveState());
@@ -181,6 +217,93 @@ export class Sandbox implements World {
     timings.record('step', performance.now() - start);
     this.frame++;
     this.time += dt;
+    this.applyDueEdits();
+  }
+
+  /**
+   * The scene's edit timeline for the current terrain (edits made since on this terrain are undone
+   * first). Edits due at the current frame apply on the next step, or at once with applyDueEdits.
+   */
+  setTerrainEdits(edits: readonly TerrainEdit[]): void {
+    for (const [i, edit] of edits.entries()) validateTerrainEdit(edit, this.terrain.params, `terrain.edits[${i}]`);
+    this.terrainChangedBy(this.terrainEdits.undoTo(this.terrain, 0));
+    this.terrainEdits.reset(edits);
+    this.forgetHistory();
+  }
+
+  /**
+   * Deforms the terrain now (a crater, a sculpt stroke) and records the edit at the current frame, so a
+   * saved scene, step back and the runner all replay it. Throws InvalidParameterError (and changes
+   * nothing) for an edit out of its domain. The BVH is refitted and every system told before it returns.
+   */
+  deformTerrain(edit: Omit<TerrainEdit, 'frame'>): AppliedTerrainEdit | null {
+    const timed: TerrainEdit = { ...edit, at: [edit.at[0], edit.at[1]], frame: this.frame };
+    validateTerrainEdit(timed, this.terrain.params);
+    const applied = this.timings.timeEvent('terrain.edit', () => this.terrainEdits.add(this.terrain, timed));
+    this.terrainChangedBy(applied === null ? [] : [applied]);
+    return applied;
+  }
+
+  /** Applies the timeline's edits due by the current frame (the page calls it after a scene loads). */
+  applyDueEdits(): void {
+    const edits = this.terrainEdits;
+    if (edits.appliedCount === edits.edits.length || edits.edits[edits.appliedCount]!.frame > this.frame) return;
+    this.terrainChangedBy(this.timings.timeEvent('terrain.edit', () => edits.applyDue(this.terrain, this.frame)));
+  }
+
+  /** After edits moved terrain vertices: refit the BVH over the moved triangles, then tell every system. */
+  private terrainChangedBy(changes: readonly AppliedTerrainEdit[]): void {
+    if (changes.length === 0) return;
+    const bvh = this.bvh;
+    if (bvh !== null) {
+      let count = 0;
+      for (const change of changes) count += change.triangles.length;
+      const moved = new Uint32Array(count);
+      count = 0;
+      for (const change of changes) {
+        moved.set(change.triangles, count);
+        count += change.triangles.length;
+      }
+      const report = refitBVH(bvh, moved, count);
+      this.lastRefit = report;
+      this.timings.recordEvent('bvh.refit', report.ms);
+      if (report.degradation > this.rebuildDegradation && !this.rebuildAsked && this.onBvhDegraded !== null) {
+        this.rebuildAsked = true;
+        this.onBvhDegraded(this);
+      }
+    }
+    const area = this.deformedArea;
+    for (const change of changes) {
+      area[0] = Math.min(area[0]!, change.area[0]!);
+      area[1] = Math.min(area[1]!, change.area[1]!);
+      area[2] = Math.max(area[2]!, change.area[2]!);
+      area[3] = Math.max(area[3]!, change.area[3]!);
+      for (const system of this.systems) system.terrainDeformed?.(this, change.area, change.triangles);
+    }
+  }
+
+  /**
+   * The ground edits changed (made, replayed or undone) since the last call, as minX, minZ, maxX, maxZ,
+   * or null: what a view of the terrain redraws.
+   */
+  takeDeformedArea(): Float64Array | null {
+    const area = this.deformedArea;
+    if (!(area[0]! <= area[2]!)) return null;
+    const taken = area.slice();
+    area.set([Infinity, Infinity, -Infinity, -Infinity]);
+    return taken;
+  }
+
+  /**
+   * Takes back the newest edit on the terrain now (undone, and dropped from the timeline); false when
+   * there is none. Earlier states no longer describe this world, so step-back history is cleared.
+   */
+  undoLastEdit(): boolean {
+    const edits = this.terrainEdits;
+    if (edits.appliedCount === 0) return false;
+    this.terrainChangedBy(edits.dropLastApplied(this.terrain));
+    this.forgetHistory();
+    return true;
   }
 
   report(): SandboxReport {
@@ -190,6 +313,7 @@ export class Sandbox implements World {
         vertices: this.terrain.vertexCount,
         triangles: this.terrain.triangleCount,
         generationMs: round(this.terrain.generationMs, 3),
+        edits: this.terrainEdits.appliedCount,
       },
     };
     const bvh = this.bvh;
@@ -205,6 +329,9 @@ export class Sandbox implements World {
         sahCost: round(s.sahCost, 2),
         buildMs: round(s.buildMs, 1),
       };
+      const refit = this.lastRefit;
+      if (refit !== null)
+        Object.assign(metrics.bvh, { refitMs: round(refit.ms, 3), refitSahCost: round(refit.sahCost, 2), degradation: round(refit.degradation, 3) });
     }
     for (const system of this.systems) metrics[system.name] = system.metrics();
     return { frame: this.frame, time: this.time, metrics };

@@ -151,6 +151,13 @@ export class WindSystem implements SimSystem {
     return true;
   }
 
+  /** Where the explosion effect stands over the ground (x, z), or null when this wind has none. */
+  explosionAt(): [number, number] | null {
+    const explosion = this.explosion();
+    const placement = explosion === undefined ? undefined : this.placements.get(explosion);
+    return placement === undefined ? null : [placement.at[0], placement.at[1]];
+  }
+
   terrainChanged(world: World): void {
     this.terrain = world.terrain;
     for (const effect of this.field.effects) {

@@ -48,6 +48,12 @@ export interface SimSystem {
   /** Called when the terrain's BVH arrives. */
   bvhChanged?(world: World): void;
   /**
+   * Called when an edit (a crater, a sculpt stroke, or undoing one) moved terrain vertices, after the BVH
+   * was refitted: `area` is the changed ground's minX, minZ, maxX, maxZ; `triangles` the triangles that
+   * moved. Drop or refresh whatever was cached about that ground; bodies resting there should wake.
+   */
+  terrainDeformed?(world: World, area: Float64Array, triangles: Uint32Array): void;
+  /**
    * A deep copy of everything the next steps depend on (positions, velocities, random state…), for
    * stepping back and restarting. A system without it cannot be rewound: the sandbox says which.
    */

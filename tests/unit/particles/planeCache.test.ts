@@ -51,7 +51,12 @@ function collidingCells(capacity: number, count: number, random: Random): number
 }
 
 function runAgainstReference(cache: PlaneCache, cells: number[][], operations: number, random: Random): void {
-  const reference = new MapCache(cache.maxSize);
+  runAgainstReferenceFrom(cache, new MapCache(cache.maxSize), cells, operations, random);
+}
+
+/** runAgainstReference from a cache and its reference already holding the same entries. */
+function runAgainstReferenceFrom(cache: PlaneCache, reference: MapCache, cells: number[][], operations: number, random: Random): void {
+  const evictionsBefore = cache.counters.evictions - reference.evictions;
   // Plain compares in the loop, one expect at the end: thousands of expect calls would dominate the run.
   const mismatches: string[] = [];
   for (let op = 0; op < operations; op++) {
@@ -70,7 +75,7 @@ function runAgainstReference(cache: PlaneCache, cells: number[][], operations: n
     if (cache.size !== reference.map.size) mismatches.push(`op ${op}: size ${cache.size} instead of ${reference.map.size}`);
   }
   expect(mismatches.slice(0, 5)).toEqual([]);
-  expect(cache.counters.evictions).toBe(reference.evictions);
+  expect(cache.counters.evictions).toBe(evictionsBefore + reference.evictions);
   // Every entry the reference holds is found, in the same (oldest-first) order.
   const order: string[] = [];
   cache.forEachEntry((slot) => order.push(cache.cellAt(slot).join(',')));
@@ -178,6 +183,44 @@ describe('PlaneCache against a Map', () => {
     cache.forEachEntry((slot) => order.push(cache.cellAt(slot)[0]));
     expect(order).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
     expect(new PlaneCache(9, 1, 1).loadState(saved)).toBe(false);
+  });
+
+  it('drops the entries of a block of cell columns, keeping the rest in age order and going on like the Map (seed 23)', () => {
+    const random = new Random(23);
+    for (const maxSize of [1, 7, 64, 500]) {
+      const cache = new PlaneCache(maxSize, 0.5, 2);
+      const reference = new MapCache(maxSize);
+      const cells = Array.from({ length: 3 * maxSize + 5 }, () => [random.int(30) - 15, random.int(6) - 3, random.int(30) - 15, random.int(7)]);
+      const store = (cell: number[], d: number): void => {
+        cache.storeCell(cell[0]!, cell[1]!, cell[2]!, cell[3]!, 0, 1, 0, d);
+        reference.store(cell, [0, 1, 0, d]);
+      };
+      for (let i = 0; i < 4 * maxSize; i++) store(cells[random.int(cells.length)]!, i);
+      const counters = { ...cache.counters };
+      const generation = cache.generation;
+      const [ix0, iz0] = [random.int(20) - 12, random.int(20) - 12];
+      const [ix1, iz1] = [ix0 + random.int(12), iz0 + random.int(12)];
+      let dropped = 0;
+      for (const key of [...reference.map.keys()]) {
+        const [ix, , iz] = key.split(',').map(Number) as [number, number, number];
+        if (ix >= ix0 && ix <= ix1 && iz >= iz0 && iz <= iz1) {
+          reference.map.delete(key);
+          dropped++;
+        }
+      }
+      expect(cache.dropColumns(ix0, iz0, ix1, iz1)).toBe(dropped);
+      expect(cache.counters).toEqual(counters);
+      if (dropped > 0) expect(cache.generation).toBe(generation + 1);
+      const order: string[] = [];
+      cache.forEachEntry((slot) => order.push(cache.cellAt(slot).join(',')));
+      expect(order).toEqual([...reference.map.keys()]);
+      for (const key of reference.map.keys()) {
+        const [ix, iy, iz, code] = key.split(',').map(Number) as [number, number, number, number];
+        expect(planeAt(cache, cache.findCell(ix, iy, iz, code))).toEqual(reference.lookup([ix, iy, iz, code]));
+      }
+      // And it goes on: further stores evict oldest first, as the Map does.
+      runAgainstReferenceFrom(cache, reference, cells, 2000, random);
+    }
   });
 
   it('relocates its records to another block of memory: the same entries, ages, generation and ordinals', () => {

@@ -7,6 +7,7 @@ import {
   loadSimdParticles,
   loadSimdRays,
   loadWasmBuilder,
+  loadWasmRefit,
   parseScene,
   runFixedSteps,
   sceneToJson,
@@ -41,11 +42,12 @@ const GOLDEN: Record<string, string> = {
   'broad-phases': '71474cf038bfb172',
   'wind-vm': 'b375f465e79de103',
   actors: 'c63354b9f4b8de57',
+  craters: '28cc86fa89e71e8d',
 };
 
 beforeAll(async () => {
   // As the runner and the page: the WebAssembly SIMD kernels where they load.
-  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
+  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
 });
 
 describe('golden determinism hashes', () => {
