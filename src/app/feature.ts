@@ -57,6 +57,8 @@ export interface AppFeature {
   terrainChanged?(sandbox: Sandbox): void;
   /** The terrain's BVH arrived (built in the worker after the terrain). */
   bvhChanged?(sandbox: Sandbox): void;
+  /** Edits moved the ground in `area` (minX, minZ, maxX, maxZ) and the BVH was refitted: redraw what shows either. */
+  terrainDeformed?(sandbox: Sandbox, area: Float64Array): void;
   /** Once per frame after the simulation step and before rendering: update the view from the systems. */
   frame?(dtSeconds: number, sandbox: Sandbox): void;
   /** Extra lines for the timing HUD: each shown on one line, the whole of it on hover. */

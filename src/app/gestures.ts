@@ -1,7 +1,7 @@
 import type { HelpSection } from '../ui/helpOverlay';
 
 /** The modifier keys held with a mouse or touch gesture. */
-export type GestureModifier = '' | 'Shift' | 'Alt' | 'Ctrl' | 'Alt+Shift';
+export type GestureModifier = '' | 'Shift' | 'Alt' | 'Ctrl' | 'Alt+Shift' | 'Ctrl+Shift';
 
 /**
  * 'click': acts on a press and release without movement (a drag with the same modifier is someone
@@ -26,7 +26,7 @@ const KIND_NAMES: Readonly<Record<GestureKind, string>> = { click: 'click', drag
 /** The modifiers of a pointer or wheel event, as the table spells them (Meta counts as Ctrl, for macOS). */
 export function modifierOf(event: { shiftKey: boolean; altKey: boolean; ctrlKey: boolean; metaKey: boolean }): GestureModifier {
   if (event.altKey) return event.shiftKey ? 'Alt+Shift' : 'Alt';
-  if (event.ctrlKey || event.metaKey) return 'Ctrl';
+  if (event.ctrlKey || event.metaKey) return event.shiftKey ? 'Ctrl+Shift' : 'Ctrl';
   return event.shiftKey ? 'Shift' : '';
 }
 

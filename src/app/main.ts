@@ -17,7 +17,7 @@ import type { Legend } from '../view/legend';
 import { MATERIAL_LEGEND } from '../view/terrainColors';
 import { TerrainView } from '../view/terrainView';
 import type { AppContext, AppFeature } from './feature';
-import { FEATURES } from './features';
+import { createFeatures } from './features';
 import { presetNames } from './scenes';
 import { CaptureActions, recordingInfo } from './capture';
 import { RunControl } from './runControl';
@@ -148,8 +148,7 @@ class App implements SceneLoaderHost, PresenterHost {
       system: (name) => this.scenes.sandbox?.system(name) ?? null,
       setSystem: (name, section) => this.scenes.setSystem(name, section),
     };
-    for (const create of FEATURES) {
-      const feature = create();
+    for (const feature of createFeatures()) {
       feature.install(context);
       this.features.push(feature);
     }
@@ -180,6 +179,12 @@ class App implements SceneLoaderHost, PresenterHost {
     const simDt = run.nextStepDt(dt);
     if (sandbox !== null) {
       if (simDt > 0) sandbox.step(simDt);
+      // Ground that edits changed (made from the panel, replayed by the step, undone by step back).
+      const deformed = sandbox.takeDeformedArea();
+      if (deformed !== null) {
+        this.terrainView.updateArea(deformed);
+        for (const feature of this.features) feature.terrainDeformed?.(sandbox, deformed);
+      }
       // Features get the simulated time step: 0 while paused, so their animations pause too. Each view's
       // work is timed as `view.<name>`, so the profiler shows every system's share of the frame.
       for (const feature of this.features) {

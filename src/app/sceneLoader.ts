@@ -213,6 +213,10 @@ export class SceneLoader {
     status.generationMs = mesh.generationMs;
     if (this.sandbox === null) {
       this.sandbox = new Sandbox(this.scene, mesh, TIMING_FRAMES, HISTORY_FRAMES);
+      // Edits stretched the refitted tree too far: a fresh one is built in the worker and swapped in when ready.
+      this.sandbox.onBvhDegraded = (sandbox) => {
+        if (this.builder.rebuildBvh(sandbox.terrain)) this.host.status.bvhBuilding = true;
+      };
       this.host.applyRun();
     } else this.sandbox.setTerrain(mesh);
     this.host.terrainView.setTerrain(mesh);

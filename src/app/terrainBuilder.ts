@@ -41,6 +41,25 @@ export class TerrainBuilder {
     });
   }
 
+  /**
+   * Builds a fresh BVH over the terrain as it is now (after edits degraded the refitted one), in the
+   * worker from copies of its arrays; it arrives through `onBvh`. A terrain build asked for meanwhile
+   * replaces it. Returns false (and does nothing) while another build runs.
+   */
+  rebuildBvh(mesh: TerrainMesh): boolean {
+    if (this.pending !== null) return false;
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    this.pending = { id, resolve: () => {}, reject: () => {}, progress: () => {}, mesh };
+    const copy = { positions: mesh.positions.slice(), indices: mesh.indices.slice(), materials: mesh.materials.slice() };
+    worker.postMessage({ id, params: mesh.params, builder: 'wasm', mesh: copy } satisfies TerrainRequest, [
+      copy.positions.buffer,
+      copy.indices.buffer,
+      copy.materials.buffer,
+    ]);
+    return true;
+  }
+
   /** Whether a build (terrain or BVH) is still running. */
   get busy(): boolean {
     return this.pending !== null;

@@ -9,6 +9,8 @@ import { buildBVH, generateTerrain, loadWasmBuilder, terrainMaterialInput, type 
 export interface TerrainRequest {
   id: number;
   params: TerrainParams;
+  /** A mesh to build the BVH over instead of generating the terrain (a rebuild after edits): copies, the worker keeps them. */
+  mesh?: { positions: Float32Array; indices: Uint32Array; materials: Uint8Array };
   /** Which BVH builder runs (default 'typescript'); 'wasm' loads the module in this worker first and
    *  falls back to TypeScript where it cannot load (bvh.stats.builderFallback says why). */
   builder?: BVHBuilderName;
@@ -23,19 +25,24 @@ export type TerrainWorkerMessage =
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
-  const { id, params, builder = 'typescript' } = event.data;
+  const { id, params, builder = 'typescript', mesh: given } = event.data;
   const post = (message: TerrainWorkerMessage, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
   try {
-    let lastPosted = -1;
-    const mesh = generateTerrain(params, (fraction, stage) => {
-      // Posting every row would flood the channel; whole percents are plenty for a progress bar.
-      const percent = Math.floor(fraction * 100);
-      if (percent === lastPosted) return;
-      lastPosted = percent;
-      post({ id, kind: 'progress', fraction, stage });
-    });
-    post({ id, kind: 'terrain', mesh });
-    post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
+    let mesh: { positions: Float32Array; indices: Uint32Array; materials: Uint8Array };
+    if (given !== undefined) mesh = given;
+    else {
+      let lastPosted = -1;
+      const terrain = generateTerrain(params, (fraction, stage) => {
+        // Posting every row would flood the channel; whole percents are plenty for a progress bar.
+        const percent = Math.floor(fraction * 100);
+        if (percent === lastPosted) return;
+        lastPosted = percent;
+        post({ id, kind: 'progress', fraction, stage });
+      });
+      post({ id, kind: 'terrain', mesh: terrain });
+      post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${terrain.triangleCount.toLocaleString('en')} triangles` });
+      mesh = terrain;
+    }
     if (builder === 'wasm') await loadWasmBuilder();
     const bvh = buildBVH(mesh.positions, mesh.indices, { builder }, terrainMaterialInput(mesh));
     const transfer: Transferable[] = [];

@@ -8,6 +8,7 @@ import {
   loadSimdParticles,
   loadSimdRays,
   loadWasmBuilder,
+  loadWasmRefit,
   parseSceneText,
   runFixedSteps,
 } from '../../src/core';
@@ -23,7 +24,7 @@ interface PageWithSandbox {
 
 describe('the page and the headless runner are one program', () => {
   it('the gusts scene, restarted and stepped 12 fixed frames with the keyboard, reaches the runner’s hash', async () => {
-    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
+    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
     const runner = createHeadlessSandbox(loadSceneFile(`${SCENES_DIR}gusts.json`), { readField });
     const expected = runFixedSteps(runner, FRAMES);
 

@@ -39,6 +39,8 @@ interface BvhSettings {
 
 /** Boxes drawn at most, so a 2M-triangle tree's deepest level cannot stall the page. */
 const MAX_DRAWN_BOXES = 120_000;
+/** Least time between two redraws of the boxes while the terrain is being sculpted. */
+const BOX_REFRESH_MS = 250;
 
 /**
  * The BVH in the sandbox: node boxes by depth, the stats, a ray cast from a click with the nodes it
@@ -80,6 +82,9 @@ export class BvhFeature implements AppFeature {
   private playClock = 0;
   private lastRayLine = '';
   private heatMapKey = '';
+  /** A refit moved the boxes since they were collected. */
+  private boxesStale = false;
+  private boxesCollectedAt = 0;
   private heatMapClock = 0;
   private readonly readouts = { nodes: '—', memory: '—', depth: '—', fill: '—', sah: '—', build: '—' };
 
@@ -199,7 +204,20 @@ export class BvhFeature implements AppFeature {
     this.heatMapKey = '';
   }
 
+  /** The refit moved boxes: the overlay and the heat map are redrawn, at most every BOX_REFRESH_MS while sculpting. */
+  terrainDeformed(sandbox: Sandbox): void {
+    this.boxesStale = sandbox.bvh !== null && sandbox.bvh === this.bvh;
+    this.heatMapKey = '';
+    if (this.bvh !== null)
+      this.readouts.sah = `${this.bvh.stats.sahCost.toFixed(2)} built · ${(sandbox.lastRefit?.sahCost ?? this.bvh.stats.sahCost).toFixed(2)} now`;
+  }
+
   frame(dtSeconds: number, sandbox: Sandbox): void {
+    if (this.boxesStale && this.bvh !== null && performance.now() - this.boxesCollectedAt >= BOX_REFRESH_MS) {
+      this.boxesStale = false;
+      this.collectBoxes(this.bvh);
+      this.refreshOverlay();
+    }
     if (this.playing && this.trace !== null) {
       this.playClock += dtSeconds;
       const step = Math.min(this.trace.visited.length, Math.floor(this.playClock * 12));
@@ -245,6 +263,7 @@ export class BvhFeature implements AppFeature {
 
   /** Child boxes for the overlay, and per-node boxes (union of a node's children) for the replay. */
   private collectBoxes(bvh: BVH): void {
+    this.boxesCollectedAt = performance.now();
     const nodeCount = (bvh.quantized ?? bvh.float)!.nodeCount;
     const childCapacity = nodeCount * 4;
     this.childBoxes = new Float32Array(childCapacity * 6);

@@ -41,6 +41,8 @@ const WIND_LEGEND = windSpeedLegend(ARROW_MAX_SPEED);
  */
 export class WindFeature implements AppFeature {
   readonly name = 'wind';
+  /** `blast`: what a detonation does to the ground under the explosion (x, z). */
+  constructor(private readonly blast: (at: [number, number]) => void = () => {}) {}
   private readonly arrows = new WindArrows();
   private readonly tracerPoints = new TracerPoints();
   private readonly gizmos = new EffectGizmos();
@@ -173,7 +175,13 @@ export class WindFeature implements AppFeature {
   /** Sets off the explosion effect (turning the wind on first if it is off). */
   detonate(): void {
     const system = this.system() ?? this.applyEnabled(true);
-    if (system !== null && !system.detonate()) this.context?.reportError('This wind has no explosion effect to detonate.');
+    if (system === null) return;
+    if (!system.detonate()) {
+      this.context?.reportError('This wind has no explosion effect to detonate.');
+      return;
+    }
+    const at = system.explosionAt();
+    if (at !== null) this.blast(at);
   }
 
   private system(): WindSystem | null {

@@ -28,6 +28,8 @@ describe('the gesture table', () => {
   it('reads modifiers as the table spells them', () => {
     expect(modifierOf(keys('alt+shift'))).toBe('Alt+Shift');
     expect(modifierOf(keys('meta'))).toBe('Ctrl');
+    expect(modifierOf(keys('ctrl+shift'))).toBe('Ctrl+Shift');
+    expect(modifierOf(keys('meta+shift'))).toBe('Ctrl+Shift');
     expect(modifierOf(keys('shift'))).toBe('Shift');
     expect(modifierOf(keys(''))).toBe('');
   });
