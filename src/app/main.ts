@@ -33,6 +33,9 @@ import { Gestures, claimCameraGestures } from './gestures';
  * the frame loop. Run control, shortcuts, presenter mode, URL sync, capture and scene loading live in
  * their own modules.
  */
+/** How often the legend panel looks at what is drawn (ms). */
+const LEGEND_REFRESH_MS = 250;
+
 class App implements SceneLoaderHost, PresenterHost {
   readonly stage: Stage;
   readonly terrainView = new TerrainView();
@@ -40,6 +43,7 @@ class App implements SceneLoaderHost, PresenterHost {
   readonly progress: ProgressBar;
   private readonly hud: TimingHud;
   private readonly legends: LegendPanel;
+  private legendsShownAt = -Infinity;
   private readonly stats = new Stats();
   readonly panel: Panel;
   readonly settings: AppSettings;
@@ -203,7 +207,11 @@ class App implements SceneLoaderHost, PresenterHost {
       sandbox.timings.record('frame', frameEnd - frameStart);
       const benchmark = run.endFrame(sandbox, simDt, () => this.featureCounters());
       this.hud.update(sandbox.timings, this.hudLines(sandbox), this.hudCharts());
-      this.legends.show(this.visibleLegends());
+      // Legends change with settings, not per frame: collecting (and comparing) them 4 times a second is plenty.
+      if (time - this.legendsShownAt >= LEGEND_REFRESH_MS) {
+        this.legendsShownAt = time;
+        this.legends.show(this.visibleLegends());
+      }
       if (benchmark !== null) this.resultDialog.show('Benchmark', benchmark, benchmarkChart(run.recorder.summary()));
     }
     this.stats.end();

@@ -58,7 +58,7 @@ describe('ray emitters in real Chromium', () => {
     await waitForBvh(page);
     // The preset colours the terrain by material, with its legend, and filters water out (7: grass, rock, snow).
     const legend = page.locator('[data-testid="legends"] [data-legend="terrain materials"]');
-    await expect(legend.isVisible()).resolves.toBe(true);
+    await legend.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await legend.textContent()).toMatch(/grass.*rock.*snow.*water/);
     const filtered = await hudLine(page, /filter keeps grass, rock, snow · A per ray: [^\n]*?masked (subtrees|tris) [\d.]+/);
     expect(filtered).toMatch(/nodes [\d.]+/);
