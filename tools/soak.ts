@@ -5,13 +5,14 @@
  *                                         presets, blasting craters and explosions, switching kernels)
  *   npm run soak -- --minutes 3           shorter
  *   npm run soak -- --node --frames 100000  the core alone, every system at once, in Node
+ *   npm run soak -- --plot test-output/soak-browser.json   the plot again from a run's samples
  *
  * Each writes test-output/soak-{browser,node}.png (heap and step time against time, passes shaded) and
  * a JSON of the samples beside it, and exits 1 on any NaN in a system's state, any console error (in
  * the browser), heap growth over 10% or step-time drift over 25% between the first pass after warm-up
  * and the last.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadSimdBoxTriangles, loadSimdCapsules, loadSimdParticles, loadSimdRays, loadWasmBuilder, loadWasmRefit } from '../src/core';
@@ -35,7 +36,15 @@ let name: string;
 let title: string;
 let axis: string;
 const started = Date.now();
-if (args.includes('--node')) {
+const replot = args.indexOf('--plot');
+if (replot >= 0) {
+  // Draws the plot again from a run's JSON (test-output/soak-NAME.json) without running anything.
+  const file = args[replot + 1] ?? '';
+  ({ passes, verdict } = JSON.parse(readFileSync(file, 'utf8')) as { passes: SoakSample[][]; verdict: SoakVerdict });
+  name = file.includes('node') ? 'node' : 'browser';
+  title = name === 'node' ? 'Node soak: every system, fixed frames' : 'Browser soak: the built app, presets cycled';
+  axis = name === 'node' ? 'frame' : 'seconds';
+} else if (args.includes('--node')) {
   if ((globalThis as { gc?: unknown }).gc === undefined)
     console.warn('soak: run with NODE_OPTIONS=--expose-gc (npm run soak does) for heap figures after collection');
   await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
@@ -70,7 +79,7 @@ if (args.includes('--node')) {
 }
 
 const png = join(SCREENSHOT_DIR, `soak-${name}.png`);
-writeFileSync(join(SCREENSHOT_DIR, `soak-${name}.json`), JSON.stringify({ verdict, passes }, null, 1));
+if (replot < 0) writeFileSync(join(SCREENSHOT_DIR, `soak-${name}.json`), JSON.stringify({ verdict, passes }, null, 1));
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 await plotSoak(browser, passes, verdict, title, axis, png);
 await browser.close();

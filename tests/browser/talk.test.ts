@@ -104,6 +104,7 @@ describe('talk-ready controls in real Chromium', () => {
       'Alt+Shift+dragcapsule probe',
       'Shift+dragbox probe',
       'Shift+wheelbox probe',
+      'Ctrl+Shift+dragblast and sculpt',
     ]) {
       expect(text).toContain(gesture);
     }

@@ -58,8 +58,13 @@ for (const [panel, key, unit] of [[0, 'heapMiB', 'heap after GC, MiB'], [1, 'ste
   }
   labels.forEach((label, i) => {
     g.strokeStyle = colours[i % colours.length]; g.fillStyle = g.strokeStyle; g.lineWidth = 2;
+    // A line joins one label's samples only while nothing else ran between them (one visit of a preset).
     g.beginPath();
-    all.filter((s) => s.label === label).forEach((s, j) => (j === 0 ? g.moveTo(xOf(s.at), yOf(s[key])) : g.lineTo(xOf(s.at), yOf(s[key]))));
+    all.forEach((s, j) => {
+      if (s.label !== label) return;
+      if (j > 0 && all[j - 1].label === label) g.lineTo(xOf(s.at), yOf(s[key]));
+      else g.moveTo(xOf(s.at), yOf(s[key]));
+    });
     g.stroke();
     for (const s of all.filter((s) => s.label === label)) g.fillRect(xOf(s.at) - 2, yOf(s[key]) - 2, 4, 4);
     if (panel === 0) g.fillText('■ ' + label, x0 + 10 + i * 190, 745);
