@@ -90,6 +90,13 @@ export function findTerrainContacts(
     // The triangles' corners, bounds and unit normals, once per actor rather than once per contact sphere.
     if (triangleCache.length < TRIANGLE_STRIDE * found) triangleCache = new Float64Array(2 * TRIANGLE_STRIDE * found);
     const tri = triangleCache;
+    // The union of the triangles' bounds: a sphere out of its reach meets none of them (a box's upper spheres).
+    let nearMinX = Infinity,
+      nearMinY = Infinity,
+      nearMinZ = Infinity,
+      nearMaxX = -Infinity,
+      nearMaxY = -Infinity,
+      nearMaxZ = -Infinity;
     for (let t = 0; t < found; t++) {
       const i3 = 3 * triangles[t]!;
       const a = 3 * indices[i3]!,
@@ -141,6 +148,12 @@ export function findTerrainContacts(
       tri[o + 16] = fy;
       tri[o + 17] = fz;
       tri[o + 18] = flat ? 1 : 0;
+      if (tri[o + 9]! < nearMinX) nearMinX = tri[o + 9]!;
+      if (tri[o + 10]! > nearMaxX) nearMaxX = tri[o + 10]!;
+      if (tri[o + 11]! < nearMinY) nearMinY = tri[o + 11]!;
+      if (tri[o + 12]! > nearMaxY) nearMaxY = tri[o + 12]!;
+      if (tri[o + 13]! < nearMinZ) nearMinZ = tri[o + 13]!;
+      if (tri[o + 14]! > nearMaxZ) nearMaxZ = tri[o + 14]!;
     }
     const first = sphereStart[i]!;
     const last = first + sphereCount[i]!;
@@ -154,6 +167,8 @@ export function findTerrainContacts(
       // Above a triangle's plane by more than this, the sphere is farther than `extent` from it (the
       // small allowance keeps the cut clear of rounding: the exact test below would reject it too).
       const above = extent + 1e-6 * (1 + extent);
+      if (nearMinY > cy + extent || nearMaxY < cy - extent || nearMinX > cx + extent || nearMaxX < cx - extent) continue;
+      if (nearMinZ > cz + extent || nearMaxZ < cz - extent) continue;
       let kept = 0;
       for (let t = 0; t < found; t++) {
         const o = TRIANGLE_STRIDE * t;
