@@ -46,7 +46,12 @@ interface WindowResult {
   lost: number;
   contacts: number;
   substeps: number;
+  /** Mean wall ms per step of each of the world's phases (ActorWorld.phaseMs). */
+  phases: Record<PhaseName, number>;
 }
+
+const PHASES = ['broadPhase', 'actorContacts', 'terrainContacts', 'solve', 'integrate'] as const;
+type PhaseName = (typeof PHASES)[number];
 
 interface TerrainResult {
   presets: string[];
@@ -62,8 +67,16 @@ function describeTerrain({ kind, cells, worldSize, heightScale }: TerrainParams)
   return `${kind} ${cells}² ${worldSize} m h${heightScale}`;
 }
 
-function summarize(cpu: number[], wall: number[], system: ActorSystem, contacts: number[], substeps: number[]): WindowResult {
+function summarize(
+  cpu: number[],
+  wall: number[],
+  system: ActorSystem,
+  contacts: number[],
+  substeps: number[],
+  phases: Record<PhaseName, number[]>,
+): WindowResult {
   const census = system.world.census();
+  const mean = (values: number[]): number => values.reduce((s, x) => s + x, 0) / values.length;
   return {
     frames: cpu.length,
     cpuMean: cpu.reduce((s, x) => s + x, 0) / cpu.length,
@@ -75,6 +88,7 @@ function summarize(cpu: number[], wall: number[], system: ActorSystem, contacts:
     lost: census.lost,
     contacts: contacts.reduce((s, x) => s + x, 0) / contacts.length,
     substeps: substeps.reduce((s, x) => s + x, 0) / substeps.length,
+    phases: Object.fromEntries(PHASES.map((name) => [name, mean(phases[name])])) as Record<PhaseName, number>,
   };
 }
 
@@ -88,6 +102,9 @@ function run(terrain: Record<string, unknown>, presets: string[], frames = FRAME
   const wall: number[] = [];
   const contacts: number[] = [];
   const substeps: number[] = [];
+  const phases = Object.fromEntries(PHASES.map((name) => [name, [] as number[]])) as Record<PhaseName, number[]>;
+  const slice = (from: number): Record<PhaseName, number[]> =>
+    Object.fromEntries(PHASES.map((name) => [name, phases[name].slice(from)])) as Record<PhaseName, number[]>;
   let falling: WindowResult | null = null;
   const counters = system.world.counters;
   for (let frame = 0; frame < frames; frame++) {
@@ -98,15 +115,16 @@ function run(terrain: Record<string, unknown>, presets: string[], frames = FRAME
     wall.push(performance.now() - wallStart);
     contacts.push(counters.terrainContacts + counters.actorContacts);
     substeps.push(counters.substeps);
-    if (frame === FALL_FRAMES - 1) falling = summarize(cpu, wall, system, contacts, substeps);
+    for (const name of PHASES) phases[name].push(system.world.phaseMs[name]);
+    if (frame === FALL_FRAMES - 1) falling = summarize(cpu, wall, system, contacts, substeps, phases);
   }
   const from = Math.max(0, frames - SETTLED_FRAMES);
-  const settled = summarize(cpu.slice(from), wall.slice(from), system, contacts.slice(from), substeps.slice(from));
+  const settled = summarize(cpu.slice(from), wall.slice(from), system, contacts.slice(from), substeps.slice(from), slice(from));
   return {
     presets,
     terrain: describeTerrain(sandbox.terrain.params),
     triangles: sandbox.terrain.triangleCount,
-    falling: falling ?? summarize(cpu, wall, system, contacts, substeps),
+    falling: falling ?? summarize(cpu, wall, system, contacts, substeps, phases),
     settled,
     cpuMeanAll: cpu.reduce((s, x) => s + x, 0) / cpu.length,
   };
@@ -148,6 +166,12 @@ for (const { section, presets } of selected) {
   const label = `${result.terrain} (${presets.join(', ')})`;
   const ok = result.falling.cpuMean <= 2 && result.settled.cpuMean <= 2;
   console.log(`${label.slice(0, 50).padEnd(50)} | ${cell(result.falling)} | ${cell(result.settled)} | ${ok ? 'yes' : 'NO'}`);
+}
+console.log(`\nwhere the step goes: mean wall ms per step of each phase (falling / settled)`);
+console.log(`${'terrain'.padEnd(28)} ${PHASES.map((name) => name.padStart(17)).join(' ')}`);
+for (const result of results) {
+  const phase = (name: PhaseName): string => `${result.falling.phases[name].toFixed(2)} / ${result.settled.phases[name].toFixed(2)}`;
+  console.log(`${result.terrain.padEnd(28)} ${PHASES.map((name) => phase(name).padStart(17)).join(' ')}`);
 }
 if (jsonPath !== undefined) {
   writeFileSync(jsonPath, JSON.stringify({ frames: FRAMES, fallFrames: FALL_FRAMES, settledFrames: SETTLED_FRAMES, results }, null, 2));
