@@ -1,5 +1,5 @@
 import type { BroadPhase } from '../broadphase/broadPhase';
-import { createBroadPhase, type BroadPhaseName } from '../broadphase/createBroadPhase';
+import { BROAD_PHASE_NAMES, createBroadPhase, type BroadPhaseName } from '../broadphase/createBroadPhase';
 import type { BVH } from '../bvh/buildBVH';
 import { MASK_ALL } from '../bvh/collisionMasks';
 import { InvalidParameterError } from '../errors';
@@ -13,6 +13,7 @@ import { prepareContacts, solvePushOut, solveVelocities } from './contactSolver'
 import type { ActorShape } from './shapes';
 import { findTerrainContacts, type TriangleSource } from './terrainContacts';
 import { TriangleBoxQuery } from './triangleBoxQuery';
+import { ActorSweep } from './actorSweep';
 
 export interface ActorWorldOptions {
   /** m/s², pulling towards −y. */
@@ -51,7 +52,11 @@ export interface ActorWorldOptions {
   /** Safety caps (m/s, rad/s): an explosion may be violent, never infinite. */
   maxSpeed: number;
   maxAngularSpeed: number;
-  broadPhase: BroadPhaseName;
+  /**
+   * 'sweep': the actors' own sort and sweep (ActorSweep), fastest for a few hundred actors; or any of
+   * the general broad-phases by name. All find the same pairs, so the simulation does not change.
+   */
+  broadPhase: ActorBroadPhaseName;
   /** Collision filter of the terrain contacts (32-bit): only triangles whose material mask shares a bit
    *  with it are touched (bvh.masks; e.g. without water's bit the actors sink into lakes). */
   terrainFilter: number;
@@ -81,7 +86,7 @@ export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.f
   maxPushSpeed: 3,
   maxSpeed: 100,
   maxAngularSpeed: 40,
-  broadPhase: 'dynamic-tree',
+  broadPhase: 'sweep',
   terrainFilter: MASK_ALL,
 });
 
@@ -113,9 +118,13 @@ const OPTION_RULES: Record<Exclude<keyof ActorWorldOptions, 'broadPhase'>, [numb
   terrainFilter: [0, MASK_ALL, true],
 };
 
+export type ActorBroadPhaseName = 'sweep' | BroadPhaseName;
+
 /** Fills defaults and checks every option; throws InvalidParameterError naming the bad one. */
 export function resolveActorWorldOptions(input: Partial<ActorWorldOptions> = {}): ActorWorldOptions {
   const options: ActorWorldOptions = { ...DEFAULT_ACTOR_WORLD_OPTIONS, ...input };
+  if (options.broadPhase !== 'sweep' && !(BROAD_PHASE_NAMES as readonly string[]).includes(options.broadPhase))
+    throw new InvalidParameterError('actors.broadPhase', `'sweep' or one of ${BROAD_PHASE_NAMES.join(', ')}`, options.broadPhase);
   for (const [name, [min, max, integer]] of Object.entries(OPTION_RULES)) {
     const value = options[name as keyof typeof OPTION_RULES];
     if (typeof value !== 'number' || !(value >= min && value <= max) || (integer && !Number.isInteger(value))) {
@@ -165,7 +174,9 @@ export class ActorWorld {
   private floor = -Infinity;
   private bounds = new Float64Array([-Infinity, -Infinity, Infinity, Infinity]);
   private triangleSource: TriangleSource | null = null;
-  private broadPhase: BroadPhase;
+  /** The general broad-phase when options.broadPhase names one, else null (the sweep serves). */
+  private broadPhase: BroadPhase | null;
+  private readonly sweep = new ActorSweep();
   /** The broad-phase no longer matches the actors (cleared, restored): rebuild it before the next step. */
   private broadPhaseStale = true;
   private pairKeys = new Float64Array(256);
@@ -191,7 +202,7 @@ export class ActorWorld {
 
   constructor(options: Partial<ActorWorldOptions> = {}) {
     this.options = resolveActorWorldOptions(options);
-    this.broadPhase = createBroadPhase(this.options.broadPhase);
+    this.broadPhase = makeBroadPhase(this.options.broadPhase);
   }
 
   /** Changes options live (e.g. restitution and friction from the GUI). */
@@ -201,7 +212,7 @@ export class ActorWorld {
     Object.assign(this.options, resolved);
     if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.filter = resolved.terrainFilter;
     if (switched) {
-      this.broadPhase = createBroadPhase(resolved.broadPhase);
+      this.broadPhase = makeBroadPhase(resolved.broadPhase);
       this.broadPhaseStale = true;
     }
   }
@@ -532,14 +543,19 @@ export class ActorWorld {
     const box = a.box;
     const grown = boxScratch;
     if (this.broadPhaseStale) {
-      this.broadPhase = createBroadPhase(this.options.broadPhase);
+      this.broadPhase = makeBroadPhase(this.options.broadPhase);
+      this.sweep.reset();
       this.broadPhaseStale = false;
     }
     const bp = this.broadPhase;
+    const sweep = this.sweep;
     for (let i = 0; i < a.count; i++) {
-      const present = bp.has(i);
+      const present = bp === null ? sweep.has(i) : bp.has(i);
       if (a.lost[i] !== 0) {
-        if (present) bp.remove(i);
+        if (present) {
+          if (bp === null) sweep.remove(i);
+          else bp.remove(i);
+        }
         continue;
       }
       if (present && a.awake[i] === 0) continue;
@@ -552,6 +568,10 @@ export class ActorWorld {
         wz = a.angularVelocity[i3 + 2]!;
       const reach = (Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * a.radius[i]!) * h + margin;
       const b = 6 * i;
+      if (bp === null) {
+        sweep.set(i, box[b]! - reach, box[b + 1]! - reach, box[b + 2]! - reach, box[b + 3]! + reach, box[b + 4]! + reach, box[b + 5]! + reach);
+        continue;
+      }
       grown[0] = box[b]! - reach;
       grown[1] = box[b + 1]! - reach;
       grown[2] = box[b + 2]! - reach;
@@ -560,6 +580,11 @@ export class ActorWorld {
       grown[5] = box[b + 5]! + reach;
       if (present) bp.update(i, grown);
       else bp.insert(i, grown, 'dynamic');
+    }
+    if (bp === null) {
+      const n = sweep.findPairs();
+      this.pairKeys = sweep.keys;
+      return n;
     }
     const pairs = bp.step().pairs;
     const n = pairs.count;
@@ -594,3 +619,5 @@ export class ActorWorld {
 }
 
 const boxScratch = new Float64Array(6);
+
+const makeBroadPhase = (name: ActorBroadPhaseName): BroadPhase | null => (name === 'sweep' ? null : createBroadPhase(name));

@@ -27,10 +27,7 @@ const C_ROLL_MASS3 = Layout.C_ROLL_MASS3;
 const C_LAMBDA_ROLL1 = Layout.C_LAMBDA_ROLL1;
 const C_LAMBDA_ROLL2 = Layout.C_LAMBDA_ROLL2;
 const C_LAMBDA_ROLL3 = Layout.C_LAMBDA_ROLL3;
-/** Offsets of the three rolling rows: axis, mass, impulse (the normal is the third axis). */
-const ROLL_AXIS = [Layout.C_T1, Layout.C_T2, Layout.C_NX];
-const ROLL_MASS = [Layout.C_ROLL_MASS1, Layout.C_ROLL_MASS2, Layout.C_ROLL_MASS3];
-const ROLL_LAMBDA = [Layout.C_LAMBDA_ROLL1, Layout.C_LAMBDA_ROLL2, Layout.C_LAMBDA_ROLL3];
+const C_NX = Layout.C_NX;
 
 export interface SolverSettings {
   restitution: number;
@@ -244,17 +241,47 @@ export function solveVelocities(
         let ax = 0,
           ay = 0,
           az = 0;
-        for (let t = 0; t < 3; t++) {
-          const to = o + ROLL_AXIS[t]!;
-          const lo = o + ROLL_LAMBDA[t]!;
-          const tx = data[to]!,
-            ty = data[to + 1]!,
-            tz = data[to + 2]!;
-          const old = data[lo]!;
-          let lambda = old - data[o + ROLL_MASS[t]!]! * (sx * tx + sy * ty + sz * tz);
+        // The three rows unrolled (same operations in the same order as a loop over them).
+        {
+          // Row about the first tangent.
+          const tx = data[o + C_T1]!,
+            ty = data[o + C_T1 + 1]!,
+            tz = data[o + C_T1 + 2]!;
+          const old = data[o + C_LAMBDA_ROLL1]!;
+          let lambda = old - data[o + C_ROLL_MASS1]! * (sx * tx + sy * ty + sz * tz);
           if (lambda > rollLimit) lambda = rollLimit;
           else if (lambda < -rollLimit) lambda = -rollLimit;
-          data[lo] = lambda;
+          data[o + C_LAMBDA_ROLL1] = lambda;
+          const d = lambda - old;
+          ax += d * tx;
+          ay += d * ty;
+          az += d * tz;
+        }
+        {
+          // Row about the second tangent.
+          const tx = data[o + C_T2]!,
+            ty = data[o + C_T2 + 1]!,
+            tz = data[o + C_T2 + 2]!;
+          const old = data[o + C_LAMBDA_ROLL2]!;
+          let lambda = old - data[o + C_ROLL_MASS2]! * (sx * tx + sy * ty + sz * tz);
+          if (lambda > rollLimit) lambda = rollLimit;
+          else if (lambda < -rollLimit) lambda = -rollLimit;
+          data[o + C_LAMBDA_ROLL2] = lambda;
+          const d = lambda - old;
+          ax += d * tx;
+          ay += d * ty;
+          az += d * tz;
+        }
+        {
+          // Row about the normal (spinning).
+          const tx = data[o + C_NX]!,
+            ty = data[o + C_NX + 1]!,
+            tz = data[o + C_NX + 2]!;
+          const old = data[o + C_LAMBDA_ROLL3]!;
+          let lambda = old - data[o + C_ROLL_MASS3]! * (sx * tx + sy * ty + sz * tz);
+          if (lambda > rollLimit) lambda = rollLimit;
+          else if (lambda < -rollLimit) lambda = -rollLimit;
+          data[o + C_LAMBDA_ROLL3] = lambda;
           const d = lambda - old;
           ax += d * tx;
           ay += d * ty;
@@ -287,18 +314,31 @@ export function solveVelocities(
         py = 0,
         pz = 0;
       // Friction along the two tangents, each clamped to the friction cone's box.
-      for (let t = 0; t < 2; t++) {
-        const to = o + (t === 0 ? C_T1 : C_T2);
-        const lo = o + (t === 0 ? C_LAMBDA_T1 : C_LAMBDA_T2);
-        const tx = data[to]!,
-          ty = data[to + 1]!,
-          tz = data[to + 2]!;
+      {
+        const tx = data[o + C_T1]!,
+          ty = data[o + C_T1 + 1]!,
+          tz = data[o + C_T1 + 2]!;
         const speed = vx * tx + vy * ty + vz * tz;
-        const old = data[lo]!;
-        let lambda = old - data[o + (t === 0 ? C_MASS_T1 : C_MASS_T2)]! * speed;
+        const old = data[o + C_LAMBDA_T1]!;
+        let lambda = old - data[o + C_MASS_T1]! * speed;
         if (lambda > limit) lambda = limit;
         else if (lambda < -limit) lambda = -limit;
-        data[lo] = lambda;
+        data[o + C_LAMBDA_T1] = lambda;
+        const d = lambda - old;
+        px += d * tx;
+        py += d * ty;
+        pz += d * tz;
+      }
+      {
+        const tx = data[o + C_T2]!,
+          ty = data[o + C_T2 + 1]!,
+          tz = data[o + C_T2 + 2]!;
+        const speed = vx * tx + vy * ty + vz * tz;
+        const old = data[o + C_LAMBDA_T2]!;
+        let lambda = old - data[o + C_MASS_T2]! * speed;
+        if (lambda > limit) lambda = limit;
+        else if (lambda < -limit) lambda = -limit;
+        data[o + C_LAMBDA_T2] = lambda;
         const d = lambda - old;
         px += d * tx;
         py += d * ty;

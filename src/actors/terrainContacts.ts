@@ -21,6 +21,9 @@ export interface TerrainContactCounters {
 }
 
 const closest = new Float64Array(3);
+/** Per triangle near the current actor: corners (9), bounds min/max x, y, z (6), unit normal (3), flat (1). */
+const TRIANGLE_STRIDE = 19;
+let triangleCache = new Float64Array(TRIANGLE_STRIDE * 64);
 /** Candidates of the current actor, over all its spheres: normal (3), point (3), depth, sphere radius. */
 const ACTOR_STRIDE = 8;
 let actorCandidates = new Float64Array(ACTOR_STRIDE * 64);
@@ -84,6 +87,74 @@ export function findTerrainContacts(
     counters.trianglesNear += found;
     if (found === 0) continue;
     const triangles = source.triangles;
+    // The triangles' corners, bounds and unit normals, once per actor rather than once per contact sphere.
+    if (triangleCache.length < TRIANGLE_STRIDE * found) triangleCache = new Float64Array(2 * TRIANGLE_STRIDE * found);
+    const tri = triangleCache;
+    // The union of the triangles' bounds: a sphere out of its reach meets none of them (a box's upper spheres).
+    let nearMinX = Infinity,
+      nearMinY = Infinity,
+      nearMinZ = Infinity,
+      nearMaxX = -Infinity,
+      nearMaxY = -Infinity,
+      nearMaxZ = -Infinity;
+    for (let t = 0; t < found; t++) {
+      const i3 = 3 * triangles[t]!;
+      const a = 3 * indices[i3]!,
+        e = 3 * indices[i3 + 1]!,
+        f = 3 * indices[i3 + 2]!;
+      const ax = positions[a]!,
+        ay = positions[a + 1]!,
+        az = positions[a + 2]!;
+      const bx = positions[e]!,
+        by = positions[e + 1]!,
+        bz = positions[e + 2]!;
+      const qx0 = positions[f]!,
+        qy0 = positions[f + 1]!,
+        qz0 = positions[f + 2]!;
+      // Face normal from the winding.
+      const e1x = bx - ax,
+        e1y = by - ay,
+        e1z = bz - az;
+      const e2x = qx0 - ax,
+        e2y = qy0 - ay,
+        e2z = qz0 - az;
+      let fx = e1y * e2z - e1z * e2y,
+        fy = e1z * e2x - e1x * e2z,
+        fz = e1x * e2y - e1y * e2x;
+      const fLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
+      const flat = !(fLength > 1e-20);
+      if (!flat) {
+        fx /= fLength;
+        fy /= fLength;
+        fz /= fLength;
+      }
+      const o = TRIANGLE_STRIDE * t;
+      tri[o] = ax;
+      tri[o + 1] = ay;
+      tri[o + 2] = az;
+      tri[o + 3] = bx;
+      tri[o + 4] = by;
+      tri[o + 5] = bz;
+      tri[o + 6] = qx0;
+      tri[o + 7] = qy0;
+      tri[o + 8] = qz0;
+      tri[o + 9] = Math.min(ax, bx, qx0);
+      tri[o + 10] = Math.max(ax, bx, qx0);
+      tri[o + 11] = Math.min(ay, by, qy0);
+      tri[o + 12] = Math.max(ay, by, qy0);
+      tri[o + 13] = Math.min(az, bz, qz0);
+      tri[o + 14] = Math.max(az, bz, qz0);
+      tri[o + 15] = fx;
+      tri[o + 16] = fy;
+      tri[o + 17] = fz;
+      tri[o + 18] = flat ? 1 : 0;
+      if (tri[o + 9]! < nearMinX) nearMinX = tri[o + 9]!;
+      if (tri[o + 10]! > nearMaxX) nearMaxX = tri[o + 10]!;
+      if (tri[o + 11]! < nearMinY) nearMinY = tri[o + 11]!;
+      if (tri[o + 12]! > nearMaxY) nearMaxY = tri[o + 12]!;
+      if (tri[o + 13]! < nearMinZ) nearMinZ = tri[o + 13]!;
+      if (tri[o + 14]! > nearMaxZ) nearMaxZ = tri[o + 14]!;
+    }
     const first = sphereStart[i]!;
     const last = first + sphereCount[i]!;
     let actorKept = 0;
@@ -93,45 +164,28 @@ export function findTerrainContacts(
         cz = world[3 * s + 2]!;
       const r = local[4 * s + 3]!;
       const extent = r + reach;
+      // Above a triangle's plane by more than this, the sphere is farther than `extent` from it (the
+      // small allowance keeps the cut clear of rounding: the exact test below would reject it too).
+      const above = extent + 1e-6 * (1 + extent);
+      if (nearMinY > cy + extent || nearMaxY < cy - extent || nearMinX > cx + extent || nearMaxX < cx - extent) continue;
+      if (nearMinZ > cz + extent || nearMaxZ < cz - extent) continue;
       let kept = 0;
       for (let t = 0; t < found; t++) {
-        const i3 = 3 * triangles[t]!;
-        const a = 3 * indices[i3]!,
-          e = 3 * indices[i3 + 1]!,
-          f = 3 * indices[i3 + 2]!;
-        const ax = positions[a]!,
-          ay = positions[a + 1]!,
-          az = positions[a + 2]!;
-        const bx = positions[e]!,
-          by = positions[e + 1]!,
-          bz = positions[e + 2]!;
-        const qx0 = positions[f]!,
-          qy0 = positions[f + 1]!,
-          qz0 = positions[f + 2]!;
-        if (Math.min(ax, bx, qx0) > cx + extent || Math.max(ax, bx, qx0) < cx - extent) continue;
-        if (Math.min(ay, by, qy0) > cy + extent || Math.max(ay, by, qy0) < cy - extent) continue;
-        if (Math.min(az, bz, qz0) > cz + extent || Math.max(az, bz, qz0) < cz - extent) continue;
+        const o = TRIANGLE_STRIDE * t;
+        if (tri[o + 9]! > cx + extent || tri[o + 10]! < cx - extent) continue;
+        if (tri[o + 11]! > cy + extent || tri[o + 12]! < cy - extent) continue;
+        if (tri[o + 13]! > cz + extent || tri[o + 14]! < cz - extent) continue;
         counters.sphereTriangleTests++;
-        // Face normal from the winding.
-        const e1x = bx - ax,
-          e1y = by - ay,
-          e1z = bz - az;
-        const e2x = qx0 - ax,
-          e2y = qy0 - ay,
-          e2z = qz0 - az;
-        let fx = e1y * e2z - e1z * e2y,
-          fy = e1z * e2x - e1x * e2z,
-          fz = e1x * e2y - e1y * e2x;
-        const fLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
-        const flat = !(fLength > 1e-20);
-        if (!flat) {
-          fx /= fLength;
-          fy /= fLength;
-          fz /= fLength;
-        }
+        const ax = tri[o]!,
+          ay = tri[o + 1]!,
+          az = tri[o + 2]!;
+        const fx = tri[o + 15]!,
+          fy = tri[o + 16]!,
+          fz = tri[o + 17]!;
+        const flat = tri[o + 18] !== 0;
         const height = flat ? 0 : (cx - ax) * fx + (cy - ay) * fy + (cz - az) * fz;
-        if (height < -r) continue;
-        closestPointOnTriangle(cx, cy, cz, ax, ay, az, bx, by, bz, qx0, qy0, qz0, closest);
+        if (height < -r || height > above) continue;
+        closestPointOnTriangle(cx, cy, cz, ax, ay, az, tri[o + 3]!, tri[o + 4]!, tri[o + 5]!, tri[o + 6]!, tri[o + 7]!, tri[o + 8]!, closest);
         const qx = closest[0]!,
           qy = closest[1]!,
           qz = closest[2]!;
@@ -188,9 +242,11 @@ export function findTerrainContacts(
         grown.set(actorCandidates);
         actorCandidates = grown;
       }
+      const out = actorCandidates;
       for (let k = 0; k < kept; k++) {
-        actorCandidates.set(cand.subarray(7 * k, 7 * k + 7), ACTOR_STRIDE * actorKept);
-        actorCandidates[ACTOR_STRIDE * actorKept + 7] = r;
+        const to = ACTOR_STRIDE * actorKept;
+        for (let j = 0; j < 7; j++) out[to + j] = cand[7 * k + j]!;
+        out[to + 7] = r;
         actorKept++;
       }
     }
