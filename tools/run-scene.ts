@@ -15,6 +15,7 @@ import {
   loadWasmRefit,
   summarize,
 } from '../src/core';
+import { registerThreeMeshBVHCaster } from '../src/adapters/three/threeMeshBvhCaster';
 import { loadSceneFile, readField } from './sceneFiles';
 
 interface RunnerOptions {
@@ -125,6 +126,8 @@ function round(value: number, digits: number): number {
 try {
   const options = parseArguments(process.argv.slice(2));
   // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
+  // As in the page: three-mesh-bvh is there for a ray emitters' strategy B that names it (`"external"`).
+  registerThreeMeshBVHCaster();
   await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
   run(options);
 } catch (error) {

@@ -21,3 +21,12 @@ export {
   type RayEmitterStrategy,
   type SceneRayEmitters,
 } from './rayEmittersSection';
+export {
+  EXTERNAL_RAY_CASTERS,
+  createExternalRayCaster,
+  externalRayCasterMissing,
+  registerExternalRayCaster,
+  registeredExternalRayCasters,
+  type ExternalRayCaster,
+  type ExternalRayCasterName,
+} from './externalRayCasters';

@@ -7,7 +7,7 @@ import { castRays, wasmSimdRefusal } from '../query/rays/castRays';
 import { resolveCastOptions } from '../query/rays/castOptions';
 import { prepareRayStrategies } from '../query/rays/castRaysWith';
 import { emitRays } from '../query/rays/rayEmitters';
-import type { QueryCounters } from '../query/counters';
+import { createQueryCounters, type QueryCounters } from '../query/counters';
 import type { CastOptions, RayBatch, RayHits } from '../query/rays/rayTypes';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { MetricValue, SimSystem, World } from '../world/simSystem';
@@ -19,6 +19,7 @@ import {
   type RayEmitterStrategy,
   type SceneRayEmitters,
 } from './rayEmittersSection';
+import { createExternalRayCaster, externalRayCasterMissing, type ExternalRayCaster, type ExternalRayCasterName } from './externalRayCasters';
 
 export { DEFAULT_RAY_EMITTERS, type RayEmitterSettings, type RayEmitterStrategy, type SceneRayEmitters } from './rayEmittersSection';
 
@@ -37,6 +38,8 @@ export interface TraceResult {
   readonly kernel: Kernel;
   /** How it ran, on screen: the kernel and its walk, or why TypeScript ran when SIMD was asked for. */
   readonly walk: string;
+  /** The external caster that ran instead of our walk (its counters are then all zero: it does not count); null: ours. */
+  readonly external: ExternalRayCasterName | null;
 }
 
 interface RayEmitterState {
@@ -95,7 +98,8 @@ function castOptionsOf(strategy: RayEmitterStrategy, filter: number): Partial<Ca
  * builds it beforehand; a page does, after showing a status, since it takes seconds on a big terrain).
  */
 export function rayEmittersNeedPreparation(settings: RayEmitterSettings, bvh: BVH): boolean {
-  return (settings.a.tree === 'binary' || (settings.ab && settings.b.tree === 'binary')) && !hasBinaryBVH(bvh);
+  const bIsOurs = settings.ab && settings.b.external === undefined;
+  return (settings.a.tree === 'binary' || (bIsOurs && settings.b.tree === 'binary')) && !hasBinaryBVH(bvh);
 }
 
 /**
@@ -125,6 +129,11 @@ export class RayEmitterSystem implements SimSystem {
   error = '';
   /** Untimed warm-up traces run so far (WARMUP_TRACES per strategy and BVH). */
   warmupTraces = 0;
+  /** Strategy B's external caster (made on first need), and whether it must build over the terrain again. */
+  private external: ExternalRayCaster | null = null;
+  private externalStale = true;
+  /** Why strategy B's external caster cannot run here ('' when it can or B is ours). */
+  private externalMissing = '';
   /** Whether strategy A, and B, ran their warm-up traces over the current BVH. */
   private readonly warmed = [false, false];
   /** The recent timed traces of A and B (ring buffers) and how many each holds. */
@@ -158,17 +167,20 @@ export class RayEmitterSystem implements SimSystem {
     const half = world.terrain.params.worldSize / 2;
     this.settings.x = Math.min(Math.max(this.settings.x, -half), half);
     this.settings.z = Math.min(Math.max(this.settings.z, -half), half);
+    this.externalStale = true;
     this.clear();
   }
 
   /** The ground the rays meet may have moved: trace again on the next step or update. */
   terrainDeformed(): void {
     this.dirty = true;
+    this.externalStale = true;
   }
 
   bvhChanged(world: World): void {
     this.world = world;
     this.dirty = true;
+    this.externalStale = true;
     this.warmed[0] = this.warmed[1] = false;
     this.recentCount[0] = this.recentCount[1] = 0;
   }
@@ -203,6 +215,10 @@ export class RayEmitterSystem implements SimSystem {
       const n = Math.max(this.rays.count, 1);
       metrics[`hits${prefix}`] = result.hits;
       metrics[`ms${prefix}`] = round(result.ms, 3);
+      if (result.external !== null) {
+        metrics[`kernel${prefix}`] = result.walk;
+        return;
+      }
       metrics[`nodesPerRay${prefix}`] = round(result.counters.nodesVisited / n, 2);
       metrics[`boxesPerRay${prefix}`] = round(result.counters.boxesTested / n, 2);
       metrics[`trianglesPerRay${prefix}`] = round(result.counters.trianglesTested / n, 2);
@@ -215,19 +231,23 @@ export class RayEmitterSystem implements SimSystem {
     add('A', this.resultA);
     add('B', this.resultB);
     if (this.resultB !== null) metrics.differing = this.differing;
+    if (this.externalMissing !== '' && this.settings.ab) metrics.kernelB = this.externalMissing;
     return metrics;
   }
 
   /**
    * The yaw (it moves with the sweep) and the last hits a user sees. The strategies and kernels are left
    * out on purpose: they must all give the same hits, so one scene hashes alike whichever traced it.
+   * An external B (another library, registered in some processes and not others) is left out too: only
+   * our own strategies' hits are hashed, so a runner without it reaches the same hash.
    */
   hash(hasher: StateHasher): void {
     hasher.number(this.settings.yaw).boolean(this.dirty).value(this.tracedYaw);
     const count = this.rays.count;
     hasher.word(count).array(this.hitsA.t, count).array(this.hitsA.triangle, count);
-    hasher.boolean(this.resultB !== null);
-    if (this.resultB !== null) hasher.array(this.hitsB.t, count).array(this.hitsB.triangle, count).word(this.differing);
+    const ourB = this.resultB !== null && this.resultB.external === null;
+    hasher.boolean(ourB);
+    if (ourB) hasher.array(this.hitsB.t, count).array(this.hitsB.triangle, count).word(this.differing);
   }
 
   section(): RayEmitterSettings {
@@ -300,16 +320,19 @@ export class RayEmitterSystem implements SimSystem {
         this.hitsA = { t: new Float32Array(count), triangle: new Int32Array(count) };
         this.hitsB = { t: new Float32Array(count), triangle: new Int32Array(count) };
       }
+      // B runs when it is ours, or its external caster is registered here (else the metrics say why not).
+      const external = s.ab ? this.externalCaster(world) : null;
+      const ab = s.ab && (s.b.external === undefined || external !== null);
       // Both contenders warm up before either is timed; a first result takes several timed pairs.
-      const first = !this.warmed[0] || (s.ab && !this.warmed[1]);
+      const first = !this.warmed[0] || (ab && !this.warmed[1]);
       this.warmUp(bvh, s.a, this.hitsA, 0);
-      if (s.ab) this.warmUp(bvh, s.b, this.hitsB, 1);
+      if (ab) this.warmUp(bvh, s.b, this.hitsB, 1, external);
       this.resultB = null;
       const pairs = first ? FIRST_PAIRS : 1;
       for (let pair = 0; pair < pairs; pair++) {
-        if (s.ab && pair % 2 === 1) this.resultB = this.run(bvh, s.b, this.hitsB, 1);
+        if (ab && pair % 2 === 1) this.resultB = this.run(bvh, s.b, this.hitsB, 1, external);
         this.resultA = this.run(bvh, s.a, this.hitsA, 0);
-        if (s.ab && pair % 2 === 0) this.resultB = this.run(bvh, s.b, this.hitsB, 1);
+        if (ab && pair % 2 === 0) this.resultB = this.run(bvh, s.b, this.hitsB, 1, external);
       }
       world.timings.record('rayEmitters.A', this.resultA!.lastMs);
       this.differing = 0;
@@ -334,16 +357,44 @@ export class RayEmitterSystem implements SimSystem {
     this.traces++;
   }
 
+  /**
+   * Strategy B's external caster, built over the terrain's triangles when it is new or they changed (a
+   * one-off event `ab.NAME.build` in the timings); null when B is ours or the name is not registered here.
+   */
+  private externalCaster(world: World): ExternalRayCaster | null {
+    const name = this.settings.b.external;
+    if (name === undefined) return null;
+    if (this.external === null || this.external.name !== name) {
+      this.external = createExternalRayCaster(name);
+      this.externalMissing = externalRayCasterMissing(name);
+      this.externalStale = true;
+    }
+    const caster = this.external;
+    if (caster !== null && this.externalStale) {
+      const start = performance.now();
+      caster.prepare(world.terrain.positions, world.terrain.indices);
+      world.timings.recordEvent(`ab.${name}.build`, performance.now() - start);
+      this.externalStale = false;
+      this.warmed[1] = false;
+      this.recentCount[1] = 0;
+    }
+    return caster;
+  }
+
   /** The strategy's untimed traces over this BVH, once: they write the same hits the timed one will. */
-  private warmUp(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits, which: 0 | 1): void {
+  private warmUp(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits, which: 0 | 1, external: ExternalRayCaster | null = null): void {
     if (this.warmed[which]) return;
     const options = castOptionsOf(strategy, this.settings.filter);
-    for (let k = 0; k < WARMUP_TRACES; k++) castRays(bvh, this.rays, hits, options);
+    for (let k = 0; k < WARMUP_TRACES; k++) {
+      if (external !== null) external.cast(this.rays, hits);
+      else castRays(bvh, this.rays, hits, options);
+    }
     this.warmupTraces += WARMUP_TRACES;
     this.warmed[which] = true;
   }
 
-  private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits, which: 0 | 1): TraceResult {
+  private run(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits, which: 0 | 1, external: ExternalRayCaster | null = null): TraceResult {
+    if (external !== null) return this.runExternal(external, hits, which);
     const batch = batchSizeOf(strategy);
     const start = performance.now();
     const { kernel, fallbackReason, ...counters } = castRays(bvh, this.rays, hits, castOptionsOf(strategy, this.settings.filter));
@@ -359,7 +410,21 @@ export class RayEmitterSystem implements SimSystem {
         : fallbackReason === undefined
           ? KERNEL_LABELS.typescript
           : `${KERNEL_LABELS.typescript} (${fallbackReason})`;
-    return { counters, ms, lastMs, samples, hits: hitCount, kernel, walk };
+    return { counters, ms, lastMs, samples, hits: hitCount, kernel, walk, external: null };
+  }
+
+  /** An external caster's timed trace, from its own call site; it counts no nodes or boxes. */
+  private runExternal(external: ExternalRayCaster, hits: RayHits, which: 0 | 1): TraceResult {
+    const start = performance.now();
+    external.cast(this.rays, hits);
+    const lastMs = performance.now() - start;
+    const samples = this.remember(which, lastMs);
+    const ms = this.recentMedian(which);
+    let hitCount = 0;
+    const triangle = hits.triangle;
+    for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
+    const counters = createQueryCounters();
+    return { counters, ms, lastMs, samples, hits: hitCount, kernel: 'typescript', walk: external.description, external: external.name };
   }
 
   /** Keeps a timed trace in the strategy's recent ring; returns how many it holds. */

@@ -6,6 +6,8 @@ import { RAY_TREES, type RayTree } from '../query/rays/rayTypes';
 import { MAX_EMITTED_RAYS, RAY_EMITTER_KINDS, type RayEmitterKind } from '../query/rays/rayEmitters';
 import { BINARY_SORTINGS, WIDE_SORTINGS, type NodeSorting } from '../query/rays/sorting';
 import { RAY_TRIANGLE_KERNEL_NAMES, type RayTriangleKernelName } from '../query/rayTriangle/registry';
+import { EXTERNAL_RAY_CASTERS, type ExternalRayCasterName } from './externalRayCasters';
+import { ColliderscopeError } from '../errors';
 import { child, expectBoolean, expectKnownKeys, expectNumber, expectObject, expectOneOf, type Where } from '../scene/validate';
 
 export const LEAF_TRIANGLES = ['packed', 'indexed'] as const;
@@ -30,6 +32,11 @@ export interface RayEmitterStrategy {
    * elsewhere, or where WebAssembly SIMD is missing, the TypeScript walk runs and the metrics say why.
    */
   kernel: Kernel;
+  /**
+   * Strategy B only: another library's ray cast (registered from outside the core, see
+   * externalRayCasters) runs instead of ours, the fields above ignored. Left out: our walk.
+   */
+  external?: ExternalRayCasterName;
 }
 
 /** The ray emitters' settings, complete: what the system runs with and what section() writes. */
@@ -131,7 +138,7 @@ const FIELDS = [
   'a',
   'b',
 ] as const;
-const STRATEGY_FIELDS = ['tree', 'layout', 'sorting', 'batching', 'batchSize', 'triangleTest', 'triangles', 'kernel'] as const;
+const STRATEGY_FIELDS = ['tree', 'layout', 'sorting', 'batching', 'batchSize', 'triangleTest', 'triangles', 'kernel', 'external'] as const;
 
 /** The node sortings a tree offers. */
 export function sortingsFor(tree: RayTree): readonly NodeSorting[] {
@@ -159,8 +166,8 @@ export function parseRayEmitters(value: unknown, where: Where): SceneRayEmitters
   if (input.sweep !== undefined) result.sweep = expectBoolean(input.sweep, child(where, 'sweep'));
   if (input.ab !== undefined) result.ab = expectBoolean(input.ab, child(where, 'ab'));
   if (input.filter !== undefined) result.filter = parseFilter(input.filter, child(where, 'filter'));
-  if (input.a !== undefined) result.a = parseStrategy(input.a, child(where, 'a'), DEFAULT_RAY_EMITTERS.a);
-  if (input.b !== undefined) result.b = parseStrategy(input.b, child(where, 'b'), DEFAULT_RAY_EMITTERS.b);
+  if (input.a !== undefined) result.a = parseStrategy(input.a, child(where, 'a'), DEFAULT_RAY_EMITTERS.a, false);
+  if (input.b !== undefined) result.b = parseStrategy(input.b, child(where, 'b'), DEFAULT_RAY_EMITTERS.b, true);
   return result;
 }
 
@@ -174,7 +181,7 @@ function parseFilter(value: unknown, where: Where): number {
   }
 }
 
-function parseStrategy(value: unknown, where: Where, defaults: RayEmitterStrategy): Partial<RayEmitterStrategy> {
+function parseStrategy(value: unknown, where: Where, defaults: RayEmitterStrategy, mayBeExternal: boolean): Partial<RayEmitterStrategy> {
   const input = expectObject(value, where);
   expectKnownKeys(input, STRATEGY_FIELDS, where);
   const result: Partial<RayEmitterStrategy> = {};
@@ -191,6 +198,11 @@ function parseStrategy(value: unknown, where: Where, defaults: RayEmitterStrateg
     result.triangleTest = expectOneOf(input.triangleTest, RAY_TRIANGLE_KERNEL_NAMES, child(where, 'triangleTest'));
   if (input.triangles !== undefined) result.triangles = expectOneOf(input.triangles, LEAF_TRIANGLES, child(where, 'triangles'));
   if (input.kernel !== undefined) result.kernel = expectOneOf(input.kernel, KERNELS, child(where, 'kernel'));
+  if (input.external !== undefined) {
+    // A is always ours: the determinism hash covers A's hits, whatever B is and wherever it is registered.
+    if (!mayBeExternal) throw new ColliderscopeError('only strategy B can be an external ray caster; A is always our walk', child(where, 'external'));
+    result.external = expectOneOf(input.external, EXTERNAL_RAY_CASTERS, child(where, 'external'));
+  }
   return result;
 }
 

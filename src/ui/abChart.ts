@@ -7,6 +7,7 @@ export const B_COLOUR = '#f5a623';
 
 /** A contender's name in the chart: its tree and the kernel that actually ran. */
 function name(strategy: RayEmitterStrategy, result: TraceResult): string {
+  if (result.external !== null) return result.external;
   return `${strategy.tree} ${result.kernel === 'wasm-simd' ? 'SIMD' : 'TS'}`;
 }
 
@@ -39,6 +40,10 @@ export function abChart(
   const ca = resultA.counters;
   const cb = resultB.counters;
   const hits = differing === 0 ? 'same hits' : `${differing.toLocaleString('en')} hits differ`;
+  const time = metric('time', resultA.ms, resultB.ms, (ms) => `${fixed(ms)} ms${rate(ms)}`);
+  const title = `A/B: A ${name(a, resultA)} · B ${name(b, resultB)}\n${rays.toLocaleString('en')} rays · ${hits} · median of ${resultA.samples} traces`;
+  // Another library's walk counts no nodes, boxes or triangles: time is the only metric both have.
+  if (resultB.external !== null) return { title, groups: [time] };
   return {
     title: `A/B: A ${name(a, resultA)} · B ${name(b, resultB)}\n${rays.toLocaleString('en')} rays · ${hits} · median of ${resultA.samples} traces`,
     groups: [

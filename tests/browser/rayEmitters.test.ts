@@ -52,6 +52,31 @@ describe('ray emitters in real Chromium', () => {
     await page.close();
   });
 
+  it("race three-mesh-bvh in the page: the 'ours-vs-three-mesh-bvh' preset's A/B chart, same hits", async () => {
+    // As a speaker shows it (1600×900), the chart below the timing table in view.
+    const { page, errors } = await openPage(harness, `?scene=ours-vs-three-mesh-bvh${LIGHT_TERRAIN}`, { width: 1600, height: 900 });
+    await waitForBuilds(page, 1);
+    await waitForBvh(page);
+    // Our SIMD walk (A) against three-mesh-bvh's raycastFirst (B): a time bar each, B's with its ratio, and no differing hit.
+    const pattern =
+      /A\/B: A 4-way SIMD · B three-mesh-bvh · 20,000 rays · same hits · median of \d+ traces; time A [\d.]+ ms[^,]*, B [\d.]+ ms[^;]* B\/A [\d.]+×/;
+    await page.waitForFunction(
+      (source) => new RegExp(source).test(document.querySelector('[data-testid="hud-bar-chart"]')?.getAttribute('aria-label') ?? ''),
+      pattern.source,
+      { timeout: 180_000 },
+    );
+    const label = (await page.locator('[data-testid="hud-bar-chart"]').getAttribute('aria-label')) ?? '';
+    expect(await hudLine(page, /B three-mesh-bvh: [^\n]*?· B\/A time [\d.]+× · same hits/)).toMatch(/hits/);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'ours-vs-three-mesh-bvh.png'), timeout: 180_000 });
+    await page
+      .locator('[data-testid="hud-bar-chart"]')
+      .screenshot({ path: join(SCREENSHOT_DIR, 'ours-vs-three-mesh-bvh-chart.png'), timeout: 180_000 });
+    console.log(`ours-vs-three-mesh-bvh: ${label}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 300_000);
+
   it("switch a collision filter: with water ignored no ray stops on a lake, and the hits change ('masks' preset)", async () => {
     const { page, errors } = await openPage(harness, '?scene=masks');
     await waitForBuilds(page, 1);

@@ -24,6 +24,7 @@ import {
   type SceneRayEmitters,
   type TraceResult,
 } from '../../core';
+import { registerThreeMeshBVHCaster } from '../../adapters/three/threeMeshBvhCaster';
 import { abChart } from '../../ui/abChart';
 import type { BarChart } from '../../ui/barChart';
 import { RAY_EMITTER_LEGEND, RayEmitterView } from '../../view/rayEmitterView';
@@ -38,23 +39,36 @@ type BatchSizeName = (typeof BATCH_SIZES)[number];
 /** The kernel choice by its label on screen. */
 const KERNEL_CHOICES: Record<string, Kernel> = { [KERNEL_LABELS.typescript]: 'typescript', [KERNEL_LABELS['wasm-simd']]: 'wasm-simd' };
 
-/** One strategy set as the panel edits it (the batch size as its menu entry). */
-type StrategyPanel = Omit<RayEmitterStrategy, 'batchSize'> & { batchSize: BatchSizeName };
+/** Strategy B's contender on screen: our walk, or another library's (registered below). */
+const CONTENDERS = { 'our walk': 'ours', 'three-mesh-bvh raycastFirst': 'three-mesh-bvh' } as const;
+type Contender = (typeof CONTENDERS)[keyof typeof CONTENDERS];
+
+/** One strategy set as the panel edits it (the batch size as its menu entry, the external caster or 'ours'). */
+type StrategyPanel = Omit<RayEmitterStrategy, 'batchSize' | 'external'> & { batchSize: BatchSizeName; contender: Contender };
 
 /** The panel's state: the system's section, whether it runs, and how many rays the view draws. */
 type EmitterPanel = Omit<RayEmitterSettings, 'a' | 'b'> & { enabled: boolean; drawLimit: number };
 
 function toPanel(strategy: RayEmitterStrategy): StrategyPanel {
   const size = String(strategy.batchSize);
-  return { ...strategy, batchSize: (BATCH_SIZES as readonly string[]).includes(size) ? (size as BatchSizeName) : '256' };
+  const { external, ...ours } = strategy;
+  return {
+    ...ours,
+    batchSize: (BATCH_SIZES as readonly string[]).includes(size) ? (size as BatchSizeName) : '256',
+    contender: external ?? 'ours',
+  };
 }
 
-function fromPanel(strategy: StrategyPanel): RayEmitterStrategy {
-  return { ...strategy, batchSize: strategy.batchSize === 'all' ? 'all' : Number(strategy.batchSize) };
+function fromPanel(panel: StrategyPanel): RayEmitterStrategy {
+  const { contender, ...ours } = panel;
+  const strategy: RayEmitterStrategy = { ...ours, batchSize: panel.batchSize === 'all' ? 'all' : Number(panel.batchSize) };
+  if (contender !== 'ours') strategy.external = contender;
+  return strategy;
 }
 
 /** What a strategy set is called on screen. */
 function describe(s: RayEmitterStrategy): string {
+  if (s.external !== undefined) return s.external;
   const batching = s.batching ? `batch ${s.batchSize}` : 'one at a time';
   if (s.kernel === 'wasm-simd' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight')
     return `4-way quantized · WebAssembly SIMD · ${batching} · watertight`;
@@ -104,6 +118,8 @@ export class RayEmittersFeature implements AppFeature {
     context.stage.scene.add(this.view.group);
     this.view.visible = false;
     const changed = (): void => this.apply();
+    // The page has three-mesh-bvh: a scene's strategy B can race it (`"b": { "external": "three-mesh-bvh" }`).
+    registerThreeMeshBVHCaster();
     const folder = context.gui.addFolder('Ray emitters');
     this.folder = folder;
     folder.add(this.panel, 'enabled').name('ray emitters').onChange(changed);
@@ -134,6 +150,8 @@ export class RayEmittersFeature implements AppFeature {
         changed();
       });
     this.bFolder = this.strategyFolder(folder, 'Strategy B', this.b, changed);
+    // B may be another library's walk over the same triangles (the fields above then do not apply).
+    this.bFolder.add(this.b, 'contender', CONTENDERS).name('contender').onChange(changed);
     this.bFolder.hide();
     const readouts = folder.addFolder('Last trace');
     readouts.add(this.readouts, 'a').name('A').disable().listen();
@@ -380,9 +398,12 @@ export class RayEmittersFeature implements AppFeature {
     if (ra !== null && rb !== null) {
       const ratio = (p: number, q: number): string => (q > 0 ? (p / q).toFixed(2) : '—');
       this.readouts.b = `${describe(system.settings.b)} — ${this.line(system, rb)}`;
-      this.readouts.ratio =
-        `time ${ratio(rb.ms, ra.ms)}× · nodes ${ratio(rb.counters.nodesVisited, ra.counters.nodesVisited)}× · boxes ${ratio(rb.counters.boxesTested, ra.counters.boxesTested)}× · ` +
-        `triangles ${ratio(rb.counters.trianglesTested, ra.counters.trianglesTested)}× · ${system.differing === 0 ? 'same hits' : `${system.differing} hits differ`}`;
+      const same = system.differing === 0 ? 'same hits' : `${system.differing} hits differ`;
+      if (rb.external !== null) this.readouts.ratio = `time ${ratio(rb.ms, ra.ms)}× · ${same}`;
+      else
+        this.readouts.ratio =
+          `time ${ratio(rb.ms, ra.ms)}× · nodes ${ratio(rb.counters.nodesVisited, ra.counters.nodesVisited)}× · boxes ${ratio(rb.counters.boxesTested, ra.counters.boxesTested)}× · ` +
+          `triangles ${ratio(rb.counters.trianglesTested, ra.counters.trianglesTested)}× · ${system.differing === 0 ? 'same hits' : `${system.differing} hits differ`}`;
     } else {
       this.readouts.b = '—';
       this.readouts.ratio = '—';
@@ -394,6 +415,8 @@ export class RayEmittersFeature implements AppFeature {
     const n = Math.max(count, 1);
     const c = result.counters;
     const rate = result.ms > 0 ? `${(count / result.ms / 1000).toFixed(2)} M rays/s` : '';
+    // Another library counts no nodes or boxes (describe names it).
+    if (result.external !== null) return `${result.ms.toFixed(2)} ms ${rate} · ${result.hits.toLocaleString('en')} hits`;
     return `${result.walk} · ${result.ms.toFixed(2)} ms ${rate} · ${(c.nodesVisited / n).toFixed(1)} nodes/ray · ${(c.boxesTested / n).toFixed(1)} boxes/ray · ${(c.trianglesTested / n).toFixed(1)} triangles/ray · ${result.hits.toLocaleString('en')} hits`;
   }
 

@@ -39,6 +39,7 @@ const GOLDEN: Record<string, string> = {
   'crack-explorer': '99e1c54099e999df',
   'sorting-batching': 'a5e2341b20a244e0',
   'simd-vs-typescript': 'a5e2341b20a244e0',
+  'ours-vs-three-mesh-bvh': 'c863378a386fb113',
   'broad-phases': '71474cf038bfb172',
   'wind-vm': 'b375f465e79de103',
   actors: 'c63354b9f4b8de57',
