@@ -17,6 +17,8 @@ interface TerrainEditPanel {
 
 /** Strokes a held brush makes per second (each is an edit in the timeline and a refit). */
 const STROKES_PER_SECOND = 20;
+/** How often the folder's readouts are refreshed while it is open (ms). */
+const READOUT_REFRESH_MS = 250;
 /** Height a raise or lower stroke of strength 1 adds at its centre, per unit of radius. */
 const STROKE_HEIGHT_PER_RADIUS = 0.05;
 
@@ -45,6 +47,7 @@ export class TerrainEditFeature implements AppFeature {
   private brushAt: [number, number] | null = null;
   private brushHeld = false;
   private sinceStroke = 0;
+  private readoutsAt = -Infinity;
 
   install(context: AppContext): void {
     this.context = context;
@@ -90,12 +93,16 @@ export class TerrainEditFeature implements AppFeature {
   frame(_dt: number, sandbox: Sandbox): void {
     // Strokes follow wall time, so a paused page sculpts too.
     if (this.brushHeld && this.brushAt !== null && this.panel.tool !== 'crater') {
-      const now = performance.now();
-      if (now - this.sinceStroke >= 1000 / STROKES_PER_SECOND) {
-        this.sinceStroke = now;
+      const strokeAt = performance.now();
+      if (strokeAt - this.sinceStroke >= 1000 / STROKES_PER_SECOND) {
+        this.sinceStroke = strokeAt;
         this.edit(this.panel.tool, this.brushAt);
       }
     }
+    // The readouts only matter while the folder is open, and a few times a second is plenty.
+    const now = performance.now();
+    if (this.folder === null || this.folder._closed || now - this.readoutsAt < READOUT_REFRESH_MS) return;
+    this.readoutsAt = now;
     const edits = sandbox.terrainEdits;
     this.readouts.edits = `${edits.appliedCount.toLocaleString('en')} on the terrain${edits.edits.length > edits.appliedCount ? ` (${(edits.edits.length - edits.appliedCount).toLocaleString('en')} to come)` : ''}`;
     const refit = sandbox.lastRefit;
