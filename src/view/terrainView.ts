@@ -122,7 +122,8 @@ export class TerrainView {
     const colourArray = colours.array as Float32Array;
     const colouring = this.look.colouring;
     const generated = this.generatedHeights ?? terrain.heights;
-    for (const name of ['position', 'normal', 'color']) (geometry.getAttribute(name) as THREE.BufferAttribute).clearUpdateRanges();
+    const attributes = ['position', 'normal', 'color'].map((name) => geometry.getAttribute(name) as THREE.BufferAttribute);
+    for (const attribute of attributes) attribute.clearUpdateRanges();
     for (let row = row0; row <= row1; row++) {
       const v0 = row * side + col0;
       const v1 = row * side + col1 + 1;
@@ -137,10 +138,9 @@ export class TerrainView {
         );
         tintMovedGround(terrain.heights, generated, v0, v1, freshEarthDepth(terrain), colourArray);
       }
-      for (const name of ['position', 'normal', 'color'])
-        (geometry.getAttribute(name) as THREE.BufferAttribute).addUpdateRange(3 * v0, 3 * (v1 - v0));
+      for (const attribute of attributes) attribute.addUpdateRange(3 * v0, 3 * (v1 - v0));
     }
-    for (const name of ['position', 'normal', 'color']) (geometry.getAttribute(name) as THREE.BufferAttribute).needsUpdate = true;
+    for (const attribute of attributes) attribute.needsUpdate = true;
     const box = geometry.boundingBox;
     if (box !== null && (terrain.minHeight < box.min.y || terrain.maxHeight > box.max.y)) {
       box.min.y = Math.min(box.min.y, terrain.minHeight);

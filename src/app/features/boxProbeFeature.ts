@@ -6,7 +6,6 @@ import {
   DEFAULT_BOX_PROBE,
   KERNELS,
   KERNEL_LABELS,
-  castRays,
   createBoxOverlapList,
   exitKind,
   formatQueryCounters,
@@ -26,6 +25,7 @@ import { BoxProbeView } from '../../view/boxProbeView';
 import type { AppContext, AppFeature } from '../feature';
 import { cssColour, type Legend } from '../../view/legend';
 import { addFocusButton, type FocusTarget } from './focusButton';
+import { TerrainPicker } from './terrainPick';
 
 /** The panel's mirror of the system's section, flattened for lil-gui, plus whether the probe runs. */
 interface BoxProbePanel {
@@ -83,10 +83,7 @@ export class BoxProbeFeature implements AppFeature {
   private comparisonList: BoxOverlapList | null = null;
   private comparison = '';
   private readonly readouts = { triangles: '—', exits: '—', work: '—', time: '—' };
-  private readonly raycaster = new THREE.Raycaster();
-  private readonly ndc = new THREE.Vector2();
-  private readonly rayBatch = { count: 1, origins: new Float32Array(3), directions: new Float32Array(3), tMax: new Float32Array([Infinity]) };
-  private readonly rayHits = { t: new Float32Array(1), triangle: new Int32Array(1) };
+  private readonly picker = new TerrainPicker();
 
   install(context: AppContext): void {
     this.context = context;
@@ -288,18 +285,9 @@ export class BoxProbeFeature implements AppFeature {
     const canvas = context.stage.renderer.domElement;
     let dragging = false;
     const moveTo = (event: PointerEvent): void => {
-      const sandbox = context.sandbox();
-      if (sandbox === null || sandbox.bvh === null) return;
-      const rect = canvas.getBoundingClientRect();
-      this.ndc.set(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
-      this.raycaster.setFromCamera(this.ndc, context.stage.camera);
-      this.raycaster.ray.origin.toArray(this.rayBatch.origins);
-      this.raycaster.ray.direction.toArray(this.rayBatch.directions);
-      castRays(sandbox.bvh, this.rayBatch, this.rayHits);
-      if (this.rayHits.triangle[0]! < 0) return;
-      const t = this.rayHits.t[0]!;
-      this.panel.centerX = this.raycaster.ray.origin.x + t * this.raycaster.ray.direction.x;
-      this.panel.centerZ = this.raycaster.ray.origin.z + t * this.raycaster.ray.direction.z;
+      const at = this.picker.pick(event, context);
+      if (at === null) return;
+      [this.panel.centerX, this.panel.centerZ] = at;
       this.push();
     };
     const owner = 'box probe (while on)';

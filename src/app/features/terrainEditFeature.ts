@@ -1,6 +1,6 @@
-import * as THREE from 'three';
 import type { Controller, GUI } from 'lil-gui';
-import { castRays, loadWasmRefit, type RayBatch, type RayHits, type Sandbox, type TerrainEditKind } from '../../core';
+import { loadWasmRefit, type Sandbox, type TerrainEditKind } from '../../core';
+import { TerrainPicker } from './terrainPick';
 import { messageOf } from '../capture';
 import type { AppContext, AppFeature } from '../feature';
 
@@ -39,10 +39,7 @@ export class TerrainEditFeature implements AppFeature {
   private folder: GUI | null = null;
   private radiusController: Controller | null = null;
   private depthController: Controller | null = null;
-  private readonly raycaster = new THREE.Raycaster();
-  private readonly ndc = new THREE.Vector2();
-  private readonly ray: RayBatch = { count: 1, origins: new Float32Array(3), directions: new Float32Array(3), tMax: new Float32Array([Infinity]) };
-  private readonly hit: RayHits = { t: new Float32Array(1), triangle: new Int32Array(1) };
+  private readonly picker = new TerrainPicker();
   /** Where a held brush is, in world x and z (null while no brush stroke is held over the terrain). */
   private brushAt: [number, number] | null = null;
   private brushHeld = false;
@@ -154,23 +151,6 @@ export class TerrainEditFeature implements AppFeature {
     }
   }
 
-  /** Where the pointer's ray meets the terrain, in world x and z; null off the terrain or before the BVH. */
-  private pick(event: PointerEvent, context: AppContext): [number, number] | null {
-    const sandbox = context.sandbox();
-    if (sandbox === null || sandbox.bvh === null) return null;
-    const canvas = context.stage.renderer.domElement;
-    const rect = canvas.getBoundingClientRect();
-    this.ndc.set(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
-    this.raycaster.setFromCamera(this.ndc, context.stage.camera);
-    const { origin, direction } = this.raycaster.ray;
-    origin.toArray(this.ray.origins);
-    direction.toArray(this.ray.directions);
-    castRays(sandbox.bvh, this.ray, this.hit);
-    if (this.hit.triangle[0]! < 0) return null;
-    const t = this.hit.t[0]!;
-    return [origin.x + t * direction.x, origin.z + t * direction.z];
-  }
-
   private listenToPointer(context: AppContext): void {
     const canvas = context.stage.renderer.domElement;
     const isEditDrag = context.gestures.claim({
@@ -187,7 +167,7 @@ export class TerrainEditFeature implements AppFeature {
         context.stage.orbit.enabled = false;
         canvas.setPointerCapture(event.pointerId);
         this.brushHeld = true;
-        this.brushAt = this.pick(event, context);
+        this.brushAt = this.picker.pick(event, context);
         if (this.brushAt === null) return;
         this.sinceStroke = performance.now();
         this.edit(this.panel.tool, this.brushAt);
@@ -195,7 +175,7 @@ export class TerrainEditFeature implements AppFeature {
       { capture: true },
     );
     canvas.addEventListener('pointermove', (event) => {
-      if (this.brushHeld && this.panel.tool !== 'crater') this.brushAt = this.pick(event, context) ?? this.brushAt;
+      if (this.brushHeld && this.panel.tool !== 'crater') this.brushAt = this.picker.pick(event, context) ?? this.brushAt;
     });
     const stop = (event: PointerEvent): void => {
       if (!this.brushHeld) return;
