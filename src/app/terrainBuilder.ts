@@ -1,4 +1,4 @@
-import { ColliderscopeError, type BVH, type TerrainMesh, type TerrainParams } from '../core';
+import { ColliderscopeError, adoptRefitState, type BVH, type RefitState, type TerrainMesh, type TerrainParams } from '../core';
 import type { TerrainRequest, TerrainWorkerMessage } from './terrainWorker';
 
 export type BuildProgress = (fraction: number, stage: string) => void;
@@ -20,6 +20,8 @@ export class TerrainBuilder {
   private worker: Worker | null = null;
   private nextId = 1;
   private pending: PendingBuild | null = null;
+  /** The newest BVH handed to onBvh and its request: the refit's bookkeeping over it follows. */
+  private delivered: { id: number; bvh: BVH } | null = null;
 
   /** Called with each finished BVH, re-linked to the mesh arrays of the terrain it was built over. */
   onBvh: (bvh: BVH, mesh: TerrainMesh) => void = () => {};
@@ -70,6 +72,10 @@ export class TerrainBuilder {
     const worker = new Worker(new URL('./terrainWorker.ts', import.meta.url), { type: 'module', name: 'terrain' });
     worker.onmessage = (event: MessageEvent<TerrainWorkerMessage>) => {
       const message = event.data;
+      if (message.kind === 'refit-state') {
+        if (this.delivered?.id === message.id) adoptQuietly(this.delivered.bvh, message.refitState);
+        return;
+      }
       const pending = this.pending;
       if (pending === null || pending.id !== message.id) return;
       if (message.kind === 'progress') {
@@ -80,7 +86,10 @@ export class TerrainBuilder {
       } else if (message.kind === 'bvh') {
         this.pending = null;
         const mesh = pending.mesh!;
-        this.onBvh({ ...message.bvh, positions: mesh.positions, indices: mesh.indices }, mesh);
+        const bvh: BVH = { ...message.bvh, positions: mesh.positions, indices: mesh.indices };
+        if (message.refitState !== null) adoptQuietly(bvh, message.refitState);
+        this.delivered = { id: message.id, bvh };
+        this.onBvh(bvh, mesh);
       } else {
         this.pending = null;
         if (pending.mesh === null) pending.reject(new ColliderscopeError(message.message));
@@ -97,6 +106,15 @@ export class TerrainBuilder {
     };
     this.worker = worker;
     return worker;
+  }
+}
+
+/** A worker's refit bookkeeping that does not fit is dropped: the first edit then makes its own. */
+function adoptQuietly(bvh: BVH, state: RefitState): void {
+  try {
+    adoptRefitState(bvh, state);
+  } catch {
+    // Nothing lost: prepareRefit runs on the main thread before the first edit instead.
   }
 }
 

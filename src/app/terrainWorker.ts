@@ -1,10 +1,24 @@
 /// <reference lib="webworker" />
-import { buildBVH, generateTerrain, loadWasmBuilder, terrainMaterialInput, type BVH, type BVHBuilderName, type TerrainParams } from '../core';
+import {
+  buildBVH,
+  generateTerrain,
+  loadWasmBuilder,
+  loadWasmRefit,
+  prepareRefit,
+  terrainMaterialInput,
+  type BVH,
+  type BVHBuilderName,
+  type RefitState,
+  type TerrainParams,
+} from '../core';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
  * The terrain is posted as soon as it exists (copied: the worker still needs it for the BVH); the BVH
- * follows with its node buffers transferred and without the mesh arrays, which the page already has.
+ * follows with copies of its node buffers transferred and without the mesh arrays, which the page
+ * already has; then the refit's bookkeeping over it (prepareRefit), so the page's first crater refits
+ * only what moved. A rebuild over an edited mesh sends the bookkeeping with the tree: the page refits
+ * it at once to the terrain as it is by then.
  */
 export interface TerrainRequest {
   id: number;
@@ -19,7 +33,8 @@ export interface TerrainRequest {
 export type TerrainWorkerMessage =
   | { id: number; kind: 'progress'; fraction: number; stage: string }
   | { id: number; kind: 'terrain'; mesh: ReturnType<typeof generateTerrain> }
-  | { id: number; kind: 'bvh'; bvh: BVH }
+  | { id: number; kind: 'bvh'; bvh: BVH; refitState: RefitState | null }
+  | { id: number; kind: 'refit-state'; refitState: RefitState }
   | { id: number; kind: 'error'; message: string };
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -43,14 +58,53 @@ scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
       post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${terrain.triangleCount.toLocaleString('en')} triangles` });
       mesh = terrain;
     }
-    if (builder === 'wasm') await loadWasmBuilder();
+    if (builder === 'wasm') await Promise.all([loadWasmBuilder(), loadWasmRefit()]);
     const bvh = buildBVH(mesh.positions, mesh.indices, { builder }, terrainMaterialInput(mesh));
-    const transfer: Transferable[] = [];
-    if (bvh.quantized !== null) transfer.push(bvh.quantized.buffer);
-    if (bvh.float !== null) transfer.push(bvh.float.buffer);
-    if (bvh.triangleOrder !== null) transfer.push(bvh.triangleOrder.buffer);
-    post({ id, kind: 'bvh', bvh: { ...bvh, positions: new Float32Array(0), indices: new Uint32Array(0) } }, transfer);
+    // Copies travel (transferred): the worker keeps the tree to prepare the refit over it.
+    const quantizedBuffer = bvh.quantized?.buffer.slice(0) ?? null;
+    const floatBuffer = bvh.float?.buffer.slice(0) ?? null;
+    const triangleOrder = bvh.triangleOrder?.slice() ?? null;
+    const posted: BVH = {
+      ...bvh,
+      positions: new Float32Array(0),
+      indices: new Uint32Array(0),
+      quantized:
+        bvh.quantized === null || quantizedBuffer === null
+          ? null
+          : { ...bvh.quantized, buffer: quantizedBuffer, u16: new Uint16Array(quantizedBuffer), u32: new Uint32Array(quantizedBuffer) },
+      float:
+        bvh.float === null || floatBuffer === null
+          ? null
+          : { ...bvh.float, buffer: floatBuffer, f32: new Float32Array(floatBuffer), u32: new Uint32Array(floatBuffer) },
+      triangleOrder,
+    };
+    const transfer: Transferable[] = [quantizedBuffer, floatBuffer, triangleOrder?.buffer ?? null].filter((buffer) => buffer !== null);
+    if (given !== undefined) {
+      const refitState = prepareRefitOrNull(bvh);
+      post({ id, kind: 'bvh', bvh: posted, refitState }, [...transfer, ...(refitState === null ? [] : refitStateBuffers(refitState))]);
+    } else {
+      post({ id, kind: 'bvh', bvh: posted, refitState: null }, transfer);
+      const refitState = prepareRefitOrNull(bvh);
+      if (refitState !== null) post({ id, kind: 'refit-state', refitState }, refitStateBuffers(refitState));
+    }
   } catch (error) {
     post({ id, kind: 'error', message: error instanceof Error ? error.message : String(error) });
   }
 };
+
+/** The refit's bookkeeping, or null where it cannot be made (the page then makes it on the first edit). */
+function prepareRefitOrNull(bvh: BVH): RefitState | null {
+  if (bvh.quantized === null) return null;
+  try {
+    return prepareRefit(bvh);
+  } catch {
+    return null;
+  }
+}
+
+function refitStateBuffers(state: RefitState): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const value of Object.values(state) as unknown[])
+    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) buffers.add(value.buffer);
+  return [...buffers];
+}

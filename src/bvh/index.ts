@@ -28,9 +28,12 @@ export {
   REFIT_REBUILD_DEGRADATION,
   bvhRevision,
   positionsRevision,
+  prepareRefit,
+  refitPrepared,
   refitBVH,
   refitSahCost,
   type RefitOptions,
   type RefitReport,
 } from './refit';
+export { adoptRefitState, type RefitState } from './refitState';
 export { loadWasmRefit, wasmRefitUnavailableReason } from './wasmRefit';

@@ -175,6 +175,36 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
   };
 }
 
+/** Whether the BVH has its refit bookkeeping (prepared, adopted, or made by a refit). */
+export function refitPrepared(bvh: BVH): boolean {
+  return existingRefitState(bvh) !== undefined;
+}
+
+/**
+ * Makes the refit's bookkeeping for a BVH without changing the tree: topology, every slot's exact box
+ * and the SAH sum, with the frames the packed nodes already have. The next refit of named triangles is
+ * then a partial one, instead of the full refit that otherwise sets this up (tens of milliseconds on a
+ * large terrain: the page's terrain worker prepares it beside the build, where it costs no frame).
+ * Returns the state (plain typed arrays: it can be posted to another thread and given to adoptRefitState).
+ * Throws InvalidParameterError, leaving nothing behind, for a non-finite coordinate.
+ */
+export function prepareRefit(bvh: BVH, options: Partial<Pick<RefitOptions, 'kernel'>> = {}): RefitState {
+  const nodes = bvh.quantized;
+  if (nodes === null) throw new InvalidParameterError('bvh', "a BVH built with the 'quantized' layout", bvh.options.layouts.join(', '));
+  const existing = existingRefitState(bvh);
+  if (existing !== undefined) return existing;
+  const resolved = resolveRefitOptions(options);
+  const state = createRefitState(bvh, nodes);
+  const wasm = resolved.kernel === 'wasm-simd' ? currentWasmRefit() : null;
+  // The float layout already holds the builder's exact boxes: only the quantized side needs them.
+  if (!new RefitPass(bvh, nodes, state, resolved).computeExactBoxes(wasm, null)) {
+    forgetRefitState(bvh);
+    checkAllPositions(bvh);
+    throw new ColliderscopeError('internal: a non-finite coordinate that the position check did not find');
+  }
+  return state;
+}
+
 /**
  * The BVH's current SAH cost and its degradation, without refitting (0 and 1 before its first refit,
  * when stats.sahCost is the cost).
@@ -311,7 +341,22 @@ class RefitPass {
    * when a coordinate is not finite (the caller then names it and forgets the exact boxes).
    */
   refitAll(wasm: WasmRefitKernel | null): boolean {
-    const { state, box, u32, f32 } = this;
+    if (!this.computeExactBoxes(wasm, this.f32)) return false;
+    if (this.state.nodeCount === 0) return true;
+    // 3. Tight frames: the root's and the shared nodes' are their content made safe, every other one the
+    //    decoded slot box in its parent, in one ascending pass as the packer does.
+    this.rootFrameChanged = this.setOwnFrame(0, 0, this.options.rootSlack);
+    for (let node = this.state.firstShared; node < this.state.nodeCount; node++) this.setOwnFrame(node, 0);
+    this.encodeAll();
+    return true;
+  }
+
+  /**
+   * Every slot's exact box (leaves from their vertices, nodes bottom-up) and the SAH sum, written to the
+   * float layout `f32` when given; the packed tree is left as it is. False when a coordinate is not finite.
+   */
+  computeExactBoxes(wasm: WasmRefitKernel | null, f32: Float32Array | null): boolean {
+    const { state, box, u32 } = this;
     const nodeCount = state.nodeCount;
     if (nodeCount === 0) return true;
     const positions = this.bvh.positions;
@@ -396,11 +441,6 @@ class RefitPass {
       }
     }
     state.weightedArea = weightedArea;
-    // 3. Tight frames: the root's and the shared nodes' are their content made safe, every other one the
-    //    decoded slot box in its parent, in one ascending pass as the packer does.
-    this.rootFrameChanged = this.setOwnFrame(0, 0, this.options.rootSlack);
-    for (let node = state.firstShared; node < nodeCount; node++) this.setOwnFrame(node, 0);
-    this.encodeAll();
     return true;
   }
 

@@ -1,3 +1,4 @@
+import { ColliderscopeError } from '../errors';
 import type { BVH } from './buildBVH';
 import { CHILD_INDEX_MASK, CHILD_TYPE_NODE, childLeafCount } from './childWord';
 import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, type QuantizedNodes } from './quantizedLayout';
@@ -68,6 +69,31 @@ export function forgetRefitState(bvh: BVH): void {
   states.delete(bvh);
 }
 
+/**
+ * Attaches bookkeeping made elsewhere (prepareRefit in a worker, over the same tree, then posted) to
+ * this BVH; false, changing nothing, when the BVH has its own already (a refit ran meanwhile: its boxes
+ * are newer). Throws when the state does not describe this tree's shape, so one from another build is
+ * never used.
+ */
+export function adoptRefitState(bvh: BVH, state: RefitState): boolean {
+  if (states.has(bvh)) return false;
+  const nodes = bvh.quantized;
+  const slots = 4 * state.nodeCount;
+  const fits =
+    nodes !== null &&
+    state.nodeCount === nodes.nodeCount &&
+    state.firstShared === nodes.firstShared &&
+    state.parentSlot.length === state.nodeCount &&
+    state.ownedSlots.length === slots &&
+    state.box.length === 6 * slots &&
+    state.frame.length === 6 * state.nodeCount &&
+    state.triangleSlotStart.length === bvh.triangleCount + 1 &&
+    state.slotVertexStart.length === slots + 1;
+  if (!fits) throw new ColliderscopeError('internal: a refit state made for another tree');
+  states.set(bvh, state);
+  return true;
+}
+
 export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
   const { nodeCount, firstShared, u16, u32 } = nodes;
   const parentSlot = new Int32Array(nodeCount).fill(-1);
@@ -76,9 +102,13 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
   const order = bvh.triangleOrder;
   const references = order === null ? bvh.triangleCount : order.length;
   const perTriangle = new Uint32Array(bvh.triangleCount + 1);
-  const leafSlotList: number[] = [];
-  for (let slot = 0; slot < 4 * nodeCount; slot++) {
-    const word = u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+  const slotCount = 4 * nodeCount;
+  const wordAt = (slot: number): number => u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+  // Typed arrays sized by a counting pass: this runs once per tree, on hundreds of thousands of slots.
+  let leafSlotCount = 0;
+  let cornerCount = 0;
+  for (let slot = 0; slot < slotCount; slot++) {
+    const word = wordAt(slot);
     const type = (word >>> 24) & 15;
     const index = word & CHILD_INDEX_MASK;
     if (type === CHILD_TYPE_NODE) {
@@ -86,16 +116,20 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
       if (parentSlot[index] === -1) parentSlot[index] = slot;
       else secondParentSlot[index] = slot;
     } else if (type > 1) {
-      leafSlotList.push(slot);
+      leafSlotCount++;
       const count = childLeafCount(word);
+      cornerCount += 3 * count;
       for (let j = 0; j < count; j++) perTriangle[(order === null ? index + j : order[index + j]!) + 1]!++;
     }
   }
+  const leafSlots = new Int32Array(leafSlotCount);
+  for (let slot = 0, next = 0; slot < slotCount; slot++) if (((wordAt(slot) >>> 24) & 15) > 1) leafSlots[next++] = slot;
   for (let t = 0; t < bvh.triangleCount; t++) perTriangle[t + 1]! += perTriangle[t]!;
   const triangleSlots = new Int32Array(references);
   const fill = perTriangle.slice(0, bvh.triangleCount);
-  for (const slot of leafSlotList) {
-    const word = u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+  for (let i = 0; i < leafSlotCount; i++) {
+    const slot = leafSlots[i]!;
+    const word = wordAt(slot);
     const index = word & CHILD_INDEX_MASK;
     const count = childLeafCount(word);
     for (let j = 0; j < count; j++) triangleSlots[fill[order === null ? index + j : order[index + j]!]!++] = slot;
@@ -103,25 +137,27 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
 
   // Each leaf slot's distinct vertices: a terrain leaf of n triangles has about n + 2 of its 3n
   // corners distinct, so its box reads a third of the coordinates, without the order and index lookups.
-  const slotVertexStart = new Uint32Array(4 * nodeCount + 1);
+  const slotVertexStart = new Uint32Array(slotCount + 1);
   const vertexSeen = new Int32Array(bvh.positions.length / 3).fill(-1);
-  const vertexList: number[] = [];
-  for (let slot = 0; slot < 4 * nodeCount; slot++) {
-    slotVertexStart[slot] = vertexList.length;
-    const word = u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]!;
+  const corners = new Uint32Array(cornerCount);
+  const meshIndices = bvh.indices;
+  let vertexCount = 0;
+  for (let slot = 0; slot < slotCount; slot++) {
+    slotVertexStart[slot] = vertexCount;
+    const word = wordAt(slot);
     const index = word & CHILD_INDEX_MASK;
     const count = childLeafCount(word);
     for (let j = 0; j < count; j++) {
       const t = order === null ? index + j : order[index + j]!;
       for (let c = 0; c < 3; c++) {
-        const v = bvh.indices[3 * t + c]!;
+        const v = meshIndices[3 * t + c]!;
         if (vertexSeen[v] === slot) continue;
         vertexSeen[v] = slot;
-        vertexList.push(v);
+        corners[vertexCount++] = v;
       }
     }
   }
-  slotVertexStart[4 * nodeCount] = vertexList.length;
+  slotVertexStart[slotCount] = vertexCount;
 
   const frame = decodeFrameBounds(nodes);
   // Pair each shared node's halves (slots 0–1, 2–3) with its two parents, nearest box centres first.
@@ -156,11 +192,11 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     ownedSlots[second] = straight <= crossed ? 0b1100 : 0b0011;
   }
 
-  const slots = 4 * nodeCount;
+  const slots = slotCount;
   const box = new Float64Array(6 * slots);
-  for (let slot = 0; slot < slots; slot++) {
-    box.fill(Infinity, 6 * slot, 6 * slot + 3);
-    box.fill(-Infinity, 6 * slot + 3, 6 * slot + 6);
+  for (let at = 0; at < 6 * slots; at += 6) {
+    box[at] = box[at + 1] = box[at + 2] = Infinity;
+    box[at + 3] = box[at + 4] = box[at + 5] = -Infinity;
   }
   const state: RefitState = {
     nodeCount,
@@ -170,9 +206,9 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     ownedSlots,
     triangleSlotStart: perTriangle,
     triangleSlots,
-    leafSlots: Int32Array.from(leafSlotList),
+    leafSlots,
     slotVertexStart,
-    slotVertices: Uint32Array.from(vertexList),
+    slotVertices: corners.slice(0, vertexCount),
     box,
     frame,
     slotSeen: new Int32Array(slots),

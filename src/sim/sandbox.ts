@@ -1,5 +1,5 @@
 import type { BVH } from '../bvh/buildBVH';
-import { REFIT_REBUILD_DEGRADATION, refitBVH, type RefitReport } from '../bvh/refit';
+import { REFIT_REBUILD_DEGRADATION, prepareRefit, refitBVH, refitPrepared, type RefitReport } from '../bvh/refit';
 import { validateTerrainEdit, type AppliedTerrainEdit, type TerrainEdit } from '../terrain/edits';
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
@@ -239,6 +239,7 @@ export class Sandbox implements World {
   deformTerrain(edit: Omit<TerrainEdit, 'frame'>): AppliedTerrainEdit | null {
     const timed: TerrainEdit = { ...edit, at: [edit.at[0], edit.at[1]], frame: this.frame };
     validateTerrainEdit(timed, this.terrain.params);
+    this.prepareRefitBeforeEdits();
     const applied = this.timings.timeEvent('terrain.edit', () => this.terrainEdits.add(this.terrain, timed));
     this.terrainChangedBy(applied === null ? [] : [applied]);
     return applied;
@@ -248,7 +249,18 @@ export class Sandbox implements World {
   applyDueEdits(): void {
     const edits = this.terrainEdits;
     if (edits.appliedCount === edits.edits.length || edits.edits[edits.appliedCount]!.frame > this.frame) return;
+    this.prepareRefitBeforeEdits();
     this.terrainChangedBy(this.timings.timeEvent('terrain.edit', () => edits.applyDue(this.terrain, this.frame)));
+  }
+
+  /**
+   * The refit's bookkeeping over the tree as built, made before the first edit moves a vertex (its exact
+   * boxes must be the ones the packed tree holds), unless the page's terrain worker made it already: so
+   * even the first edit refits only what moved, and the page and the runner refit alike.
+   */
+  private prepareRefitBeforeEdits(): void {
+    const bvh = this.bvh;
+    if (bvh !== null && !refitPrepared(bvh)) this.timings.timeEvent('bvh.refit.prepare', () => prepareRefit(bvh));
   }
 
   /** After edits moved terrain vertices: refit the BVH over the moved triangles, then tell every system. */

@@ -25,7 +25,7 @@ interface PageSandbox {
   hashes(): Record<string, string>;
   terrain: { heights: Float32Array };
   terrainEdits: { appliedCount: number; edits: readonly { kind: string; frame: number }[] };
-  lastRefit: { ms: number; degradation: number } | null;
+  lastRefit: { ms: number; degradation: number; full: boolean } | null;
 }
 interface PageWindow {
   colliderscope: { scenes: { sandbox: PageSandbox } };
@@ -77,6 +77,9 @@ describe('blast and sculpt in real Chromium', () => {
     const edits = await page.evaluate(() => (window as unknown as PageWindow).colliderscope.scenes.sandbox.terrainEdits.edits);
     expect(edits).toMatchObject([{ kind: 'crater', frame: 0 }]);
     expect(await page.evaluate(() => (window as unknown as PageWindow).colliderscope.scenes.sandbox.hash())).not.toBe(hashBefore);
+    // The refit's bookkeeping was made ahead (in the terrain worker, or before the edit): even the first
+    // crater refits only the triangles it moved.
+    expect(await page.evaluate(() => (window as unknown as PageWindow).colliderscope.scenes.sandbox.lastRefit?.full)).toBe(false);
     // The HUD and the folder say what the refit did.
     await page.waitForFunction(
       () => /terrain: 1 edits · refit [\d.]+ ms/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),

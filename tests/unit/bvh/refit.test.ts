@@ -1,5 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildBVH, bvhRevision, loadWasmBuilder, refitBVH, type BVH, type BuildOptions, type RefitReport } from '../../../src/bvh/index';
+import {
+  adoptRefitState,
+  buildBVH,
+  bvhRevision,
+  loadWasmBuilder,
+  prepareRefit,
+  refitBVH,
+  refitPrepared,
+  type BVH,
+  type BuildOptions,
+  type RefitReport,
+} from '../../../src/bvh/index';
 import { CHILD_INDEX_MASK } from '../../../src/bvh/childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET } from '../../../src/bvh/floatLayout';
 import { QUANT_STEP_SCALE } from '../../../src/bvh/quantize';
@@ -390,6 +401,77 @@ describe('refitBVH keeps every box around its triangles', () => {
       previous = report.degradation;
     }
     expect(previous).toBeGreaterThan(1.3);
+  });
+});
+
+describe('prepareRefit: the bookkeeping made ahead, so the first edit is a partial refit', () => {
+  for (const [label, options] of BUILDS) {
+    it(`leaves the tree untouched, then partial refits from the first edit stay correct (${label})`, () => {
+      const mesh = smallTerrain();
+      const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'typescript', ...options });
+      warmCaches(mesh, bvh);
+      const nodes = Array.from(bvh.quantized!.u16);
+      const floats = Array.from(bvh.float!.f32);
+      const revision = bvhRevision(bvh);
+      expect(refitPrepared(bvh)).toBe(false);
+      prepareRefit(bvh);
+      expect(refitPrepared(bvh)).toBe(true);
+      expect(Array.from(bvh.quantized!.u16)).toEqual(nodes);
+      expect(Array.from(bvh.float!.f32)).toEqual(floats);
+      expect(bvhRevision(bvh)).toBe(revision);
+      const random = new Random(41);
+      for (let round = 0; round < 5; round++) {
+        const ids =
+          round % 2 === 0
+            ? bowl(mesh, random.range(-40, 40), random.range(-40, 40), 12, -6 - 12 * round)
+            : bowl(mesh, random.range(-40, 40), random.range(-40, 40), 9, 10 + 5 * round);
+        const report = refitBVH(bvh, ids);
+        expect(report.full).toBe(false);
+        expectCorrect(mesh, bvh, 90 + round);
+      }
+    });
+  }
+
+  it('a state made over a twin tree and posted (structured clone) refits exactly as one made here', () => {
+    const here = smallTerrain();
+    const there = smallTerrain();
+    const worker = smallTerrain();
+    const local = buildBVH(here.positions, here.indices, { builder: 'wasm' });
+    const adopted = buildBVH(there.positions, there.indices, { builder: 'wasm' });
+    const made = buildBVH(worker.positions, worker.indices, { builder: 'wasm' });
+    prepareRefit(local);
+    expect(adoptRefitState(adopted, structuredClone(prepareRefit(made)))).toBe(true);
+    // A BVH keeps the bookkeeping it has: a later one (a refit ran meanwhile) is not taken.
+    expect(adoptRefitState(adopted, structuredClone(prepareRefit(made)))).toBe(false);
+    const random = new Random(43);
+    for (let round = 0; round < 4; round++) {
+      const cx = random.range(-40, 40);
+      const cz = random.range(-40, 40);
+      const a = refitBVH(local, bowl(here, cx, cz, 11, -9 * (round + 1)));
+      const b = refitBVH(adopted, bowl(there, cx, cz, 11, -9 * (round + 1)));
+      expect(b.full).toBe(false);
+      expect(b.nodesReencoded).toBe(a.nodesReencoded);
+      expect(Array.from(adopted.quantized!.u16)).toEqual(Array.from(local.quantized!.u16));
+      expect(b.sahCost).toBe(a.sahCost);
+    }
+    expectCorrect(there, adopted, 97);
+    // A state over another tree is refused, naming the mismatch; the tree keeps refitting on its own.
+    const other = smallTerrain();
+    const coarser = copyOf(generateTerrain({ cells: 16, seed: 2 }));
+    const coarserTree = buildBVH(coarser.positions, coarser.indices);
+    const fresh = buildBVH(other.positions, other.indices, { builder: 'wasm' });
+    expect(() => adoptRefitState(fresh, structuredClone(prepareRefit(coarserTree)))).toThrow(/another tree/);
+    expect(refitBVH(fresh, bowl(other, 0, 0, 10, -5)).full).toBe(true);
+    expectCorrect(other, fresh, 98);
+  });
+
+  it('NaN in the mesh: an InvalidParameterError naming the coordinate, nothing left behind', () => {
+    const mesh = smallTerrain();
+    const bvh = buildBVH(mesh.positions, mesh.indices);
+    mesh.positions[31] = NaN;
+    expect(() => prepareRefit(bvh)).toThrow(InvalidParameterError);
+    expect(() => prepareRefit(bvh)).toThrow(/positions\[31\]/);
+    expect(refitPrepared(bvh)).toBe(false);
   });
 });
 
