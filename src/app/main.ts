@@ -84,6 +84,7 @@ class App implements SceneLoaderHost, PresenterHost {
 
     this.panel = new Panel(this.settings, names, {
       terrainChanged: () => this.scenes.scheduleRebuild(),
+      terrainDragged: () => this.scenes.liveRebuild(),
       viewChanged: () => this.applyView(),
       selectScene: (name) => this.scenes.selectPreset(name),
       loadSceneFile: (file) => void this.scenes.loadFile(file),

@@ -74,6 +74,10 @@ export class SceneLoader {
   sandbox: Sandbox | null = null;
   private readonly builder = new TerrainBuilder();
   private rebuildTimer = 0;
+  /** The settings of the newest build asked of the worker (null before the first). */
+  private requested: TerrainParams | null = null;
+  /** A slider moved while a build was in flight: rebuild with the newest settings when it ends. */
+  private liveWaiting = false;
   /** The scene names its systems and they have not been installed on its terrain yet. */
   private systemsPending = false;
   /** The next build is a scene's, whose camera is already set: it must not be refitted. */
@@ -89,16 +93,19 @@ export class SceneLoader {
       host.status.bvhBuilding = false;
       host.progress.finish();
       const sandbox = this.sandbox;
-      if (sandbox === null || sandbox.terrain !== mesh) return;
-      sandbox.setBvh(bvh);
-      host.status.bvhBuilds++;
-      host.status.bvhNodes = bvh.stats.nodes;
-      for (const feature of host.features) feature.bvhChanged?.(sandbox);
+      if (sandbox !== null && sandbox.terrain === mesh) {
+        sandbox.setBvh(bvh);
+        host.status.bvhBuilds++;
+        host.status.bvhNodes = bvh.stats.nodes;
+        for (const feature of host.features) feature.bvhChanged?.(sandbox);
+      }
+      this.buildEnded();
     };
     this.builder.onBvhError = (message) => {
       host.status.bvhBuilding = false;
       host.progress.finish();
       host.report(`BVH build failed: ${message}`);
+      this.buildEnded();
     };
   }
 
@@ -151,7 +158,33 @@ export class SceneLoader {
 
   scheduleRebuild(): void {
     window.clearTimeout(this.rebuildTimer);
-    this.rebuildTimer = window.setTimeout(() => void this.rebuild(), REBUILD_DELAY_MS);
+    this.rebuildTimer = window.setTimeout(() => void this.rebuild({ onlyIfChanged: true }), REBUILD_DELAY_MS);
+  }
+
+  /**
+   * A terrain slider is being dragged: rebuild as often as the worker keeps up, never cutting a build
+   * short. With a build in flight the newest settings wait for it (only the newest: the drag may have
+   * moved on many steps); settings out of range mid-drag are skipped quietly (the release reports them).
+   */
+  liveRebuild(): void {
+    if (this.builder.busy) {
+      this.liveWaiting = true;
+      return;
+    }
+    this.liveWaiting = false;
+    const params = { ...this.host.settings.terrain };
+    try {
+      resolveTerrainParams(params);
+    } catch {
+      return;
+    }
+    if (sameTerrain(params, this.requested)) return;
+    void this.rebuild({ onlyIfChanged: true });
+  }
+
+  /** After a build ended (terrain and BVH): the settings a drag moved to meanwhile follow. */
+  private buildEnded(): void {
+    if (this.liveWaiting) this.liveRebuild();
   }
 
   /**
@@ -178,11 +211,17 @@ export class SceneLoader {
     return { ...settings.terrain };
   }
 
-  /** Builds the terrain of the current settings in the worker; on failure the old terrain stays. */
-  async rebuild(): Promise<void> {
+  /**
+   * Builds the terrain of the current settings in the worker; on failure the old terrain stays.
+   * `onlyIfChanged`: nothing to do when those are the settings of the newest build asked for already
+   * (a slider released where the live rebuild left it).
+   */
+  async rebuild(options: { onlyIfChanged?: boolean } = {}): Promise<void> {
     window.clearTimeout(this.rebuildTimer);
     const { settings, status, progress, panel } = this.host;
     const params = this.validTerrainSettings();
+    if (options.onlyIfChanged === true && sameTerrain(params, this.requested)) return;
+    this.requested = params;
     const shown = this.sandbox?.terrain.params ?? null;
     status.building = true;
     progress.start(`Building ${params.cells}² terrain`);
@@ -191,6 +230,7 @@ export class SceneLoader {
       mesh = await this.builder.build(params, (fraction, stage) => progress.set(fraction, stage));
     } catch (error) {
       if (error instanceof BuildSuperseded) return;
+      this.requested = this.sandbox?.terrain.params ?? null;
       status.building = false;
       progress.finish();
       this.host.report(messageOf(error));
@@ -296,4 +336,11 @@ export class SceneLoader {
 /** The catalog's context for systems made on the page: the sandbox is their world. */
 function systemContext(sandbox: Sandbox): SystemContext {
   return { world: sandbox, readField };
+}
+
+/** Whether two terrain settings build the same terrain. */
+function sameTerrain(a: TerrainParams, b: TerrainParams | null): boolean {
+  if (b === null) return false;
+  for (const key of Object.keys(a) as (keyof TerrainParams)[]) if (!Object.is(a[key], b[key])) return false;
+  return true;
 }

@@ -7,6 +7,8 @@ import type { AppSettings } from './settings';
 export interface PanelActions {
   /** A terrain parameter changed: rebuild (the app debounces and runs the build in a worker). */
   terrainChanged(): void;
+  /** A terrain slider is moving: rebuild as fast as the worker keeps up (terrainChanged follows on release). */
+  terrainDragged(): void;
   /** A view setting changed: apply live. */
   viewChanged(): void;
   selectScene(name: string): void;
@@ -76,12 +78,14 @@ export class Panel {
       const rule = TERRAIN_NUMBER_RULES[key];
       const min = rule.minInclusive ? rule.min : rule.min + step;
       const max = key === 'seed' ? 99999 : key === 'worldSize' ? 4096 : key === 'heightScale' ? 500 : rule.max;
-      this.terrainControllers.push(
-        terrain
-          .add(t, key, min, max, step)
-          .name(label + REBUILD)
-          .onFinishChange(() => actions.terrainChanged()),
-      );
+      const controller = terrain
+        .add(t, key, min, max, step)
+        .name(label + REBUILD)
+        .onFinishChange(() => actions.terrainChanged());
+      // The terrain follows a dragged slider live; the size of the grid and of the world only on
+      // release (a drag through 2,048 cells would build millions of triangles on the way).
+      if (key !== 'cells' && key !== 'worldSize') controller.onChange(() => actions.terrainDragged());
+      this.terrainControllers.push(controller);
     };
     this.terrainControllers.push(
       terrain

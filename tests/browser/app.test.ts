@@ -64,6 +64,44 @@ describe('the sandbox in real Chromium', () => {
     expect(after.nonBackground).toBeGreaterThan(0.3);
     await expect(controllerInput(page, 'triangles').inputValue()).resolves.toBe('8,192');
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'rebuilt-fbm-64.png') });
+
+    // Dragging the seed slider rebuilds live, before the release; the release lands on the seed shown.
+    const slider = guiFolder(page, 'Terrain')
+      .locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^seed/ }) })
+      .locator('.lil-slider')
+      .first();
+    const box = (await slider.boundingBox())!;
+    const y = box.y + box.height / 2;
+    const buildsBefore = (await appStatus(page)).builds;
+    await page.mouse.move(box.x + 0.2 * box.width, y);
+    await page.mouse.down();
+    for (let step = 1; step <= 30; step++) {
+      await page.mouse.move(box.x + (0.2 + step * 0.01) * box.width, y);
+      if ((await appStatus(page)).builds >= buildsBefore + 2) break;
+      await page.waitForTimeout(150);
+    }
+    await page.waitForFunction(
+      (n) => (window as unknown as { colliderscope: { status: { builds: number } } }).colliderscope.status.builds >= n,
+      buildsBefore + 2,
+      { timeout: 30_000 },
+    );
+    await page.mouse.up();
+    await page.waitForFunction(
+      () => {
+        const app = (
+          window as unknown as {
+            colliderscope: {
+              status: { building: boolean; bvhBuilding: boolean };
+              settings: { terrain: { seed: number } };
+              scenes: { sandbox: { terrain: { params: { seed: number } } } };
+            };
+          }
+        ).colliderscope;
+        return !app.status.building && !app.status.bvhBuilding && app.scenes.sandbox.terrain.params.seed === app.settings.terrain.seed;
+      },
+      null,
+      { timeout: 30_000 },
+    );
     expect(errors).toEqual([]);
     await page.close();
   });
