@@ -71,7 +71,7 @@ export class Panel {
     const terrain = this.gui.addFolder('Terrain');
     const legend = document.createElement('div');
     legend.className = 'cs-legend';
-    legend.textContent = '⟳ rebuilds the terrain in a worker; other controls apply live';
+    legend.textContent = '⟳ rebuilds the terrain in a worker, live while its slider moves; other controls apply live';
     terrain.$children.prepend(legend);
     const t = settings.terrain;
     const add = (key: Exclude<keyof TerrainParams, 'kind'>, step: number, label: string = key): void => {
