@@ -1,4 +1,5 @@
 import { buildBVH } from './bvh/buildBVH';
+import { TERRAIN_BUILDER } from './bvh/options';
 import type { SceneDefinition } from './scene/scene';
 import { Sandbox } from './sim/sandbox';
 import { terrainMaterialInput } from './terrain/materials';
@@ -14,16 +15,16 @@ export interface HeadlessOptions {
 
 /**
  * A scene's world without a page: its terrain generated, its BVH built and its systems installed from
- * their sections, ready to step. The BVH comes from the WebAssembly builder when loadWasmBuilder() has
- * resolved, as in the page's terrain worker (the TypeScript builder otherwise: the same hits, but a ray
- * meeting two triangles at exactly the same t may name the other one). The runner, the golden-hash tests and the benchmarks start here; the
+ * their sections, ready to step. The BVH comes from TERRAIN_BUILDER, as in the page's terrain worker
+ * (another builder gives the same hits, but a ray meeting two triangles at exactly the same t may name
+ * the other one). The runner, the golden-hash tests and the benchmarks start here; the
  * page builds the same world, the terrain and BVH in a worker.
  */
 export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
   const sandbox = new Sandbox(scene, undefined, options.timingWindow ?? 120);
   // setBvh records the build's time as the one-off event 'bvh.build'.
   const build = (): void =>
-    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, { builder: 'wasm' }, terrainMaterialInput(sandbox.terrain)));
+    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices, { builder: TERRAIN_BUILDER }, terrainMaterialInput(sandbox.terrain)));
   build();
   // The page rebuilds a tree that edits degraded in its worker and swaps it in later; here it is rebuilt
   // at once. Only a ray meeting two triangles at exactly the same t could tell the two apart.

@@ -1,4 +1,4 @@
-import { ColliderscopeError, adoptRefitState, type BVH, type RefitState, type TerrainMesh, type TerrainParams } from '../core';
+import { ColliderscopeError, TERRAIN_BUILDER, adoptRefitState, type BVH, type RefitState, type TerrainMesh, type TerrainParams } from '../core';
 import type { TerrainRequest, TerrainWorkerMessage } from './terrainWorker';
 
 export type BuildProgress = (fraction: number, stage: string) => void;
@@ -39,7 +39,7 @@ export class TerrainBuilder {
     const id = this.nextId++;
     return new Promise<TerrainMesh>((resolve, reject) => {
       this.pending = { id, resolve, reject, progress, mesh: null };
-      worker.postMessage({ id, params, builder: 'wasm' } satisfies TerrainRequest);
+      worker.postMessage({ id, params, builder: TERRAIN_BUILDER } satisfies TerrainRequest);
     });
   }
 
@@ -54,7 +54,7 @@ export class TerrainBuilder {
     const id = this.nextId++;
     this.pending = { id, resolve: () => {}, reject: () => {}, progress: () => {}, mesh };
     const copy = { positions: mesh.positions.slice(), indices: mesh.indices.slice(), materials: mesh.materials.slice() };
-    worker.postMessage({ id, params: mesh.params, builder: 'wasm', mesh: copy } satisfies TerrainRequest, [
+    worker.postMessage({ id, params: mesh.params, builder: TERRAIN_BUILDER, mesh: copy } satisfies TerrainRequest, [
       copy.positions.buffer,
       copy.indices.buffer,
       copy.materials.buffer,

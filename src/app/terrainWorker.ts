@@ -25,8 +25,8 @@ export interface TerrainRequest {
   params: TerrainParams;
   /** A mesh to build the BVH over instead of generating the terrain (a rebuild after edits): copies, the worker keeps them. */
   mesh?: { positions: Float32Array; indices: Uint32Array; materials: Uint8Array };
-  /** Which BVH builder runs (default 'typescript'); 'wasm' loads the module in this worker first and
-   *  falls back to TypeScript where it cannot load (bvh.stats.builderFallback says why). */
+  /** Which BVH builder runs (default 'typescript'; the page asks for TERRAIN_BUILDER); 'wasm' loads the
+   *  module in this worker first and falls back to TypeScript where it cannot load (bvh.stats.builderFallback says why). */
   builder?: BVHBuilderName;
 }
 
@@ -58,7 +58,7 @@ scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
       post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${terrain.triangleCount.toLocaleString('en')} triangles` });
       mesh = terrain;
     }
-    if (builder === 'wasm') await Promise.all([loadWasmBuilder(), loadWasmRefit()]);
+    await Promise.all([builder === 'wasm' ? loadWasmBuilder() : null, loadWasmRefit()]);
     const bvh = buildBVH(mesh.positions, mesh.indices, { builder }, terrainMaterialInput(mesh));
     // Copies travel (transferred): the worker keeps the tree to prepare the refit over it.
     const quantizedBuffer = bvh.quantized?.buffer.slice(0) ?? null;

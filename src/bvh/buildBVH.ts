@@ -8,6 +8,7 @@ import { buildBinaryTree } from './sahBuilder';
 import { shareHalfFullLeaves } from './shareLeaves';
 import { measureWideTree, type BVHStats } from './stats';
 import type { BuildTree } from './buildTree';
+import { buildGridTree, collapseGridTree, gridCellsOf } from './gridBuilder';
 import { currentWasmBuilder, wasmBuilderUnavailableReason, type WasmBuiltTrees } from './wasmBuilder';
 import type { WideTree } from './wideTree';
 
@@ -72,9 +73,17 @@ export function buildBVH(
     wide = wasmTrees.wide;
     built = now();
   } else {
-    tree = buildBinaryTree(positions, indices, triangleCount, resolved);
+    // A grid leaf holds whole cells, two triangles each.
+    const gridCells = resolved.builder === 'grid' && resolved.maxLeafSize >= 2 ? gridCellsOf(positions, indices) : 0;
+    if (resolved.builder === 'grid' && gridCells === 0)
+      builderFallback =
+        resolved.maxLeafSize < 2 ? 'a grid leaf holds two triangles at least (maxLeafSize < 2)' : 'the mesh is not a heightfield grid';
+    tree =
+      gridCells > 0
+        ? buildGridTree(positions, triangleCount, gridCells, resolved.maxLeafSize)
+        : buildBinaryTree(positions, indices, triangleCount, resolved);
     built = now();
-    wide = collapseToWide(tree, resolved);
+    wide = gridCells > 0 ? collapseGridTree(tree) : collapseToWide(tree, resolved);
     if (resolved.shareHalfFullLeaves) wide = shareHalfFullLeaves(wide, tree);
   }
   const collapsed = now();
@@ -100,7 +109,7 @@ export function buildBVH(
   const bytes = (quantized?.bytes ?? float?.bytes ?? 0) + orderBytes + maskBytes;
   const stats: BVHStats = {
     ...measureWideTree(wide, tree, resolved),
-    builder: wasmTrees !== null ? 'wasm' : 'typescript',
+    builder: wasmTrees !== null ? 'wasm' : resolved.builder === 'grid' && builderFallback === '' ? 'grid' : 'typescript',
     builderFallback,
     bytes,
     bytesPerTriangle: triangleCount > 0 ? bytes / triangleCount : 0,

@@ -1,10 +1,12 @@
 export { buildBVH, type BVH } from './buildBVH';
 export { loadWasmBuilder, wasmBuilderUnavailableReason } from './wasmBuilder';
 export {
+  BUILDER_LABELS,
   BVH_BUILDERS,
   BVH_LAYOUTS,
   DEFAULT_BUILD_OPTIONS,
   MAX_LEAF_SIZE,
+  TERRAIN_BUILDER,
   resolveBuildOptions,
   type BuildOptions,
   type BVHBuilderName,

@@ -2,6 +2,7 @@ import * as THREE from 'three';
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
 import {
+  BUILDER_LABELS,
   BVH_LAYOUTS,
   RAY_TRIANGLE_KERNEL_NAMES,
   MASK_ALL,
@@ -198,7 +199,7 @@ export class BvhFeature implements AppFeature {
     this.readouts.fill = `${(s.leafFillRate * 100).toFixed(1)}% · ${s.averageLeafSize.toFixed(2)} tri/leaf`;
     this.readouts.sah = s.sahCost.toFixed(2);
     // Which builder made the tree; a fallback (module not loaded) is marked, its reason in the stats.
-    this.readouts.build = `${s.buildMs.toFixed(0)} ms · ${s.builder === 'wasm' ? 'WebAssembly' : 'TypeScript'}${s.builderFallback !== '' ? ' (fallback)' : ''}`;
+    this.readouts.build = `${s.buildMs.toFixed(0)} ms · ${BUILDER_LABELS[s.builder]}${s.builderFallback !== '' ? ' (fallback)' : ''}`;
     this.depthController?.max(bvh.maxDepth + 1).updateDisplay();
     this.refreshOverlay();
     this.heatMapKey = '';

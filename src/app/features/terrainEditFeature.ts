@@ -1,5 +1,5 @@
 import type { Controller, GUI } from 'lil-gui';
-import { loadWasmRefit, type Sandbox, type TerrainEditKind } from '../../core';
+import { BUILDER_LABELS, loadWasmRefit, type Sandbox, type TerrainEditKind } from '../../core';
 import { TerrainPicker } from './terrainPick';
 import { messageOf } from '../capture';
 import type { AppContext, AppFeature } from '../feature';
@@ -111,7 +111,7 @@ export class TerrainEditFeature implements AppFeature {
     this.readouts.tree =
       bvh === null
         ? 'building…'
-        : `${bvh.stats.builder === 'wasm' ? 'WebAssembly' : 'TypeScript'} build, ${bvh.stats.buildMs.toFixed(0)} ms, SAH ${bvh.stats.sahCost.toFixed(2)}`;
+        : `${BUILDER_LABELS[bvh.stats.builder]} build, ${bvh.stats.buildMs.toFixed(0)} ms, SAH ${bvh.stats.sahCost.toFixed(2)}`;
   }
 
   hudLines(): readonly string[] {

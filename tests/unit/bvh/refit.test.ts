@@ -267,6 +267,7 @@ const BUILDS: [string, Partial<BuildOptions>][] = [
   ['default build (spatial splits, shared leaves)', {}],
   ['no spatial splits, reordered triangles', { spatialSplits: false, reorderTriangles: true }],
   ['the WebAssembly builder', { builder: 'wasm' }],
+  ['the grid builder', { builder: 'grid' }],
 ];
 
 describe('refitBVH keeps every box around its triangles', () => {

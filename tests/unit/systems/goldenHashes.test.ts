@@ -34,7 +34,7 @@ const GOLDEN: Record<string, string> = {
   'capsule-sweeps': 'f73f13ef21e07541',
   'box-probe': '8b6b1f0f48a24cc7',
   'ray-lab': '302c102e0b67d181',
-  masks: '8b12cc9a6b77750e',
+  masks: '903639542fcac29d',
   'bvh-heatmap': 'b8064a725b6c5104',
   'crack-explorer': '99e1c54099e999df',
   'sorting-batching': 'a5e2341b20a244e0',
@@ -56,11 +56,16 @@ describe('golden determinism hashes', () => {
     expect(Object.keys(GOLDEN).sort()).toEqual(presetNames().sort());
   });
 
-  it.each(presetNames())('%s reaches its golden hash after 12 fixed steps', (name) => {
-    const scene = loadSceneFile(`${SCENES_DIR}${name}.json`);
-    const hash = runFixedSteps(createHeadlessSandbox(scene, { readField }), FRAMES);
-    expect({ name, hash }).toEqual({ name, hash: GOLDEN[name] });
-  });
+  // The heaviest presets trace hundreds of thousands of rays: a ceiling that a busy machine never reaches.
+  it.each(presetNames())(
+    '%s reaches its golden hash after 12 fixed steps',
+    (name) => {
+      const scene = loadSceneFile(`${SCENES_DIR}${name}.json`);
+      const hash = runFixedSteps(createHeadlessSandbox(scene, { readField }), FRAMES);
+      expect({ name, hash }).toEqual({ name, hash: GOLDEN[name] });
+    },
+    300_000,
+  );
 });
 
 describe('determinism', () => {
