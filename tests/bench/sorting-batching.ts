@@ -169,7 +169,6 @@ for (const [setName, rays] of sets) {
     result.raysPerSecond = rays.count / ((i === 0 ? threeMs : pairedRows[i - 1]!.ourMs) / 1000);
     if (i > 0) result.versusThree = pairedRows[i - 1]!.ratio;
   });
-  const threeRate = results[0]!.raysPerSecond;
   const oneAtATime = new Map<string, number>();
   for (const r of results)
     if (
