@@ -130,7 +130,7 @@ export class BenchReport {
     this.quality.push(row);
   }
 
-  /** A line printed under the table and kept in the JSON (targets, anchors, correctness verdicts). */
+  /** A line kept in the JSON (targets, anchors, correctness verdicts); the script prints its own. */
   note(text: string): void {
     this.notes.push(text);
   }
@@ -164,7 +164,6 @@ export class BenchReport {
       const units = [...new Set(this.rows.map((row) => row.unit))];
       console.log(`one run = ${units.join('; ')}`);
     }
-    for (const text of this.notes) console.log(text);
     const record = {
       benchmark: this.name,
       quick: this.quick,
