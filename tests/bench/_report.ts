@@ -72,7 +72,7 @@ export function spreadOf(ratios: readonly number[]): Spread {
 
 export const formatSpread = (spread: Spread, digits = 2): string =>
   `${spread.min.toFixed(digits)}–${spread.max.toFixed(digits)}` +
-  (spread.p10 === undefined ? '' : ` (p10–p90 ${spread.p10.toFixed(digits)}–${spread.p90!.toFixed(digits)})`);
+  (spread.p10 === undefined ? '' : `, p10–p90 ${spread.p10.toFixed(digits)}–${spread.p90!.toFixed(digits)}`);
 
 /** A paired row from the times of pairedCpu: `ours` and `peer` name the contenders. */
 export function pairedRow(
