@@ -14,7 +14,12 @@
  * after both ran many times. Per mode: the median first ratio over the processes, its spread (min–max),
  * and how far it lands from that process's steady ratio (first / steady). The world is ray-lab's
  * emitters (a fan, A the binary tree, B the 4-way tree batched, both asking for SIMD) on a 128-cell
- * fBm terrain. Wall time (performance.now), as the page times the traces it shows.
+ * fBm terrain. The first traces: wall time (performance.now), as the page times the traces it shows.
+ * The steady state: CPU-time pairs from _pairedCpu.ts (A and B each from its own timing loop, the order
+ * alternating, one run per timed chunk). Each process is a fresh worker by design, so the figures are a
+ * quality report across processes (median, min–max), written to bench-results/ab-warmup.json. The
+ * ratios (B/A, first / steady) are unitless; "A first / A steady" sets a wall time over a CPU time, so
+ * on a loaded machine it reads high by the load too.
  *
  *   npx tsx tests/bench/ab-warmup.ts               6 processes per mode, 20,000 rays
  *   npx tsx tests/bench/ab-warmup.ts --quick       2 processes per mode, 2,000 rays
@@ -22,6 +27,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { pairedCpu, timed } from './_pairedCpu';
+import { BenchReport } from './_report';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -107,22 +114,16 @@ async function child(mode: 'cold' | 'warmed'): Promise<void> {
     time(s.a);
     time(s.b);
   }
-  const ratios: number[] = [];
-  const timesA: number[] = [];
-  const timesB: number[] = [];
-  for (let pair = 0; pair < STEADY_PAIRS; pair++) {
-    let a: number, b: number;
-    if (pair % 2 === 0) {
-      a = time(s.a);
-      b = time(s.b);
-    } else {
-      b = time(s.b);
-      a = time(s.a);
-    }
-    ratios.push(b / a);
-    timesA.push(a);
-    timesB.push(b);
-  }
+  const castA = options(s.a);
+  const castB = options(s.b);
+  const steady = pairedCpu(
+    timed('B', () => void core.castRays(bvh, rays, hits, castB)),
+    timed('A', () => void core.castRays(bvh, rays, hits, castA)),
+    { pairs: STEADY_PAIRS, repeats: 1, warmUp: false },
+  );
+  const timesA = steady.peerMs;
+  const timesB = steady.oursMs;
+  const ratios = timesB.map((b, k) => b / timesA[k]!);
   const kernels = mode === 'warmed' ? `A ${system.resultA!.walk} · B ${system.resultB!.walk}` : '';
   const result: ChildResult = {
     first: firstB / firstA,
@@ -140,6 +141,7 @@ if (args[0] === '--child') {
   const self = fileURLToPath(import.meta.url);
   console.log(`A/B first-trace ratio vs steady state · ${RAYS.toLocaleString('en')} rays · ${CELLS}² terrain · ${PROCESSES} processes per mode`);
   const rows: string[] = [];
+  const report = new BenchReport(import.meta.url, { processes: PROCESSES, rays: RAYS, cells: CELLS, steadyPairs: STEADY_PAIRS });
   let kernels = '';
   for (const mode of ['cold', 'warmed'] as const) {
     const results: ChildResult[] = [];
@@ -154,6 +156,7 @@ if (args[0] === '--child') {
       results.push(JSON.parse(out.slice(out.indexOf('{'))) as ChildResult);
     }
     if (results[0]!.kernels !== '') kernels = results[0]!.kernels;
+    results.forEach((result, p) => report.addQuality({ name: `${mode} process ${p + 1}`, ...result }));
     const firsts = results.map((r) => r.first);
     const off = results.map((r) => r.first / r.steady);
     rows.push(
@@ -166,4 +169,6 @@ if (args[0] === '--child') {
   }
   console.log(kernels);
   for (const row of rows) console.log(row);
+  for (const row of rows) report.note(row);
+  report.finish({ kernels });
 }

@@ -8,19 +8,20 @@
  * each with the mean and p95 CPU ms per step (process.cpuUsage around each step: the machine is shared,
  * so wall time counts other processes too; wall is printed beside it), and at the end of the window the
  * awake / asleep / lost counts, contacts (of the step's last substep) and substeps per step.
- * The target: mean CPU ≤ 2 ms per step in both windows on every terrain.
+ * The target: mean CPU ≤ 2 ms per step in both windows on every terrain. No peer, so no pairs: a
+ * quality report of CPU per step (the step's own process.cpuUsage, one call site), its rows written to
+ * bench-results/actors-presets.json (_report.ts).
  *
  *   npx tsx tests/bench/actors-presets.ts                 full run (600 steps per terrain)
  *   npx tsx tests/bench/actors-presets.ts --quick         smoke run (60 steps, three terrains)
- *   npx tsx tests/bench/actors-presets.ts --json out.json also writes the table as JSON
  *   npx tsx tests/bench/actors-presets.ts --only mesa     terrains whose preset names contain the text
  */
-import { writeFileSync } from 'node:fs';
 import { createHeadlessSandbox, loadSimdBoxTriangles, loadWasmBuilder, parseScene, sceneToJson } from '../../src/core';
 import type { ActorSystem } from '../../src/actors/actorSystem';
 import type { TerrainParams } from '../../src/terrain/params';
 import { loadSceneFile, presetNames, readField, SCENES_DIR } from '../../tools/sceneFiles';
 import { cpuMs, quantile } from './_pairedCpu';
+import { BenchReport } from './_report';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -28,7 +29,6 @@ const option = (name: string): string | undefined => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
-const jsonPath = option('--json');
 const only = option('--only');
 const FRAMES = quick ? 60 : 600;
 const FALL_FRAMES = quick ? 30 : 180;
@@ -173,7 +173,6 @@ for (const result of results) {
   const phase = (name: PhaseName): string => `${result.falling.phases[name].toFixed(2)} / ${result.settled.phases[name].toFixed(2)}`;
   console.log(`${result.terrain.padEnd(28)} ${PHASES.map((name) => phase(name).padStart(17)).join(' ')}`);
 }
-if (jsonPath !== undefined) {
-  writeFileSync(jsonPath, JSON.stringify({ frames: FRAMES, fallFrames: FALL_FRAMES, settledFrames: SETTLED_FRAMES, results }, null, 2));
-  console.log(`\nwrote ${jsonPath}`);
-}
+const report = new BenchReport(import.meta.url, { frames: FRAMES, fallFrames: FALL_FRAMES, settledFrames: SETTLED_FRAMES, only: only ?? null });
+for (const result of results) report.addQuality({ name: `${result.terrain} (${result.presets.join(', ')})`, ...result });
+report.finish();

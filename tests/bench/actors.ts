@@ -13,8 +13,11 @@
  *        actors use: the contact spheres then test the triangles themselves),
  *      - overlapBoxes (src/query/boxes), one batched walk for all boxes, exact box–triangle test at leaves,
  *      - overlapBoxes, one walk per box.
- *    CPU µs per query set (median of rounds after a discarded warm-up, variants alternating), triangles
- *    reported, ratio to the first row. The exact test reports fewer triangles (it drops those whose box
+ *    CPU µs per query set (_pairedCpu.ts: each overlapBoxes variant in back-to-back CPU-time pairs with
+ *    TriangleBoxQuery, the order alternating, each from its own timing loop, after a discarded warm-up),
+ *    triangles reported (counted after the timing), ratio: the median of the pairs' variant /
+ *    TriangleBoxQuery time ratios with its spread.
+ * Table 1 has no peer: its rows go to the JSON (bench-results/actors.json) as quality rows. The exact test reports fewer triangles (it drops those whose box
  *    merely grazes); both contain every triangle the contact spheres can touch.
  *
  *   npx tsx tests/bench/actors.ts           full run (300 and 2000 actors, 600 frames)
@@ -28,16 +31,15 @@ import { buildBVH, type BVH } from '../../src/bvh/index';
 import { createBoxOverlapList, overlapBoxes, type BoxBatch } from '../../src/query/boxes/index';
 import { WindField } from '../../src/wind/windField';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../src/terrain/index';
+import { cpuMs, median, pairedCpuMany, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow } from './_report';
 
 const quick = process.argv.includes('--quick');
 const sizes = quick ? [60] : [300, 2000];
 const frames = quick ? 60 : 600;
 const queryFrame = quick ? 30 : 120;
 const source = (name: string): string => readFileSync(new URL(`../../scenes/fields/${name}.vf`, import.meta.url), 'utf8');
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
+const report = new BenchReport(import.meta.url, { sizes, frames, queryFrame });
 
 function makeWind(terrain: TerrainMesh, x: number, z: number): WindField {
   const field = new WindField();
@@ -76,12 +78,7 @@ function contactBoxes(world: ActorWorld, substep: number, margin: number): Query
   return { count, bounds };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[sorted.length >> 1]!;
-}
-
-function compareQueries(bvh: BVH, boxes: QueryBoxes): void {
+function compareQueries(bvh: BVH, boxes: QueryBoxes, actors: number): void {
   const own = new TriangleBoxQuery(bvh);
   const batch: BoxBatch = { count: boxes.count, centers: new Float32Array(3 * boxes.count), halfSizes: new Float32Array(3 * boxes.count) };
   for (let i = 0; i < boxes.count; i++) {
@@ -116,23 +113,31 @@ function compareQueries(bvh: BVH, boxes: QueryBoxes): void {
     { name: 'overlapBoxes, batched (exact)', run: () => (overlapBoxes(bvh, batch, list, { batched: true }), list.count + list.dropped) },
     { name: 'overlapBoxes, walk per box (exact)', run: () => (overlapBoxes(bvh, batch, list, { batched: false }), list.count + list.dropped) },
   ];
-  const rounds = quick ? 5 : 31;
-  const times = variants.map(() => [] as number[]);
-  const found = variants.map(() => 0);
-  for (let round = -1; round < rounds; round++) {
-    variants.forEach((variant, v) => {
-      const start = cpuMs();
-      const repeats = quick ? 1 : 5;
-      for (let r = 0; r < repeats; r++) found[v] = variant.run();
-      if (round >= 0) times[v]!.push(((cpuMs() - start) * 1000) / repeats);
-    });
-  }
-  const base = median(times[0]!);
+  const contenders = variants.map((variant) =>
+    timed(`${variant.name} ${actors}`, () => {
+      variant.run();
+    }),
+  );
+  const paired = pairedCpuMany(
+    contenders.slice(1).map((contender) => [contender, contenders[0]!] as const),
+    { pairs: quick ? 2 : 15, minChunkMs: quick ? 20 : 150 },
+  );
+  const rows = paired.map((times, k) =>
+    report.add(
+      pairedRow(`${actors} actors: ${variants[k + 1]!.name}`, variants[k + 1]!.name, variants[0]!.name, times, {
+        unit: `query set of ${boxes.count} contact boxes`,
+        ratioOf: 'ours/peer',
+      }),
+    ),
+  );
+  const found = variants.map((variant) => variant.run());
+  const baseUs = 1000 * median(paired.flatMap((p) => p.peerMs));
   console.log(`\nterrain neighbour query: ${boxes.count} awake actors' contact boxes at frame ${queryFrame}`);
-  console.log('variant                                   µs/set   triangles   ratio');
+  console.log('variant                                   µs/set   triangles   ratio (spread)');
   variants.forEach((variant, v) => {
-    const t = median(times[v]!);
-    console.log(`${variant.name.padEnd(40)} ${t.toFixed(0).padStart(8)} ${String(found[v]).padStart(11)} ${(t / base).toFixed(2).padStart(7)}×`);
+    const us = v === 0 ? baseUs : 1000 * rows[v - 1]!.ourMs;
+    const ratio = v === 0 ? '1.00×' : `${rows[v - 1]!.ratio.toFixed(2)}× (${formatSpread(rows[v - 1]!.spread)})`;
+    console.log(`${variant.name.padEnd(40)} ${us.toFixed(0).padStart(8)} ${String(found[v]).padStart(11)}   ${ratio}`);
   });
 }
 
@@ -170,5 +175,16 @@ for (const count of sizes) {
   console.log(`${'step (wall)'.padEnd(18)} ${(wall / frames).toFixed(3).padStart(10)}`);
   console.log(`${'step (CPU)'.padEnd(18)} ${(cpu / frames).toFixed(3).padStart(10)}`);
   console.log(`contacts/step ${(contacts / frames).toFixed(0)} · at the end: awake ${census.awake}, asleep ${census.sleeping}, lost ${census.lost}`);
-  if (boxes !== null && boxes.count > 0) compareQueries(bvh, boxes);
+  report.addQuality({
+    name: `${count} actors, ${frames} frames: step`,
+    ...Object.fromEntries(Object.entries(sums).map(([key, value]) => [`${key}WallMs`, value / frames])),
+    stepWallMs: wall / frames,
+    stepCpuMs: cpu / frames,
+    contactsPerStep: contacts / frames,
+    awake: census.awake,
+    asleep: census.sleeping,
+    lost: census.lost,
+  });
+  if (boxes !== null && boxes.count > 0) compareQueries(bvh, boxes, count);
 }
+report.finish();

@@ -10,10 +10,11 @@
  * attribute) and its own tree: ours from computeBoundsTree (defaults), three-mesh-bvh's MeshBVH with
  * the SAH strategy (its best for rays).
  *
- * Timing: CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair alternating
- * (ours, peer, then peer, ours…), a discarded warm-up of each first; each timed chunk casts every ray
- * of the set, repeated until it takes ≥ 150 ms of CPU. Per row: the median of the pairs' peer/ours
- * time ratios (how many times faster ours is) and their spread (lowest–highest). Only then the
+ * Timing (_pairedCpu.ts): CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair
+ * alternating (ours, peer, then peer, ours…), each contender from its own timing loop, a discarded
+ * warm-up of each first; each timed chunk casts every ray of the set, repeated until it takes ≥ 150 ms
+ * of CPU. Per row: the median of the pairs' peer/ours time ratios (how many times faster ours is) and
+ * their spread (min–max, p10–p90 from 10 pairs on); table and JSON from _report.ts. Only then the
  * correctness sweep: per ray, the same number of hits and the same closest distance (1e-9 relative)
  * and face (by its corners) from both.
  *
@@ -27,8 +28,9 @@ import { acceleratedRaycast, computeBoundsTree, loadRaycastKernel, raycastKernel
 import { Random } from '../../src/math/random';
 import type { RayBatch } from '../../src/query/rays/index';
 import { generateTerrain } from '../../src/terrain/index';
-import { median, pairedRounds, quantile } from './_pairedCpu';
+import { pairedCpu, timed } from './_pairedCpu';
 import { emptyRayBatch, incoherentRays } from './_raySets';
+import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -128,27 +130,21 @@ function castPeer(c: Contest, firstHitOnly: boolean): void {
   castSet(c.peer, c.rays, firstHitOnly);
 }
 
-interface Row {
-  name: string;
-  oursMs: number;
-  peerMs: number;
-  /** peer time / our time, one per pair. */
-  speedups: number[];
-}
-
-function pairRow(name: string, runOurs: () => void, runPeer: () => void): Row {
-  const { aMs: oursTimes, bMs: peerTimes } = pairedRounds(runOurs, runPeer, PAIRS);
-  return { name, oursMs: median(oursTimes), peerMs: median(peerTimes), speedups: peerTimes.map((peer, k) => peer / oursTimes[k]!) };
-}
-
-const rows: Row[] = [];
+const report = new BenchReport(import.meta.url, { cells: CELLS, rays: RAYS, pairs: PAIRS, knot: [KNOT_TUBULAR, KNOT_RADIAL], seed: SEED });
+const rows: PairedRow[] = [];
 for (const c of contests) {
   for (const firstHitOnly of [true, false]) {
+    const name = `${c.name}, ${firstHitOnly ? 'firstHitOnly' : 'all hits'}`;
+    const times = pairedCpu(
+      timed(`ours ${name}`, () => castOurs(c, firstHitOnly)),
+      timed(`three-mesh-bvh ${name}`, () => castPeer(c, firstHitOnly)),
+      { pairs: PAIRS, minChunkMs: quick ? 20 : 150 },
+    );
     rows.push(
-      pairRow(
-        `${c.name}, ${firstHitOnly ? 'firstHitOnly' : 'all hits'}`,
-        () => castOurs(c, firstHitOnly),
-        () => castPeer(c, firstHitOnly),
+      report.add(
+        pairedRow(name, 'ours acceleratedRaycast', 'three-mesh-bvh acceleratedRaycast', times, {
+          unit: `${RAYS} rays through Raycaster.intersectObject`,
+        }),
       ),
     );
   }
@@ -157,15 +153,11 @@ for (const c of contests) {
 const pad = (text: string, width: number): string => text.padStart(width);
 const nameWidth = Math.max(...rows.map((row) => row.name.length)) + 2;
 console.log(`\n${RAYS.toLocaleString('en')} incoherent rays per set through Raycaster.intersectObject; median of ${PAIRS} CPU-time pairs`);
-console.log(
-  `${'set'.padEnd(nameWidth)}${pad('ours µs/ray', 13)}${pad('peer µs/ray', 13)}${pad('× peer', 9)}${pad('lowest–highest', 17)}${pad('IQR', 15)}`,
-);
+console.log(`${'set'.padEnd(nameWidth)}${pad('ours µs/ray', 13)}${pad('peer µs/ray', 13)}${pad('× peer', 9)}  spread`);
 for (const row of rows) {
   const perRay = (ms: number): string => ((1000 * ms) / RAYS).toFixed(2);
-  const spread = `${quantile(row.speedups, 0).toFixed(2)}–${quantile(row.speedups, 1).toFixed(2)}`;
-  const iqr = `${quantile(row.speedups, 0.25).toFixed(2)}–${quantile(row.speedups, 0.75).toFixed(2)}`;
   console.log(
-    `${row.name.padEnd(nameWidth)}${pad(perRay(row.oursMs), 13)}${pad(perRay(row.peerMs), 13)}${pad(median(row.speedups).toFixed(2), 9)}${pad(spread, 17)}${pad(iqr, 15)}`,
+    `${row.name.padEnd(nameWidth)}${pad(perRay(row.ourMs), 13)}${pad(perRay(row.peerMs), 13)}${pad(row.ratio.toFixed(2), 9)}  ${formatSpread(row.spread)}`,
   );
 }
 
@@ -193,8 +185,11 @@ for (const c of contests) {
       sameFirst++;
   }
   const share = (n: number): string => `${((100 * n) / c.rays.count).toFixed(2)} %`;
-  console.log(`${c.name}: same hit count ${share(sameCount)}, same first hit ${share(sameFirst)}`);
+  const verdict = `${c.name}: same hit count ${share(sameCount)}, same first hit ${share(sameFirst)}`;
+  console.log(verdict);
+  report.note(verdict);
   if (sameCount < c.rays.count || sameFirst < c.rays.count) failures++;
 }
 console.log(hitsSeen > 0 ? '' : 'no hits at all: the rays miss the meshes');
+report.finish();
 process.exit(failures === 0 && hitsSeen > 0 ? 0 : 1);

@@ -20,11 +20,14 @@
  * of the gain is the batching and how much the test. Hit counts must agree, and so must the exits (the
  * optimized test's "contained" is v1's "overlap"; its edge exits are edge exits of v1 too).
  *
- * Rules: a warm-up over all scenarios is discarded; rounds alternate the variants; times are this
- * process's CPU time (the machine is shared, wall time would count other processes); medians.
+ * Rules: a warm-up over all scenarios is discarded; then (_pairedCpu.ts) every variant in back-to-back
+ * CPU-time pairs with v1, the order alternating, each from its own timing loop; per variant the median of
+ * the pairs' v1 / variant ratios and their spread (table and JSON from _report.ts). Hit counts and exits
+ * are compared only after the timing, in a pass of their own.
  *
  * A second table runs the box query over a terrain BVH (overlapBoxes): many probe-sized boxes resting
- * on the surface, in one batched walk or one walk per box, with the optimized test or v1 at the leaves.
+ * on the surface, in one batched walk or one walk per box, with the optimized test or v1 at the leaves,
+ * each paired with v1 per box the same way.
  *
  *   npx tsx tests/bench/box-triangle.ts           full run
  *   npx tsx tests/bench/box-triangle.ts --quick   smoke run
@@ -38,6 +41,8 @@ import { mollerV1 } from '../../src/query/boxTriangle/mollerV1';
 import { mollerV2 } from '../../src/query/boxTriangle/mollerV2';
 import { overlapBoxWithTriangles } from '../../src/query/boxTriangle/optimized';
 import { loadSimdBoxTriangles, simdBoxTrianglesUnavailableReason } from '../../src/query/boxTriangle/boxTriangleKernel';
+import { pairedCpuMany, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
 // The WebAssembly SIMD twin (same answers as v1, two triangles at a time in f64x2), built by npm run build:wasm.
 const simd = await loadSimdBoxTriangles();
@@ -45,8 +50,7 @@ if (simd === null) throw new Error(`WebAssembly SIMD box-triangle test unavailab
 
 const quick = process.argv.includes('--quick');
 const TRIANGLES = 16384;
-const ROUNDS = quick ? 3 : 21;
-const REPEATS = quick ? 2 : 10;
+const PAIRS = quick ? 2 : 15;
 const SEED = 20140320;
 
 /** The one box: centre, then half-sizes. */
@@ -150,18 +154,12 @@ function runSimd(set: TestSet, answers: Uint8Array): number {
   return simd!.overlap(BOX, 0, set.positions, set.indices, null, 0, TRIANGLES, answers);
 }
 
-// The SIMD test is timed from its own call site: a fifth target at the variants' shared call site makes
-// it megamorphic, and V8 then runs the one-by-one optimized loop 25× slower (measured), which would
-// misstate that column.
+// Each variant is timed from its own timing loop (_pairedCpu.ts): once, a fifth target at one shared
+// call site made it megamorphic, and V8 then ran the one-by-one optimized loop 25× slower.
 const VARIANTS = [runV1, runV2, runOptimized, runOptimizedOneByOne] as const;
 
-/** CPU time of this process (user + system), in milliseconds. */
-function cpuMilliseconds(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-}
-
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const report = new BenchReport(import.meta.url, { triangles: TRIANGLES, pairs: PAIRS, seed: SEED });
 
 const random = new Random(SEED);
 const sets = SCENARIOS.map((name) => makeSet(name, random));
@@ -184,20 +182,24 @@ const exitLines: string[] = [];
 let disagreements = 0;
 const missed: string[] = [];
 for (const set of sets) {
+  const v1 = timed(`v1 ${set.name}`, () => runV1(set, exitsOf[0]!));
+  const ours = [
+    timed(`v2 ${set.name}`, () => runV2(set, exitsOf[1]!)),
+    timed(`optimized ${set.name}`, () => runOptimized(set, exitsOf[2]!)),
+    timed(`optimized one by one ${set.name}`, () => runOptimizedOneByOne(set, exitsOf[3]!)),
+    timed(`SIMD ${set.name}`, () => runSimd(set, simdAnswers)),
+  ];
+  const paired = pairedCpuMany(
+    ours.map((o) => [o, v1] as const),
+    { pairs: PAIRS, minChunkMs: quick ? 20 : 150 },
+  );
+  const unit = `one box against ${TRIANGLES} triangles`;
+  const [v2Row, optRow, oneRow, simdRow] = ours.map((o, k) =>
+    report.add(pairedRow(`${set.name}: ${o.label.slice(0, -set.name.length - 1)}`, o.label, 'v1', paired[k]!, { unit })),
+  ) as [PairedRow, PairedRow, PairedRow, PairedRow];
+  // Correctness after timing, in a pass of its own.
   const hits = VARIANTS.map((run, v) => run(set, exitsOf[v]!));
   hits.push(runSimd(set, simdAnswers));
-  const times: number[][] = VARIANTS.map(() => []);
-  const simdTimes: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    VARIANTS.forEach((run, v) => {
-      const start = cpuMilliseconds();
-      for (let r = 0; r < REPEATS; r++) run(set, exitsOf[v]!);
-      times[v]!.push((cpuMilliseconds() - start) / REPEATS);
-    });
-    const start = cpuMilliseconds();
-    for (let r = 0; r < REPEATS; r++) runSimd(set, simdAnswers);
-    simdTimes.push((cpuMilliseconds() - start) / REPEATS);
-  }
   const histogram = new Int32Array(EXIT_COUNT);
   for (let t = 0; t < TRIANGLES; t++) {
     const e1 = exitsOf[0]![t]!,
@@ -212,13 +214,13 @@ for (const set of sets) {
     const same = isOverlapExit(e1) === isOverlapExit(e2) && sameExit && eOne === eo && (simdAnswer === 1) === isOverlapExit(e1);
     if (!same) disagreements++;
   }
-  const [t1, t2, to, tOne] = times.map(median) as [number, number, number, number];
-  const tSimd = median(simdTimes);
+  const t1 = median(paired.flatMap((p) => p.peerMs));
+  const [t2, to, tSimd] = [v2Row.ourMs, optRow.ourMs, simdRow.ourMs];
   const ns = (ms: number): string => ((ms * 1e6) / TRIANGLES).toFixed(1);
-  const speedup = t1 / to;
+  const speedup = optRow.ratio;
   const target = TARGETS[set.name];
   if (target !== undefined && speedup < target) missed.push(`optimized ${set.name} ${speedup.toFixed(2)}× < ${target}×`);
-  if (target !== undefined && t1 / tSimd < target) missed.push(`SIMD ${set.name} ${(t1 / tSimd).toFixed(2)}× < ${target}×`);
+  if (target !== undefined && simdRow.ratio < target) missed.push(`SIMD ${set.name} ${simdRow.ratio.toFixed(2)}× < ${target}×`);
   rows.push({
     scenario: set.name,
     'v1 ms': t1.toFixed(3),
@@ -226,13 +228,13 @@ for (const set of sets) {
     'opt ms': to.toFixed(3),
     'ns/test v1·v2·opt': `${ns(t1)} · ${ns(t2)} · ${ns(to)}`,
     'hits v1/v2/opt/SIMD': [hits[0], hits[1], hits[2], hits[4]].join('/'),
-    'opt vs v1': speedup.toFixed(2) + '×',
+    'opt vs v1': `${speedup.toFixed(2)}× (${formatSpread(optRow.spread)})`,
     'opt vs v2': (t2 / to).toFixed(2) + '×',
-    'v2 vs v1': (t1 / t2).toFixed(2) + '×',
+    'v2 vs v1': v2Row.ratio.toFixed(2) + '×',
     target: target === undefined ? '–' : `≥ ${target}×`,
-    'opt 1-by-1 vs v1': (t1 / tOne).toFixed(2) + '×',
+    'opt 1-by-1 vs v1': oneRow.ratio.toFixed(2) + '×',
     'SIMD ms': tSimd.toFixed(3),
-    'SIMD vs v1': (t1 / tSimd).toFixed(2) + '×',
+    'SIMD vs v1': `${simdRow.ratio.toFixed(2)}× (${formatSpread(simdRow.spread)})`,
   });
   exitLines.push(
     `  ${set.name.padEnd(7)} ${[...histogram]
@@ -242,7 +244,9 @@ for (const set of sets) {
   );
 }
 
-console.log(`\nBox-triangle overlap: one box, ${TRIANGLES} triangles per scenario; CPU ms per pass, median of ${ROUNDS} rounds × ${REPEATS}`);
+console.log(
+  `\nBox-triangle overlap: one box, ${TRIANGLES} triangles per scenario; CPU ms per pass, medians; × v1: median of ${PAIRS} pairs (spread)`,
+);
 console.table(rows);
 console.log('Exits taken by the optimized test:');
 console.log(exitLines.join('\n'));
@@ -272,25 +276,29 @@ const queryVariants = [
   ['v1', true],
   ['v1', false],
 ] as const;
-let queryCounters: BoxQueryCounters[] = [];
-for (let pass = 0; pass < (quick ? 1 : 3); pass++)
-  queryCounters = queryVariants.map(([test, batched]) => overlapBoxes(bvh, probes, list, { test, batched }));
-const queryTimes: number[][] = queryVariants.map(() => []);
-for (let round = 0; round < (quick ? 2 : 9); round++) {
-  queryVariants.forEach(([test, batched], v) => {
-    const start = cpuMilliseconds();
-    overlapBoxes(bvh, probes, list, { test, batched });
-    queryTimes[v]!.push(cpuMilliseconds() - start);
-  });
-}
-const queryBase = median(queryTimes[3]!);
+const queryTimed = queryVariants.map(([test, batched]) =>
+  timed(`overlapBoxes ${test} ${batched ? 'batched' : 'per box'}`, () => overlapBoxes(bvh, probes, list, { test, batched })),
+);
+const queryPairs = pairedCpuMany(
+  queryTimed.slice(0, 3).map((contender) => [contender, queryTimed[3]!] as const),
+  { pairs: quick ? 2 : 11, minChunkMs: quick ? 20 : 150 },
+);
+const queryRowsPaired = queryPairs.map((times, v) =>
+  report.add(
+    pairedRow(`query: ${queryTimed[v]!.label}`, queryTimed[v]!.label, queryTimed[3]!.label, times, {
+      unit: `${BOXES} boxes on a ${CELLS}-cell terrain`,
+    }),
+  ),
+);
+const queryCounters: BoxQueryCounters[] = queryVariants.map(([test, batched]) => overlapBoxes(bvh, probes, list, { test, batched }));
+const queryMs = [...queryRowsPaired.map((row) => row.ourMs), median(queryPairs.flatMap((p) => p.peerMs))];
 queryVariants.forEach(([test, batched], v) => {
   const c = queryCounters[v]!;
   queryRows.push({
     'leaf test': test,
     walk: batched ? 'batched' : 'per box',
-    ms: median(queryTimes[v]!).toFixed(2),
-    'vs v1 per box': (queryBase / median(queryTimes[v]!)).toFixed(2) + '×',
+    ms: queryMs[v]!.toFixed(2),
+    'vs v1 per box': v === 3 ? '1' : `${queryRowsPaired[v]!.ratio.toFixed(2)}× (${formatSpread(queryRowsPaired[v]!.spread)})`,
     'nodes visited': String(c.nodesVisited),
     'child boxes decoded': String(c.childBoxesDecoded),
     'box-node tests': String(c.boxesTested),
@@ -305,4 +313,7 @@ console.table(queryRows);
 const sameOverlaps = queryCounters.every((c) => c.hits === queryCounters[0]!.hits);
 if (!sameOverlaps) console.error('the query variants found different overlaps');
 if (disagreements > 0) console.error(`${disagreements} tests where the variants disagree`);
+report.note(disagreements === 0 ? 'every variant agrees with v1 on every triangle' : `${disagreements} disagreements`);
+report.note(missed.length === 0 ? 'all four targets met by the optimized and the SIMD test' : `targets missed: ${missed.join('; ')}`);
+report.finish();
 if (disagreements > 0 || !sameOverlaps) process.exit(1);

@@ -9,8 +9,13 @@
  * moved boxes and produces the overlapping pairs (timed: our update calls + step; box-intersect's input
  * refresh + sweep; Rapier's setNextKinematicTranslation + world.step, whose broad-phase share its own
  * profiler reports). Each contender has its own copy of the scene. Contenders take turns in blocks of
- * frames, so load from other processes hits them alike; the first block is a discarded warm-up, the
- * initial insertion is reported as "1st step". Pair sets are checked against brute force at checkpoint
+ * frames, the order rotating per round, so load from other processes hits them alike; the first block is
+ * a discarded warm-up, the initial insertion is reported as "1st step". Times are CPU time
+ * (process.cpuUsage), each contender's timed part run from its own timing loop (_pairedCpu.ts). The
+ * stateful scenes cannot repeat a frame, so a pair is the contender's block and the peer's block of the
+ * same round: per row the median of those pair ratios (box-intersect / ours; Rapier world.step / ours)
+ * and their spread (table and JSON from _report.ts). Rapier's broad-phase share is its own profiler's
+ * (wall) figure and cannot be paired: it is printed, and kept in the JSON as a quality row. Pair sets are checked against brute force at checkpoint
  * frames (count and an order-free checksum); Rapier tests exact cuboids with its own rounding, so only its
  * pair count is compared.
  *
@@ -30,6 +35,8 @@ import {
   type BroadPhaseName,
   type PairList,
 } from '../../src/broadphase/index';
+import { timed, type PairTimes } from './_pairedCpu';
+import { BenchReport, pairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -70,6 +77,8 @@ interface Contender {
   mismatches: number;
   firstStep: number;
   times: number[];
+  /** CPU ms per frame of each timed block (the block's mean). */
+  blocks: number[];
   /** Extra series (Rapier's profiler figures). */
   series?: Record<string, number[]>;
   notes(): string;
@@ -98,19 +107,24 @@ function reference(percent: number): Expected {
 function strategy(name: BroadPhaseName, percent: number, expected: Expected): Contender {
   const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
   const bp: BroadPhase = createBroadPhase(name);
+  let current = 0;
+  let step!: ReturnType<BroadPhase['step']>;
+  const timer = timed(name, () => {
+    if (current === 0) populateBroadPhase(bp, scene);
+    else applySceneMoves(bp, scene);
+    step = bp.step();
+  });
   const contender: Contender = {
     name,
     pairs: 0,
     mismatches: 0,
     firstStep: 0,
     times: [],
+    blocks: [],
     frame(frame) {
       if (frame > 0) scene.advance();
-      const t0 = performance.now();
-      if (frame === 0) populateBroadPhase(bp, scene);
-      else applySceneMoves(bp, scene);
-      const step = bp.step();
-      const elapsed = performance.now() - t0;
+      current = frame;
+      const elapsed = timer.time(1);
       if (frame === 0) contender.firstStep = elapsed;
       contender.pairs = step.pairs.count;
       const want = expected.get(frame);
@@ -143,33 +157,40 @@ function outward(value: number, up: boolean): number {
 function boxIntersectPeer(percent: number, expected: Expected): Contender {
   const scene = new OrbitScene({ count: COUNT, movingPercent: percent, seed: SEED });
   const boxes: number[][] = [];
+  let current = 0;
+  let count = 0;
+  let sum = 0;
+  let check = false;
+  const timer = timed('box-intersect', () => {
+    const b = scene.boxes;
+    if (current === 0) {
+      for (let i = 0; i < COUNT; i++) boxes.push(Array.from({ length: 6 }, (_, k) => outward(b[6 * i + k]!, k >= 3)));
+    } else {
+      for (let k = 0; k < scene.movedCount; k++) {
+        const i = scene.moved[k]!;
+        const box = boxes[i]!;
+        for (let c = 0; c < 6; c++) box[c] = outward(b[6 * i + c]!, c >= 3);
+      }
+    }
+    boxIntersect(boxes, (i: number, j: number) => {
+      count++;
+      if (check) sum = (sum + pairHash(Math.min(i, j), Math.max(i, j))) >>> 0;
+    });
+  });
   const contender: Contender = {
     name: 'box-intersect (npm)',
     pairs: 0,
     mismatches: 0,
     firstStep: 0,
     times: [],
+    blocks: [],
     frame(frame) {
       if (frame > 0) scene.advance();
-      const b = scene.boxes;
-      const t0 = performance.now();
-      if (frame === 0) {
-        for (let i = 0; i < COUNT; i++) boxes.push(Array.from({ length: 6 }, (_, k) => outward(b[6 * i + k]!, k >= 3)));
-      } else {
-        for (let k = 0; k < scene.movedCount; k++) {
-          const i = scene.moved[k]!;
-          const box = boxes[i]!;
-          for (let c = 0; c < 6; c++) box[c] = outward(b[6 * i + c]!, c >= 3);
-        }
-      }
-      let count = 0;
-      let sum = 0;
-      const check = expected.has(frame);
-      boxIntersect(boxes, (i: number, j: number) => {
-        count++;
-        if (check) sum = (sum + pairHash(Math.min(i, j), Math.max(i, j))) >>> 0;
-      });
-      const elapsed = performance.now() - t0;
+      current = frame;
+      count = 0;
+      sum = 0;
+      check = expected.has(frame);
+      const elapsed = timer.time(1);
       if (frame === 0) contender.firstStep = elapsed;
       contender.pairs = count;
       const want = expected.get(frame);
@@ -196,40 +217,44 @@ function rapierPeer(percent: number, expected: Expected): Contender {
   };
   const broad: number[] = [];
   const steps: number[] = [];
+  let current = 0;
+  const timer = timed('Rapier', () => {
+    if (current === 0) {
+      for (let i = 0; i < COUNT; i++) {
+        setCentre(i);
+        const body = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased().setTranslation(centre.x, centre.y, centre.z));
+        const desc = RAPIER.ColliderDesc.cuboid(
+          (b[6 * i + 3]! - b[6 * i]!) / 2,
+          (b[6 * i + 4]! - b[6 * i + 1]!) / 2,
+          (b[6 * i + 5]! - b[6 * i + 2]!) / 2,
+        )
+          .setSensor(true)
+          .setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL);
+        bodies.push(body);
+        colliders.push(world.createCollider(desc, body));
+      }
+    } else {
+      for (let k = 0; k < scene.movedCount; k++) {
+        const i = scene.moved[k]!;
+        setCentre(i);
+        bodies[i]!.setNextKinematicTranslation(centre);
+      }
+    }
+    world.step();
+  });
   const contender: Contender = {
     name: 'Rapier',
     pairs: 0,
     mismatches: 0,
     firstStep: 0,
     times: [],
+    blocks: [],
     series: { broad, steps },
     compareCountOnly: true,
     frame(frame) {
       if (frame > 0) scene.advance();
-      const t0 = performance.now();
-      if (frame === 0) {
-        for (let i = 0; i < COUNT; i++) {
-          setCentre(i);
-          const body = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased().setTranslation(centre.x, centre.y, centre.z));
-          const desc = RAPIER.ColliderDesc.cuboid(
-            (b[6 * i + 3]! - b[6 * i]!) / 2,
-            (b[6 * i + 4]! - b[6 * i + 1]!) / 2,
-            (b[6 * i + 5]! - b[6 * i + 2]!) / 2,
-          )
-            .setSensor(true)
-            .setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL);
-          bodies.push(body);
-          colliders.push(world.createCollider(desc, body));
-        }
-      } else {
-        for (let k = 0; k < scene.movedCount; k++) {
-          const i = scene.moved[k]!;
-          setCentre(i);
-          bodies[i]!.setNextKinematicTranslation(centre);
-        }
-      }
-      world.step();
-      const elapsed = performance.now() - t0;
+      current = frame;
+      const elapsed = timer.time(1);
       if (frame === 0) contender.firstStep = elapsed;
       broad.push(world.timingBroadPhase());
       steps.push(world.timingStep());
@@ -257,6 +282,27 @@ interface Row {
   notes: string;
 }
 
+/** Each of our strategies against box-intersect and against Rapier's world.step, block by block. */
+function pairRows(percent: number, contenders: Contender[]): void {
+  const boxIntersectContender = contenders.find((c) => c.name.startsWith('box-intersect'))!;
+  const rapierContender = contenders.find((c) => c.name === 'Rapier')!;
+  const unit = `one frame of ${COUNT} boxes, ${percent}% moving (mean over a block of ${BLOCK})`;
+  for (const ours of contenders.filter((c) => c !== boxIntersectContender && c !== rapierContender)) {
+    for (const peer of [boxIntersectContender, rapierContender]) {
+      const times: PairTimes = { oursMs: ours.blocks, peerMs: peer.blocks, repeats: 1 };
+      report.add(
+        pairedRow(
+          `${percent}%: ${ours.name} vs ${peer.name === 'Rapier' ? 'Rapier step' : 'box-intersect'}`,
+          ours.name,
+          peer.name === 'Rapier' ? 'Rapier world.step' : peer.name,
+          times,
+          { unit },
+        ),
+      );
+    }
+  }
+}
+
 function run(percent: number): Row[] {
   const expected = reference(percent);
   const names = BROAD_PHASE_NAMES.filter((name) => name !== 'brute-force');
@@ -265,6 +311,7 @@ function run(percent: number): Row[] {
   for (let block = 0; block <= BLOCKS; block++) {
     for (let c = 0; c < contenders.length; c++) {
       const contender = contenders[(c + block) % contenders.length]!;
+      let blockMs = 0;
       for (let k = 0; k < BLOCK; k++) {
         const frame = block * BLOCK + k;
         const elapsed = contender.frame(frame);
@@ -273,11 +320,14 @@ function run(percent: number): Row[] {
           continue;
         }
         contender.times.push(elapsed);
+        blockMs += elapsed;
       }
+      if (block > 0) contender.blocks.push(blockMs / BLOCK);
     }
     process.stdout.write('.');
   }
   process.stdout.write('\n');
+  pairRows(percent, contenders);
   // The reference itself, on a few frames of its own.
   const brute = strategy('brute-force', percent, expected);
   for (let frame = 0; frame < 1 + BRUTE_FRAMES; frame++) {
@@ -303,7 +353,7 @@ function run(percent: number): Row[] {
         median: median(steps),
         mean: mean(steps),
         ...base,
-        notes: `wall incl. body updates ${median(contender.times).toFixed(2)} ms`,
+        notes: `CPU incl. body updates ${median(contender.times).toFixed(2)} ms`,
       });
     } else {
       rows.push({ name: contender.name, median: median(contender.times), mean: mean(contender.times), ...base, notes: contender.notes() });
@@ -312,6 +362,7 @@ function run(percent: number): Row[] {
   return rows;
 }
 
+const report = new BenchReport(import.meta.url, { count: COUNT, frames: FRAMES, block: BLOCK, blocks: BLOCKS, percents: PERCENTS, seed: SEED });
 await RAPIER.init();
 console.log(
   `Broad-phase benchmark: CDTestFramework orbits, ${COUNT} boxes, ${BLOCKS * BLOCK} timed frames per contender in blocks of ${BLOCK} taken in turn, ` +
@@ -326,7 +377,7 @@ for (const percent of PERCENTS) {
   const peer = rows.find((row) => row.name.startsWith('box-intersect'))!;
   const ours = rows.filter((row) => BROAD_PHASE_NAMES.includes(row.name as BroadPhaseName) && row.name !== 'brute-force');
   const best = ours.reduce((a, b) => (b.median < a.median ? b : a));
-  console.log(`\n${COUNT} boxes, ${percent}% moving — ms per frame (median; mean), pairs at the last frame`);
+  console.log(`\n${COUNT} boxes, ${percent}% moving — CPU ms per frame (median; mean), pairs at the last frame`);
   console.log(
     `${pad('contender', 31)} ${lpad('median', 8)} ${lpad('mean', 8)} ${lpad('1st step', 9)} ${lpad('pairs', 6)} ${pad('= brute', 12)} ${lpad('÷ Rapier bp', 11)} ${lpad('box-int. ÷', 10)}  counters`,
   );
@@ -337,6 +388,7 @@ for (const percent of PERCENTS) {
       `${pad(row.name + (row === best ? ' *' : ''), 31)} ${lpad(row.median.toFixed(3), 8)} ${lpad(row.mean.toFixed(3), 8)} ${lpad(row.firstStep.toFixed(1), 9)} ${lpad(String(row.pairs), 6)} ${pad(row.agrees, 12)} ${lpad(vsRapier, 11)} ${lpad(vsPeer, 10)}  ${row.notes}`,
     );
   }
+  for (const row of rows) report.addQuality({ percent, ...row });
   const okRapier = best.median <= 0.5 * rapier.median;
   const okPeer = peer.median >= 2 * best.median;
   const verdict = `${percent}% moving: best is ${best.name} at ${(best.median / rapier.median).toFixed(2)}× Rapier's broad-phase (target ≤ 0.5×: ${okRapier ? 'met' : 'NOT met'}) and ${(peer.median / best.median).toFixed(2)}× faster than box-intersect (target ≥ 2×: ${okPeer ? 'met' : 'NOT met'})`;
@@ -344,3 +396,5 @@ for (const percent of PERCENTS) {
   verdicts.push(verdict);
 }
 console.log('\n' + verdicts.join('\n'));
+for (const verdict of verdicts) report.note(verdict);
+report.finish();

@@ -8,8 +8,9 @@
  * Work: our builders make the quantized 4-way tree with the terrain's collision materials, as the
  * page's terrain worker does; three-mesh-bvh builds its own tree (its index buffer, which it reorders,
  * is a fresh copy made outside the timing).
- * Timing: CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair alternating
- * (ours, peer, then peer, ours…) so drift hits both alike, after one discarded warm-up of each. Per row:
+ * Timing (_pairedCpu.ts): CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair
+ * alternating (ours, peer, then peer, ours…) so drift hits both alike, each contender from its own timing
+ * loop, after one discarded warm-up of each; table and JSON from _report.ts. Per row:
  * the median time of each side, the median of the pairs' ratios and their spread (lowest–highest).
  * The ray kernel keeps one tree resident, so each tree is uploaded before its timed run, untimed.
  * Only after the timing, the correctness sweep: every ray's hit t on the WebAssembly-built tree must
@@ -26,7 +27,9 @@ import { Random } from '../../src/math/random';
 import { castRays, type RayBatch, type RayHits } from '../../src/query/rays/index';
 import { loadSimdRays, simdRaysUnavailableReason } from '../../src/query/rays/simdRays';
 import { generateTerrain, terrainMaterialInput, type TerrainMesh } from '../../src/terrain/index';
+import { median, pairedCpu, timed, type PairTimes } from './_pairedCpu';
 import { incoherentRays } from './_raySets';
+import { BenchReport, pairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -49,57 +52,20 @@ if (rayKernel === null) {
   process.exit(1);
 }
 
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-function timeOnce(run: () => void): number {
-  const start = cpuMs();
-  run();
-  return cpuMs() - start;
-}
-
 interface Pairs {
   oursMs: number;
   peerMs: number;
   /** peer / ours per pair: above 1, ours is faster. */
   ratios: number[];
+  times: PairTimes;
 }
 
 /** `prepareOurs` / `preparePeer` run untimed before each timed run of that side (fresh inputs, uploads). */
 function pairs(ours: () => void, peer: () => void, prepareOurs: () => void = () => {}, preparePeer: () => void = prepareOurs): Pairs {
-  prepareOurs();
-  ours();
-  preparePeer();
-  peer();
-  const oursTimes: number[] = [];
-  const peerTimes: number[] = [];
-  const ratios: number[] = [];
-  for (let pair = 0; pair < PAIRS; pair++) {
-    let o: number, p: number;
-    if (pair % 2 === 0) {
-      prepareOurs();
-      o = timeOnce(ours);
-      preparePeer();
-      p = timeOnce(peer);
-    } else {
-      preparePeer();
-      p = timeOnce(peer);
-      prepareOurs();
-      o = timeOnce(ours);
-    }
-    oursTimes.push(o);
-    peerTimes.push(p);
-    ratios.push(p / o);
-  }
-  return { oursMs: median(oursTimes), peerMs: median(peerTimes), ratios };
+  const times = pairedCpu(timed(ours.name, ours), timed(peer.name, peer), { pairs: PAIRS, beforeOurs: prepareOurs, beforePeer: preparePeer });
+  return { oursMs: median(times.oursMs), peerMs: median(times.peerMs), ratios: times.oursMs.map((o, k) => times.peerMs[k]! / o), times };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = (sorted.length - 1) / 2;
-  return (sorted[Math.floor(middle)]! + sorted[Math.ceil(middle)]!) / 2;
-}
 const spread = (ratios: number[]): string => `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
 
 // Each contender from its own call site.
@@ -208,6 +174,19 @@ console.log(
   '\nNative anchors on this machine (tinybvh 1.6.7, g++ -O3 -march=native, one thread, same terrain): 524k triangles,\n' +
     'binned SAH 414 ms scalar, 188 ms AVX (three-mesh-bvh SAH ≈ 1.5 s CPU in that sitting: 3.5× and 7.5× faster).',
 );
+const report = new BenchReport(import.meta.url, { cells: CELLS, pairs: PAIRS, rays: RAYS, seed: SEED });
+for (const row of rows) {
+  const unit = `build of ${row.triangles} triangles`;
+  report.add(pairedRow(`${row.cells} cells build vs three`, 'buildBVH wasm', 'three-mesh-bvh SAH', row.versusThree.times, { unit }));
+  report.add(pairedRow(`${row.cells} cells build vs TS`, 'buildBVH wasm', 'buildBVH typescript', row.versusTypeScript.times, { unit }));
+  report.add(
+    pairedRow(`${row.cells} cells rays`, 'SIMD rays, wasm-built tree', 'SIMD rays, TS-built tree', row.rays.times, {
+      unit: `${RAYS} incoherent rays`,
+      extra: { sahWasm: row.sah[0], sahTypeScript: row.sah[1], tMismatches: row.mismatches },
+    }),
+  );
+}
+report.finish();
 const failed = rows.some((row) => row.mismatches > 0);
 if (failed) {
   console.error('rays disagree between the WebAssembly-built and TypeScript-built trees');

@@ -4,7 +4,12 @@
  * and 100k 20-unit segments starting just above the surface; closest hit, front faces (both sides'
  * default). Build times and memory are measured on the same meshes.
  *
- * Rules: warm-up pass per ray set discarded; rounds alternate ours and theirs; the table shows medians.
+ * Timing (_pairedCpu.ts): CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair
+ * alternating (ours, three-mesh-bvh, then three-mesh-bvh, ours…), each contender from its own timing
+ * loop, one discarded warm-up of each; rays/s from the median times, "× three-mesh-bvh" the median of
+ * the pair ratios with its spread; table and JSON from _report.ts. Builds the same way, one build per
+ * timed run (three-mesh-bvh's index, which it reorders, a fresh copy set untimed before each). The
+ * agreement of the hits is checked after the timing.
  * Memory: ours = quantized nodes + triangleOrder + shared-leaf frames; theirs = its _roots buffers
  * (it reorders the geometry's own index in place, so no index copy; we give it its own index copy).
  *
@@ -18,14 +23,16 @@ import { buildBVH, type BVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import { castRays, type RayBatch, type RayHits } from '../../src/query/rays/index';
 import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../src/terrain/index';
+import { pairedCpu, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
 const quick = process.argv.includes('--quick');
 const cellsArgument = process.argv.indexOf('--cells');
 const SIZES = cellsArgument >= 0 ? [Number(process.argv[cellsArgument + 1])] : quick ? [64] : [256, 512, 1024];
 const RAY_COUNT = quick ? 5_000 : 100_000;
 const GRID_SIDE = quick ? 70 : 316;
-const ROUNDS = quick ? 2 : 5;
-const BUILD_ROUNDS = quick ? 1 : 2;
+const PAIRS = quick ? 2 : 11;
+const BUILD_PAIRS = quick ? 2 : 5;
 const SEED = 20170302;
 
 function emptyBatch(count: number): RayBatch {
@@ -115,7 +122,6 @@ function castThree(bvh: MeshBVH, batch: RayBatch, out: Float32Array): number {
   return hits;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const fmt = (value: number, digits = 0): string => value.toFixed(digits);
 const millions = (raysPerSecond: number): string => (raysPerSecond / 1e6).toFixed(2) + ' M';
 
@@ -124,8 +130,18 @@ interface Row {
   set: string;
   ours: number;
   theirs: number;
+  paired: PairedRow;
   agree: number;
 }
+
+const report = new BenchReport(import.meta.url, {
+  sizes: SIZES,
+  rays: RAY_COUNT,
+  gridSide: GRID_SIDE,
+  pairs: PAIRS,
+  buildPairs: BUILD_PAIRS,
+  seed: SEED,
+});
 
 const rows: Row[] = [];
 const buildRows: string[][] = [];
@@ -136,18 +152,18 @@ for (const cells of SIZES) {
 
   let ours: BVH | null = null;
   let theirs: MeshBVH | null = null;
-  const ourBuild: number[] = [];
-  const theirBuild: number[] = [];
-  // Build round 0 warms the JIT; its timing is discarded when there is more than one round.
-  for (let round = 0; round <= BUILD_ROUNDS; round++) {
-    let start = performance.now();
-    ours = buildBVH(mesh.positions, mesh.indices, { layouts: ['quantized'] });
-    if (round > 0) ourBuild.push(performance.now() - start);
-    geometry.setIndex(new THREE.BufferAttribute(mesh.indices.slice(), 1));
-    start = performance.now();
-    theirs = new MeshBVH(geometry, { strategy: SAH });
-    if (round > 0) theirBuild.push(performance.now() - start);
-  }
+  const build = pairedCpu(
+    timed(`buildBVH ${cells}`, () => {
+      ours = buildBVH(mesh.positions, mesh.indices, { layouts: ['quantized'] });
+    }),
+    timed(`MeshBVH ${cells}`, () => {
+      theirs = new MeshBVH(geometry, { strategy: SAH });
+    }),
+    { pairs: BUILD_PAIRS, beforePeer: () => geometry.setIndex(new THREE.BufferAttribute(mesh.indices.slice(), 1)) },
+  );
+  const buildRow = report.add(
+    pairedRow(`${cells} cells build`, 'buildBVH quantized', 'three-mesh-bvh SAH', build, { unit: `build of ${mesh.triangleCount} triangles` }),
+  );
   const theirBytes = (theirs as unknown as { _roots: ArrayBuffer[] })._roots.reduce((sum, root) => sum + root.byteLength, 0);
   const ourBvh = ours!;
   const theirBvh = theirs!;
@@ -155,9 +171,9 @@ for (const cells of SIZES) {
   buildRows.push([
     String(cells),
     String(mesh.triangleCount),
-    fmt(median(ourBuild)),
-    fmt(median(theirBuild)),
-    fmt(median(theirBuild) / median(ourBuild), 2),
+    fmt(buildRow.ourMs),
+    fmt(buildRow.peerMs),
+    `${fmt(buildRow.ratio, 2)} (${formatSpread(buildRow.spread)})`,
     fmt(ourBvh.stats.bytesPerTriangle, 2),
     fmt(floatBvh.stats.floatBytes / mesh.triangleCount, 2),
     fmt(theirBytes / mesh.triangleCount, 2),
@@ -174,18 +190,16 @@ for (const cells of SIZES) {
   for (const [name, batch] of sets) {
     const hits: RayHits = { t: new Float32Array(batch.count), triangle: new Int32Array(batch.count) };
     const theirT = new Float32Array(batch.count);
-    castRays(ourBvh, batch, hits);
-    castThree(theirBvh, batch, theirT);
-    const ourTimes: number[] = [];
-    const theirTimes: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      let start = performance.now();
-      castRays(ourBvh, batch, hits);
-      ourTimes.push(performance.now() - start);
-      start = performance.now();
-      castThree(theirBvh, batch, theirT);
-      theirTimes.push(performance.now() - start);
-    }
+    const times = pairedCpu(
+      timed(`castRays ${cells} ${name}`, () => castRays(ourBvh, batch, hits)),
+      timed(`three-mesh-bvh ${cells} ${name}`, () => castThree(theirBvh, batch, theirT)),
+      { pairs: PAIRS, minChunkMs: quick ? 20 : 150 },
+    );
+    const paired = report.add(
+      pairedRow(`${cells} cells ${name}`, 'castRays quantized watertight', 'three-mesh-bvh raycastFirst', times, {
+        unit: `${batch.count} rays (${name})`,
+      }),
+    );
     let agree = 0;
     for (let i = 0; i < batch.count; i++) {
       const a = hits.t[i]!;
@@ -195,21 +209,22 @@ for (const cells of SIZES) {
     rows.push({
       cells,
       set: name,
-      ours: batch.count / (median(ourTimes) / 1000),
-      theirs: batch.count / (median(theirTimes) / 1000),
+      ours: batch.count / (paired.ourMs / 1000),
+      theirs: batch.count / (paired.peerMs / 1000),
+      paired,
       agree: agree / batch.count,
     });
   }
 }
 
-console.log('\nBuild and memory (ms median of warm builds; bytes per triangle beyond the mesh)');
+console.log('\nBuild and memory (CPU ms, medians of paired builds; bytes per triangle beyond the mesh)');
 console.table(
   buildRows.map((r) => ({
     cells: r[0],
     triangles: r[1],
     'ours ms': r[2],
     'three-mesh-bvh ms': r[3],
-    'build speed ratio': r[4],
+    'build speed ratio (spread)': r[4],
     'ours B/tri (quantized)': r[5],
     'ours B/tri (float)': r[6],
     'three-mesh-bvh B/tri': r[7],
@@ -217,14 +232,27 @@ console.table(
     'slot fill': r[9],
   })),
 );
-console.log('Closest-hit rays/s (median of rounds), ours quantized + watertight vs three-mesh-bvh raycastFirst');
+console.log('Closest-hit rays/s (CPU, median of pairs), ours quantized + watertight vs three-mesh-bvh raycastFirst');
 console.table(
   rows.map((r) => ({
     cells: r.cells,
     rays: r.set,
     ours: millions(r.ours),
     'three-mesh-bvh': millions(r.theirs),
-    ratio: fmt(r.ours / r.theirs, 2),
+    ratio: fmt(r.paired.ratio, 2),
+    spread: formatSpread(r.paired.spread),
     'same t': (100 * r.agree).toFixed(2) + ' %',
   })),
 );
+for (const r of rows) report.addQuality({ name: `${r.cells} cells ${r.set}: same t as three-mesh-bvh`, share: r.agree });
+for (const r of buildRows)
+  report.addQuality({
+    name: `${r[0]} cells memory`,
+    triangles: Number(r[1]),
+    oursQuantizedBytesPerTriangle: Number(r[5]),
+    oursFloatBytesPerTriangle: Number(r[6]),
+    threeBytesPerTriangle: Number(r[7]),
+    averageLeaf: Number(r[8]),
+    slotFill: Number(r[9]),
+  });
+report.finish();

@@ -12,8 +12,9 @@
  *            cylinder); the shapecast and our id list are made outside the timing, the shapecast's own
  *            time reported beside
  *
- * Timing: CPU time (process.cpuUsage) of one run per contender in back-to-back pairs, the order inside a
- * pair alternating (ours, peer, then peer, ours…), the perturbation applied untimed before each pair.
+ * Timing (_pairedCpu.ts): CPU time (process.cpuUsage) of one run per contender in back-to-back pairs,
+ * the order inside a pair alternating (ours, peer, then peer, ours…), each contender from its own timing
+ * loop, the perturbation applied untimed before each pair; table and JSON from _report.ts.
  * Per row: the median time of each side, the median of the pairs' ratios (peer / ours) and their
  * spread (lowest–highest). Then, at 256 cells, what a refit makes the kernels redo: the whole re-upload
  * of the ray and capsule kernels and the edge masks. Only after the timing, the correctness sweep: every
@@ -31,7 +32,8 @@ import { computeEdgeMasks } from '../../src/query/capsule/edgeMasks';
 import { loadSimdCapsules } from '../../src/query/capsule/simdCapsules';
 import { loadSimdRays } from '../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../src/terrain/index';
-import { cpuMs, median } from './_pairedCpu';
+import { cpuMs, median, pairedCpu, timed } from './_pairedCpu';
+import { BenchReport, pairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -64,20 +66,10 @@ function pairsOf(
   runB: () => void,
   prepare: (round: number) => void,
   rounds: number,
+  warmUp = true,
 ): { aMs: number[]; bMs: number[]; ratios: number[] } {
-  const aMs: number[] = [];
-  const bMs: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    prepare(round);
-    if (round % 2 === 0) {
-      aMs.push(timeOnce(runA));
-      bMs.push(timeOnce(runB));
-    } else {
-      bMs.push(timeOnce(runB));
-      aMs.push(timeOnce(runA));
-    }
-  }
-  return { aMs, bMs, ratios: aMs.map((a, i) => bMs[i]! / a) };
+  const times = pairedCpu(timed(runA.name, runA), timed(runB.name, runB), { pairs: rounds, repeats: 1, warmUp, beforePair: prepare });
+  return { aMs: times.oursMs, bMs: times.peerMs, ratios: times.oursMs.map((a, i) => times.peerMs[i]! / a) };
 }
 
 // Each contender from its own call site.
@@ -189,8 +181,6 @@ for (const cells of CELLS) {
   const spacing = mesh.params.worldSize / cells;
   const random = new Random(SEED);
   const jittered = base.map((value) => value + random.range(-0.2, 0.2) * spacing);
-  oursFull();
-  threeFull();
   const full = pairsOf(oursFull, threeFull, (round) => mesh.positions.set(round % 2 === 0 ? jittered : base), PAIRS);
   const fullTypeScript = pairsOf(oursFullTypeScript, threeFull, (round) => mesh.positions.set(round % 2 === 0 ? jittered : base), PAIRS);
   mesh.positions.set(base);
@@ -217,6 +207,7 @@ for (const cells of CELLS) {
       shapecastMs.push(cpuMs() - start);
     },
     CRATERS,
+    false,
   );
   // The reports of the timed crater runs (kept by oursCrater) give only the last; re-derive the medians
   // from a second, untimed series of the same kind of edit.
@@ -321,6 +312,36 @@ if (rayKernel !== null && capsuleKernel !== null) {
 
 console.log('\nTargets (issue 23): crater of ~5,000 triangles ≤ 2 ms; full refit of 524k triangles ≤ 30 ms.');
 console.log('Native anchor on this machine: tinybvh refit of 2.1M triangles ≈ 47 ms CPU.');
+const report = new BenchReport(import.meta.url, { cells: CELLS, pairs: PAIRS, craters: CRATERS, craterTriangles: CRATER_TRIANGLES, seed: SEED });
+const asTimes = (p: { aMs: number[]; bMs: number[] }): { oursMs: number[]; peerMs: number[]; repeats: number } => ({
+  oursMs: p.aMs,
+  peerMs: p.bMs,
+  repeats: 1,
+});
+for (const row of rows) {
+  const three = 'three-mesh-bvh refit()';
+  report.add(
+    pairedRow(`${row.cells} cells full, wasm`, 'refitBVH wasm-simd', three, asTimes(row.full), { unit: `full refit of ${row.triangles} triangles` }),
+  );
+  report.add(
+    pairedRow(`${row.cells} cells full, TS`, 'refitBVH typescript', three, asTimes(row.fullTypeScript), {
+      unit: `full refit of ${row.triangles} triangles`,
+    }),
+  );
+  report.add(
+    pairedRow(`${row.cells} cells crater`, 'refitBVH(ids)', 'three-mesh-bvh refit(nodeIndices)', asTimes(row.crater), {
+      unit: `crater refit (~${row.craterTriangles.toFixed(0)} triangles)`,
+      extra: {
+        shapecastMs: median(row.shapecastMs),
+        nodesReencoded: median(row.nodesReencoded),
+        cascades: median(row.cascades),
+        degradation: row.degradation,
+        containmentFailures: row.failures,
+      },
+    }),
+  );
+}
+report.finish();
 const failed = rows.filter((row) => row.failures > 0);
 if (failed.length > 0) {
   console.error(`decoded boxes miss triangle corners after refit: ${failed.map((row) => `${row.cells} cells: ${row.failures}`).join(', ')}`);

@@ -5,8 +5,10 @@
  * TypeScript and through the WebAssembly SIMD kernel (same sweeps, same contacts). Theirs: @dimforge/rapier3d-compat Collider.castShape of a Capsule against a trimesh collider of the
  * same mesh (rotation taking the capsule's +y to its axis), maxToi 1, stopping at penetration.
  *
- * Rules: a warm-up pass of each discarded; rounds alternate TypeScript, SIMD and Rapier; medians. Hit
- * counts are compared, per sweep the toi (within 1e-3 of the motion) where both hit, and the SIMD
+ * Timing (_pairedCpu.ts): CPU time of back-to-back pairs of each kernel with Rapier, the order
+ * alternating, each contender from its own timing loop, after a discarded warm-up of each; "× Rapier"
+ * is the median of the pairs' Rapier / ours ratios with its spread (table and JSON from _report.ts).
+ * After the timing, hit counts are compared, per sweep the toi (within 1e-3 of the motion) where both hit, and the SIMD
  * kernel's contacts against the TypeScript ones (the same bit for bit but for exact ties).
  *
  *   npx tsx tests/bench/capsule.ts            full run (512 terrain, 10k sweeps)
@@ -28,6 +30,8 @@ import {
 import { loadSimdCapsules } from '../../src/query/capsule/simdCapsules';
 import { generateTerrain, sampleTerrainHeight } from '../../src/terrain/index';
 import { compareWithReference, randomSweeps, type Mesh } from '../unit/capsule/capsuleCheck';
+import { pairedCpuMany, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow } from './_report';
 import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes } from '../unit/capsule/heightfields';
 
 const quick = process.argv.includes('--quick');
@@ -39,7 +43,7 @@ if (checkArgument >= 0) {
 }
 const CELLS = quick ? 64 : 512;
 const SWEEPS = quick ? 1_000 : 10_000;
-const ROUNDS = quick ? 2 : 7;
+const PAIRS = quick ? 2 : 11;
 const RADIUS = 0.5;
 const HALF_HEIGHT = 1;
 const MOTION = 20;
@@ -131,52 +135,55 @@ function castRapier(batch: CapsuleBatch, out: Float32Array): number {
   return hits;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
 const kernel = await loadSimdCapsules();
 if (kernel === null) throw new Error('the SIMD capsule kernel did not load: run `npm run build:wasm`');
 const batch = makeSweeps(new Random(SEED));
 const ours: CapsuleHits = createCapsuleHits(SWEEPS);
 const simd: CapsuleHits = createCapsuleHits(SWEEPS);
 const theirs = new Float32Array(SWEEPS);
-let counters: SweepCounters = sweepCapsules(bvh, batch, ours);
-let simdCounters: SweepCounters = kernel.sweep(bvh, batch, simd);
-let theirHits = castRapier(batch, theirs);
-// Wall time and this process's CPU time per round: the machine may be shared, and CPU time is the
-// steadier figure when other processes compete for the cores.
-const ourWall: number[] = [],
-  simdWall: number[] = [],
-  theirWall: number[] = [],
-  ourCpu: number[] = [],
-  simdCpu: number[] = [],
-  theirCpu: number[] = [];
-const cpuMs = (since: NodeJS.CpuUsage): number => {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-};
-for (let round = 0; round < ROUNDS; round++) {
-  let cpu = process.cpuUsage();
-  let start = performance.now();
-  counters = sweepCapsules(bvh, batch, ours);
-  ourWall.push(performance.now() - start);
-  ourCpu.push(cpuMs(cpu));
-  cpu = process.cpuUsage();
-  start = performance.now();
-  simdCounters = kernel.sweep(bvh, batch, simd);
-  simdWall.push(performance.now() - start);
-  simdCpu.push(cpuMs(cpu));
-  cpu = process.cpuUsage();
-  start = performance.now();
+let counters!: SweepCounters;
+let simdCounters!: SweepCounters;
+let theirHits!: number;
+const rapier = timed('Rapier castShape', () => {
   theirHits = castRapier(batch, theirs);
-  theirWall.push(performance.now() - start);
-  theirCpu.push(cpuMs(cpu));
-}
-const ourRate = SWEEPS / (median(ourCpu) / 1000);
-const simdRate = SWEEPS / (median(simdCpu) / 1000);
-const theirRate = SWEEPS / (median(theirCpu) / 1000);
-const ourWallRate = SWEEPS / (median(ourWall) / 1000);
-const simdWallRate = SWEEPS / (median(simdWall) / 1000);
-const theirWallRate = SWEEPS / (median(theirWall) / 1000);
+});
+const paired = pairedCpuMany(
+  [
+    [
+      timed('sweepCapsules TypeScript', () => {
+        counters = sweepCapsules(bvh, batch, ours);
+      }),
+      rapier,
+    ],
+    [
+      timed('sweepCapsules WebAssembly SIMD', () => {
+        simdCounters = kernel.sweep(bvh, batch, simd);
+      }),
+      rapier,
+    ],
+  ],
+  { pairs: PAIRS, minChunkMs: quick ? 20 : 150 },
+);
+const report = new BenchReport(import.meta.url, {
+  cells: CELLS,
+  sweeps: SWEEPS,
+  pairs: PAIRS,
+  radius: RADIUS,
+  halfHeight: HALF_HEIGHT,
+  motion: MOTION,
+  seed: SEED,
+});
+const unit = `${SWEEPS} capsule sweeps`;
+const tsRow = report.add(pairedRow('TypeScript', 'sweepCapsules TypeScript', 'Rapier castShape', paired[0]!, { unit }));
+const simdRow = report.add(pairedRow('WebAssembly SIMD', 'sweepCapsules WebAssembly SIMD', 'Rapier castShape', paired[1]!, { unit }));
+const theirMs = [...paired[0]!.peerMs, ...paired[1]!.peerMs].sort((a, b) => a - b);
+const ourRate = SWEEPS / (tsRow.ourMs / 1000);
+const simdRate = SWEEPS / (simdRow.ourMs / 1000);
+const theirRate = SWEEPS / (theirMs[theirMs.length >> 1]! / 1000);
+// Correctness after the timing, in a pass of its own.
+counters = sweepCapsules(bvh, batch, ours);
+simdCounters = kernel.sweep(bvh, batch, simd);
+theirHits = castRapier(batch, theirs);
 // The SIMD kernel against TypeScript: the same contact (toi, triangle, point, normal) bit for bit, or an
 // exact tie (same toi, another triangle touched at the same time).
 let simdSame = 0,
@@ -207,32 +214,29 @@ for (let i = 0; i < SWEEPS; i++) {
 }
 const percent = (x: number): string => (100 * x).toFixed(2) + ' %';
 console.log(
-  `\nSwept capsules on the ${CELLS} terrain (${mesh.triangleCount.toLocaleString('en')} triangles): ${SWEEPS.toLocaleString('en')} sweeps, r ${RADIUS}, half-height ${HALF_HEIGHT}, motion ${MOTION}, start ${LIFT} above the surface, random orientation and direction; median of ${ROUNDS} rounds`,
+  `\nSwept capsules on the ${CELLS} terrain (${mesh.triangleCount.toLocaleString('en')} triangles): ${SWEEPS.toLocaleString('en')} sweeps, r ${RADIUS}, half-height ${HALF_HEIGHT}, motion ${MOTION}, start ${LIFT} above the surface, random orientation and direction; ${PAIRS} CPU-time pairs with Rapier per kernel`,
 );
 const rate = (x: number): string => Math.round(x).toLocaleString('en');
 console.table([
   {
     kernel: 'TypeScript',
     'sweeps/s (CPU)': rate(ourRate),
-    '× Rapier': (ourRate / theirRate).toFixed(2),
+    '× Rapier (spread)': `${tsRow.ratio.toFixed(2)} (${formatSpread(tsRow.spread)})`,
     '× TypeScript': '1.00',
-    'wall-clock sweeps/s': rate(ourWallRate),
     hits: ourHits,
   },
   {
     kernel: 'WebAssembly SIMD',
     'sweeps/s (CPU)': rate(simdRate),
-    '× Rapier': (simdRate / theirRate).toFixed(2),
+    '× Rapier (spread)': `${simdRow.ratio.toFixed(2)} (${formatSpread(simdRow.spread)})`,
     '× TypeScript': (simdRate / ourRate).toFixed(2),
-    'wall-clock sweeps/s': rate(simdWallRate),
     hits: simdCounters.hits,
   },
   {
     kernel: 'Rapier castShape',
     'sweeps/s (CPU)': rate(theirRate),
-    '× Rapier': '1.00',
+    '× Rapier (spread)': '1.00',
     '× TypeScript': (theirRate / ourRate).toFixed(2),
-    'wall-clock sweeps/s': rate(theirWallRate),
     hits: theirHits,
   },
 ]);
@@ -278,6 +282,10 @@ console.table([
     'cylinder–face': c.cylinderFace,
   },
 ]);
+
+report.addQuality({ name: 'SIMD against TypeScript', sameContact: simdSame, exactTies: simdTies, different: simdOther, sweeps: SWEEPS });
+report.addQuality({ name: 'TypeScript against Rapier', oursHits: ourHits, rapierHits: theirHits, sameToi: sameToi, bothHit, onlyOurs, onlyTheirs });
+report.finish();
 
 /** Random sweeps from above (edge masks on) against the brute-force reference, in chunks per mesh. */
 function runCheck(total: number): void {

@@ -1,19 +1,22 @@
 /**
  * Crack count of every ray-triangle test: rays aimed exactly through the shared edges and vertices of
  * the default float32 terrain grid (see src/query/rayTriangle/crackRays.ts), in batches of 200k, for
- * float64 rays (passing within rounding of the target) and float32-rounded rays. Not a timed test.
+ * float64 rays (passing within rounding of the target) and float32-rounded rays. Not a timed test: no
+ * peer, no pairs; a quality report whose rows _report.ts writes to bench-results/cracks.json.
  *
  *   npx tsx tests/bench/cracks.ts             1.2M rays per precision
  *   npx tsx tests/bench/cracks.ts --quick     200k
  */
 import { generateTerrain } from '../../src/terrain/index';
 import { RAY_TRIANGLE_KERNELS, exploreCracks, generateCrackRays, type CrackTargetKind } from '../../src/query/rayTriangle/index';
+import { BenchReport } from './_report';
 
 const quick = process.argv.includes('--quick');
 const BATCH = 200_000;
 const BATCHES = quick ? 1 : 6;
 const terrain = generateTerrain({ cells: 256 });
 const kinds: CrackTargetKind[] = ['vertex', 'edge-x', 'edge-z', 'diagonal'];
+const bench = new BenchReport(import.meta.url, { cells: 256, rays: BATCH * BATCHES, batch: BATCH });
 
 console.log(`terrain ${terrain.params.kind} ${terrain.params.cells}² cells, ${terrain.triangleCount} triangles; ${BATCH * BATCHES} rays per row`);
 console.log('precision  kernel           sides   misses   rate      ' + kinds.map((k) => k.padEnd(16)).join(''));
@@ -39,8 +42,15 @@ for (const rayPrecision of ['float64', 'float32'] as const) {
   for (const [key, total] of totals) {
     const [name, sides] = key.split('|');
     const cells = kinds.map((_, k) => `${total.byKind[k]}/${total.raysByKind[k]}`.padEnd(16)).join('');
+    bench.addQuality({
+      name: `${rayPrecision} ${name!} ${sides!}`,
+      misses: total.misses,
+      rays: total.rays,
+      ...Object.fromEntries(kinds.map((kind, k) => [kind, { misses: total.byKind[k], rays: total.raysByKind[k] }])),
+    });
     console.log(
       `${rayPrecision.padEnd(11)}${name!.padEnd(17)}${sides!.padEnd(8)}${String(total.misses).padEnd(9)}${((100 * total.misses) / total.rays).toFixed(3).padStart(6)}%   ${cells}`,
     );
   }
 }
+bench.finish();

@@ -1,7 +1,10 @@
 /**
  * Field evaluation benchmark: whirl + explosion at 20,000 points, in one run, for the hand-written
  * TypeScript version, the bytecode interpreter and the JIT. Same positions and the same work for each;
- * warm-up passes discarded; rounds interleave the methods and the table reports each one's median.
+ * warm-up passes discarded; then (_pairedCpu.ts) every method in back-to-back CPU-time pairs with the
+ * hand-written version (the peer), the order alternating, each from its own timing loop; "× hand-written"
+ * is the median of the pairs' method / hand-written time ratios (below 1: faster) with its spread. The
+ * agreement of the back ends is checked after the timing. Table and JSON from _report.ts.
  *
  *   npx tsx tests/bench/field.ts           full run
  *   npx tsx tests/bench/field.ts --quick   a few-second smoke run
@@ -21,12 +24,13 @@ import {
   type FieldProgram,
   type WhirlParameters,
 } from '../../src/field/index';
+import { median, pairedCpuMany, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow } from './_report';
 
 const quick = process.argv.includes('--quick');
 const POINTS = quick ? 2_000 : 20_000;
 const WARMUP_PASSES = quick ? 20 : 300;
-const ROUNDS = quick ? 5 : 25;
-const PASSES_PER_ROUND = quick ? 10 : 40;
+const PAIRS = quick ? 2 : 15;
 const SEED = 20121017;
 
 const fieldsFolder = fileURLToPath(new URL('../../scenes/fields/', import.meta.url));
@@ -65,17 +69,10 @@ interface Method {
   readonly name: string;
   readonly wind: Float32Array;
   readonly run: (wind: Float32Array) => number;
-  readonly samples: number[];
   scratchBytes: number;
 }
 
-const method = (name: string, run: (wind: Float32Array) => number): Method => ({
-  name,
-  wind: initialWind.slice(),
-  run,
-  samples: [],
-  scratchBytes: 0,
-});
+const method = (name: string, run: (wind: Float32Array) => number): Method => ({ name, wind: initialWind.slice(), run, scratchBytes: 0 });
 const methods: Method[] = [
   method('hand-written TS', (wind) => {
     handWrittenWhirlExplosion(positions, wind, POINTS, whirlParameters, explosionParameters);
@@ -90,41 +87,47 @@ const methods: Method[] = [
   method('interpreter, 16 KiB scratch', (wind) => evaluateField(program, positions, wind, { backend: 'interpreter', scratch: smallScratch })),
 ];
 
-checkAgreement(program);
-
 for (const m of methods) for (let i = 0; i < WARMUP_PASSES; i++) m.scratchBytes = m.run(m.wind);
-for (let round = 0; round < ROUNDS; round++) {
-  for (const m of methods) {
-    m.wind.set(initialWind);
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < PASSES_PER_ROUND; i++) m.run(m.wind);
-    const elapsed = Number(process.hrtime.bigint() - start) / 1e3;
-    m.samples.push(elapsed / PASSES_PER_ROUND);
-  }
-}
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-const baseline = median(methods[0]!.samples);
+const contenders = methods.map((m) =>
+  timed(m.name, () => {
+    m.run(m.wind);
+  }),
+);
+const paired = pairedCpuMany(
+  contenders.slice(1).map((contender) => [contender, contenders[0]!] as const),
+  { pairs: PAIRS, minChunkMs: quick ? 20 : 150, beforePair: () => methods.forEach((m) => m.wind.set(initialWind)) },
+);
+const report = new BenchReport(import.meta.url, { points: POINTS, pairs: PAIRS, warmUpPasses: WARMUP_PASSES, seed: SEED });
+const rows = paired.map((times, k) =>
+  report.add(
+    pairedRow(methods[k + 1]!.name, methods[k + 1]!.name, 'hand-written TS', times, {
+      unit: `one evaluation at ${POINTS} points`,
+      ratioOf: 'ours/peer',
+    }),
+  ),
+);
+const baseline = median(paired.flatMap((p) => p.peerMs)) * 1000;
 console.log(
-  `field evaluation: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, median of ${ROUNDS} rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`,
+  `field evaluation: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, ${PAIRS} CPU-time pairs with the hand-written version${quick ? ' (quick)' : ''}`,
 );
 console.log('');
-console.log('| method | µs / evaluation | ns / point | × hand-written | × same-formula hand-written | scratch bytes |');
+console.log('| method | µs / evaluation | ns / point | × hand-written (spread) | × same-formula hand-written | scratch bytes |');
 console.log('|---|---:|---:|---:|---:|---:|');
-const sameFormula = median(methods[1]!.samples);
-for (const m of methods) {
-  const us = median(m.samples);
+const sameFormula = rows[0]!.ourMs * 1000;
+methods.forEach((m, k) => {
+  const us = k === 0 ? baseline : rows[k - 1]!.ourMs * 1000;
+  const versus = k === 0 ? '1.00' : `${rows[k - 1]!.ratio.toFixed(2)} (${formatSpread(rows[k - 1]!.spread)})`;
   console.log(
-    `| ${m.name} | ${us.toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(2)} | ${(us / sameFormula).toFixed(2)} | ${m.scratchBytes.toLocaleString('en')} |`,
+    `| ${m.name} | ${us.toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${versus} | ${(us / sameFormula).toFixed(2)} | ${m.scratchBytes.toLocaleString('en')} |`,
   );
-}
+});
+checkAgreement(program);
+report.note('the back ends agree: JIT = interpreter = float4 hand-written bit for bit, hand-written within 1e-4');
 console.log('');
 console.log('reference (Bitsquid, 2012, C++ SSE VM): 20,000 particles ≈ 400 µs per query; VM 1.16 × native.');
+report.finish();
 
-/** Refuses to time back ends that disagree: all three must give the same wind first. */
+/** Fails the run (after the timing) if the back ends disagree: all must give the same wind. */
 function checkAgreement(combined: FieldProgram): void {
   const outputs = [initialWind.slice(), initialWind.slice(), initialWind.slice(), initialWind.slice()];
   handWrittenWhirlExplosionFloat4(positions, outputs[3]!, POINTS, whirlFloat4, explosionFloat4);

@@ -3,7 +3,8 @@
  * of height scale (20, 150), world size (128, 4096) and cells (128, 1024), with the showcase effects
  * (100,000 particles, 1,000 raycasts a frame, the system's defaults). Each terrain runs SETTLE frames to
  * steady state, then FRAMES measured frames of 1/60 s; fell through = lives that were ever below the true
- * surface by more than their radius. Prints one row per terrain and the worst case.
+ * surface by more than their radius. Prints one row per terrain and the worst case. A quality report, not
+ * a timed one: no peer, no pairs; its rows go to bench-results/particles-grid.json (_report.ts).
  *
  *   npx tsx tests/bench/particles-grid.ts             the grid (a few minutes)
  *   npx tsx tests/bench/particles-grid.ts --quick     smoke run (one seed, 64 cells, 10k particles)
@@ -22,6 +23,7 @@ import {
   type ParticleMode,
   type TerrainKind,
 } from '../../src/core';
+import { BenchReport } from './_report';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -82,6 +84,18 @@ async function main(): Promise<void> {
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ');
   console.log(line(['kind', 'seed', 'height', 'size', 'cells', 'lives', 'fell']));
   const rows: Row[] = [];
+  const report = new BenchReport(import.meta.url, {
+    kinds: KINDS,
+    seeds: SEEDS,
+    heights: HEIGHTS,
+    sizes: SIZES,
+    cells: CELLS,
+    particles: PARTICLES,
+    budget: BUDGET,
+    settle: SETTLE,
+    frames: FRAMES,
+    mode: MODE,
+  });
   const started = performance.now();
   // Seeds outermost: a run cut short has seen every kind.
   for (const seed of SEEDS)
@@ -91,6 +105,7 @@ async function main(): Promise<void> {
           for (const heightScale of HEIGHTS) {
             const row = run(kind, seed, heightScale, worldSize, cells);
             rows.push(row);
+            report.addQuality({ name: `${kind} seed ${seed} h${heightScale} ${worldSize} m ${cells} cells`, ...row });
             console.log(
               line([
                 kind,
@@ -109,7 +124,10 @@ async function main(): Promise<void> {
   console.log(
     `worst: ${(100 * worst.fell).toFixed(3)}% (${worst.kind}, seed ${worst.seed}, height ${worst.heightScale}, size ${worst.worldSize}, ${worst.cells} cells); mean ${(100 * mean).toFixed(3)}% over ${rows.length} terrains in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
-  console.log(`target ≤ ${(100 * TARGET_FELL).toFixed(1)}% on every terrain: ${worst.fell <= TARGET_FELL ? 'met' : 'NOT met'}`);
+  const verdict = `target ≤ ${(100 * TARGET_FELL).toFixed(1)}% on every terrain: ${worst.fell <= TARGET_FELL ? 'met' : 'NOT met'} (worst ${(100 * worst.fell).toFixed(3)}%)`;
+  console.log(verdict);
+  report.note(verdict);
+  report.finish();
 }
 
 void main();

@@ -14,7 +14,11 @@
  *               whole triangle (SurfaceStores' footprints off)
  *   original    the scheme as first described: trajectory keys, lookups at spawn and bounce, uniform picks
  *   reference   one raycast per live particle per frame (no cache needed)
- * Each mode first runs TIMED frames with the check off, timed in CPU (process.cpuUsage) frame by frame.
+ * Each mode first runs TIMED frames with the check off, timed in CPU (process.cpuUsage) in blocks of 5 frames,
+ * paired (_pairedCpu.ts) with the reference stepping a world of its own restored from the same snapshot:
+ * back-to-back blocks, the order alternating, each from its own timing loop; "cpu × ref" is the median of
+ * the pairs' mode / reference step-time ratios (below 1: cheaper than the reference) with its spread
+ * (table and JSON from _report.ts). The measured frames follow, on the mode's world.
  * "step" is the simulation (spawn, wind, move, cache, rays); "check" is the fall-through check against
  * the true surface, which only measuring needs. Fell through = lives that were ever below the true
  * surface by more than their radius; below = share of particle-frames spent there.
@@ -22,7 +26,6 @@
  *   npx tsx tests/bench/particles.ts            full run (≈ 1 min, half of it the reference mode)
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
  */
-import { loadavg } from 'node:os';
 import {
   PARTICLE_PHASES,
   ParticleSystem,
@@ -38,6 +41,8 @@ import {
   type ParticleSystemOptions,
   type ParticleSystemState,
 } from '../../src/core';
+import { pairedCpu, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
 const quick = process.argv.includes('--quick');
 const CELLS = quick ? 128 : 512;
@@ -48,6 +53,8 @@ const WARM = quick ? 20 : 60;
 const FRAMES = quick ? 60 : 600;
 /** Frames timed for CPU, with the fall-through check off (it is only for measuring), before the measured ones. */
 const TIMED = quick ? 30 : 300;
+/** Frames per timed chunk: a pair is BLOCK frames of the mode and BLOCK of the reference (one frame alone is too short for process.cpuUsage). */
+const BLOCK = 5;
 const DT = 1 / 60;
 const TARGET_MS = 4;
 const TARGET_FELL = 0.005;
@@ -70,8 +77,10 @@ interface Row {
   alive: number;
   stepMedian: number;
   stepP95: number;
-  /** CPU ms of one step (check off), over TIMED frames: median, 5th and 95th percentiles, least and most. */
+  /** CPU ms of one step (check off), per block of BLOCK frames over TIMED frames: median, 5th and 95th percentiles, least and most. */
   cpu: { median: number; p5: number; p95: number; min: number; max: number };
+  /** The TIMED frames paired with the reference's (null for the reference itself). */
+  paired: PairedRow | null;
   checkMedian: number;
   cpuPerStep: number;
   phases: Record<keyof ParticlePhaseMs, number>;
@@ -106,7 +115,14 @@ function calibrate(): number {
   return best;
 }
 
-function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSystemState, mode: Mode): Row {
+interface World {
+  sandbox: Sandbox;
+  system: ParticleSystem;
+}
+
+/** Restores the snapshot into `world` in `mode`, empty caches, then WARM frames (discarded) and the check off. */
+function start(world: World, snapshot: ParticleSystemState, mode: Mode): void {
+  const { sandbox, system } = world;
   system.restore(snapshot);
   Object.assign(
     system.options,
@@ -116,12 +132,25 @@ function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSys
   for (const effect of system.effects) effect.cache.clear();
   for (let frame = 0; frame < WARM; frame++) sandbox.step(DT);
   system.options.checkFallThrough = false;
-  const cpuSteps: number[] = [];
-  for (let frame = 0; frame < TIMED; frame++) {
-    const before = process.cpuUsage();
-    sandbox.step(DT);
-    const used = process.cpuUsage(before);
-    cpuSteps.push((used.user + used.system) / 1000);
+}
+
+function measure(world: World, referenceWorld: World, snapshot: ParticleSystemState, mode: Mode, reference: Mode): Row {
+  const { sandbox, system } = world;
+  start(world, snapshot, mode);
+  let cpuSteps: number[];
+  let paired: PairedRow | null = null;
+  if (mode === reference) {
+    const step = timed(mode.name, () => sandbox.step(DT));
+    cpuSteps = Array.from({ length: TIMED / BLOCK }, () => step.time(BLOCK));
+  } else {
+    start(referenceWorld, snapshot, reference);
+    const times = pairedCpu(
+      timed(mode.name, () => sandbox.step(DT)),
+      timed(`${reference.name} beside ${mode.name}`, () => referenceWorld.sandbox.step(DT)),
+      { pairs: TIMED / BLOCK, repeats: BLOCK, warmUp: false },
+    );
+    cpuSteps = times.oursMs;
+    paired = pairedRow(mode.name, mode.name, reference.name, times, { unit: 'one step of 1/60 s, check off', ratioOf: 'ours/peer' });
   }
   system.options.checkFallThrough = true;
   system.resetTotals();
@@ -158,6 +187,7 @@ function measure(sandbox: Sandbox, system: ParticleSystem, snapshot: ParticleSys
       min: Math.min(...cpuSteps),
       max: Math.max(...cpuSteps),
     },
+    paired,
     checkMedian: median(checks),
     cpuPerStep: (cpu.user + cpu.system) / 1000 / FRAMES,
     phases: Object.fromEntries(PARTICLE_PHASES.map((p) => [p, median(phases[p])])) as Record<keyof ParticlePhaseMs, number>,
@@ -176,18 +206,32 @@ async function main(): Promise<void> {
   if ((await loadSimdParticles()) === null)
     console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
   const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
-  const sandbox = new Sandbox(scene, undefined, 8);
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }), { seed: scene.seed }, false);
-  sandbox.addSystem(system);
-  const loadBefore = loadavg()[0]!;
+  // Two worlds, each with its own terrain and tree: each mode's, and the reference's beside it for the paired frames.
+  const makeWorld = (): World => {
+    const sandbox = new Sandbox(scene, undefined, 8);
+    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
+    const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }), { seed: scene.seed }, false);
+    sandbox.addSystem(system);
+    return { sandbox, system };
+  };
+  const world = makeWorld();
+  const { sandbox, system } = world;
+  const referenceWorld = makeWorld();
+  const report = new BenchReport(import.meta.url, {
+    cells: CELLS,
+    particles: PARTICLES,
+    budget: BUDGET,
+    settle: SETTLE,
+    warm: WARM,
+    timed: TIMED,
+    frames: FRAMES,
+  });
   const calibrationBefore = calibrate();
   for (let frame = 0; frame < SETTLE; frame++) sandbox.step(DT);
   const snapshot = system.snapshot();
 
-  const rows = MODES.map((mode) => measure(sandbox, system, snapshot, mode));
+  const rows = MODES.map((mode) => measure(world, referenceWorld, snapshot, mode, MODES[MODES.length - 1]!));
   const calibrationAfter = calibrate();
-  const loadAfter = loadavg()[0]!;
 
   const reference = rows[rows.length - 1]!;
   const pct = (v: number): string => `${(100 * v).toFixed(3)}%`;
@@ -195,7 +239,7 @@ async function main(): Promise<void> {
     `particles: terrain ${CELLS} cells (${sandbox.terrain.triangleCount.toLocaleString('en')} triangles), showcase effects for ${PARTICLES.toLocaleString('en')} particles, ${FRAMES} frames of 1/60 s per mode`,
   );
   console.log(
-    `machine: load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on 2 cores; calibration loop ${calibrationBefore.toFixed(2)} → ${calibrationAfter.toFixed(2)} ms (lower is a faster machine; best of 20)`,
+    `machine: calibration loop ${calibrationBefore.toFixed(2)} → ${calibrationAfter.toFixed(2)} ms (lower is a faster machine; best of 20; load average in the JSON)`,
   );
   console.log('');
   const header = ['mode', 'live', 'step ms', 'p95', 'cpu ms', 'check ms', 'rays/frame', 'lookups', 'hit rate', 'fell through', 'below', 'step × ref'];
@@ -228,12 +272,25 @@ async function main(): Promise<void> {
   console.log(
     `targets (${ours.name}): ≤ ${TARGET_MS} ms per step: ${ours.cpu.median <= TARGET_MS ? 'met' : 'NOT met'} (${ours.cpu.median.toFixed(2)} ms CPU median, ${ours.stepMedian.toFixed(2)} ms wall median, ${ours.cpuPerStep.toFixed(2)} ms CPU incl. check); ≤ ${pct(TARGET_FELL)} fall through: ${ours.fell <= TARGET_FELL ? 'met' : 'NOT met'} (${pct(ours.fell)})`,
   );
-  console.log(`CPU ms per step, fall-through check off (${TIMED} frames each, before the measured ones): median (p5–p95, min–max)`);
+  console.log(
+    `CPU ms per step, fall-through check off (${TIMED} frames each in blocks of ${BLOCK}, before the measured ones): median (p5–p95, min–max) of the blocks`,
+  );
   for (const r of rows)
     console.log(
       `  ${r.name.padEnd(24)} ${r.cpu.median.toFixed(2)} (${r.cpu.p5.toFixed(2)}–${r.cpu.p95.toFixed(2)}, ${r.cpu.min.toFixed(2)}–${r.cpu.max.toFixed(2)})`,
     );
   console.log(`reference costs ${(reference.stepMedian / ours.stepMedian).toFixed(1)}× the budget's step for ${pct(reference.fell)} fall-through.`);
+  console.log(`CPU per step (check off) against the reference, paired frames: median of the mode / reference ratios (spread)`);
+  for (const r of rows)
+    if (r.paired !== null) console.log(`  ${r.name.padEnd(24)} ${r.paired.ratio.toFixed(3)}× (${formatSpread(r.paired.spread, 3)})`);
+  for (const r of rows) {
+    if (r.paired !== null) report.add(r.paired);
+    const quality: Record<string, unknown> = { ...r };
+    delete quality.paired;
+    report.addQuality({ ...quality, name: r.name });
+  }
+  report.note(`calibration loop ${calibrationBefore.toFixed(2)} → ${calibrationAfter.toFixed(2)} ms (best of 20)`);
+  report.finish();
 }
 
 void main();

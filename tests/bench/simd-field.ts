@@ -2,8 +2,11 @@
  * Field evaluation on WebAssembly SIMD: whirl + explosion at 20,000 points, in one run, for the
  * hand-written TypeScript version (idiomatic, and spelt with the programs' float4 formulas), the JS JIT, the SIMD interpreter and the SIMD JIT (points in the
  * module memory, nothing copied; and from ordinary arrays, copied in and out). Same positions, same
- * program for all. Warm-up passes discarded; rounds alternate the contenders and the table reports
- * each one's minimum round (the least disturbed by the other processes of a shared machine).
+ * program for all. Warm-up passes discarded; then (_pairedCpu.ts) every contender in back-to-back
+ * CPU-time pairs with the hand-written TS version (the peer), the order alternating, each from its own
+ * timing loop; "× hand-written TS" is the median of the pairs' contender / hand-written time ratios
+ * (below 1: faster) with its spread. The agreement with the hand-written version is checked after the
+ * timing. Table and JSON from _report.ts.
  *
  *   npx tsx tests/bench/simd-field.ts           full run
  *   npx tsx tests/bench/simd-field.ts --quick   a few-second smoke run
@@ -23,12 +26,13 @@ import {
   type ExplosionParameters,
   type WhirlParameters,
 } from '../../src/field/index';
+import { median, pairedCpuMany, timed } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow } from './_report';
 
 const quick = process.argv.includes('--quick');
 const POINTS = quick ? 2_000 : 20_000;
 const WARMUP_PASSES = quick ? 20 : 400;
-const ROUNDS = quick ? 5 : 31;
-const PASSES_PER_ROUND = quick ? 10 : 40;
+const PAIRS = quick ? 2 : 15;
 const SEED = 20121017;
 
 if (!isWasmSimdSupported()) {
@@ -74,7 +78,6 @@ interface Contender {
   readonly name: string;
   readonly wind: () => Float32Array;
   readonly run: (wind: Float32Array) => void;
-  readonly samples: number[];
 }
 
 const ownWind = (): (() => Float32Array) => {
@@ -86,72 +89,71 @@ const contenders: Contender[] = [
     name: 'hand-written TS',
     wind: ownWind(),
     run: (wind) => handWrittenWhirlExplosion(positions, wind, POINTS, whirlParameters, explosionParameters),
-    samples: [],
   },
   {
     name: 'hand-written TS, same float4 formulas (4 divisions per point)',
     wind: ownWind(),
     run: (wind) => handWrittenWhirlExplosionFloat4(positions, wind, POINTS, whirlFloat4, explosionFloat4),
-    samples: [],
   },
-  { name: 'JS JIT', wind: ownWind(), run: (wind) => void evaluateField(program, positions, wind, { backend: 'jit' }), samples: [] },
+  { name: 'JS JIT', wind: ownWind(), run: (wind) => void evaluateField(program, positions, wind, { backend: 'jit' }) },
   {
     name: 'SIMD interpreter (in place)',
     wind: () => inPlace.wind,
     run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-interpreter' }),
-    samples: [],
   },
   {
     name: 'SIMD JIT (in place)',
     wind: () => inPlace.wind,
     run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-jit' }),
-    samples: [],
   },
   {
     name: 'SIMD JIT (arrays copied in and out)',
     wind: ownWind(),
     run: (wind) => void evaluateField(program, positions, wind, { backend: 'simd-jit' }),
-    samples: [],
   },
 ];
 
-checkAgreement();
-
 for (const contender of contenders) for (let i = 0; i < WARMUP_PASSES; i++) contender.run(contender.wind());
-for (let round = 0; round < ROUNDS; round++) {
-  // Alternate the order too, so no contender always runs right after the same one.
-  const order = round % 2 === 0 ? contenders : [...contenders].reverse();
-  for (const contender of order) {
-    const wind = contender.wind();
-    wind.set(initialWind);
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < PASSES_PER_ROUND; i++) contender.run(wind);
-    const elapsed = Number(process.hrtime.bigint() - start) / 1e3;
-    contender.samples.push(elapsed / PASSES_PER_ROUND);
-  }
-}
-
-const minimum = (values: readonly number[]): number => Math.min(...values);
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const baseline = minimum(contenders[0]!.samples);
+const timedContenders = contenders.map((contender) => {
+  const wind = contender.wind();
+  return timed(contender.name, () => contender.run(wind));
+});
+const paired = pairedCpuMany(
+  timedContenders.slice(1).map((contender) => [contender, timedContenders[0]!] as const),
+  { pairs: PAIRS, minChunkMs: quick ? 20 : 150, beforePair: () => contenders.forEach((contender) => contender.wind().set(initialWind)) },
+);
+const report = new BenchReport(import.meta.url, { points: POINTS, pairs: PAIRS, warmUpPasses: WARMUP_PASSES, seed: SEED });
+const rows = paired.map((times, k) =>
+  report.add(
+    pairedRow(contenders[k + 1]!.name, contenders[k + 1]!.name, 'hand-written TS', times, {
+      unit: `one evaluation at ${POINTS} points`,
+      ratioOf: 'ours/peer',
+    }),
+  ),
+);
+const baseline = median(paired.flatMap((p) => p.peerMs)) * 1000;
 console.log(
-  `field evaluation on WebAssembly SIMD: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, min (and median) of ${ROUNDS} alternating rounds × ${PASSES_PER_ROUND} passes${quick ? ' (quick)' : ''}`,
+  `field evaluation on WebAssembly SIMD: whirl + explosion (${program.instructionCount} instructions, ${program.registerCount} registers), ${POINTS.toLocaleString('en')} points, ${PAIRS} CPU-time pairs with the hand-written TS version${quick ? ' (quick)' : ''}`,
 );
 console.log('');
-const sameFormula = minimum(contenders[1]!.samples);
-console.log('| contender | µs / evaluation (min) | median | ns / point | × hand-written TS | × same-formula hand-written |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const contender of contenders) {
-  const us = minimum(contender.samples);
-  console.log(
-    `| ${contender.name} | ${us.toFixed(1)} | ${median(contender.samples).toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${(us / baseline).toFixed(3)} | ${(us / sameFormula).toFixed(3)} |`,
-  );
-}
-const simdJit = minimum(contenders[4]!.samples) / baseline;
+const sameFormula = rows[0]!.ourMs * 1000;
+console.log('| contender | µs / evaluation (median) | ns / point | × hand-written TS (spread) | × same-formula hand-written |');
+console.log('|---|---:|---:|---:|---:|');
+contenders.forEach((contender, k) => {
+  const us = k === 0 ? baseline : rows[k - 1]!.ourMs * 1000;
+  const versus = k === 0 ? '1.000' : `${rows[k - 1]!.ratio.toFixed(3)} (${formatSpread(rows[k - 1]!.spread, 3)})`;
+  console.log(`| ${contender.name} | ${us.toFixed(1)} | ${((us * 1000) / POINTS).toFixed(2)} | ${versus} | ${(us / sameFormula).toFixed(3)} |`);
+});
+const simdJit = rows[3]!.ratio;
 console.log('');
-console.log(`target: SIMD JIT ≤ 0.3 × hand-written TS — ${simdJit <= 0.3 ? 'met' : 'NOT met'} (${simdJit.toFixed(3)} ×)`);
+const verdict = `target: SIMD JIT ≤ 0.3 × hand-written TS — ${simdJit <= 0.3 ? 'met' : 'NOT met'} (${simdJit.toFixed(3)} ×, spread ${formatSpread(rows[3]!.spread, 3)})`;
+console.log(verdict);
+report.note(verdict);
+checkAgreement();
+report.note('every contender agrees with the hand-written version within 1e-4 × (1 + |value|)');
+report.finish();
 
-/** Refuses to time contenders that disagree: float32 SIMD within 1e-5 × (1 + |value|) of the float64 ones. */
+/** Fails the run (after the timing) if a contender disagrees: float32 SIMD within 1e-5 × (1 + |value|) of the float64 ones. */
 function checkAgreement(): void {
   const handWritten = initialWind.slice();
   handWrittenWhirlExplosion(positions, handWritten, POINTS, whirlParameters, explosionParameters);

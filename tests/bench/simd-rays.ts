@@ -7,18 +7,19 @@
  *
  * Contenders: castRays (TypeScript, one ray at a time, the default path), the fastest of a few
  * castRays batching strategies (TypeScript best batching; every candidate is printed), the SIMD
- * kernel one ray at a time (castRays, kernel 'wasm-simd') and batched (batch 4 … all: its batched walk), and
- * three-mesh-bvh's raycastFirst.
- * Rules: one warm-up pass each, discarded; then rounds in which every contender runs once, in turn (a
- * busy machine slows all alike); the table shows the best (minimum) and the median time of the rounds,
- * rates and ratios from the best. Hit agreement with castRays: the SIMD single-ray walk must give the
- * same triangle and the same float32 t for every ray; the batched walk the same t for every ray, and
- * the same triangle except at exact ties (shown); three-mesh-bvh: t within 1e-4 relative (its own
- * triangle test rounds differently).
+ * kernel one ray at a time (castRays, kernel 'wasm-simd') and batched (batch 4 … all: its batched walk);
+ * the peer: three-mesh-bvh's raycastFirst.
+ * Timing (_pairedCpu.ts): CPU time in back-to-back pairs of each contender with three-mesh-bvh, the
+ * order alternating, every contender from its own timing loop, after one discarded warm-up of each;
+ * per row the median of the pairs' three-mesh-bvh / ours ratios (× three-mesh-bvh) and their spread.
+ * "× TS one-at-a-time" divides medians. Only after the timing, hit agreement with castRays: the SIMD
+ * single-ray walk must give the same triangle and the same float32 t for every ray; the batched walk
+ * the same t for every ray, and the same triangle except at exact ties (shown); three-mesh-bvh: t
+ * within 1e-4 relative (its own triangle test rounds differently).
  *
- *   npx tsx tests/bench/simd-rays.ts                full run (512 terrain, 100k rays, 7 rounds, all sets)
- *   npx tsx tests/bench/simd-rays.ts --quick        smoke run (64 terrain, 5k rays, 2 rounds)
- *   options: --cells N  --rays N  --rounds N  --sets incoherent,camera,segments  --batches 4,16,64,256,1024,all
+ *   npx tsx tests/bench/simd-rays.ts                full run (512 terrain, 100k rays, 11 pairs, all sets)
+ *   npx tsx tests/bench/simd-rays.ts --quick        smoke run (64 terrain, 5k rays, 2 pairs)
+ *   options: --cells N  --rays N  --pairs N  --sets incoherent,camera,segments  --batches 4,16,64,256,1024,all
  */
 import * as THREE from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
@@ -28,7 +29,9 @@ import { castRays, type CastOptions, type RayBatch, type RayHits } from '../../s
 import { prepareRayStrategies } from '../../src/query/rays/strategies';
 import { loadSimdRays, simdRaysUnavailableReason } from '../../src/query/rays/simdRays';
 import { generateTerrain } from '../../src/terrain/index';
+import { pairedCpuMany, timed } from './_pairedCpu';
 import { cameraGridRays, incoherentRays, surfaceSegments } from './_raySets';
+import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -38,7 +41,7 @@ const option = (name: string): string | undefined => {
 const quick = args.includes('--quick');
 const CELLS = Number(option('--cells') ?? (quick ? 64 : 512));
 const RAYS = Number(option('--rays') ?? (quick ? 5_000 : 100_000));
-const ROUNDS = Number(option('--rounds') ?? (quick ? 2 : 7));
+const PAIRS = Number(option('--pairs') ?? option('--rounds') ?? (quick ? 2 : 11));
 const SETS = (option('--sets') ?? 'incoherent,camera,segments').split(',');
 const SIMD_BATCHES = (option('--batches') ?? (quick ? '16,256,all' : '4,16,64,256,1024,all'))
   .split(',')
@@ -115,7 +118,7 @@ const contenders: Contender[] = [
 ];
 
 console.log(
-  `terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} rays per set; best of ${ROUNDS} alternating rounds after a warm-up; ` +
+  `terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} rays per set; ${PAIRS} CPU-time pairs with three-mesh-bvh per contender; ` +
     `SIMD module memory ${(kernel.memoryBytes / 1048576).toFixed(1)} MiB, BVH copied in once in ${uploadMs.toFixed(0)} ms`,
 );
 
@@ -128,14 +131,36 @@ if (SETS.includes('camera')) {
 }
 if (SETS.includes('segments')) sets.push(['20-unit segments', surfaceSegments(mesh, RAYS, random)]);
 
+const report = new BenchReport(import.meta.url, {
+  cells: CELLS,
+  rays: RAYS,
+  pairs: PAIRS,
+  sets: SETS,
+  simdBatches: SIMD_BATCHES.map(String),
+  seed: SEED,
+});
 let failed = false;
 for (const [setName, rays] of sets) {
+  const hits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
+  const peerHits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
+  const peer = timed(`three-mesh-bvh ${setName}`, () => castThree(rays, peerHits));
+  const ours = contenders.filter((c) => c.kind !== 'three');
+  const times = pairedCpuMany(
+    ours.map((c) => [timed(`${c.name} ${setName}`, () => c.run(rays, hits)), peer] as const),
+    { pairs: PAIRS, minChunkMs: quick ? 20 : 150 },
+  );
+  const rows: PairedRow[] = ours.map((c, i) =>
+    pairedRow(`${setName}: ${c.name}`, c.name, 'three-mesh-bvh raycastFirst', times[i]!, {
+      unit: `pass over ${rays.count.toLocaleString('en')} rays (${setName})`,
+      extra: { kind: c.kind, set: setName },
+    }),
+  );
+
+  // Correctness after timing: per contender, the share of rays with castRays' t, and of those with its triangle too.
   const reference: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
   castRays(bvh, rays, reference);
-  const hits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
-  // Per contender: the share of rays with the reference's t, and of those with its triangle too.
   const agreement = contenders.map((contender) => {
-    contender.run(rays, hits); // warm-up, and the hits to compare
+    contender.run(rays, hits);
     let sameT = 0;
     let sameTriangle = 0;
     for (let i = 0; i < rays.count; i++) {
@@ -150,21 +175,16 @@ for (const [setName, rays] of sets) {
     }
     return { t: sameT / rays.count, triangle: sameTriangle / rays.count };
   });
-  const times = contenders.map((): number[] => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    contenders.forEach((contender, i) => {
-      const start = performance.now();
-      contender.run(rays, hits);
-      times[i]!.push(performance.now() - start);
-    });
-  }
-  const best = times.map((list) => Math.min(...list));
-  const median = times.map((list) => [...list].sort((a, b) => a - b)[list.length >> 1]!);
-  const rate = best.map((ms) => rays.count / (ms / 1000));
+
+  // Rows: the peer first (its median over all its pairs), then every contender of ours.
+  const peerMs = [...rows.map((row) => row.peerMs)].sort((a, b) => a - b)[rows.length >> 1]!;
+  const ms = contenders.map((c) => (c.kind === 'three' ? peerMs : rows[ours.indexOf(c)]!.ourMs));
+  const versusThree = contenders.map((c) => (c.kind === 'three' ? 1 : rows[ours.indexOf(c)]!.ratio));
+  const rate = ms.map((m) => rays.count / (m / 1000));
   const index = (kind: Contender['kind']): number => {
     let found = -1;
     contenders.forEach((c, i) => {
-      if (c.kind === kind && (found < 0 || rate[i]! > rate[found]!)) found = i;
+      if (c.kind === kind && (found < 0 || versusThree[i]! > versusThree[found]!)) found = i;
     });
     return found;
   };
@@ -175,15 +195,15 @@ for (const [setName, rays] of sets) {
     simdBatchedIndex = index('simd-batched');
 
   console.log(`\n${setName} (${rays.count.toLocaleString('en')} rays, closest hit; every row, then the summary)`);
-  const header = ['contender', 'best ms', 'median ms', 'M rays/s', '× three-mesh-bvh', '× TS one-at-a-time', 'hits agree with castRays'];
+  const header = ['contender', 'CPU ms', 'M rays/s', '× three-mesh-bvh', 'spread', '× TS one-at-a-time', 'hits agree with castRays'];
   const percent = (share: number): string => (100 * share).toFixed(2) + ' %';
   const lines = contenders.map((c, i) => [
     c.name,
-    best[i]!.toFixed(1),
-    median[i]!.toFixed(1),
+    ms[i]!.toFixed(1),
     (rate[i]! / 1e6).toFixed(3),
-    (rate[i]! / rate[threeIndex]!).toFixed(2),
-    (rate[i]! / rate[singleIndex]!).toFixed(2),
+    versusThree[i]!.toFixed(2),
+    c.kind === 'three' ? '' : formatSpread(rows[ours.indexOf(c)]!.spread),
+    (ms[singleIndex]! / ms[i]!).toFixed(2),
     c.kind === 'three'
       ? `${percent(agreement[i]!.t)} (t ±1e-4)`
       : c.kind === 'batching'
@@ -197,21 +217,27 @@ for (const [setName, rays] of sets) {
   for (const line of lines) console.log(format(line));
 
   const summary: [string, number][] = [
-    ['three-mesh-bvh', threeIndex],
     ['TypeScript single-ray', singleIndex],
     [`TypeScript best batching (${contenders[batchIndex]!.name.replace('castRays ', '')})`, batchIndex],
     ['WebAssembly SIMD one ray at a time', simdIndex],
     [`WebAssembly SIMD best batch (${contenders[simdBatchedIndex]!.name.replace("WebAssembly SIMD castRays 'wasm-simd' ", '')})`, simdBatchedIndex],
   ];
-  console.log('\nsummary');
-  for (const [name, i] of summary)
-    console.log(`  ${name.padEnd(80)} ${(rate[i]! / 1e6).toFixed(3)} M rays/s  ${(rate[i]! / rate[threeIndex]!).toFixed(2)}× three-mesh-bvh`);
-  const fastest = rate[simdBatchedIndex]! > rate[simdIndex]! ? simdBatchedIndex : simdIndex;
-  const simdVsThree = rate[fastest]! / rate[threeIndex]!;
-  console.log(
-    `  SIMD batched = ${(rate[simdBatchedIndex]! / rate[simdIndex]!).toFixed(2)}× SIMD one ray at a time; fastest SIMD = ${(rate[fastest]! / rate[singleIndex]!).toFixed(2)}× TypeScript single-ray, ` +
-      `${(rate[fastest]! / rate[batchIndex]!).toFixed(2)}× TypeScript best batching, ${simdVsThree.toFixed(2)}× three-mesh-bvh (target ≥ 5×: ${simdVsThree >= 5 ? 'met' : 'missed'})`,
-  );
+  console.log('\nsummary (× three-mesh-bvh: median of the pair ratios, spread min–max)');
+  console.log(`  ${'three-mesh-bvh'.padEnd(80)} ${(rate[threeIndex]! / 1e6).toFixed(3)} M rays/s`);
+  for (const [name, i] of summary) {
+    const row = rows[ours.indexOf(contenders[i]!)]!;
+    console.log(
+      `  ${name.padEnd(80)} ${(rate[i]! / 1e6).toFixed(3)} M rays/s  ${row.ratio.toFixed(2)}× three-mesh-bvh (${formatSpread(row.spread)})`,
+    );
+  }
+  const fastest = versusThree[simdBatchedIndex]! > versusThree[simdIndex]! ? simdBatchedIndex : simdIndex;
+  const simdVsThree = versusThree[fastest]!;
+  const verdict =
+    `${setName}: SIMD batched = ${(ms[simdIndex]! / ms[simdBatchedIndex]!).toFixed(2)}× SIMD one ray at a time; fastest SIMD = ${(ms[singleIndex]! / ms[fastest]!).toFixed(2)}× TypeScript single-ray, ` +
+    `${(ms[batchIndex]! / ms[fastest]!).toFixed(2)}× TypeScript best batching, ${simdVsThree.toFixed(2)}× three-mesh-bvh (target ≥ 5×: ${simdVsThree >= 5 ? 'met' : 'missed'})`;
+  console.log(`  ${verdict}`);
+  report.note(verdict);
+  for (const row of rows) report.add(row);
   contenders.forEach((c, i) => {
     const exact = c.kind === 'simd' ? agreement[i]!.triangle : c.kind === 'simd-batched' ? agreement[i]!.t : 1;
     if (exact < 1) {
@@ -219,5 +245,7 @@ for (const [setName, rays] of sets) {
       failed = true;
     }
   });
+  report.addQuality({ name: `${setName}: hit agreement with castRays`, ...Object.fromEntries(contenders.map((c, i) => [c.name, agreement[i]])) });
 }
+report.finish();
 process.exit(failed ? 1 : 0);

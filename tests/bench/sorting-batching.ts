@@ -7,13 +7,15 @@
  * 'indexed'. Batched rows hand a ray that is alone among fewer than 4 below a node over to the
  * single-ray traversal (aloneBelow, the default) unless the row says 'pure'.
  *
- * Rules: one warm-up pass per ray set, discarded; then rounds in which every row runs once, in turn, so
- * a busy machine slows all rows alike; the table shows medians. "same t": rays whose t agrees with
- * castRays within 1e-5 relative.
+ * Timing (_pairedCpu.ts): one discarded warm-up of each row, then CPU-time pairs of every row with
+ * three-mesh-bvh (the peer), the order alternating, pair after pair across all rows, each row from its
+ * own timing loop; "× three" is the median of the pairs' three-mesh-bvh / row ratios (spread in the
+ * JSON, bench-results/sorting-batching.json). Only after the timing, one more pass per row for its
+ * counters and "same t": rays whose t agrees with castRays within 1e-5 relative.
  *
  *   npx tsx tests/bench/sorting-batching.ts                 full run (512 terrain, 30k rays per set)
  *   npx tsx tests/bench/sorting-batching.ts --quick         smoke run (64 terrain, 2k rays)
- *   options: --cells N  --rays N  --rounds N  --only TEXT (rows whose name contains TEXT)  --sets incoherent,camera,segments
+ *   options: --cells N  --rays N  --pairs N  --only TEXT (rows whose name contains TEXT)  --sets incoherent,camera,segments
  */
 import * as THREE from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
@@ -30,7 +32,9 @@ import {
   binaryBVHFor,
 } from '../../src/query/rays/strategies';
 import { generateTerrain } from '../../src/terrain/index';
+import { median, pairedCpuMany, timed } from './_pairedCpu';
 import { cameraGridRays, incoherentRays, surfaceSegments } from './_raySets';
+import { BenchReport, pairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -40,7 +44,7 @@ const option = (name: string): string | undefined => {
 const quick = args.includes('--quick');
 const CELLS = Number(option('--cells') ?? (quick ? 64 : 512));
 const RAYS = Number(option('--rays') ?? (quick ? 2000 : 30_000));
-const ROUNDS = Number(option('--rounds') ?? (quick ? 1 : 3));
+const PAIRS = Number(option('--pairs') ?? option('--rounds') ?? (quick ? 2 : 5));
 const ONLY = option('--only');
 const SETS = (option('--sets') ?? 'incoherent,camera,segments').split(',');
 const SEED = 20170302;
@@ -110,18 +114,18 @@ if (SETS.includes('incoherent')) sets.push(['incoherent', incoherentRays(mesh, R
 if (SETS.includes('camera')) sets.push([`camera grid ${side}×${side}`, cameraGridRays(mesh, side)]);
 if (SETS.includes('segments')) sets.push(['20-unit segments', surfaceSegments(mesh, RAYS, random)]);
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
 interface Result {
   row: Row;
   raysPerSecond: number;
+  /** Median of the pairs' three-mesh-bvh / row ratios. */
+  versusThree: number;
   counters: QueryCounters | null;
   agree: number;
 }
 
 const MB = 1048576;
 console.log(
-  `terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} rays per set; ${ROUNDS} rounds after a warm-up`,
+  `terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} rays per set; ${PAIRS} CPU-time pairs of every row with three-mesh-bvh after a warm-up`,
 );
 console.log(
   `memory: 4-way quantized ${(bvh.quantized!.bytes / MB).toFixed(2)} MiB, 4-way float ${(bvh.float!.bytes / MB).toFixed(2)} MiB, ` +
@@ -130,11 +134,26 @@ console.log(
     `triangle order ${((bvh.triangleOrder?.byteLength ?? 0) / MB).toFixed(2)} MiB; binary build + permutations + packing ${prepareMs.toFixed(0)} ms`,
 );
 
+const report = new BenchReport(import.meta.url, { cells: CELLS, rays: RAYS, pairs: PAIRS, sets: SETS, only: ONLY ?? null, seed: SEED });
 const summaries: string[] = [];
 for (const [setName, rays] of sets) {
+  const hits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
+  const threeHits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
+  const peer = timed(`three-mesh-bvh ${setName}`, () => castThree(rays, threeHits));
+  const paired = pairedCpuMany(
+    selected.slice(1).map((row) => [timed(`${row.name} ${setName}`, () => row.run(rays, hits)), peer] as const),
+    { pairs: PAIRS, minChunkMs: quick ? 10 : 100 },
+  );
+  const pairedRows = paired.map((times, i) =>
+    report.add(
+      pairedRow(`${setName}: ${selected[i + 1]!.name}`, selected[i + 1]!.name, 'three-mesh-bvh raycastFirst', times, {
+        unit: `${rays.count} rays (${setName})`,
+      }),
+    ),
+  );
+  // After the timing: counters and agreement, one pass per row.
   const reference: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
   castRays(bvh, rays, reference);
-  const hits: RayHits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
   const results: Result[] = selected.map((row) => {
     const counters = row.run(rays, hits);
     let agree = 0;
@@ -143,18 +162,13 @@ for (const [setName, rays] of sets) {
         b = reference.t[i]!;
       if (a === b || Math.abs(a - b) <= 1e-5 * Math.abs(b)) agree++;
     }
-    return { row, raysPerSecond: 0, counters, agree: agree / rays.count };
+    return { row, raysPerSecond: 0, versusThree: 1, counters, agree: agree / rays.count };
   });
-  const times: number[][] = selected.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    selected.forEach((row, i) => {
-      const start = performance.now();
-      row.run(rays, hits);
-      times[i]!.push(performance.now() - start);
-    });
-  }
-  results.forEach((result, i) => (result.raysPerSecond = rays.count / (median(times[i]!) / 1000)));
-  const threeRate = results[0]!.raysPerSecond;
+  const threeMs = median(paired.flatMap((p) => p.peerMs));
+  results.forEach((result, i) => {
+    result.raysPerSecond = rays.count / ((i === 0 ? threeMs : pairedRows[i - 1]!.ourMs) / 1000);
+    if (i > 0) result.versusThree = pairedRows[i - 1]!.ratio;
+  });
   const oneAtATime = new Map<string, number>();
   for (const r of results)
     if (
@@ -176,7 +190,7 @@ for (const [setName, rays] of sets) {
       per(r.counters?.nodesVisited),
       per(r.counters?.boxesTested),
       per(r.counters?.trianglesTested),
-      (r.raysPerSecond / threeRate).toFixed(2),
+      r.versusThree.toFixed(2),
       single !== undefined && s!.batchSize !== 0 ? (r.raysPerSecond / single).toFixed(2) : '',
       (100 * r.agree).toFixed(2) + '%',
     ];
@@ -220,9 +234,10 @@ for (const [setName, rays] of sets) {
       }
     }
     const best = results.filter((r) => r.row.strategy !== null).sort((a, b) => b.raysPerSecond - a.raysPerSecond)[0];
-    if (best !== undefined)
-      summaries.push(`incoherent: best combination ${best.row.name}, ${(best.raysPerSecond / threeRate).toFixed(2)}× three-mesh-bvh`);
+    if (best !== undefined) summaries.push(`incoherent: best combination ${best.row.name}, ${best.versusThree.toFixed(2)}× three-mesh-bvh`);
   }
 }
 console.log('\nTargets');
 for (const line of summaries) console.log('  ' + line);
+for (const line of summaries) report.note(line);
+report.finish();

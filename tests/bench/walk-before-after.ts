@@ -10,26 +10,29 @@
  *   capsules SIMD  the WebAssembly SIMD capsule kernel
  *   boxes          overlapBoxes, one batched walk, exact box-triangle test at the leaves
  *   actors         the actors' TriangleBoxQuery, one walk per box
- * Timing: CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair alternating
- * (before, after, then after, before…) so drift hits both alike; a discarded warm-up of each first.
- * Per row: the median of the pairs' after/before ratios and their spread (lowest–highest, and the
- * interquartile range). Only then the correctness sweep: every result of "after" must equal "before".
+ * Timing (_pairedCpu.ts): CPU time (process.cpuUsage) of back-to-back pairs, the order inside a pair
+ * alternating (after, before, then before, after…) so drift hits both alike, each contender from its own
+ * timing loop, a discarded warm-up of each first. Per row: the median of the pairs' after/before time
+ * ratios (below 1: after is faster) and their spread (min–max, and p10–p90 from 10 pairs on); the table
+ * and bench-results/walk-before-after.json come from _report.ts. Only then the correctness sweep: every
+ * result of "after" must equal "before".
  * Last, "after" only: nodes visited per ray with filters that reject half or more of the terrain's
  * materials, for rays from above and for short segments near the surface. A closest-hit ray that no
  * longer stops on a filtered triangle flies on, so it can visit more nodes, not fewer; the table says so.
  *
  *   npx tsx tests/bench/walk-before-after.ts                 (before = 4310cbf, checked out once into /tmp)
  *   npx tsx tests/bench/walk-before-after.ts --quick         smoke run: small terrain, 2 pairs
- *   options: --ref REV | --baseline DIR (a checkout with node_modules and built wasm)  --cells N  --pairs N  --json FILE
+ *   options: --ref REV | --baseline DIR (a checkout with node_modules and built wasm)  --cells N  --pairs N
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Random } from '../../src/math/random';
 import type { RayBatch, RayHits } from '../../src/query/rays/index';
-import { median, pairedRounds, quantile } from './_pairedCpu';
+import { pairedCpu, timed } from './_pairedCpu';
 import { incoherentRays, surfaceSegments } from './_raySets';
+import { BenchReport, pairedRow } from './_report';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -166,16 +169,21 @@ const actorBoxes = new Float32Array(6 * BOXES);
   }
 }
 
-interface Row {
-  name: string;
-  beforeMs: number;
-  afterMs: number;
-  ratios: number[];
-}
+const report = new BenchReport(import.meta.url, {
+  before,
+  after: root,
+  cells: CELLS,
+  rays: RAYS,
+  capsules: CAPSULES,
+  boxes: BOXES,
+  pairs: PAIRS,
+  seed: SEED,
+});
 
-function pairRow(name: string, runBefore: () => void, runAfter: () => void): Row {
-  const { aMs: beforeTimes, bMs: afterTimes } = pairedRounds(runBefore, runAfter, PAIRS);
-  return { name, beforeMs: median(beforeTimes), afterMs: median(afterTimes), ratios: afterTimes.map((after, k) => after / beforeTimes[k]!) };
+/** after/before CPU time per pair: below 1, after is faster. */
+function pairRow(name: string, unit: string, runBefore: () => void, runAfter: () => void): void {
+  const times = pairedCpu(timed(`${name} after`, runAfter), timed(`${name} before`, runBefore), { pairs: PAIRS, minChunkMs: quick ? 20 : 150 });
+  report.add(pairedRow(name, `${name} after`, `${name} before`, times, { unit, ratioOf: 'ours/peer' }));
 }
 
 // Each contender from its own call site.
@@ -225,26 +233,12 @@ function actorsAfter(): void {
 console.log(
   `before: ${before}\nafter:  ${root}\nterrain ${CELLS} cells (${2 * CELLS * CELLS} triangles), ${RAYS} rays, ${CAPSULES} capsules, ${BOXES} boxes, ${PAIRS} pairs`,
 );
-const rows: Row[] = [
-  pairRow('rays TS', raysTsBefore, raysTsAfter),
-  pairRow('rays SIMD', raysSimdBefore, raysSimdAfter),
-  pairRow('capsules TS', capsulesTsBefore, capsulesTsAfter),
-  pairRow('capsules SIMD', capsulesSimdBefore, capsulesSimdAfter),
-  pairRow('boxes', boxesBefore, boxesAfter),
-  pairRow('actors', actorsBefore, actorsAfter),
-];
-
-const pad = (text: string, width: number): string => text.padStart(width);
-console.log(
-  `\n${'query'.padEnd(14)}${pad('before ms', 11)}${pad('after ms', 10)}${pad('after/before', 14)}${pad('lowest–highest', 17)}${pad('IQR', 14)}`,
-);
-for (const row of rows) {
-  const spread = `${quantile(row.ratios, 0).toFixed(3)}–${quantile(row.ratios, 1).toFixed(3)}`;
-  const iqr = `${quantile(row.ratios, 0.25).toFixed(3)}–${quantile(row.ratios, 0.75).toFixed(3)}`;
-  console.log(
-    `${row.name.padEnd(14)}${pad(row.beforeMs.toFixed(2), 11)}${pad(row.afterMs.toFixed(2), 10)}${pad(median(row.ratios).toFixed(3), 14)}${pad(spread, 17)}${pad(iqr, 14)}`,
-  );
-}
+pairRow('rays TS', `${RAYS} rays`, raysTsBefore, raysTsAfter);
+pairRow('rays SIMD', `${RAYS} rays`, raysSimdBefore, raysSimdAfter);
+pairRow('capsules TS', `${CAPSULES} capsule sweeps`, capsulesTsBefore, capsulesTsAfter);
+pairRow('capsules SIMD', `${CAPSULES} capsule sweeps`, capsulesSimdBefore, capsulesSimdAfter);
+pairRow('boxes', `${BOXES} boxes`, boxesBefore, boxesAfter);
+pairRow('actors', `${BOXES} boxes`, actorsBefore, actorsAfter);
 
 // Correctness after timing: the same answers from both versions.
 let failures = 0;
@@ -270,7 +264,9 @@ if (actorsFoundBefore !== actorsFoundAfter) {
   failures++;
   console.error(`actors' triangles: ${actorsFoundBefore} before, ${actorsFoundAfter} after`);
 }
-console.log(failures === 0 ? '\nsame results before and after: yes' : `\n${failures} result differences`);
+const verdict = failures === 0 ? 'same results before and after: yes' : `${failures} result differences`;
+console.log(`\n${verdict}`);
+report.note(verdict);
 
 let filterReport: Record<string, Record<string, number>> | null = null;
 if (now.nodesPerRay !== undefined) {
@@ -299,6 +295,5 @@ if (now.nodesPerRay !== undefined) {
   }
 }
 
-const json = option('--json');
-if (json !== undefined) writeFileSync(json, JSON.stringify({ cells: CELLS, rays: RAYS, pairs: PAIRS, rows, filterReport, failures }, null, 2));
+report.finish({ filterReport, failures });
 process.exit(failures === 0 ? 0 : 1);
