@@ -159,7 +159,8 @@ describe('the sandbox in real Chromium', () => {
       /kind: expected one of .*got "perlin" \(using ridged\)/.test(document.querySelector('[data-testid="error-banner"]')?.textContent ?? ''),
     );
     await expect(controllerInput(page, 'kind').inputValue()).resolves.toBe('ridged');
-    expect((await waitForBuilds(page, 2)).triangles).toBe(2 * 256 * 256);
+    // The settings are those on screen again: nothing to rebuild, the terrain stays.
+    expect((await waitForBuilds(page, 1)).triangles).toBe(2 * 256 * 256);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -235,8 +236,9 @@ describe('the sandbox in real Chromium', () => {
     const status = await waitForBuilds(page, 1, 110_000);
     expect(status.triangles).toBe(2 * 1024 * 1024);
     await framesAdvance(page, 1);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'mesa-1024.png') });
+    // Software WebGL draws 2M triangles slowly on a busy machine: a ceiling, not an expectation.
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'mesa-1024.png'), timeout: 120_000 });
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 360_000);
 });

@@ -275,7 +275,15 @@ describe('talk-ready controls in real Chromium', () => {
     await setSetting(page, 'Run', 'timeScale', 0.5);
     await setSetting(page, 'Run', 'fixedStep', true);
     await waitForBuilds(page, 3);
-    await page.waitForFunction(() => location.hash.includes('wireframe=true') && location.hash.includes('seed=4242'), undefined, { timeout: 10_000 });
+    // Every value set, not only some: the hash is written a moment after each change.
+    await page.waitForFunction(
+      () =>
+        ['wireframe=true', 'seed=4242', 'fogAmount=0.6', 'colouring=slope', 'timeScale=0.5', 'fixedStep=true'].every((part) =>
+          location.hash.includes(part),
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
     const link = await page.evaluate(() => location.href);
     const expected = await guiValues(page);
 
