@@ -5,16 +5,23 @@
  * program for all. Warm-up passes discarded; rounds alternate the contenders and the table reports
  * each one's minimum round (the least disturbed by the other processes of a shared machine).
  *
+ * First, before any correctness check: CPU time (process.cpuUsage) in back-to-back pairs, each SIMD JIT
+ * layout against the hand-written TypeScript (float4 rows, transposed in the kernel; component planes,
+ * no transposes), the median of the pair ratios and their spread (min–max).
+ *
  *   npx tsx tests/bench/simd-field.ts           full run
  *   npx tsx tests/bench/simd-field.ts --quick   a few-second smoke run
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Random } from '../../src/math/random';
+import { median as medianOf, pairedRounds } from './_pairedCpu';
 import {
   compileField,
   concatenatePrograms,
   evaluateField,
+  evaluateFieldPlanes,
+  fieldPointPlanes,
   getConstant,
   handWrittenWhirlExplosion,
   handWrittenWhirlExplosionFloat4,
@@ -69,6 +76,49 @@ for (let i = 0; i < POINTS * 4; i++) initialWind[i] = random.range(-1, 1);
 // grow the memory, and re-read per pass anyway (a view is cheap to fetch).
 const inPlace = simdFieldPointBuffers(POINTS)!;
 inPlace.positions.set(positions);
+// The same points as component planes (x of every point, then y, z, w), also in the module memory.
+const planes = fieldPointPlanes(POINTS);
+for (let i = 0; i < POINTS; i++) for (let k = 0; k < 4; k++) planes.positions[k * planes.stride + i] = positions[i * 4 + k]!;
+const resetPlanesWind = (): void => {
+  for (let i = 0; i < POINTS; i++) for (let k = 0; k < 4; k++) planes.wind[k * planes.stride + i] = initialWind[i * 4 + k]!;
+};
+resetPlanesWind();
+
+// CPU-time pairs before anything else runs: each contender from its own closure.
+const PAIRS = quick ? 5 : 21;
+const pairedWind = initialWind.slice();
+const runHandWritten = (): void => handWrittenWhirlExplosion(positions, pairedWind, POINTS, whirlParameters, explosionParameters);
+const runRowsJit = (): void => void evaluateField(program, inPlace.positions, inPlace.wind, { backend: 'simd-jit' });
+const runPlanesJit = (): void => void evaluateFieldPlanes(program, planes, { backend: 'simd-jit', count: POINTS });
+for (let i = 0; i < WARMUP_PASSES; i++) {
+  runHandWritten();
+  runRowsJit();
+  runPlanesJit();
+}
+const pairRatios = (runA: () => void, runB: () => void): number[] => {
+  const { aMs, bMs } = pairedRounds(runA, runB, PAIRS);
+  return bMs.map((b, i) => b / aMs[i]!);
+};
+const pairedTable: [string, number[]][] = [
+  ['SIMD JIT, float4 rows (transposes) / hand-written TS', pairRatios(runHandWritten, runRowsJit)],
+  ['SIMD JIT, component planes / hand-written TS', pairRatios(runHandWritten, runPlanesJit)],
+  ['SIMD JIT, component planes / float4 rows', pairRatios(runRowsJit, runPlanesJit)],
+];
+console.log(
+  `CPU time, ${PAIRS} back-to-back pairs (order alternating), ${POINTS.toLocaleString('en')} points, whirl + explosion${quick ? ' (quick)' : ''}`,
+);
+console.log('');
+console.log('| ratio of CPU time | median of pairs | spread (min–max) |');
+console.log('|---|---:|---:|');
+for (const [name, ratios] of pairedTable)
+  console.log(`| ${name} | ${medianOf(ratios).toFixed(3)} | ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)} |`);
+const planesRatio = medianOf(pairedTable[1]![1]);
+console.log('');
+console.log(
+  `target: SIMD JIT ≤ 0.25 × hand-written TS (CPU time, median of pairs) — planes ${planesRatio <= 0.25 ? 'met' : 'NOT met'} (${planesRatio.toFixed(3)} ×)`,
+);
+console.log('');
+resetPlanesWind();
 
 interface Contender {
   readonly name: string;
@@ -105,6 +155,13 @@ const contenders: Contender[] = [
     name: 'SIMD JIT (in place)',
     wind: () => inPlace.wind,
     run: (wind) => void evaluateField(program, inPlace.positions, wind, { backend: 'simd-jit' }),
+    samples: [],
+  },
+  {
+    // Reset per round with the rows' initial wind as is: other values, same work.
+    name: 'SIMD JIT (component planes, in place)',
+    wind: () => planes.wind,
+    run: () => void evaluateFieldPlanes(program, planes, { backend: 'simd-jit', count: POINTS }),
     samples: [],
   },
   {
@@ -166,6 +223,11 @@ function checkAgreement(): void {
     evaluateField(program, positions, copied, { backend });
     outputs.push([`${backend} copied`, copied]);
   }
+  resetPlanesWind();
+  evaluateFieldPlanes(program, planes, { backend: 'simd-jit', count: POINTS });
+  const fromPlanes = new Float32Array(POINTS * 4);
+  for (let i = 0; i < POINTS; i++) for (let k = 0; k < 4; k++) fromPlanes[i * 4 + k] = planes.wind[k * planes.stride + i]!;
+  outputs.push(['simd-jit planes', fromPlanes]);
   for (const [name, output] of outputs) {
     let worst = 0;
     for (let i = 0; i < POINTS * 4; i++) worst = Math.max(worst, Math.abs(output[i]! - handWritten[i]!) / (1 + Math.abs(handWritten[i]!)));
