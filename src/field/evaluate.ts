@@ -98,8 +98,9 @@ export function simdFieldUnavailableReason(): string | undefined {
 }
 
 /**
- * Positions and wind as component planes (structure of arrays): `positions` holds four planes of
- * `stride` floats, x of every point, then y, z and w (w is 0 by convention); `wind` likewise. Made by
+ * Positions and wind as component planes (structure of arrays): `positions` holds three planes of
+ * `stride` floats, x of every point, then y and z; `wind` likewise. A program sees each point's w as 0
+ * (the float4 convention) and its wind's w as 0 coming in; the w it computes is not kept. Made by
  * fieldPointPlanes; evaluateFieldPlanes evaluates on them.
  */
 export interface FieldPointPlanes {
@@ -121,7 +122,7 @@ export function fieldPointPlanes(capacity: number): FieldPointPlanes {
   const simd = sharedSimdFieldRuntime()?.pointPlanes(capacity);
   if (simd !== undefined) return simd;
   const stride = Math.ceil(capacity / 4) * 4;
-  return { capacity, stride, positions: new Float32Array(stride * 4), wind: new Float32Array(stride * 4), dispose: () => undefined };
+  return { capacity, stride, positions: new Float32Array(stride * 3), wind: new Float32Array(stride * 3), dispose: () => undefined };
 }
 
 /** Float4 rows the back ends without a planes kernel run on, grown as needed and reused. */
@@ -142,10 +143,10 @@ export function evaluateFieldPlanes(program: FieldProgram, points: FieldPointPla
   const count = options.count ?? points.capacity;
   if (!Number.isInteger(count) || count < 0 || count > points.capacity || points.capacity > stride)
     throw new InvalidParameterError('count', `a whole number of points in [0, ${points.capacity}]`, count);
-  if (points.positions.length < stride * 4 || points.wind.length < stride * 4)
+  if (points.positions.length < stride * 3 || points.wind.length < stride * 3)
     throw new InvalidParameterError(
       'points',
-      `four planes of ${stride} floats (disposed, or views read before the memory grew?)`,
+      `three planes of ${stride} floats (disposed, or views read before the memory grew?)`,
       points.positions.length,
     );
   validateBytecode(program);
@@ -167,11 +168,13 @@ export function evaluateFieldPlanes(program: FieldProgram, points: FieldPointPla
   }
   const positions = points.positions;
   const wind = points.wind;
-  for (let i = 0; i < count; i++)
-    for (let k = 0; k < 4; k++) {
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
       stagedPositions[4 * i + k] = positions[k * stride + i]!;
       stagedWind[4 * i + k] = wind[k * stride + i]!;
     }
+    stagedPositions[4 * i + 3] = stagedWind[4 * i + 3] = 0;
+  }
   evaluateField(program, stagedPositions, stagedWind, { ...options, count });
-  for (let i = 0; i < count; i++) for (let k = 0; k < 4; k++) wind[k * stride + i] = stagedWind[4 * i + k]!;
+  for (let i = 0; i < count; i++) for (let k = 0; k < 3; k++) wind[k * stride + i] = stagedWind[4 * i + k]!;
 }

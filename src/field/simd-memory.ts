@@ -188,11 +188,14 @@ export class SimdPointBuffers {
 /**
  * Positions and wind for up to `capacity` points as component planes (structure of arrays) in the SIMD
  * module memory, which the SIMD JIT reads and writes in place with one v128 load or store per
- * component of four points. `positions` holds four planes of `stride` floats each: x of every point,
- * then y, z and w (point i's y is `positions[stride + i]`); `wind` likewise. The stride is the capacity
- * rounded up to whole groups of four. Read the views again after anything that may grow the memory; a
+ * component of four points. `positions` holds three planes of `stride` floats each: x of every point,
+ * then y and z (point i's y is `positions[stride + i]`; w is 0); `wind` likewise. The stride is the
+ * capacity rounded up to whole groups of four. Read the views again after anything that may grow the memory; a
  * stale view is detached (length 0), never silently wrong.
  */
+/** Bytes per point of a set of planes: x, y, z floats. */
+const PLANE_BYTES_PER_POINT = 12;
+
 export class SimdPointPlanes {
   /** Floats from one component plane to the next. */
   readonly stride: number;
@@ -209,8 +212,8 @@ export class SimdPointPlanes {
     readonly capacity: number,
   ) {
     this.stride = alignTo(capacity, 4);
-    this.positionsAt = memory.reserve(Math.max(16, this.stride * 16));
-    this.windAt = memory.reserve(Math.max(16, this.stride * 16));
+    this.positionsAt = memory.reserve(Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
+    this.windAt = memory.reserve(Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
     // A reused block holds someone's old bytes; start from zeros like a new Float32Array.
     this.positions.fill(0);
     this.wind.fill(0);
@@ -220,8 +223,8 @@ export class SimdPointPlanes {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.memory.release(this.positionsAt, Math.max(16, this.stride * 16));
-    this.memory.release(this.windAt, Math.max(16, this.stride * 16));
+    this.memory.release(this.positionsAt, Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
+    this.memory.release(this.windAt, Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
     this.positionView = new Float32Array(0);
     this.windView = new Float32Array(0);
   }
@@ -245,7 +248,7 @@ export class SimdPointPlanes {
     const buffer = this.memory.memory.buffer;
     if (this.viewedBuffer === buffer || this.disposed) return;
     this.viewedBuffer = buffer;
-    this.positionView = new Float32Array(buffer, this.positionsAt, this.stride * 4);
-    this.windView = new Float32Array(buffer, this.windAt, this.stride * 4);
+    this.positionView = new Float32Array(buffer, this.positionsAt, this.stride * 3);
+    this.windView = new Float32Array(buffer, this.windAt, this.stride * 3);
   }
 }

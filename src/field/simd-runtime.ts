@@ -1,7 +1,7 @@
 import { isWasmSimdSupported } from '../platform/simdSupport';
 import type { FieldProgram } from './program';
 import { buildInterpreterModule } from './simd-interpreter';
-import { JIT_POINTS_PER_ITERATION, buildJitModule, type JitPointLayout } from './simd-jit';
+import { JIT_POINTS_PER_ITERATION, POINT_PLANES, buildJitModule, type JitPointLayout } from './simd-jit';
 import {
   SCRATCH_AT,
   SCRATCH_BYTES,
@@ -125,16 +125,17 @@ export class SimdFieldRuntime {
     const tail = TAIL_POSITIONS_AT >> 2;
     const tailWind = TAIL_WIND_AT >> 2;
     const group = JIT_POINTS_PER_ITERATION;
-    floats.fill(0, tail, tail + 4 * group);
-    floats.fill(0, tailWind, tailWind + 4 * group);
-    for (let k = 0; k < 4; k++) {
+    floats.fill(0, tail, tail + POINT_PLANES * group);
+    floats.fill(0, tailWind, tailWind + POINT_PLANES * group);
+    for (let k = 0; k < POINT_PLANES; k++) {
       const from = (positionsAt >> 2) + k * points.stride + whole;
       floats.copyWithin(tail + k * group, from, from + rest);
       const windFrom = (windAt >> 2) + k * points.stride + whole;
       floats.copyWithin(tailWind + k * group, windFrom, windFrom + rest);
     }
     kernel.run(codeAt, TAIL_POSITIONS_AT, TAIL_WIND_AT, group, SCRATCH_AT, group * 4);
-    for (let k = 0; k < 4; k++) floats.copyWithin((windAt >> 2) + k * points.stride + whole, tailWind + k * group, tailWind + k * group + rest);
+    for (let k = 0; k < POINT_PLANES; k++)
+      floats.copyWithin((windAt >> 2) + k * points.stride + whole, tailWind + k * group, tailWind + k * group + rest);
     return true;
   }
 
