@@ -2,7 +2,7 @@ import { compileField } from '../field/compile';
 import { getConstant, setConstant } from '../field/constants';
 import type { FieldProgram } from '../field/program';
 import { FieldSuperposition, type FieldEffect } from '../field/superpose';
-import type { FieldBackend } from '../field/evaluate';
+import type { FieldBackend, FieldPointPlanes } from '../field/evaluate';
 
 /**
  * The wind of the world: effects (field programs placed at a point with a reach) superposed into one
@@ -114,6 +114,18 @@ export class WindField {
     wind.fill(0, 0, count * 4);
     if (this.superposition.size === 0 || count === 0) return;
     this.superposition.evaluate(positions, wind, { count, backend: this.backend, ran: this.ran });
+  }
+
+  /**
+   * Wind at the first `count` points of component planes (fieldPointPlanes) into `points.wind`
+   * (overwritten): on the SIMD JIT in place, no transposes, nothing copied.
+   */
+  samplePlanes(points: FieldPointPlanes, count = points.capacity): void {
+    if (this.dirty) this.rebuild();
+    const { wind, stride } = points;
+    for (let k = 0; k < 3; k++) wind.fill(0, k * stride, k * stride + count);
+    if (this.superposition.size === 0 || count === 0) return;
+    this.superposition.evaluatePlanes(points, { count, backend: this.backend, ran: this.ran });
   }
 
   private rebuild(): void {
