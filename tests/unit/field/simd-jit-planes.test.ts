@@ -7,6 +7,7 @@ import {
   concatenatePrograms,
   evaluateField,
   evaluateFieldPlanes,
+  FieldSuperposition,
   fieldPointPlanes,
   isWasmSimdSupported,
   setConstant,
@@ -259,6 +260,35 @@ void f(in vf_in in, out vf_out out)
       const onRows = withoutW(wind);
       evaluateField(nested, withoutW(positions), onRows, { backend });
       expect(firstMismatch(withoutW(onRows), viaPlanes(nested, positions, wind, backend, count + 2)), backend).toBe(-1);
+    }
+  });
+
+  it('a superposition on planes selects the effects the rows would and adds the same wind (simd-jit, bit for bit)', () => {
+    const whirl = compileField(readFileSync(fieldsFolder + 'whirl.vf', 'utf8'), { file: 'whirl.vf' });
+    const breeze = compileField(readFileSync(fieldsFolder + 'constant-wind.vf', 'utf8'), { file: 'constant-wind.vf' });
+    const superposition = new FieldSuperposition([
+      { program: whirl, bounds: [-10, -10, -10, 10, 10, 10] },
+      { program: breeze, bounds: [100, 100, 100, 200, 200, 200] },
+    ]);
+    const random = new Random(8094);
+    for (const [low, high, count] of [
+      [-5, 5, 41],
+      [120, 180, 13],
+      [-5, 150, 22],
+      [300, 400, 9],
+    ] as const) {
+      const rows = new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 0 : random.range(low, high)));
+      const points = fieldPointPlanes(count + 1);
+      for (let i = 0; i < count; i++) for (let k = 0; k < 3; k++) points.positions[k * points.stride + i] = rows[4 * i + k]!;
+      const selected = superposition.select(rows, count);
+      expect(superposition.selectPlanes(points, count)).toBe(selected);
+      const expected = new Float32Array(count * 4);
+      superposition.evaluate(rows, expected, { backend: 'simd-jit', count });
+      superposition.evaluatePlanes(points, { backend: 'simd-jit', count });
+      const actual = new Float32Array(count * 4);
+      for (let i = 0; i < count; i++) for (let k = 0; k < 3; k++) actual[4 * i + k] = points.wind[k * points.stride + i]!;
+      expect(firstMismatch(withoutW(expected), actual), `points in [${low}, ${high}]`).toBe(-1);
+      points.dispose();
     }
   });
 
