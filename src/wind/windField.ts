@@ -2,7 +2,7 @@ import { compileField } from '../field/compile';
 import { getConstant, setConstant } from '../field/constants';
 import type { FieldProgram } from '../field/program';
 import { FieldSuperposition, type FieldEffect } from '../field/superpose';
-import type { FieldBackend, FieldPointPlanes } from '../field/evaluate';
+import type { EvaluateFieldOptions, FieldBackend, FieldPointPlanes } from '../field/evaluate';
 
 /**
  * The wind of the world: effects (field programs placed at a point with a reach) superposed into one
@@ -35,6 +35,8 @@ export class WindField {
   private superposition = new FieldSuperposition();
   private nextId = 1;
   private dirty = true;
+  /** Reused by samplePlanes: nothing allocated per frame. */
+  private readonly planesOptions: EvaluateFieldOptions = { ran: this.ran };
 
   /** Compiles and places an effect. Throws FieldCompileError (with line and column) on a bad program. */
   add(label: string, source: string, position: readonly number[], reach: number): PlacedEffect {
@@ -125,7 +127,10 @@ export class WindField {
     const { wind, stride } = points;
     for (let k = 0; k < 3; k++) wind.fill(0, k * stride, k * stride + count);
     if (this.superposition.size === 0 || count === 0) return;
-    this.superposition.evaluatePlanes(points, { count, backend: this.backend, ran: this.ran });
+    const options = this.planesOptions;
+    options.count = count;
+    options.backend = this.backend;
+    this.superposition.evaluatePlanes(points, options);
   }
 
   private rebuild(): void {
