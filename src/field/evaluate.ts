@@ -4,7 +4,7 @@ import { isJitAvailable, jitKernel } from './jit';
 import { fieldNoise } from './noise3';
 import type { FieldProgram } from './program';
 import { createFieldScratch, type FieldScratch } from './scratch';
-import type { SimdPointBuffers } from './simd-memory';
+import { SimdPointPlanes, type SimdPointBuffers } from './simd-memory';
 import { isWasmSimdSupported } from '../platform/simdSupport';
 import { sharedSimdFieldRuntime } from './simd-runtime';
 import { validateBytecode } from './validate';
@@ -95,4 +95,86 @@ export function simdFieldUnavailableReason(): string | undefined {
   if (!isWasmSimdSupported()) return 'this engine has no WebAssembly SIMD';
   const failure = sharedSimdFieldRuntime()?.failure;
   return failure === undefined ? undefined : `WebAssembly could not be compiled here (${failure})`;
+}
+
+/**
+ * Positions and wind as component planes (structure of arrays): `positions` holds three planes of
+ * `stride` floats, x of every point, then y and z; `wind` likewise. A program sees each point's w as 0
+ * (the float4 convention) and its wind's w as 0 coming in; the w it computes is not kept. Made by
+ * fieldPointPlanes; evaluateFieldPlanes evaluates on them.
+ */
+export interface FieldPointPlanes {
+  readonly capacity: number;
+  /** Floats from one component plane to the next (≥ capacity). */
+  readonly stride: number;
+  readonly positions: Float32Array;
+  readonly wind: Float32Array;
+  dispose(): void;
+}
+
+/**
+ * Component planes for `capacity` points: inside the WebAssembly SIMD memory where it runs (so the
+ * SIMD JIT reads and writes them in place, with no transposes), ordinary arrays elsewhere. Re-read
+ * `points.positions` and `points.wind` after allocating more buffers (the memory may have grown).
+ */
+export function fieldPointPlanes(capacity: number): FieldPointPlanes {
+  if (!Number.isInteger(capacity) || capacity < 0) throw new InvalidParameterError('capacity', 'a whole number of points ≥ 0', capacity);
+  const simd = sharedSimdFieldRuntime()?.pointPlanes(capacity);
+  if (simd !== undefined) return simd;
+  const stride = Math.ceil(capacity / 4) * 4;
+  return { capacity, stride, positions: new Float32Array(stride * 3), wind: new Float32Array(stride * 3), dispose: () => undefined };
+}
+
+/** Float4 rows the back ends without a planes kernel run on, grown as needed and reused. */
+let stagedPositions = new Float32Array(0);
+let stagedWind = new Float32Array(0);
+
+/**
+ * evaluateField on component planes: adds the program's field into `points.wind` at the first `count`
+ * points (all of them when omitted). The SIMD JIT ('simd-jit', and 'auto' where WebAssembly SIMD runs)
+ * works on the planes in place; the other back ends, and the SIMD JIT while its kernel compiles, on
+ * float4 rows copied from and back to the planes. Same errors as evaluateField; nothing is written
+ * when one is thrown.
+ */
+export function evaluateFieldPlanes(program: FieldProgram, points: FieldPointPlanes, options: EvaluateFieldOptions = {}): void {
+  if (points === null || typeof points !== 'object' || !(points.positions instanceof Float32Array) || !(points.wind instanceof Float32Array))
+    throw new InvalidParameterError('points', 'component planes from fieldPointPlanes', points);
+  const { stride } = points;
+  const count = options.count ?? points.capacity;
+  if (!Number.isInteger(count) || count < 0 || count > points.capacity || points.capacity > stride)
+    throw new InvalidParameterError('count', `a whole number of points in [0, ${points.capacity}]`, count);
+  if (points.positions.length < stride * 3 || points.wind.length < stride * 3)
+    throw new InvalidParameterError(
+      'points',
+      `three planes of ${stride} floats (disposed, or views read before the memory grew?)`,
+      points.positions.length,
+    );
+  validateBytecode(program);
+  const backend = options.backend ?? 'auto';
+  const runtime = sharedSimdFieldRuntime();
+  if (
+    (backend === 'simd-jit' || backend === 'auto') &&
+    runtime !== undefined &&
+    points instanceof SimdPointPlanes &&
+    points.livesIn(runtime.memory) &&
+    runtime.evaluatePlanes(program, points, count)
+  ) {
+    if (options.ran !== undefined) options.ran.backend = 'simd-jit';
+    return;
+  }
+  if (stagedPositions.length < count * 4) {
+    stagedPositions = new Float32Array(count * 4);
+    stagedWind = new Float32Array(count * 4);
+  }
+  const positions = points.positions;
+  const wind = points.wind;
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
+      stagedPositions[4 * i + k] = positions[k * stride + i]!;
+      stagedWind[4 * i + k] = wind[k * stride + i]!;
+    }
+    stagedPositions[4 * i + 3] = stagedWind[4 * i + 3] = 0;
+  }
+  evaluateField(program, stagedPositions, stagedWind, { ...options, count });
+  for (let i = 0; i < count; i++) for (let k = 0; k < 3; k++) wind[k * stride + i] = stagedWind[4 * i + k]!;
 }

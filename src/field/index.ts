@@ -5,6 +5,9 @@ export { setConstant, getConstant } from './constants';
 export {
   evaluateField,
   simdFieldPointBuffers,
+  evaluateFieldPlanes,
+  fieldPointPlanes,
+  type FieldPointPlanes,
   simdFieldUnavailableReason,
   FIELD_BACKENDS,
   FIELD_BACKEND_LABELS,

@@ -12,12 +12,19 @@ import { emitNoiseFunction } from './simd-noise';
  * The SIMD JIT: turns validated bytecode into one WebAssembly function with a single fused loop over
  * the points, four per iteration, every value in v128 locals (structure of arrays, see simd-lanes.ts):
  *
- *   kernel(codeAt, positionsAt, windAt, count, listAt, branching) → points redone
+ *   kernel(codeAt, positionsAt, windAt, count, listAt, branching, planeBytes) → points redone
  *       count a multiple of JIT_POINTS_PER_ITERATION; listAt: 4·count + 16 bytes of scratch;
- *       branching ≠ 0: a branch per group instead of the redo list (see below)
+ *       branching ≠ 0: a branch per group instead of the redo list (see below);
+ *       planeBytes: the distance between component planes (the 'planes' layout only)
  *
- * Each iteration loads a group of four positions and four winds (float4 each), transposes them into
- * component vectors, runs the program, transposes the wind back and stores it. The bytecode is first put in
+ * Points come in one of two layouts (JitPointLayout). In 'rows' (array of structures: x y z w per
+ * point) each iteration loads four positions and four winds, transposes them into component vectors,
+ * runs the program, transposes the wind back and stores it. In 'planes' (structure of arrays: every x,
+ * then every y and z, planeBytes apart; w is +0 and the wind's w is not kept) each component of four
+ * points is one v128.load and the wind one v128.store per component, no transposes; the redo loop
+ * gathers and scatters lanes (v128.load32_lane, v128.store32_lane). Without w, the work only the
+ * wind's w needs is dead code the engine drops (measured 18 % faster than four planes on whirl +
+ * explosion). The bytecode is first put in
  * single-assignment form (each argument names the instruction that computed it), then:
  * - instructions the final wind does not depend on are dropped;
  * - instructions that read only constants (such as `radius * radius`) run once, before the loop;
@@ -99,7 +106,12 @@ const BOUNDED_COMPARISONS: Partial<Record<OperationName, Record<'scalarLeft' | '
 /** The kernel's count must be a multiple of this. */
 export const JIT_POINTS_PER_ITERATION = 4 * GROUPS_PER_ITERATION;
 
-export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
+/** How the kernel finds points: float4 rows (x y z w per point), or one plane per component x, y, z. */
+export type JitPointLayout = 'rows' | 'planes';
+/** Component planes of the 'planes' layout: x, y, z (w is +0 on the way in, not kept on the way out). */
+export const POINT_PLANES = 3;
+
+export function buildJitModule(program: FieldProgram, layout: JitPointLayout = 'rows'): Uint8Array<ArrayBuffer> {
   const { instructions, output } = decode(program);
   const count = instructions.length;
 
@@ -145,8 +157,14 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     noise: used.has('noise') ? emitNoiseFunction(module, PERMUTATION_AT) : -1,
   };
   const i32 = ValueType.i32;
-  const f = module.function([i32, i32, i32, i32, i32, i32], [i32], 'kernel');
-  const [codeAt, positionsAt, windAt, pointCount, listAt, branching] = [0, 1, 2, 3, 4, 5];
+  const f = module.function([i32, i32, i32, i32, i32, i32, i32], [i32], 'kernel');
+  const [codeAt, positionsAt, windAt, pointCount, listAt, branching, planeBytes] = [0, 1, 2, 3, 4, 5, 6];
+  const planes = layout === 'planes';
+  /** Bytes from one point to the next within what the kernel loads (a row, or a component plane). */
+  const pointBytes = planes ? 4 : 16;
+  /** Where each component plane starts ('planes' only). */
+  const positionPlanes = planes ? Array.from({ length: POINT_PLANES }, () => f.local(i32)) : [];
+  const windPlanes = planes ? Array.from({ length: POINT_PLANES }, () => f.local(i32)) : [];
   const position = f.local(i32);
   const wind = f.local(i32);
   const end = f.local(i32);
@@ -334,20 +352,48 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
 
   // The main loop over groups of four points.
   f.localGet(pointCount).op(Op.i32Eqz).op(Op.i32Eqz).if();
-  f.localGet(positionsAt).localSet(position);
-  f.localGet(windAt).localSet(wind);
-  f.localGet(positionsAt).localGet(pointCount).i32Const(16).op(Op.i32Mul).op(Op.i32Add).localSet(end);
+  if (planes) {
+    // One offset walks every plane: from 0 to count · 4 bytes.
+    for (const [bases, at] of [
+      [positionPlanes, positionsAt],
+      [windPlanes, windAt],
+    ] as const)
+      bases.forEach((base, k) => {
+        f.localGet(at);
+        for (let times = 0; times < k; times++) f.localGet(planeBytes).op(Op.i32Add);
+        f.localSet(base);
+      });
+    f.i32Const(0).localSet(position);
+    f.localGet(pointCount).i32Const(4).op(Op.i32Mul).localSet(end);
+  } else {
+    f.localGet(positionsAt).localSet(position);
+    f.localGet(windAt).localSet(wind);
+    f.localGet(positionsAt).localGet(pointCount).i32Const(16).op(Op.i32Mul).op(Op.i32Add).localSet(end);
+  }
   // The byte offsets of the group's points in the arrays, the end of the redo list, flagged lanes.
   const offsets = pool.take();
   const offsetStep = pool.take();
   const listEnd = f.local(i32);
   const laneBits = f.local(i32);
   if (redoesSelects) {
-    f.i32x4Const(0, 16, 32, 48).localSet(offsets);
-    const step = 64 * GROUPS_PER_ITERATION;
+    f.i32x4Const(0, pointBytes, 2 * pointBytes, 3 * pointBytes).localSet(offsets);
+    const step = 4 * pointBytes * GROUPS_PER_ITERATION;
     f.i32x4Const(step, step, step, step).localSet(offsetStep);
     f.localGet(listAt).localSet(listEnd);
   }
+  /** The four component planes of a group, from the plane starts in `bases`, at the offset in `position`. */
+  const loadPlanes = (bases: readonly number[], g: number): number[] => [
+    ...bases.map((base) => {
+      const column = pool.take();
+      f.localGet(base)
+        .localGet(position)
+        .op(Op.i32Add)
+        .simdMemory(SimdOp.v128Load, 4, 16 * g)
+        .localSet(column);
+      return column;
+    }),
+    ...zero.slice(bases.length),
+  ];
   const loadColumns = (rows: readonly number[]): number[] => {
     const columns = take4();
     emitTranspose4(f, rows, columns, take4());
@@ -368,8 +414,8 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     flagged.fill(undefined);
     f.loop();
     for (const g of groups) {
-      positionColumns[g] = loadColumns(load4(position, g));
-      windColumns[g] = loadColumns(load4(wind, g));
+      positionColumns[g] = planes ? loadPlanes(positionPlanes, g) : loadColumns(load4(position, g));
+      windColumns[g] = planes ? loadPlanes(windPlanes, g) : loadColumns(load4(wind, g));
     }
     emitLoopBody(groups);
     for (const g of groups) {
@@ -379,10 +425,21 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
         // Flagged points' offsets go on the redo list: the table gathers their lanes to the front.
         f.localGet(lanes).simd(SimdOp.i32x4Bitmask).localSet(laneBits);
         f.localGet(listEnd).localGet(offsets);
-        if (g > 0) f.i32x4Const(64 * g, 64 * g, 64 * g, 64 * g).simd(SimdOp.i32x4Add);
+        const groupBytes = 4 * pointBytes * g;
+        if (g > 0) f.i32x4Const(groupBytes, groupBytes, groupBytes, groupBytes).simd(SimdOp.i32x4Add);
         f.localGet(laneBits).i32Const(4).op(Op.i32Shl).simdMemory(SimdOp.v128Load, 4, COMPACTION_TABLE_AT);
         f.simd(SimdOp.i8x16Swizzle).simdMemory(SimdOp.v128Store, 2);
         f.localGet(listEnd).localGet(laneBits).op(Op.i32Popcnt).i32Const(2).op(Op.i32Shl).op(Op.i32Add).localSet(listEnd);
+      }
+      if (planes) {
+        // A flagged lane keeps its incoming wind for the redo loop.
+        columns.slice(0, windPlanes.length).forEach((column, k) => {
+          f.localGet(windPlanes[k]!).localGet(position).op(Op.i32Add);
+          if (lanes === undefined) f.localGet(column);
+          else f.localGet(windColumns[g]![k]!).localGet(column).localGet(lanes).simd(SimdOp.v128Bitselect);
+          f.simdMemory(SimdOp.v128Store, 4, 16 * g);
+        });
+        continue;
       }
       const rows = take4();
       emitTranspose4(f, columns, rows, take4());
@@ -405,13 +462,14 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
     }
     if (redoesSelects && !fullSelects) f.localGet(offsets).localGet(offsetStep).simd(SimdOp.i32x4Add).localSet(offsets);
     f.localGet(position)
-      .i32Const(64 * GROUPS_PER_ITERATION)
+      .i32Const(4 * pointBytes * GROUPS_PER_ITERATION)
       .op(Op.i32Add)
       .localSet(position);
-    f.localGet(wind)
-      .i32Const(64 * GROUPS_PER_ITERATION)
-      .op(Op.i32Add)
-      .localSet(wind);
+    if (!planes)
+      f.localGet(wind)
+        .i32Const(64 * GROUPS_PER_ITERATION)
+        .op(Op.i32Add)
+        .localSet(wind);
     f.localGet(position).localGet(end).op(Op.i32LtU).brIf(0);
     f.end();
     forgetLoop();
@@ -440,12 +498,35 @@ export function buildJitModule(program: FieldProgram): Uint8Array<ArrayBuffer> {
         f.localGet(base).localGet(offset).op(Op.i32Add).simdMemory(SimdOp.v128Load, 4).localSet(row);
         return row;
       });
-    positionColumns[0] = loadColumns(gather(positionsAt));
-    windColumns[0] = loadColumns(gather(windAt));
+    /** Component vectors of the listed points, lane by lane from the planes starting at `bases`. */
+    const gatherPlanes = (bases: readonly number[]): number[] => [
+      ...bases.map((base) => {
+        const column = pool.take();
+        f.f32x4Const(0, 0, 0, 0).localSet(column);
+        pointOffsets.forEach((offset, lane) => {
+          f.localGet(base).localGet(offset).op(Op.i32Add).localGet(column);
+          f.simdMemoryLane(SimdOp.v128Load32Lane, 2, 0, lane).localSet(column);
+        });
+        return column;
+      }),
+      ...zero.slice(bases.length),
+    ];
+    positionColumns[0] = planes ? gatherPlanes(positionPlanes) : loadColumns(gather(positionsAt));
+    windColumns[0] = planes ? gatherPlanes(windPlanes) : loadColumns(gather(windAt));
     emitLoopBody([0]);
-    const rows = take4();
-    emitTranspose4(f, value(output, 0), rows, take4());
-    pointOffsets.forEach((offset, k) => f.localGet(windAt).localGet(offset).op(Op.i32Add).localGet(rows[k]!).simdMemory(SimdOp.v128Store, 4));
+    if (planes)
+      value(output, 0)
+        .slice(0, windPlanes.length)
+        .forEach((column, k) =>
+          pointOffsets.forEach((offset, lane) =>
+            f.localGet(windPlanes[k]!).localGet(offset).op(Op.i32Add).localGet(column).simdMemoryLane(SimdOp.v128Store32Lane, 2, 0, lane),
+          ),
+        );
+    else {
+      const rows = take4();
+      emitTranspose4(f, value(output, 0), rows, take4());
+      pointOffsets.forEach((offset, k) => f.localGet(windAt).localGet(offset).op(Op.i32Add).localGet(rows[k]!).simdMemory(SimdOp.v128Store, 4));
+    }
     f.localGet(entry).i32Const(16).op(Op.i32Add).localTee(entry).localGet(listEnd).op(Op.i32LtU).brIf(0);
     f.end().end();
   };

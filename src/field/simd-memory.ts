@@ -184,3 +184,71 @@ export class SimdPointBuffers {
     this.windView = new Float32Array(buffer, this.windAt, this.capacity * 4);
   }
 }
+
+/**
+ * Positions and wind for up to `capacity` points as component planes (structure of arrays) in the SIMD
+ * module memory, which the SIMD JIT reads and writes in place with one v128 load or store per
+ * component of four points. `positions` holds three planes of `stride` floats each: x of every point,
+ * then y and z (point i's y is `positions[stride + i]`; w is 0); `wind` likewise. The stride is the
+ * capacity rounded up to whole groups of four. Read the views again after anything that may grow the memory; a
+ * stale view is detached (length 0), never silently wrong.
+ */
+/** Bytes per point of a set of planes: x, y, z floats. */
+const PLANE_BYTES_PER_POINT = 12;
+
+export class SimdPointPlanes {
+  /** Floats from one component plane to the next. */
+  readonly stride: number;
+  /** Byte offsets of the position and wind planes in the module memory. */
+  readonly positionsAt: number;
+  readonly windAt: number;
+  private viewedBuffer: ArrayBuffer | undefined;
+  private positionView = new Float32Array(0);
+  private windView = new Float32Array(0);
+  private disposed = false;
+
+  constructor(
+    private readonly memory: SimdFieldMemory,
+    readonly capacity: number,
+  ) {
+    this.stride = alignTo(capacity, 4);
+    this.positionsAt = memory.reserve(Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
+    this.windAt = memory.reserve(Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
+    // A reused block holds someone's old bytes; start from zeros like a new Float32Array.
+    this.positions.fill(0);
+    this.wind.fill(0);
+  }
+
+  /** Returns the memory for reuse; from then on the views are empty. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.memory.release(this.positionsAt, Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
+    this.memory.release(this.windAt, Math.max(16, this.stride * PLANE_BYTES_PER_POINT));
+    this.positionView = new Float32Array(0);
+    this.windView = new Float32Array(0);
+  }
+
+  get positions(): Float32Array {
+    this.refresh();
+    return this.positionView;
+  }
+
+  get wind(): Float32Array {
+    this.refresh();
+    return this.windView;
+  }
+
+  /** Whether these planes live in `memory` and are still allocated (the JIT may use them in place). */
+  livesIn(memory: SimdFieldMemory): boolean {
+    return memory === this.memory && !this.disposed;
+  }
+
+  private refresh(): void {
+    const buffer = this.memory.memory.buffer;
+    if (this.viewedBuffer === buffer || this.disposed) return;
+    this.viewedBuffer = buffer;
+    this.positionView = new Float32Array(buffer, this.positionsAt, this.stride * 3);
+    this.windView = new Float32Array(buffer, this.windAt, this.stride * 3);
+  }
+}

@@ -1,8 +1,17 @@
 import { isWasmSimdSupported } from '../platform/simdSupport';
 import type { FieldProgram } from './program';
 import { buildInterpreterModule } from './simd-interpreter';
-import { JIT_POINTS_PER_ITERATION, buildJitModule } from './simd-jit';
-import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POINTS, TAIL_POSITIONS_AT, TAIL_WIND_AT } from './simd-memory';
+import { JIT_POINTS_PER_ITERATION, POINT_PLANES, buildJitModule, type JitPointLayout } from './simd-jit';
+import {
+  SCRATCH_AT,
+  SCRATCH_BYTES,
+  SimdFieldMemory,
+  SimdPointBuffers,
+  SimdPointPlanes,
+  TAIL_POINTS,
+  TAIL_POSITIONS_AT,
+  TAIL_WIND_AT,
+} from './simd-memory';
 
 /**
  * Runs field programs on the WebAssembly SIMD back ends: owns the shared memory, compiles the
@@ -12,6 +21,9 @@ import { SCRATCH_AT, SCRATCH_BYTES, SimdFieldMemory, SimdPointBuffers, TAIL_POIN
  * others are copied into staging regions and the wind copied back, which is all the API requires.
  * The kernels work on whole groups of points (4 for the interpreter, JIT_POINTS_PER_ITERATION for the
  * JIT); a ragged rest runs on a padded copy in the tail slots.
+ *
+ * Points held as component planes (SimdPointPlanes) run on the JIT's 'planes' kernels, compiled and
+ * cached apart from the 'rows' ones: one v128 load per component of four points, no transposes.
  *
  * Modules compile synchronously when the engine allows it. A browser's main thread may refuse a
  * synchronous compile of a larger module; then it compiles in the background and `evaluate` answers
@@ -28,7 +40,15 @@ type InterpreterRun = (
   scratchAt: number,
   stride: number,
 ) => void;
-type JitKernelRun = (codeAt: number, positionsAt: number, windAt: number, count: number, listAt: number, branching: number) => number;
+type JitKernelRun = (
+  codeAt: number,
+  positionsAt: number,
+  windAt: number,
+  count: number,
+  listAt: number,
+  branching: number,
+  planeBytes: number,
+) => number;
 /**
  * A compiled program and the main loop it runs (simd-jit.ts): the redo list while calls flag few of
  * their points, a branch per group for the next BRANCHING_CALLS calls after one flagged more than
@@ -38,11 +58,11 @@ class JitKernel {
   private branchingCallsLeft = 0;
   constructor(private readonly kernel: JitKernelRun) {}
 
-  run(codeAt: number, positionsAt: number, windAt: number, count: number, listAt: number): void {
+  run(codeAt: number, positionsAt: number, windAt: number, count: number, listAt: number, planeBytes = 0): void {
     if (this.branchingCallsLeft > 0) {
       this.branchingCallsLeft--;
-      this.kernel(codeAt, positionsAt, windAt, count, listAt, 1);
-    } else if (this.kernel(codeAt, positionsAt, windAt, count, listAt, 0) > count * REDO_SHARE) this.branchingCallsLeft = BRANCHING_CALLS;
+      this.kernel(codeAt, positionsAt, windAt, count, listAt, 1, planeBytes);
+    } else if (this.kernel(codeAt, positionsAt, windAt, count, listAt, 0, planeBytes) > count * REDO_SHARE) this.branchingCallsLeft = BRANCHING_CALLS;
   }
 }
 /**
@@ -64,13 +84,59 @@ export class SimdFieldRuntime {
   /** Why a module could not be compiled, if one could not (the TypeScript back ends answer instead). */
   failure: string | undefined;
   private interpreter: InterpreterRun | typeof PENDING | undefined;
-  private readonly kernelsByProgram = new WeakMap<FieldProgram, JitKernel | typeof PENDING>();
-  /** By bytecode shape, so a superposition re-selecting the same effects reuses its module. */
-  private readonly kernelsByShape = new Map<string, JitKernel>();
+  /** Compiled kernels by point layout: by program, and by bytecode shape so a superposition re-selecting the same effects reuses its module. */
+  private readonly kernels: Record<
+    JitPointLayout,
+    { byProgram: WeakMap<FieldProgram, JitKernel | typeof PENDING>; byShape: Map<string, JitKernel> }
+  > = {
+    rows: { byProgram: new WeakMap(), byShape: new Map() },
+    planes: { byProgram: new WeakMap(), byShape: new Map() },
+  };
 
   /** Buffers for `capacity` points in the module memory: evaluations on them copy nothing. */
   pointBuffers(capacity: number): SimdPointBuffers {
     return new SimdPointBuffers(this.memory, capacity);
+  }
+
+  /** Component planes for `capacity` points in the module memory, for evaluatePlanes. */
+  pointPlanes(capacity: number): SimdPointPlanes {
+    return new SimdPointPlanes(this.memory, capacity);
+  }
+
+  /**
+   * Adds the program's field into the wind planes at the first `count` points of `points` (validated
+   * program, checked arguments, planes of this runtime), in place on the JIT. Returns false, nothing
+   * written, while the kernel still compiles in the background.
+   */
+  evaluatePlanes(program: FieldProgram, points: SimdPointPlanes, count: number): boolean {
+    const kernel = this.jitKernel(program, 'planes');
+    if (kernel === undefined) return false;
+    const codeAt = this.memory.region('bytecode', program.words.length * 4);
+    this.memory.words().set(program.words, codeAt >> 2);
+    const { positionsAt, windAt } = points;
+    const planeBytes = points.stride * 4;
+    const whole = count - (count % JIT_POINTS_PER_ITERATION);
+    for (let start = 0; start < whole; start += JIT_CHUNK)
+      kernel.run(codeAt, positionsAt + start * 4, windAt + start * 4, Math.min(JIT_CHUNK, whole - start), SCRATCH_AT, planeBytes);
+    const rest = count - whole;
+    if (rest === 0) return true;
+    // The ragged rest in the tail slots as planes of one group (points past `count` are not ours to write).
+    const floats = this.memory.floats();
+    const tail = TAIL_POSITIONS_AT >> 2;
+    const tailWind = TAIL_WIND_AT >> 2;
+    const group = JIT_POINTS_PER_ITERATION;
+    floats.fill(0, tail, tail + POINT_PLANES * group);
+    floats.fill(0, tailWind, tailWind + POINT_PLANES * group);
+    for (let k = 0; k < POINT_PLANES; k++) {
+      const from = (positionsAt >> 2) + k * points.stride + whole;
+      floats.copyWithin(tail + k * group, from, from + rest);
+      const windFrom = (windAt >> 2) + k * points.stride + whole;
+      floats.copyWithin(tailWind + k * group, windFrom, windFrom + rest);
+    }
+    kernel.run(codeAt, TAIL_POSITIONS_AT, TAIL_WIND_AT, group, SCRATCH_AT, group * 4);
+    for (let k = 0; k < POINT_PLANES; k++)
+      floats.copyWithin((windAt >> 2) + k * points.stride + whole, tailWind + k * group, tailWind + k * group + rest);
+    return true;
   }
 
   /**
@@ -80,7 +146,7 @@ export class SimdFieldRuntime {
    */
   evaluate(program: FieldProgram, positions: Float32Array, wind: Float32Array, count: number, mode: SimdFieldMode): number | undefined {
     const runInterpreter = mode === 'interpreter' ? this.interpreterRun() : undefined;
-    const kernel = mode === 'jit' ? this.jitKernel(program) : undefined;
+    const kernel = mode === 'jit' ? this.jitKernel(program, 'rows') : undefined;
     if (runInterpreter === undefined && kernel === undefined) return undefined;
 
     // Offsets of caller arrays inside the memory are read before anything can grow it.
@@ -125,23 +191,24 @@ export class SimdFieldRuntime {
     return this.interpreter === PENDING ? undefined : this.interpreter;
   }
 
-  private jitKernel(program: FieldProgram): JitKernel | undefined {
-    const known = this.kernelsByProgram.get(program);
+  private jitKernel(program: FieldProgram, layout: JitPointLayout): JitKernel | undefined {
+    const { byProgram, byShape } = this.kernels[layout];
+    const known = byProgram.get(program);
     if (known !== undefined) return known === PENDING ? undefined : known;
     const shape = shapeKey(program);
-    const shared = this.kernelsByShape.get(shape);
+    const shared = byShape.get(shape);
     if (shared !== undefined) {
-      this.kernelsByProgram.set(program, shared);
+      byProgram.set(program, shared);
       return shared;
     }
-    this.kernelsByProgram.set(program, PENDING);
-    this.instantiate(buildJitModule(program), (exports) => {
+    byProgram.set(program, PENDING);
+    this.instantiate(buildJitModule(program, layout), (exports) => {
       const kernel = new JitKernel(exports.kernel as JitKernelRun);
-      if (this.kernelsByShape.size >= MAX_CACHED_KERNELS) this.kernelsByShape.clear();
-      this.kernelsByShape.set(shape, kernel);
-      this.kernelsByProgram.set(program, kernel);
+      if (byShape.size >= MAX_CACHED_KERNELS) byShape.clear();
+      byShape.set(shape, kernel);
+      byProgram.set(program, kernel);
     });
-    const ready = this.kernelsByProgram.get(program);
+    const ready = byProgram.get(program);
     return ready === PENDING ? undefined : ready;
   }
 

@@ -1,5 +1,5 @@
 import { InvalidParameterError } from '../errors';
-import { evaluateField, type EvaluateFieldOptions } from './evaluate';
+import { evaluateField, evaluateFieldPlanes, type EvaluateFieldOptions, type FieldPointPlanes } from './evaluate';
 import { FIRST_FREE_REGISTER, createProgram, type FieldConstant, type FieldProgram } from './program';
 import { validateBytecode } from './validate';
 
@@ -101,6 +101,42 @@ export class FieldSuperposition {
       if (z < minZ) minZ = z;
       if (z > maxZ) maxZ = z;
     }
+    return this.selectWithin(minX, minY, minZ, maxX, maxY, maxZ, count);
+  }
+
+  /** The program for the first `count` points of component planes (fieldPointPlanes). */
+  selectPlanes(points: FieldPointPlanes, count: number = points.capacity): FieldProgram {
+    if (!Number.isInteger(count) || count < 0 || count > points.capacity) {
+      throw new InvalidParameterError('count', `a whole number of points in [0, ${points.capacity}]`, count);
+    }
+    const { positions, stride } = points;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity;
+    let maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
+    for (let i = 0; i < count; i++) {
+      const x = positions[i]!,
+        y = positions[stride + i]!,
+        z = positions[2 * stride + i]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    return this.selectWithin(minX, minY, minZ, maxX, maxY, maxZ, count);
+  }
+
+  /** Selects the effects these points can feel and adds their sum into the wind planes (evaluateFieldPlanes). */
+  evaluatePlanes(points: FieldPointPlanes, options: EvaluateFieldOptions = {}): void {
+    evaluateFieldPlanes(this.selectPlanes(points, options.count ?? points.capacity), points, options);
+  }
+
+  /** The program for points within this box: the concatenation of the effects whose boxes meet it. */
+  private selectWithin(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, count: number): FieldProgram {
     let changed = this.combined === undefined;
     let selectedCount = 0;
     const effects = this.effects;

@@ -103,6 +103,7 @@ export const SimdOp = {
   v128AnyTrue: 0x53,
   v128Load8Lane: 0x54,
   v128Load32Lane: 0x56,
+  v128Store32Lane: 0x5a,
   f32x4Ceil: 0x67,
   f32x4Floor: 0x68,
   f32x4Trunc: 0x69,

@@ -68,28 +68,43 @@ export class WindArrows {
   }
 }
 
-/** Tracer particles drawn as points straight from the core's float4 position array (no copy). */
+/**
+ * Tracer particles drawn as points straight from the core's position planes (x of every tracer, then
+ * y, then z; no copy): each plane is a one-float attribute, the x plane bound as `position` (so the
+ * draw range and the renderer's bookkeeping work as usual) and the vertex shader puts the three together.
+ */
 export class TracerPoints {
   readonly points: THREE.Points<THREE.BufferGeometry, THREE.PointsMaterial>;
-  private buffer: THREE.InterleavedBuffer | null = null;
+  private planes: Float32Array | null = null;
+  private readonly attributes: THREE.BufferAttribute[] = [];
 
   constructor() {
-    this.points = new THREE.Points(
-      new THREE.BufferGeometry(),
-      new THREE.PointsMaterial({ color: 0xfff4d6, size: 2.2, sizeAttenuation: false, transparent: true, opacity: 0.85 }),
-    );
+    const material = new THREE.PointsMaterial({ color: 0xfff4d6, size: 2.2, sizeAttenuation: false, transparent: true, opacity: 0.85 });
+    material.onBeforeCompile = (shader) => {
+      shader.vertexShader =
+        'attribute float tracerY;\nattribute float tracerZ;\n' +
+        shader.vertexShader.replace('#include <begin_vertex>', 'vec3 transformed = vec3( position.x, tracerY, tracerZ );');
+    };
+    this.points = new THREE.Points(new THREE.BufferGeometry(), material);
     this.points.frustumCulled = false;
     this.points.name = 'wind-tracers';
   }
 
-  update(positions: Float32Array, count: number): void {
+  update(planes: Float32Array, stride: number, count: number): void {
     const geometry = this.points.geometry;
-    if (this.buffer === null || this.buffer.array !== positions) {
-      this.buffer = new THREE.InterleavedBuffer(positions, 4);
-      this.buffer.setUsage(THREE.DynamicDrawUsage);
-      geometry.setAttribute('position', new THREE.InterleavedBufferAttribute(this.buffer, 3, 0));
+    if (this.planes !== planes) {
+      this.planes = planes;
+      this.attributes.length = 0;
+      ['position', 'tracerY', 'tracerZ'].forEach((name, k) => {
+        const attribute = new THREE.BufferAttribute(planes.subarray(k * stride, (k + 1) * stride), 1);
+        attribute.setUsage(THREE.DynamicDrawUsage);
+        geometry.setAttribute(name, attribute);
+        this.attributes.push(attribute);
+      });
+      // Bounds are never used (no culling); a fixed sphere keeps the renderer from computing them.
+      geometry.boundingSphere = new THREE.Sphere(new THREE.Vector3(), Infinity);
     }
-    this.buffer.needsUpdate = true;
+    for (const attribute of this.attributes) attribute.needsUpdate = true;
     geometry.setDrawRange(0, count);
   }
 }

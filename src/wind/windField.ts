@@ -2,7 +2,7 @@ import { compileField } from '../field/compile';
 import { getConstant, setConstant } from '../field/constants';
 import type { FieldProgram } from '../field/program';
 import { FieldSuperposition, type FieldEffect } from '../field/superpose';
-import type { FieldBackend } from '../field/evaluate';
+import type { EvaluateFieldOptions, FieldBackend, FieldPointPlanes } from '../field/evaluate';
 
 /**
  * The wind of the world: effects (field programs placed at a point with a reach) superposed into one
@@ -35,6 +35,8 @@ export class WindField {
   private superposition = new FieldSuperposition();
   private nextId = 1;
   private dirty = true;
+  /** Reused by samplePlanes: nothing allocated per frame. */
+  private readonly planesOptions: EvaluateFieldOptions = { ran: this.ran };
 
   /** Compiles and places an effect. Throws FieldCompileError (with line and column) on a bad program. */
   add(label: string, source: string, position: readonly number[], reach: number): PlacedEffect {
@@ -114,6 +116,21 @@ export class WindField {
     wind.fill(0, 0, count * 4);
     if (this.superposition.size === 0 || count === 0) return;
     this.superposition.evaluate(positions, wind, { count, backend: this.backend, ran: this.ran });
+  }
+
+  /**
+   * Wind at the first `count` points of component planes (fieldPointPlanes) into `points.wind`
+   * (overwritten): on the SIMD JIT in place, no transposes, nothing copied.
+   */
+  samplePlanes(points: FieldPointPlanes, count = points.capacity): void {
+    if (this.dirty) this.rebuild();
+    const { wind, stride } = points;
+    for (let k = 0; k < 3; k++) wind.fill(0, k * stride, k * stride + count);
+    if (this.superposition.size === 0 || count === 0) return;
+    const options = this.planesOptions;
+    options.count = count;
+    options.backend = this.backend;
+    this.superposition.evaluatePlanes(points, options);
   }
 
   private rebuild(): void {

@@ -1,5 +1,4 @@
-import { simdFieldPointBuffers } from '../field/evaluate';
-import type { SimdPointBuffers } from '../field/simd-memory';
+import { fieldPointPlanes, type FieldPointPlanes } from '../field/evaluate';
 import { Random } from '../math/random';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { StateHasher } from '../math/hash';
@@ -9,13 +8,14 @@ import type { WindField } from './windField';
 /**
  * Light tracer particles (dust, leaves) carried by the wind: each relaxes towards the local wind
  * velocity, falls slowly, and is respawned above the terrain when it lands, leaves the world or ages
- * out. Positions are float4 so the field VM reads them as they are. Where WebAssembly SIMD runs,
- * positions and wind live in its module memory, so the SIMD back ends read and write them in place
- * (the TypeScript ones read any Float32Array); the getters hand out views that stay valid after the
+ * out. Positions and wind are component planes (fieldPointPlanes: x of every tracer, then y, then z,
+ * `stride` apart). Where WebAssembly SIMD runs they live in its module memory, so the SIMD JIT reads
+ * and writes them in place with no transposes; the getters hand out views that stay valid after the
  * memory grows.
  */
 interface WindTracerState {
   count: number;
+  /** float4 per tracer (w = 0): the state's format whatever the layout in memory. */
   positions: Float32Array;
   velocities: Float32Array;
   ages: Float32Array;
@@ -41,7 +41,7 @@ export class WindTracers implements SimSystem {
   private respawned = 0;
   /** Milliseconds the field took at the tracers in the last step. */
   sampleMs = 0;
-  private points: SimdPointBuffers | { readonly positions: Float32Array; readonly wind: Float32Array; dispose(): void };
+  private points: FieldPointPlanes;
 
   constructor(
     readonly field: WindField,
@@ -50,25 +50,30 @@ export class WindTracers implements SimSystem {
   ) {
     this.count = count;
     this.random = new Random(seed);
-    this.points = allocatePoints(count);
+    this.points = fieldPointPlanes(count);
     this.velocities = new Float32Array(count * 3);
     this.ages = new Float32Array(count);
   }
 
-  /** float4 per tracer (w = 0). */
+  /** Three planes of `stride` floats: x of every tracer, then y, then z. */
   get positions(): Float32Array {
     return this.points.positions;
   }
 
-  /** The wind at each tracer from the last step, float4. */
+  /** The wind at each tracer from the last step, planes like `positions`. */
   get wind(): Float32Array {
     return this.points.wind;
+  }
+
+  /** Floats from one plane of `positions` or `wind` to the next. */
+  get stride(): number {
+    return this.points.stride;
   }
 
   resize(count: number, world: World): void {
     this.count = count;
     this.points.dispose();
-    this.points = allocatePoints(count);
+    this.points = fieldPointPlanes(count);
     this.velocities = new Float32Array(count * 3);
     this.ages = new Float32Array(count);
     this.terrainChanged(world);
@@ -81,11 +86,14 @@ export class WindTracers implements SimSystem {
   step(dt: number, world: World): void {
     const start = performance.now();
     this.field.setTime(world.time);
-    this.field.sample(this.positions, this.wind, this.count);
+    this.field.samplePlanes(this.points, this.count);
     this.sampleMs = performance.now() - start;
     const p = this.positions;
     const v = this.velocities;
     const w = this.wind;
+    const stride = this.points.stride;
+    const y0 = stride;
+    const z0 = 2 * stride;
     const blend = 1 - Math.exp(-this.responsiveness * dt);
     const fall = this.settling * dt;
     const half = world.terrain.params.worldSize / 2;
@@ -96,15 +104,15 @@ export class WindTracers implements SimSystem {
       let vx = v[3 * i]!;
       let vy = v[3 * i + 1]!;
       let vz = v[3 * i + 2]!;
-      vx += (w[4 * i]! - vx) * blend;
-      vy += (w[4 * i + 1]! - vy) * blend - fall;
-      vz += (w[4 * i + 2]! - vz) * blend;
+      vx += (w[i]! - vx) * blend;
+      vy += (w[y0 + i]! - vy) * blend - fall;
+      vz += (w[z0 + i]! - vz) * blend;
       v[3 * i] = vx;
       v[3 * i + 1] = vy;
       v[3 * i + 2] = vz;
-      const x = (p[4 * i] = p[4 * i]! + vx * dt);
-      const y = (p[4 * i + 1] = p[4 * i + 1]! + vy * dt);
-      const z = (p[4 * i + 2] = p[4 * i + 2]! + vz * dt);
+      const x = (p[i] = p[i]! + vx * dt);
+      const y = (p[y0 + i] = p[y0 + i]! + vy * dt);
+      const z = (p[z0 + i] = p[z0 + i]! + vz * dt);
       const age = (this.ages[i] = this.ages[i]! + dt);
       if (age > lifetime || x < -half || x > half || z < -half || z > half || y > ceiling || !(y > sampleTerrainHeight(terrain, x, z))) {
         this.spawn(i, world, false);
@@ -132,7 +140,7 @@ export class WindTracers implements SimSystem {
   saveState(): WindTracerState {
     return {
       count: this.count,
-      positions: this.positions.slice(),
+      positions: this.positionRows(),
       velocities: this.velocities.slice(),
       ages: this.ages.slice(),
       random: this.random.saveState(),
@@ -143,11 +151,21 @@ export class WindTracers implements SimSystem {
   loadState(state: unknown): void {
     const s = state as WindTracerState;
     if (s.count !== this.count) return; // the tracer count changed since: the snapshot no longer fits
-    this.positions.set(s.positions);
+    const p = this.positions;
+    const stride = this.points.stride;
+    for (let i = 0; i < this.count; i++) for (let k = 0; k < 3; k++) p[k * stride + i] = s.positions[4 * i + k]!;
     this.velocities.set(s.velocities);
     this.ages.set(s.ages);
     this.random.loadState(s.random);
     this.respawned = s.respawned;
+  }
+
+  private positionRows(): Float32Array {
+    const rows = new Float32Array(this.count * 4);
+    const p = this.positions;
+    const stride = this.points.stride;
+    for (let i = 0; i < this.count; i++) for (let k = 0; k < 3; k++) rows[4 * i + k] = p[k * stride + i]!;
+    return rows;
   }
 
   private spawn(i: number, world: World, initial: boolean): void {
@@ -157,17 +175,14 @@ export class WindTracers implements SimSystem {
     const x = r.range(-half, half);
     const z = r.range(-half, half);
     const ground = sampleTerrainHeight(terrain, x, z);
-    this.positions[4 * i] = x;
-    this.positions[4 * i + 1] = ground + r.range(0.5, 12);
-    this.positions[4 * i + 2] = z;
-    this.positions[4 * i + 3] = 0;
+    const p = this.positions;
+    const stride = this.points.stride;
+    p[i] = x;
+    p[stride + i] = ground + r.range(0.5, 12);
+    p[2 * stride + i] = z;
     this.velocities[3 * i] = this.velocities[3 * i + 1] = this.velocities[3 * i + 2] = 0;
     // Staggered ages on the first spawn, so tracers do not all expire in the same frame.
     this.ages[i] = initial ? r.range(0, this.lifetime) : 0;
     if (!initial) this.respawned++;
   }
-}
-
-function allocatePoints(count: number): SimdPointBuffers | { readonly positions: Float32Array; readonly wind: Float32Array; dispose(): void } {
-  return simdFieldPointBuffers(count) ?? { positions: new Float32Array(count * 4), wind: new Float32Array(count * 4), dispose: () => undefined };
 }

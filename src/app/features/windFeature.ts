@@ -144,7 +144,7 @@ export class WindFeature implements AppFeature {
       sandbox.timings.record('wind.arrows', performance.now() - start);
       this.arrows.update(this.gridPoints, this.gridWind, this.gridCount, 0.9, ARROW_MAX_SPEED);
     }
-    this.tracerPoints.update(system.tracers.positions, system.tracers.count);
+    this.tracerPoints.update(system.tracers.positions, system.tracers.stride, system.tracers.count);
     this.gizmos.update(
       system.field.effects,
       system.field.effects.findIndex((e) => e.label === this.panel.selected),

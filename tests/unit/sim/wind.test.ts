@@ -53,7 +53,8 @@ describe('WindField', () => {
 });
 
 describe('WindTracers', () => {
-  function run(seed: number): Float32Array {
+  /** Tracer positions as x, y, z planes, `stride` apart. */
+  function run(seed: number): { positions: Float32Array; stride: number } {
     const sandbox = new Sandbox(parseScene({ seed, terrain: { cells: 32, worldSize: 200 } }));
     const field = new WindField();
     field.add('constant-wind', source('constant-wind'), [0, 0, 0], Infinity);
@@ -61,17 +62,17 @@ describe('WindTracers', () => {
     const tracers = new WindTracers(field, 500, seed);
     sandbox.addSystem(tracers);
     for (let i = 0; i < 120; i++) sandbox.step(1 / 60);
-    return tracers.positions;
+    return { positions: tracers.positions, stride: tracers.stride };
   }
 
   it('is deterministic for a seed (seed 11) and keeps every tracer above the ground, inside the world', () => {
-    const a = run(11);
-    expect(Array.from(run(11))).toEqual(Array.from(a));
+    const { positions: a, stride } = run(11);
+    expect(Array.from(run(11).positions)).toEqual(Array.from(a));
     const sandbox = new Sandbox(parseScene({ terrain: { cells: 32, worldSize: 200 } }));
     let below = 0;
     let outside = 0;
     for (let i = 0; i < 500; i++) {
-      const [x, y, z] = [a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!];
+      const [x, y, z] = [a[i]!, a[stride + i]!, a[2 * stride + i]!];
       if (Math.abs(x) > 100 || Math.abs(z) > 100) outside++;
       else if (y < sampleTerrainHeight(sandbox.terrain, x, z)) below++;
     }
@@ -92,9 +93,9 @@ describe('WindTracers', () => {
     tracers.settling = 0;
     tracers.lifetime = 1000;
     sandbox.addSystem(tracers);
-    const x0 = Array.from({ length: 100 }, (_, i) => tracers.positions[4 * i]!);
+    const x0 = Array.from({ length: 100 }, (_, i) => tracers.positions[i]!);
     for (let i = 0; i < 60; i++) sandbox.step(1 / 60);
-    const moved = Array.from({ length: 100 }, (_, i) => tracers.positions[4 * i]! - x0[i]!).filter((d) => d > 0 && d < 10);
+    const moved = Array.from({ length: 100 }, (_, i) => tracers.positions[i]! - x0[i]!).filter((d) => d > 0 && d < 10);
     expect(moved.length).toBeGreaterThan(90);
     expect(tracers.velocities[0]).toBeGreaterThan(3);
   });
