@@ -358,7 +358,8 @@ export class SimdRayKernel {
   }
 }
 
-function checkBuffers(rays: RayBatch, hits: RayHits): void {
+/** Throws InvalidParameterError unless the batch and the hit buffers hold rays.count rays. */
+export function checkBuffers(rays: RayBatch, hits: RayHits): void {
   const n = rays.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
   if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)
