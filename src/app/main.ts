@@ -27,6 +27,7 @@ import { SceneLoader, startingScene, type SceneLoaderHost } from './sceneLoader'
 import { newStatus } from './status';
 import { UrlSync } from './urlSync';
 import { Gestures, claimCameraGestures } from './gestures';
+import { becomeCrossOriginIsolated } from './isolation';
 
 /**
  * Boot and wiring: makes the page's parts, connects the panel, the keys and the buttons to them, and runs
@@ -326,5 +327,8 @@ class App implements SceneLoaderHost, PresenterHost {
 
 const root = document.getElementById('app');
 if (root === null) throw new Error('index.html has no #app element');
-const app = new App(root);
-(window as unknown as { colliderscope: App }).colliderscope = app;
+// On a static host without the isolation headers the page reloads once under the isolation worker.
+if (!(await becomeCrossOriginIsolated())) {
+  const app = new App(root);
+  (window as unknown as { colliderscope: App }).colliderscope = app;
+}

@@ -1,0 +1,30 @@
+/**
+ * Makes the page cross-origin isolated where the host cannot send the headers (vite.config.ts sends
+ * them in dev and preview): registers public/isolation-worker.js, which re-serves the page's own files
+ * with the headers, and reloads once when it takes control. It never reloads twice in a row (a flag in
+ * session storage), so a browser where the worker cannot help simply runs single-threaded.
+ */
+
+const RELOADED_FLAG = 'colliderscope.isolation-reloaded';
+
+/** Resolves true when the page is about to reload into isolation (the caller should not boot). */
+export async function becomeCrossOriginIsolated(): Promise<boolean> {
+  if (globalThis.crossOriginIsolated === true) {
+    sessionStorage.removeItem(RELOADED_FLAG);
+    return false;
+  }
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
+  if (sessionStorage.getItem(RELOADED_FLAG) !== null) return false;
+  try {
+    await navigator.serviceWorker.register(`${import.meta.env.BASE_URL}isolation-worker.js`);
+    await navigator.serviceWorker.ready;
+  } catch (error) {
+    console.warn('[colliderscope] the isolation service worker could not be registered; running on one thread', error);
+    return false;
+  }
+  if (navigator.serviceWorker.controller === null)
+    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+  sessionStorage.setItem(RELOADED_FLAG, '1');
+  window.location.reload();
+  return true;
+}
