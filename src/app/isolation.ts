@@ -10,26 +10,29 @@ import type { HudLine } from '../ui/timingHud';
 
 const RELOADED_FLAG = 'colliderscope.isolation-reloaded';
 
-/** Resolves true when the page is about to reload into isolation (the caller should not boot). */
-export async function becomeCrossOriginIsolated(): Promise<boolean> {
+/**
+ * Starts becoming isolated, without holding the boot up: where the page is not isolated, registers the
+ * isolation worker and reloads once it controls the page. Where it never does (no service workers, a
+ * blocked or failed registration, not a secure context) the page simply stays on one thread.
+ */
+export function becomeCrossOriginIsolated(): void {
   if (globalThis.crossOriginIsolated === true) {
     sessionStorage.removeItem(RELOADED_FLAG);
-    return false;
+    return;
   }
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
-  if (sessionStorage.getItem(RELOADED_FLAG) !== null) return false;
-  try {
-    await navigator.serviceWorker.register(`${import.meta.env.BASE_URL}isolation-worker.js`);
-    await navigator.serviceWorker.ready;
-  } catch (error) {
-    console.warn('[colliderscope] the isolation service worker could not be registered; running on one thread', error);
-    return false;
-  }
-  if (navigator.serviceWorker.controller === null)
-    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-  sessionStorage.setItem(RELOADED_FLAG, '1');
-  window.location.reload();
-  return true;
+  if (!('serviceWorker' in navigator) || !window.isSecureContext || sessionStorage.getItem(RELOADED_FLAG) !== null) return;
+  const container = navigator.serviceWorker;
+  const reload = (): void => {
+    sessionStorage.setItem(RELOADED_FLAG, '1');
+    window.location.reload();
+  };
+  container.register(`${import.meta.env.BASE_URL}isolation-worker.js`).then(
+    () => {
+      if (container.controller !== null) reload();
+      else container.addEventListener('controllerchange', reload, { once: true });
+    },
+    (error: unknown) => console.warn('[colliderscope] the isolation service worker could not be registered; running on one thread', error),
+  );
 }
 
 /** The HUD's line on threads: whether the page may share memory between threads, and why not. */

@@ -329,7 +329,6 @@ class App implements SceneLoaderHost, PresenterHost {
 const root = document.getElementById('app');
 if (root === null) throw new Error('index.html has no #app element');
 // On a static host without the isolation headers the page reloads once under the isolation worker.
-if (!(await becomeCrossOriginIsolated())) {
-  const app = new App(root);
-  (window as unknown as { colliderscope: App }).colliderscope = app;
-}
+becomeCrossOriginIsolated();
+const app = new App(root);
+(window as unknown as { colliderscope: App }).colliderscope = app;
