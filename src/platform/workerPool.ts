@@ -76,10 +76,12 @@ export class WorkerPool {
 
   /**
    * Sends each live worker its job message (`message(slot, job)`), runs `work` on the calling thread,
-   * then waits for every worker's answer. A worker that fails is dropped (outcome.lost counts them).
-   * If `work` throws, the workers are still waited for before the error is passed on.
+   * then waits for every worker's answer, unless `finished()` says after `work` that nothing is left
+   * (workers that have not answered yet then answer later, and must by then claim nothing of it). A
+   * worker that fails is dropped (outcome.lost counts them). If `work` throws, the workers are still
+   * waited for before the error is passed on.
    */
-  async run(message: (slot: number, job: number) => unknown, work: () => void): Promise<PoolJobOutcome> {
+  async run(message: (slot: number, job: number) => unknown, work: () => void, finished: () => boolean = () => false): Promise<PoolJobOutcome> {
     if (this.running) throw new Error('one job at a time: the previous job of this pool has not finished');
     this.running = true;
     const job = ++this.jobs;
@@ -96,6 +98,7 @@ export class WorkerPool {
       } catch (error) {
         failure = error instanceof Error ? error : new Error(String(error));
       }
+      if (failure === null && finished()) return { lost: 0, notices: [] };
       const failures = (await Promise.all(answers)).filter((answer): answer is string => answer !== null);
       if (failure !== null) throw failure;
       return { lost: failures.length, notices: failures };

@@ -8,7 +8,8 @@
  * workers' time counts) are reported. Rules: each contender from its own call site; one warm-up cast
  * each, discarded; then back-to-back pairs whose order alternates (single, pool, then pool, single…);
  * per thread count the median of the pair ratios and their spread (min–max). Speed-up = single wall /
- * pool wall; CPU cost = pool CPU / single CPU (1.00: no work added by the split). The hits are compared
+ * pool wall; CPU cost = pool CPU / single CPU (1.00: no work added by the split); cores used = CPU / wall
+ * (on a shared, busy machine this says how much of the speed-up the scheduler allowed). The hits are compared
  * (bit for bit) only after the timing.
  *
  *   npx tsx tests/bench/pool-rays.ts              full run (512 terrain, 100k rays, 9 pairs per thread count)
@@ -112,7 +113,12 @@ for (const threads of THREADS) {
         .padStart(9)}  ${median(pooled.map((s) => s.cpuMs))
         .toFixed(1)
         .padStart(9)}  ` +
-      `${spread(speedUp).padStart(18)}  ${spread(cpuCost).padStart(18)}  ${(rate / 1e6).toFixed(3).padStart(9)}`,
+      `${spread(speedUp).padStart(18)}  ${spread(cpuCost).padStart(18)}  ${(rate / 1e6).toFixed(3).padStart(9)}  ` +
+      `${median(single.map((s) => s.cpuMs / s.wallMs))
+        .toFixed(2)
+        .padStart(6)}  ${median(pooled.map((s) => s.cpuMs / s.wallMs))
+        .toFixed(2)
+        .padStart(6)}`,
   );
   // Correctness after the timing: the pool's hits are the single-thread kernel's, bit for bit.
   let differ = 0;
@@ -123,11 +129,10 @@ for (const threads of THREADS) {
   }
 }
 await pool.close();
-console.log(
-  '\nthreads  single ms  single cpu  pool ms  pool cpu   speed-up (wall)      cpu cost       M rays/s (pool)'
-    .replace('single cpu', 'single CPU')
-    .replace('pool cpu', 'pool CPU'),
-);
+console.log('\nthreads  single ms  single CPU  pool ms  pool CPU   speed-up (wall)      CPU cost       M rays/s  cores used: single  pool');
 for (const row of rows) console.log(row);
-console.log('(ms: medians per cast; speed-up and CPU cost: median of the pair ratios (min–max))');
+console.log(
+  '(ms: medians per cast; speed-up and CPU cost: median of the pair ratios (min–max); M rays/s: the pool, from its median wall time;\n' +
+    ' cores used: CPU ms / wall ms, the cores the process actually got: below the thread count, the machine was busy with others)',
+);
 process.exit(failed ? 1 : 0);

@@ -1,16 +1,23 @@
 /**
  * How the threads of the ray pool share a batch (rayPool.ts): the batch is cut into chunks of
- * consecutive rays; a thread claims the next chunk with Atomics.add on the cursor word of the shared
- * memory, casts it with its own instance of the shared-memory kernel (castRaysShared.ts), writes the
+ * consecutive rays; a thread claims the next chunk by moving the cursor word of the shared memory on
+ * atomically (Atomics.compareExchange), casts it with its own instance of the shared-memory kernel (castRaysShared.ts), writes the
  * chunk's work counters into the chunk's record and then marks it done. A chunk cast twice (by a thread
  * finishing a dead worker's share) writes the same bytes again, so no chunk is ever lost or counted
  * twice. The same code runs on the calling thread and in every worker (rayPoolWorker.ts).
+ *
+ * The cursor word carries the cast's tag (its top 11 bits) beside the next chunk (its low 20 bits): a
+ * worker that wakes late, after the caller finished the batch alone and began the next one, sees
+ * another tag and claims nothing, so the caller never waits for a worker that has nothing to do.
  *
  * Chunk record (CHUNK_RECORD_BYTES, at chunks + 32·c): i32 done (0/1) | i32 × 5 counters: nodes visited,
  * triangles tested, subtrees masked, triangles masked, invalid rays.
  */
 
 export const CHUNK_RECORD_BYTES = 32;
+/** Chunks per batch at most (the cursor's low bits), and the tags that tell casts apart (its high bits). */
+export const MAX_CHUNKS = (1 << 20) - 1;
+export const CAST_TAGS = 1 << 11;
 
 /** The exports of raysShared.wasm. */
 export interface SharedRayExports {
@@ -43,6 +50,8 @@ export interface RayChunkJob {
   count: number;
   chunkSize: number;
   chunkCount: number;
+  /** This cast's tag, 0 … CAST_TAGS − 1: the cursor starts at tag << 20. */
+  tag: number;
   /** Byte address of the cursor (i32, 4-aligned) and of the first chunk record. */
   cursor: number;
   chunks: number;
@@ -68,21 +77,40 @@ function castChunk(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob
   Atomics.store(words, record >> 2, 1);
 }
 
+/** The cursor's value when a cast tagged `tag` begins. */
+export const startingCursor = (tag: number): number => tag << 20;
+
+/** The next chunk of the job, or −1 when none is left or the cursor belongs to another cast. */
+function claimChunk(words: Int32Array, job: RayChunkJob): number {
+  const cursor = job.cursor >> 2;
+  for (;;) {
+    const value = Atomics.load(words, cursor);
+    const chunk = value & MAX_CHUNKS;
+    if (value >>> 20 !== job.tag || chunk >= job.chunkCount) return -1;
+    if (Atomics.compareExchange(words, cursor, value, value + 1) === value) return chunk;
+  }
+}
+
 /**
  * Claims and casts chunks until none is left; returns how many this thread cast. `fault` (tests only)
- * is raised at the first claim, after the cursor has moved, so the claimed chunk is left undone.
+ * is raised right after the first claim, so the claimed chunk is left undone.
  */
 export function pullRayChunks(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob, slot: number, fault?: () => void): number {
   beginThread(kernel, job, slot);
-  const cursor = job.cursor >> 2;
   let cast = 0;
   for (;;) {
-    const chunk = Atomics.add(words, cursor, 1);
+    const chunk = claimChunk(words, job);
     fault?.();
-    if (chunk >= job.chunkCount) return cast;
+    if (chunk < 0) return cast;
     castChunk(kernel, words, job, chunk);
     cast++;
   }
+}
+
+/** Whether every chunk of the job is marked done. */
+export function allChunksDone(words: Int32Array, job: RayChunkJob): boolean {
+  for (let chunk = 0; chunk < job.chunkCount; chunk++) if (Atomics.load(words, (job.chunks + chunk * CHUNK_RECORD_BYTES) >> 2) === 0) return false;
+  return true;
 }
 
 /** Casts every chunk not marked done (after workers were lost); returns how many. */

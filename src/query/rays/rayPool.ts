@@ -13,7 +13,18 @@ import { MAX_POOL_WORKERS, WorkerPool } from '../../platform/workerPool';
 import type { SpawnPoolWorker } from '../../platform/workerPort';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import { filterRejectsSome } from '../walk/maskFilter';
-import { CHUNK_RECORD_BYTES, finishUndoneChunks, pullRayChunks, type RayChunkFault, type RayChunkJob, type SharedRayExports } from './rayChunks';
+import {
+  CAST_TAGS,
+  CHUNK_RECORD_BYTES,
+  MAX_CHUNKS,
+  allChunksDone,
+  finishUndoneChunks,
+  pullRayChunks,
+  startingCursor,
+  type RayChunkFault,
+  type RayChunkJob,
+  type SharedRayExports,
+} from './rayChunks';
 import { checkBuffers } from './rayKernel';
 import { RayOrder, scatterHits } from './rayOrder';
 import { spawnRayWorker } from './rayPoolSpawn';
@@ -107,6 +118,7 @@ export class RayPool {
   private resident: BVH | null = null;
   private residentRevision = -1;
   private readonly rayOrder = new RayOrder();
+  private casts = 0;
 
   private constructor(
     private readonly memory: WebAssembly.Memory,
@@ -244,7 +256,11 @@ export class RayPool {
     const flags = (doubleSided ? FLAG_DOUBLE_SIDED : 0) | (mode === 'any' ? FLAG_ANY_HIT : 0) | (filtering ? FLAG_FILTERED : 0);
     const { scene } = layout;
     const threads = this.pool.size + 1;
-    const chunkSize = Math.max(MIN_CHUNK_RAYS, Math.min(MAX_CHUNK_RAYS, Math.ceil(count / (CHUNKS_PER_THREAD * threads))));
+    const chunkSize = Math.max(
+      MIN_CHUNK_RAYS,
+      Math.min(MAX_CHUNK_RAYS, Math.ceil(count / (CHUNKS_PER_THREAD * threads))),
+      Math.ceil(count / MAX_CHUNKS),
+    );
     const chunkCount = Math.ceil(count / chunkSize);
     const job: RayChunkJob = {
       cast: [
@@ -265,6 +281,7 @@ export class RayPool {
       count,
       chunkSize,
       chunkCount,
+      tag: this.casts++ % CAST_TAGS,
       cursor: layout.cursor,
       chunks,
       areas: layout.areas,
@@ -273,7 +290,7 @@ export class RayPool {
     };
     const words = new Int32Array(buffer);
     words.fill(0, chunks >> 2, (chunks + CHUNK_RECORD_BYTES * chunkCount) >> 2);
-    Atomics.store(words, layout.cursor >> 2, 0);
+    Atomics.store(words, layout.cursor >> 2, startingCursor(job.tag));
     const fault = options.fault ?? null;
     const mainThread = options.mainThread ?? true;
     let chunksOnCaller = 0;
@@ -282,6 +299,8 @@ export class RayPool {
       () => {
         if (mainThread) chunksOnCaller += pullRayChunks(this.kernel, words, job, 0);
       },
+      // Workers still asleep when the caller has cast the last chunk are not waited for.
+      () => allChunksDone(words, job),
     );
     // Whatever a lost worker claimed and left (or everything, when the caller did not pull), done here.
     chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);

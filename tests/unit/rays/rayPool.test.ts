@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { Random } from '../../../src/math/random';
 import { SharedMemoryFullError } from '../../../src/platform/sharedMemory';
@@ -139,7 +139,7 @@ describe('the ray pool under bad conditions', () => {
     await expectSameAsKernel(rays);
   });
 
-  it('a worker that throws mid-batch among three: nothing lost, counters exact (seed 312)', async () => {
+  it('a worker that throws among three: nothing lost, counters exact, a notice (seed 312)', async () => {
     await pool.setWorkers(3);
     const rays = mixedRays(312);
     const expected = emptyHits(rays.count);
@@ -148,7 +148,11 @@ describe('the ray pool under bad conditions', () => {
     const result = await pool.cast(bvh, rays, actual, { mainThread: false, fault: { slot: 2, kind: 'throw' } });
     expect(differences(expected, actual, rays.count)).toEqual([]);
     expect(result.counters).toEqual(expectedCounters);
-    expect(result.notices).toEqual(['worker 2 failed: simulated fault in a worker']);
+    // The faulty worker always fails, but the two others may have cast every chunk before it woke (the
+    // cast then returns without it), so its notice comes with this cast or just after.
+    const notice = 'worker 2 failed: simulated fault in a worker';
+    if (result.notices.length > 0) expect(result.notices).toEqual([notice]);
+    await vi.waitFor(() => expect(pool.notices).toContain(notice), { timeout: 30_000 });
     expect(pool.workers).toBe(2);
   });
 
