@@ -44,6 +44,8 @@ export async function spawnNodeWorker(url: URL): Promise<PoolWorkerPort> {
     },
     terminate: async () => {
       terminating = true;
+      // An unreferenced worker's exit would not keep the program waiting for it.
+      worker.ref();
       await worker.terminate();
     },
   };
