@@ -30,7 +30,8 @@ export async function spawnNodeWorker(url: URL): Promise<PoolWorkerPort> {
   let terminating = false;
   return {
     post: (message) => worker.postMessage(message),
-    keepAlive: (on) => (on ? worker.ref() : worker.unref()),
+    // A late answer must not let go of a worker being terminated (its exit is awaited).
+    keepAlive: (on) => (terminating ? undefined : on ? worker.ref() : worker.unref()),
     onMessage: (listener) => worker.on('message', listener),
     onFailure: (listener) => {
       let told = false;
