@@ -30,5 +30,10 @@ export default defineConfig(
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The isolation service worker is served as is: plain JavaScript in a service worker's scope.
+    files: ['public/**/*.js'],
+    languageOptions: { globals: { self: 'readonly', fetch: 'readonly', URL: 'readonly', Headers: 'readonly', Response: 'readonly' } },
+  },
   prettier,
 );

@@ -1,9 +1,17 @@
 import { defineConfig } from 'vite';
 
+/**
+ * Cross-origin isolation: with these two headers the page gets SharedArrayBuffer, which the worker pool
+ * needs (threads sharing one WebAssembly memory). Static hosts that cannot set headers get them from
+ * public/isolation-worker.js instead; without either the app runs on one thread and says so.
+ */
+const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 // Scenes live in scenes/ at the top level; the dev server and the build both serve them from /scenes/.
 export default defineConfig({
   publicDir: 'public',
-  server: { port: 5173, strictPort: false },
+  server: { port: 5173, strictPort: false, headers: ISOLATION_HEADERS },
+  preview: { headers: ISOLATION_HEADERS },
   build: {
     target: 'es2022',
     sourcemap: true,

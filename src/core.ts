@@ -40,6 +40,8 @@ export * from './query/boxes/index';
 export * from './actors/index';
 export { loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './query/rays/simdRays';
 export { SimdRayKernel, type SimdCastOptions } from './query/rays/rayKernel';
+export { RayPool, RayPoolUnavailableError, type RayPoolCast, type RayPoolCastOptions, type RayPoolOptions } from './query/rays/rayPool';
+export { SharedMemoryFullError, hardwareThreads, sharedMemoryUnavailableReason } from './platform/sharedMemory';
 export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './particles/particleKernel';
 export {
   SimdBoxTriangleKernel,

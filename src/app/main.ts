@@ -27,6 +27,7 @@ import { SceneLoader, startingScene, type SceneLoaderHost } from './sceneLoader'
 import { newStatus } from './status';
 import { UrlSync } from './urlSync';
 import { Gestures, claimCameraGestures } from './gestures';
+import { becomeCrossOriginIsolated, threadsLine } from './isolation';
 
 /**
  * Boot and wiring: makes the page's parts, connects the panel, the keys and the buttons to them, and runs
@@ -245,6 +246,7 @@ class App implements SceneLoaderHost, PresenterHost {
         text: `terrain ${t.params.cells}² · ${(t.triangleCount / 1e6).toFixed(2)}M triangles`,
         detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
       },
+      threadsLine(),
     ];
     for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
     return lines;
@@ -327,5 +329,7 @@ class App implements SceneLoaderHost, PresenterHost {
 
 const root = document.getElementById('app');
 if (root === null) throw new Error('index.html has no #app element');
+// On a static host without the isolation headers the page reloads once under the isolation worker.
+becomeCrossOriginIsolated();
 const app = new App(root);
 (window as unknown as { colliderscope: App }).colliderscope = app;

@@ -3,13 +3,14 @@ import { bvhRevision, lastGeometryChange } from '../../bvh/revision';
 import { childIndex, childLeafCount } from '../../bvh/childWord';
 import { nodeMaskIndexAt } from '../../bvh/childWord';
 import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
-import { KERNEL_STACK_ENTRY_BYTES, TRIANGLE_GROUP_BYTES } from '../../bvh/layoutSpec';
+import { KERNEL_STACK_ENTRY_BYTES } from '../../bvh/layoutSpec';
 import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { frameMagnitudes, quantizedNodesOf } from '../../bvh/nodeRecords';
 import { InvalidParameterError } from '../../errors';
 import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
-import { packLeafGroups, type LeafGroups } from './rayLeafGroups';
-import { RAY_NODE_RECORD_BYTES, rewriteRayNodePlanes, writeRayNodeRecords } from './rayNodeRecords';
+import type { LeafGroups } from './rayLeafGroups';
+import { rewriteRayNodePlanes } from './rayNodeRecords';
+import { planRayScene, writeRayScene } from './rayScene';
 import { RayOrder, scatterHits } from './rayOrder';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import { filterRejectsSome } from '../walk/maskFilter';
@@ -157,46 +158,16 @@ export class SimdRayKernel {
 
   /** Copies a BVH into the module's memory now rather than on its first cast. */
   upload(bvh: BVH): void {
-    const nodes = quantizedNodesOf(bvh);
-    const references = bvh.triangleOrder === null ? bvh.triangleCount : bvh.triangleOrder.length;
-    const leaves = packLeafGroups(nodes, bvh.triangleOrder, references);
     const stacks = alignTo(this.exports.heapBase(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const stackBytes = STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8);
-    const magnitude = stacks + stackBytes;
-    const nodeStart = alignTo(magnitude + 24, 128);
-    const triangles = nodeStart + RAY_NODE_RECORD_BYTES * nodes.nodeCount;
-    const order = alignTo(triangles + TRIANGLE_GROUP_BYTES * leaves.groupCount, 16);
-    const masks = order + 16 * leaves.groupCount;
-    const rays = alignTo(masks + 16 * leaves.groupCount, 64);
+    const { leaves, layout: scene } = planRayScene(bvh, stacks + stackBytes);
+    const rays = alignTo(scene.end, 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     this.ensureMemory(rays + RAY_BYTES * rayCapacity);
-    const buffer = this.exports.memory.buffer;
-    new Float64Array(buffer, magnitude, 3).set(frameMagnitudes(nodes));
-    writeRayNodeRecords(nodes, buffer, nodeStart, leaves.groupAt, bvh.masks, bvh.triangleOrder);
-    // Groups of four lanes, structure of arrays: coordinate r (ax, ay, az, bx, …, cz) of lane k at
-    // float 36·(k >> 2) + 4·r + (k & 3); unused lanes stay zero (the kernel masks them off).
-    const grouped = new Float32Array(buffer, triangles, 36 * leaves.groupCount);
-    grouped.fill(0);
-    const positions = bvh.positions;
-    const indices = bvh.indices;
-    const lanes = leaves.lanes;
-    for (let k = 0; k < lanes.length; k++) {
-      const triangle = lanes[k]!;
-      if (triangle < 0) continue;
-      const o = 36 * (k >> 2) + (k & 3);
-      for (let corner = 0; corner < 3; corner++) {
-        const v = 3 * indices[3 * triangle + corner]!;
-        grouped[o + 12 * corner] = positions[v]!;
-        grouped[o + 12 * corner + 4] = positions[v + 1]!;
-        grouped[o + 12 * corner + 8] = positions[v + 2]!;
-      }
-    }
-    new Int32Array(buffer, order, lanes.length).set(lanes);
-    const laneMasks = new Uint32Array(buffer, masks, lanes.length);
-    const { materialIds, materialMasks } = bvh.masks;
-    for (let k = 0; k < lanes.length; k++) laneMasks[k] = lanes[k]! < 0 ? 0 : materialMasks[materialIds[lanes[k]!]!]!;
-    this.layout = { stacks, stackBytes, magnitude, nodes: nodeStart, triangles, order, masks, rays, rayCapacity };
+    writeRayScene(bvh, leaves, scene, this.exports.memory.buffer);
+    const { magnitude, nodes, triangles, order, masks } = scene;
+    this.layout = { stacks, stackBytes, magnitude, nodes, triangles, order, masks, rays, rayCapacity };
     this.resident = bvh;
     this.residentRevision = bvhRevision(bvh);
     this.residentLeaves = leaves;
@@ -387,7 +358,8 @@ export class SimdRayKernel {
   }
 }
 
-function checkBuffers(rays: RayBatch, hits: RayHits): void {
+/** Throws InvalidParameterError unless the batch and the hit buffers hold rays.count rays. */
+export function checkBuffers(rays: RayBatch, hits: RayHits): void {
   const n = rays.count;
   if (!(Number.isInteger(n) && n >= 0)) throw new InvalidParameterError('rays.count', 'a whole number ≥ 0', n);
   if (!(rays.origins instanceof Float32Array) || rays.origins.length < 3 * n)

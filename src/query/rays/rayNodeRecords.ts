@@ -49,7 +49,7 @@ const float32Up = (x: number): number => -float32Down(-x);
  */
 export function writeRayNodeRecords(
   nodes: QuantizedNodes,
-  buffer: ArrayBuffer,
+  buffer: ArrayBufferLike,
   start: number,
   groupAt: Int32Array,
   masks: CollisionMasks,

@@ -31,11 +31,11 @@
 // records, box test bounds and leaf test.
 
 import { trianglesTested } from './leafTest';
-import { nodesVisited, setScene, walkRay } from './rayWalk';
+import { nodesVisited, walkRay } from './rayWalk';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
-import { BEST, RAY_INDEX, RAY_STATE_BYTES, STACK, TMAX, TOP, startRay } from './rayState';
-import { setDoubleSided } from './watertight';
-import { Filtered, Unfiltered, setFilter, subtreesMasked, trianglesMasked } from './filter';
+import { RAY_STATE_BYTES, STACK } from './rayState';
+import { finishRay, invalid, next, count, startCast, startNext } from './rayBatch';
+import { Filtered, Unfiltered, subtreesMasked, trianglesMasked } from './filter';
 
 const STATE: usize = memory.data(<i32>RAY_STATE_BYTES, 16);
 
@@ -58,96 +58,6 @@ export function countersSubtreesMasked(): i32 {
 }
 export function countersTrianglesMasked(): i32 {
   return trianglesMasked;
-}
-
-function isValidRay(ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, tMax: f64): bool {
-  const inf = Infinity;
-  const finite = Math.abs(ox) < inf && Math.abs(oy) < inf && Math.abs(oz) < inf && Math.abs(dx) < inf && Math.abs(dy) < inf && Math.abs(dz) < inf;
-  return finite && (dx != 0 || dy != 0 || dz != 0) && tMax > 0;
-}
-
-// The batch being cast.
-let origins: usize = 0;
-let directions: usize = 0;
-let tMaxs: usize = 0;
-let hitT: usize = 0;
-let hitTriangle: usize = 0;
-let count: i32 = 0;
-let magnitude: usize = 0;
-let hasNodes: bool = false;
-let next: i32 = 0;
-let invalid: i32 = 0;
-
-/**
- * Starts the next valid ray of the batch in the record at `state`; invalid rays met on the way get
- * NaN and −1 (and on a tree without nodes valid rays get a miss). False when the batch is exhausted.
- */
-function startNext(state: usize): bool {
-  while (next < count) {
-    const ray = next++;
-    const r3 = <usize>(12 * ray);
-    const ox = <f64>load<f32>(origins + r3),
-      oy = <f64>load<f32>(origins + r3, 4),
-      oz = <f64>load<f32>(origins + r3, 8);
-    const dx = <f64>load<f32>(directions + r3),
-      dy = <f64>load<f32>(directions + r3, 4),
-      dz = <f64>load<f32>(directions + r3, 8);
-    const tMax = <f64>load<f32>(tMaxs + <usize>(4 * ray));
-    if (!isValidRay(ox, oy, oz, dx, dy, dz, tMax)) {
-      store<f32>(hitT + <usize>(4 * ray), NaN);
-      store<i32>(hitTriangle + <usize>(4 * ray), -1);
-      invalid++;
-      continue;
-    }
-    if (!hasNodes) {
-      store<f32>(hitT + <usize>(4 * ray), Infinity);
-      store<i32>(hitTriangle + <usize>(4 * ray), -1);
-      continue;
-    }
-    store<i32>(state, ray, RAY_INDEX);
-    startRay(state, ox, oy, oz, dx, dy, dz, tMax, magnitude);
-    return true;
-  }
-  store<i32>(state, 0, TOP);
-  return false;
-}
-
-function finishRay(state: usize): void {
-  const ray = <usize>load<i32>(state, RAY_INDEX);
-  const best = load<i32>(state, BEST);
-  store<f32>(hitT + 4 * ray, best < 0 ? Infinity : <f32>load<f64>(state, TMAX));
-  store<i32>(hitTriangle + 4 * ray, best);
-}
-
-function startCast(
-  nodesAt: usize,
-  nodeCount: i32,
-  magnitudeAt: usize,
-  trianglesAt: usize,
-  orderAt: usize,
-  originsAt: usize,
-  directionsAt: usize,
-  tMaxsAt: usize,
-  hitTAt: usize,
-  hitTriangleAt: usize,
-  rayCount: i32,
-  flags: i32,
-  masksAt: usize,
-  filter: u32,
-): void {
-  setDoubleSided((flags & 1) != 0);
-  setFilter(filter, masksAt);
-  setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
-  origins = originsAt;
-  directions = directionsAt;
-  tMaxs = tMaxsAt;
-  hitT = hitTAt;
-  hitTriangle = hitTriangleAt;
-  count = rayCount;
-  magnitude = magnitudeAt;
-  hasNodes = nodeCount > 0;
-  next = 0;
-  invalid = 0;
 }
 
 /**

@@ -57,9 +57,16 @@ let nodes: usize = 0;
 
 export let nodesVisited: i32 = 0;
 
-// Scratch for one node's hit children, ordered by exit: slot and entry distance.
-const HIT_SLOT: usize = memory.data(16, 16);
-const HIT_NEAR: usize = memory.data(16, 16);
+// Scratch for one node's hit children, ordered by exit: slot (16 bytes) then entry distance (16 bytes).
+// In the shared-memory build (threads enabled) every instance sees the same static data, so each thread
+// names scratch of its own (setThreadScratch); the single-thread build folds the choice away.
+const HIT_SCRATCH: usize = memory.data(32, 16);
+let threadScratch: usize = 0;
+
+/** Shared-memory build: this instance's 32 bytes of hit scratch (16-byte aligned). */
+export function setThreadScratch(at: usize): void {
+  threadScratch = at;
+}
 
 export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
   nodes = nodesAt;
@@ -101,6 +108,8 @@ export function walkRay<F>(ray: usize): void {
   let tMax = load<f64>(ray, TMAX);
   let tMaxBox = v128.load(ray, TMAX_BOX);
   let visits: i32 = 0;
+  const HIT_SLOT: usize = ASC_FEATURE_THREADS ? threadScratch : HIT_SCRATCH;
+  const HIT_NEAR: usize = HIT_SLOT + 16;
   // The node to visit next, or 0: pop one.
   let p: usize = 0;
   while (true) {

@@ -1,0 +1,126 @@
+/**
+ * How the threads of the ray pool share a batch (rayPool.ts): the batch is cut into chunks of
+ * consecutive rays; a thread claims the next chunk by moving the cursor word of the shared memory on
+ * atomically (Atomics.compareExchange), casts it with its own instance of the shared-memory kernel (castRaysShared.ts), writes the
+ * chunk's work counters into the chunk's record and then marks it done. A chunk cast twice (by a thread
+ * finishing a dead worker's share) writes the same bytes again, so no chunk is ever lost or counted
+ * twice. The same code runs on the calling thread and in every worker (rayPoolWorker.ts).
+ *
+ * The cursor word carries the cast's tag (its top 11 bits) beside the next chunk (its low 20 bits): a
+ * worker that wakes late, after the caller finished the batch alone and began the next one, sees
+ * another tag and claims nothing, so the caller never waits for a worker that has nothing to do.
+ *
+ * Chunk record (CHUNK_RECORD_BYTES, at chunks + 32·c): i32 done (0/1) | i32 × 5 counters: nodes visited,
+ * triangles tested, subtrees masked, triangles masked, invalid rays.
+ */
+
+export const CHUNK_RECORD_BYTES = 32;
+/** Chunks per batch at most (the cursor's low bits), and the tags that tell casts apart (its high bits). */
+export const MAX_CHUNKS = (1 << 20) - 1;
+export const CAST_TAGS = 1 << 11;
+
+/** The exports of raysShared.wasm. */
+export interface SharedRayExports {
+  heapBase(): number;
+  threadAreaBytes(): number;
+  beginCast(
+    nodes: number,
+    nodeCount: number,
+    magnitude: number,
+    triangles: number,
+    order: number,
+    origins: number,
+    directions: number,
+    tMaxs: number,
+    hitT: number,
+    hitTriangle: number,
+    flags: number,
+    masks: number,
+    filter: number,
+    area: number,
+    stack: number,
+  ): void;
+  castRange(first: number, end: number, counters: number): void;
+}
+
+/** One batch, as every thread needs it: addresses in the shared memory and how it is cut. */
+export interface RayChunkJob {
+  /** beginCast's arguments before the thread's own: nodes … filter (13 numbers). */
+  cast: number[];
+  count: number;
+  chunkSize: number;
+  chunkCount: number;
+  /** This cast's tag, 0 … CAST_TAGS − 1: the cursor starts at tag << 20. */
+  tag: number;
+  /** Byte address of the cursor (i32, 4-aligned) and of the first chunk record. */
+  cursor: number;
+  chunks: number;
+  /** Work area of thread slot s (0: the calling thread) at areas + s·areaStride; its stack follows it. */
+  areas: number;
+  areaStride: number;
+  stackOffset: number;
+}
+
+/** A fault to simulate in a worker (the bad-condition tests): throw, or exit, on its first claim. */
+export type RayChunkFault = 'throw' | 'exit';
+
+function beginThread(kernel: SharedRayExports, job: RayChunkJob, slot: number): void {
+  const area = job.areas + slot * job.areaStride;
+  const c = job.cast;
+  kernel.beginCast(c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, c[8]!, c[9]!, c[10]!, c[11]!, c[12]! >>> 0, area, area + job.stackOffset);
+}
+
+function castChunk(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob, chunk: number): void {
+  const first = chunk * job.chunkSize;
+  const record = job.chunks + chunk * CHUNK_RECORD_BYTES;
+  kernel.castRange(first, Math.min(first + job.chunkSize, job.count), record + 4);
+  Atomics.store(words, record >> 2, 1);
+}
+
+/** The cursor's value when a cast tagged `tag` begins. */
+export const startingCursor = (tag: number): number => tag << 20;
+
+/** The next chunk of the job, or −1 when none is left or the cursor belongs to another cast. */
+function claimChunk(words: Int32Array, job: RayChunkJob): number {
+  const cursor = job.cursor >> 2;
+  for (;;) {
+    const value = Atomics.load(words, cursor);
+    const chunk = value & MAX_CHUNKS;
+    if (value >>> 20 !== job.tag || chunk >= job.chunkCount) return -1;
+    if (Atomics.compareExchange(words, cursor, value, value + 1) === value) return chunk;
+  }
+}
+
+/**
+ * Claims and casts chunks until none is left; returns how many this thread cast. `fault` (tests only)
+ * is raised right after the first claim, so the claimed chunk is left undone.
+ */
+export function pullRayChunks(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob, slot: number, fault?: () => void): number {
+  beginThread(kernel, job, slot);
+  let cast = 0;
+  for (;;) {
+    const chunk = claimChunk(words, job);
+    fault?.();
+    if (chunk < 0) return cast;
+    castChunk(kernel, words, job, chunk);
+    cast++;
+  }
+}
+
+/** Whether every chunk of the job is marked done. */
+export function allChunksDone(words: Int32Array, job: RayChunkJob): boolean {
+  for (let chunk = 0; chunk < job.chunkCount; chunk++) if (Atomics.load(words, (job.chunks + chunk * CHUNK_RECORD_BYTES) >> 2) === 0) return false;
+  return true;
+}
+
+/** Casts every chunk not marked done (after workers were lost); returns how many. */
+export function finishUndoneChunks(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob, slot: number): number {
+  beginThread(kernel, job, slot);
+  let cast = 0;
+  for (let chunk = 0; chunk < job.chunkCount; chunk++) {
+    if (Atomics.load(words, (job.chunks + chunk * CHUNK_RECORD_BYTES) >> 2) !== 0) continue;
+    castChunk(kernel, words, job, chunk);
+    cast++;
+  }
+  return cast;
+}

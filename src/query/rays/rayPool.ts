@@ -1,0 +1,344 @@
+import type { BVH } from '../../bvh/buildBVH';
+import { bvhRevision } from '../../bvh/revision';
+import { nodeMaskIndexAt } from '../../bvh/childWord';
+import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
+import { KERNEL_STACK_ENTRY_BYTES } from '../../bvh/layoutSpec';
+import { QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
+import { InvalidParameterError } from '../../errors';
+import { instantiateWasm } from '../../platform/loadWasm';
+import { WASM_PAGE_BYTES, alignTo } from '../../platform/moduleMemory';
+import { createSharedMemory, growSharedMemoryTo, hardwareThreads, sharedMemoryUnavailableReason } from '../../platform/sharedMemory';
+import { isWasmSimdSupported } from '../../platform/simdSupport';
+import { MAX_POOL_WORKERS, WorkerPool } from '../../platform/workerPool';
+import type { SpawnPoolWorker } from '../../platform/workerPort';
+import { rayBatchCounters, type QueryCounters } from '../counters';
+import { filterRejectsSome } from '../walk/maskFilter';
+import {
+  CAST_TAGS,
+  CHUNK_RECORD_BYTES,
+  MAX_CHUNKS,
+  allChunksDone,
+  finishUndoneChunks,
+  pullRayChunks,
+  startingCursor,
+  type RayChunkFault,
+  type RayChunkJob,
+  type SharedRayExports,
+} from './rayChunks';
+import { checkBuffers } from './rayKernel';
+import { RayOrder, scatterHits } from './rayOrder';
+import { spawnRayWorker } from './rayPoolSpawn';
+import { planRayScene, writeRayScene, type RaySceneLayout } from './rayScene';
+import type { RayBatch, RayHits } from './rayTypes';
+
+/** Where the compiled shared-memory kernel lands (npm run build:wasm). */
+const KERNEL_URL = new URL('../../platform/generated/raysShared.wasm', import.meta.url);
+/** The kernel's declared maximum (--maximumMemory in package.json): 1 GiB. */
+const KERNEL_MAXIMUM_PAGES = 16384;
+/** Rays per chunk at most, and at least; a batch is cut into about 8 chunks per thread or more. */
+const MAX_CHUNK_RAYS = 256;
+const MIN_CHUNK_RAYS = 16;
+const CHUNKS_PER_THREAD = 8;
+/** Below this many rays the Morton sort costs more than it saves (as in rayKernel.ts). */
+const REORDER_MIN_RAYS = 1024;
+/** Bytes per staged ray: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
+const RAY_BYTES = 36;
+const FLAG_DOUBLE_SIDED = 1;
+const FLAG_ANY_HIT = 2;
+const FLAG_FILTERED = 4;
+
+/** Thrown by RayPool.create where threads cannot share memory or the kernel cannot run. */
+export class RayPoolUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`the ray pool cannot run here: ${reason}`);
+    this.name = 'RayPoolUnavailableError';
+  }
+}
+
+export interface RayPoolOptions {
+  /** Worker threads beside the calling thread; default hardware threads − 1, at least 1. */
+  workers: number;
+  /** The most the shared memory may hold (it cannot move, so it has a ceiling); default 1 GiB. */
+  maximumMemoryBytes: number;
+  /** How a worker starts (tests swap it); default spawnRayWorker. */
+  spawn: SpawnPoolWorker;
+}
+
+export interface RayPoolCastOptions {
+  mode: 'closest' | 'any';
+  doubleSided: boolean;
+  /** Collision filter, as for castRays; MASK_ALL keeps everything. */
+  filter: number;
+  /** Cast big batches in the Morton order of their origins (results are the same). */
+  reorder: boolean;
+  /** Whether the calling thread casts chunks too (default true); it always finishes what workers leave. */
+  mainThread: boolean;
+  /** Tests only: the worker in this slot raises this fault on its first claim. */
+  fault: { slot: number; kind: RayChunkFault } | null;
+}
+
+export interface RayPoolCast {
+  counters: QueryCounters;
+  /** Threads that took part: the live workers when the cast started, plus the calling thread. */
+  threads: number;
+  /** Chunks the batch was cut into, and how many the calling thread cast (its share, plus recovery). */
+  chunks: number;
+  chunksOnCaller: number;
+  /** What went wrong during this cast (a worker lost, and its chunks finished by the others). */
+  notices: string[];
+}
+
+/** Addresses of the pool's shared memory. */
+interface PoolLayout {
+  cursor: number;
+  areas: number;
+  areaStride: number;
+  stackOffset: number;
+  scene: RaySceneLayout;
+  rays: number;
+  rayCapacity: number;
+}
+
+/**
+ * The SIMD ray kernel on a pool of threads over one shared WebAssembly memory: every thread (the caller
+ * and N workers) runs its own instance of the shared-memory build (castRaysShared.ts) over the same
+ * bytes, claiming chunks of the batch with an atomic counter (rayChunks.ts). The memory holds
+ *
+ *   heapBase → cursor (64 B) | one work area per thread slot, 0 … MAX_POOL_WORKERS (ray record, hit
+ *   scratch, traversal stack) | the BVH's copy (rayScene.ts) | ray staging: origins, directions, tMax,
+ *   hit t, hit triangle for rayCapacity rays | one chunk record per chunk (rayChunks.ts)
+ *
+ * The BVH is copied in once per tree revision, the rays once per cast (in Morton order for big batches,
+ * as the single-thread kernel does, hits put back in the caller's order). Each ray is cast by the same
+ * walk as in the single-thread kernel (rayKernel.ts), so hits, distances and triangle ids are bit for
+ * bit the same whatever the thread count; counters are summed per chunk.
+ */
+export class RayPool {
+  private layout: PoolLayout | null = null;
+  private resident: BVH | null = null;
+  private residentRevision = -1;
+  private readonly rayOrder = new RayOrder();
+  private casts = 0;
+
+  private constructor(
+    private readonly memory: WebAssembly.Memory,
+    private readonly kernel: SharedRayExports,
+    private readonly maximumPages: number,
+    private readonly pool: WorkerPool,
+  ) {}
+
+  /** The default worker count: hardware threads − 1, at least 1. */
+  static defaultWorkers(): number {
+    return Math.max(1, hardwareThreads() - 1);
+  }
+
+  /** Loads the kernel and starts the workers. Throws RayPoolUnavailableError where threads cannot share memory. */
+  static async create(options: Partial<RayPoolOptions> = {}): Promise<RayPool> {
+    const reason = sharedMemoryUnavailableReason() ?? (isWasmSimdSupported() ? null : 'this engine has no WebAssembly SIMD');
+    if (reason !== null) throw new RayPoolUnavailableError(reason);
+    const workers = options.workers ?? RayPool.defaultWorkers();
+    const maximumBytes = options.maximumMemoryBytes ?? KERNEL_MAXIMUM_PAGES * WASM_PAGE_BYTES;
+    if (!(typeof maximumBytes === 'number' && maximumBytes >= WASM_PAGE_BYTES && maximumBytes <= KERNEL_MAXIMUM_PAGES * WASM_PAGE_BYTES))
+      throw new InvalidParameterError(
+        'maximumMemoryBytes',
+        `a number of bytes from ${WASM_PAGE_BYTES} to ${KERNEL_MAXIMUM_PAGES * WASM_PAGE_BYTES}`,
+        maximumBytes,
+      );
+    const maximumPages = Math.floor(maximumBytes / WASM_PAGE_BYTES);
+    const memory = createSharedMemory(1, maximumPages);
+    let loaded: WebAssembly.WebAssemblyInstantiatedSource;
+    try {
+      loaded = await instantiateWasm(KERNEL_URL, { env: { memory } });
+    } catch (error) {
+      throw new RayPoolUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+    const module = loaded.module;
+    const pool = new WorkerPool(options.spawn ?? spawnRayWorker, (slot) => ({ type: 'init', module, memory, slot }));
+    const rayPool = new RayPool(memory, loaded.instance.exports as unknown as SharedRayExports, maximumPages, pool);
+    await rayPool.setWorkers(workers);
+    return rayPool;
+  }
+
+  /** Live workers (the calling thread works too: threads = workers + 1). */
+  get workers(): number {
+    return this.pool.size;
+  }
+
+  /** Every notice so far: workers lost or unable to start. */
+  get notices(): readonly string[] {
+    return this.pool.notices;
+  }
+
+  /** Bytes of shared memory in use. */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Starts or stops workers (0 … MAX_POOL_WORKERS); not during a cast. */
+  async setWorkers(count: number): Promise<void> {
+    if (!(Number.isInteger(count) && count >= 0 && count <= MAX_POOL_WORKERS))
+      throw new InvalidParameterError('workers', `a whole number from 0 to ${MAX_POOL_WORKERS}`, count);
+    await this.pool.resize(count);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Copies a BVH into the shared memory now rather than on its first cast. */
+  upload(bvh: BVH): void {
+    const base = alignTo(this.kernel.heapBase(), 64);
+    const areas = base + 64;
+    const stackOffset = alignTo(this.kernel.threadAreaBytes(), 64);
+    // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
+    const areaStride = stackOffset + alignTo(KERNEL_STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8), 64);
+    const { leaves, layout: scene } = planRayScene(bvh, areas + (MAX_POOL_WORKERS + 1) * areaStride);
+    const rays = alignTo(scene.end, 64);
+    const rayCapacity = this.layout?.rayCapacity ?? 1024;
+    growSharedMemoryTo(this.memory, stagingEnd(rays, rayCapacity), this.maximumPages);
+    writeRayScene(bvh, leaves, scene, this.memory.buffer);
+    this.layout = { cursor: base, areas, areaStride, stackOffset, scene, rays, rayCapacity };
+    this.resident = bvh;
+    this.residentRevision = bvhRevision(bvh);
+  }
+
+  /**
+   * Casts a batch of rays on every thread of the pool: closest or any hit, the conventions of castRays
+   * (t and the caller's triangle id per ray; a miss: +∞ and −1; an invalid ray: NaN and −1, counted),
+   * the same hits as the single-thread SIMD kernel. One cast at a time per pool.
+   */
+  async cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions> = {}): Promise<RayPoolCast> {
+    const mode = options.mode ?? 'closest';
+    const doubleSided = options.doubleSided ?? false;
+    if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
+    if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
+    const filter = checkFilter(options.filter ?? MASK_ALL);
+    checkBuffers(rays, hits);
+    if (this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) this.upload(bvh);
+    const count = rays.count;
+    let layout = this.layout!;
+    if (count > layout.rayCapacity) {
+      const rayCapacity = Math.max(count, 2 * layout.rayCapacity);
+      growSharedMemoryTo(this.memory, stagingEnd(layout.rays, rayCapacity), this.maximumPages);
+      layout = this.layout = { ...layout, rayCapacity };
+    }
+    const capacity = layout.rayCapacity;
+    const origins = layout.rays;
+    const directions = origins + 12 * capacity;
+    const tMaxs = directions + 12 * capacity;
+    const hitT = tMaxs + 4 * capacity;
+    const hitTriangle = hitT + 4 * capacity;
+    const chunks = alignTo(hitTriangle + 4 * capacity, 64);
+    const buffer = this.memory.buffer;
+    const nodes = bvh.quantized!;
+    const reorder = (options.reorder ?? true) && count >= REORDER_MIN_RAYS;
+    let order: Int32Array | null = null;
+    if (reorder) {
+      const frame = nodes.rootFrame;
+      order = this.rayOrder.sort(
+        rays,
+        count,
+        frame[0]!,
+        frame[2]!,
+        frame[3]! - frame[0]!,
+        frame[5]! - frame[2]!,
+        new Float32Array(buffer, origins, 3 * count),
+        new Float32Array(buffer, directions, 3 * count),
+        new Float32Array(buffer, tMaxs, count),
+      );
+    } else {
+      new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
+      new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
+      new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
+    }
+    const filtering = filterRejectsSome(bvh.masks, filter);
+    const rootCut = filtering && nodes.nodeCount > 0 && (bvh.masks.nodeMasks[nodeMaskIndexAt(nodes.u32, QUANTIZED_WORDS_U32)]! & filter) === 0;
+    const flags = (doubleSided ? FLAG_DOUBLE_SIDED : 0) | (mode === 'any' ? FLAG_ANY_HIT : 0) | (filtering ? FLAG_FILTERED : 0);
+    const { scene } = layout;
+    const threads = this.pool.size + 1;
+    const chunkSize = Math.max(
+      MIN_CHUNK_RAYS,
+      Math.min(MAX_CHUNK_RAYS, Math.ceil(count / (CHUNKS_PER_THREAD * threads))),
+      Math.ceil(count / MAX_CHUNKS),
+    );
+    const chunkCount = Math.ceil(count / chunkSize);
+    const job: RayChunkJob = {
+      cast: [
+        scene.nodes,
+        rootCut ? 0 : nodes.nodeCount,
+        scene.magnitude,
+        scene.triangles,
+        scene.order,
+        origins,
+        directions,
+        tMaxs,
+        hitT,
+        hitTriangle,
+        flags,
+        scene.masks,
+        filter | 0,
+      ],
+      count,
+      chunkSize,
+      chunkCount,
+      tag: this.casts++ % CAST_TAGS,
+      cursor: layout.cursor,
+      chunks,
+      areas: layout.areas,
+      areaStride: layout.areaStride,
+      stackOffset: layout.stackOffset,
+    };
+    const words = new Int32Array(buffer);
+    words.fill(0, chunks >> 2, (chunks + CHUNK_RECORD_BYTES * chunkCount) >> 2);
+    Atomics.store(words, layout.cursor >> 2, startingCursor(job.tag));
+    const fault = options.fault ?? null;
+    const mainThread = options.mainThread ?? true;
+    let chunksOnCaller = 0;
+    const outcome = await this.pool.run(
+      (slot, id) => ({ type: 'job', job: id, batch: job, fault: fault !== null && fault.slot === slot ? fault.kind : null }),
+      () => {
+        if (mainThread) chunksOnCaller += pullRayChunks(this.kernel, words, job, 0);
+      },
+      // Workers still asleep when the caller has cast the last chunk are not waited for.
+      () => allChunksDone(words, job),
+    );
+    // Whatever a lost worker claimed and left (or everything, when the caller did not pull), done here.
+    chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);
+    if (order !== null)
+      scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
+    else {
+      hits.t.set(new Float32Array(buffer, hitT, count));
+      hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
+    }
+    let nodesVisited = 0;
+    let trianglesTested = 0;
+    let subtreesMasked = 0;
+    let trianglesMasked = 0;
+    let invalidRays = 0;
+    for (let c = 0, at = chunks >> 2; c < chunkCount; c++, at += CHUNK_RECORD_BYTES >> 2) {
+      nodesVisited += words[at + 1]!;
+      trianglesTested += words[at + 2]!;
+      subtreesMasked += words[at + 3]!;
+      trianglesMasked += words[at + 4]!;
+      invalidRays += words[at + 5]!;
+    }
+    const counters = rayBatchCounters(
+      {
+        nodesVisited,
+        boxesTested: 4 * nodesVisited,
+        trianglesTested,
+        subtreesMasked: subtreesMasked + (rootCut ? count - invalidRays : 0),
+        trianglesMasked,
+      },
+      count,
+      invalidRays,
+      hits.triangle,
+    );
+    return { counters, threads, chunks: chunkCount, chunksOnCaller, notices: outcome.notices };
+  }
+}
+
+/** The end of the ray staging area and of the chunk records after it, for `capacity` rays. */
+function stagingEnd(rays: number, capacity: number): number {
+  return alignTo(rays + RAY_BYTES * capacity, 64) + CHUNK_RECORD_BYTES * Math.ceil(capacity / MIN_CHUNK_RAYS);
+}

@@ -1,0 +1,13 @@
+import { browserWorkerPort } from '../../platform/browserWorkers';
+import { spawnNodeWorker } from '../../platform/nodeWorkers';
+import type { PoolWorkerPort } from '../../platform/workerPort';
+
+/**
+ * Starts one ray pool worker: a module Web Worker in a page (this exact `new Worker(new URL(…))` form
+ * lets Vite bundle the worker), a worker thread in Node.
+ */
+export function spawnRayWorker(): Promise<PoolWorkerPort> {
+  if (typeof Worker === 'function')
+    return Promise.resolve(browserWorkerPort(new Worker(new URL('./rayPoolWorker.ts', import.meta.url), { type: 'module', name: 'ray pool' })));
+  return spawnNodeWorker(new URL('./rayPoolWorker.ts', import.meta.url));
+}
