@@ -75,9 +75,9 @@ describe('mesh parsers: mutated files load cleanly or are refused with a located
         const keys = Object.keys(holder);
         if (keys.length === 0) break;
         const key = keys[random.int(keys.length)]!;
-        const value = (holder)[key];
+        const value = holder[key];
         if (depth > 0 && (typeof value !== 'object' || value === null || random.int(3) === 0)) {
-          (holder)[key] = junk[random.int(junk.length)];
+          holder[key] = junk[random.int(junk.length)];
           break;
         }
         if (typeof value !== 'object' || value === null) break;
