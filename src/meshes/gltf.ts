@@ -188,9 +188,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
     }
     const mirrored = linearDeterminant(world) < 0;
     const add = (a: number, b: number, c: number): void =>
-      mirrored
-        ? mesh.addTriangle(first + a, first + c, first + b, { field: orderPath })
-        : mesh.addTriangle(first + a, first + b, first + c, { field: orderPath });
+      mirrored ? mesh.addTriangle(first + a, first + c, first + b) : mesh.addTriangle(first + a, first + b, first + c);
     if (mode === 4) {
       if (order.length % 3 !== 0) note('triangle lists whose length is not a multiple of 3 (the extra indices were ignored)');
       mesh.reserveTriangles(Math.floor(order.length / 3), { field: orderPath });

@@ -98,13 +98,13 @@ export class MeshBuilder {
   }
 
   /** Adds a triangle of vertex indices already checked to be in range; one repeating an index is dropped and counted. */
-  addTriangle(a: number, b: number, c: number, where: MeshWhere = {}): void {
+  addTriangle(a: number, b: number, c: number): void {
     if (a === b || b === c || a === c) {
       this.repeatedIndexTriangles++;
       return;
     }
     const t = this.triangleCount;
-    if (t >= MAX_MESH_TRIANGLES) throw meshError(this.file, `more than the ${MAX_MESH_TRIANGLES} triangles a BVH can index`, where);
+    if (t >= MAX_MESH_TRIANGLES) throw meshError(this.file, `more than the ${MAX_MESH_TRIANGLES} triangles a BVH can index`);
     if (3 * t + 3 > this.indices.length) this.indices = grow(this.indices, 3 * t + 3);
     const i = this.indices;
     i[3 * t] = a;

@@ -61,7 +61,7 @@ function parseBinaryStl(data: Uint8Array, count: number, file: string): LoadedMe
       if (!Number.isFinite(x + y + z)) throw meshError(file, `triangle ${t} has a corner that is not finite (${x}, ${y}, ${z})`, { byte: at });
       corner[k] = welder.vertex(x, y, z);
     }
-    mesh.addTriangle(corner[0]!, corner[1]!, corner[2]!, { byte: facet });
+    mesh.addTriangle(corner[0]!, corner[1]!, corner[2]!);
   }
   return mesh.finish();
 }
@@ -98,7 +98,7 @@ function parseAsciiStl(text: string, file: string): LoadedMesh {
     } else if (keyword === 'endloop') {
       if (loop === null) throw meshError(file, '"endloop" without "outer loop"', { line });
       if (loop.length < 3) throw meshError(file, `a facet needs 3 vertices, this one has ${loop.length}`, { line: loopLine });
-      for (let k = 1; k + 1 < loop.length; k++) mesh.addTriangle(loop[0]!, loop[k]!, loop[k + 1]!, { line: loopLine });
+      for (let k = 1; k + 1 < loop.length; k++) mesh.addTriangle(loop[0]!, loop[k]!, loop[k + 1]!);
       if (loop.length > 3) mesh.notes.push(`line ${loopLine}: a facet of ${loop.length} vertices was split into triangles`);
       loop = null;
       facets++;
