@@ -14,6 +14,7 @@ import {
   sampleTerrainHeight,
   sceneToJson,
 } from '../../../src/core';
+import { parseObj } from '../../../src/meshes/index';
 import { loadMeshFile, loadSceneFile, readField, SCENES_DIR } from '../../../tools/sceneFiles';
 
 const LEVEL = `${SCENES_DIR}meshes/stairs-and-ramps.json`;
@@ -122,6 +123,35 @@ describe('scenes with a mesh terrain: the headless runner', () => {
     expect(() => enableSystem(sandbox, 'particles', {}, { world: sandbox, readField })).toThrow(/systems\.particles: the particles system needs/);
     expect(sandbox.systems.length).toBe(before);
     expect(sandbox.terrainEdits.edits.length).toBe(0);
+  });
+
+  it('keeps the character on the floor under a roof higher than its sinking depth (the top surface is not the ground)', () => {
+    // A floor 100 m wide at y = 0, a roof over its middle at y = 150.
+    const obj = [
+      'v -50 0 -50',
+      'v 50 0 -50',
+      'v 50 0 50',
+      'v -50 0 50',
+      'v -10 150 -10',
+      'v 10 150 -10',
+      'v 10 150 10',
+      'v -10 150 10',
+      'f 1 4 3 2',
+      'f 5 8 7 6',
+    ].join('\n');
+    const scene = parseScene({ terrain: { mesh: 'hall.obj', cells: 32 }, systems: { capsules: { character: { start: [30, 0] } } } }, 'hall.json');
+    const sandbox = createHeadlessSandbox(scene, { readField, readMesh: (file) => parseObj(obj, file) });
+    expect(sampleTerrainHeight(sandbox.terrain, 0, 0)).toBeCloseTo(150, 3);
+    runFixedSteps(sandbox, 30);
+    // Walked (here: put) under the roof, it stays there rather than being sent back to its start.
+    const character = (
+      sandbox.system('capsules') as unknown as { character: { position: Float64Array; place(x: number, y: number, z: number): void } }
+    ).character;
+    character.place(0, 3, 0);
+    runFixedSteps(sandbox, 60);
+    expect(Math.abs(character.position[0]!)).toBeLessThan(5);
+    expect(character.position[1]).toBeLessThan(10);
+    expect(sandbox.report().metrics.capsules!.character).toBe('on the ground');
   });
 
   it('reports a bad mesh file with the parser’s located message, and a scene without a reader', () => {
