@@ -154,6 +154,13 @@ describe('scenes with a mesh terrain: the headless runner', () => {
     expect(sandbox.report().metrics.capsules!.character).toBe('on the ground');
   });
 
+  it('refuses a scale that makes the mesh wider than a world may be', () => {
+    const scene = parseScene({ terrain: { mesh: 'stairs-and-ramps.obj', scale: 5000 } }, 'huge.json');
+    expect(() => createHeadlessSandbox(scene, { readField, readMesh: readerFor(LEVEL) })).toThrow(
+      /stairs-and-ramps\.obj: the mesh's footprint is 480000 units across once scaled by 5000; it must be in \(0, 100000\] \(see terrain\.scale\)/,
+    );
+  });
+
   it('reports a bad mesh file with the parser’s located message, and a scene without a reader', () => {
     const scene = loadSceneFile(`${FIXTURES}scene-nan-mesh.json`);
     expect(() => createHeadlessSandbox(scene, { readField, readMesh: readerFor(`${FIXTURES}scene-nan-mesh.json`) })).toThrow(
