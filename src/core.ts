@@ -17,6 +17,7 @@ export { KERNELS, KERNEL_LABELS, DEFAULT_KERNEL, type Kernel } from './platform/
 export * from './field/index';
 export * from './query/rayTriangle/index';
 export * from './bvh/index';
+export * from './meshes/index';
 export * from './query/rays/index';
 export * from './broadphase/index';
 export {

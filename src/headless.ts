@@ -1,5 +1,8 @@
 import { buildBVH } from './bvh/buildBVH';
 import { TERRAIN_BUILDER } from './bvh/options';
+import { ColliderscopeError } from './errors';
+import type { LoadedMesh } from './meshes/meshBuilder';
+import { meshTerrain } from './meshes/meshTerrain';
 import type { SceneDefinition } from './scene/scene';
 import { Sandbox } from './sim/sandbox';
 import { terrainMaterialInput } from './terrain/materials';
@@ -11,6 +14,11 @@ export interface HeadlessOptions {
   readField: SystemContext['readField'];
   /** Frames of timings kept (the report's window). */
   timingWindow?: number;
+  /**
+   * Reads the mesh a scene's `terrain.mesh` names (the runner reads it relative to the scene file);
+   * needed only by scenes whose terrain is a mesh. Throws a ColliderscopeError for a bad file.
+   */
+  readMesh?: (file: string) => LoadedMesh;
 }
 
 /**
@@ -21,6 +29,7 @@ export interface HeadlessOptions {
  * page builds the same world, the terrain and BVH in a worker.
  */
 export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
+  if (scene.terrainMesh !== undefined) return createMeshSandbox(scene, options);
   const sandbox = new Sandbox(scene, undefined, options.timingWindow ?? 120);
   // setBvh records the build's time as the one-off event 'bvh.build'.
   const build = (): void =>
@@ -29,6 +38,25 @@ export function createHeadlessSandbox(scene: SceneDefinition, options: HeadlessO
   // The page rebuilds a tree that edits degraded in its worker and swaps it in later; here it is rebuilt
   // at once. Only a ray meeting two triangles at exactly the same t could tell the two apart.
   sandbox.onBvhDegraded = build;
+  installSceneSystems(sandbox, scene, { world: sandbox, readField: options.readField });
+  return sandbox;
+}
+
+/** A scene whose ground is a mesh file: read, placed, its BVH built once (nothing edits it), its systems installed. */
+function createMeshSandbox(scene: SceneDefinition, options: HeadlessOptions): Sandbox {
+  const source = scene.terrainMesh!;
+  if (options.readMesh === undefined) {
+    throw new ColliderscopeError(`the terrain is the mesh ${JSON.stringify(source.file)}, and no mesh reader was given`, {
+      file: scene.name,
+      field: 'terrain.mesh',
+    });
+  }
+  const mesh = options.readMesh(source.file);
+  const { terrain, bvh } = meshTerrain(mesh, { scale: source.scale, cells: scene.terrain.cells, builder: 'wasm' });
+  // Named as the scene names it, wherever the reader found it.
+  terrain.source = source.file;
+  const sandbox = new Sandbox(scene, terrain, options.timingWindow ?? 120);
+  sandbox.setBvh(bvh);
   installSceneSystems(sandbox, scene, { world: sandbox, readField: options.readField });
   return sandbox;
 }

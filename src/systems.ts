@@ -37,6 +37,11 @@ export interface SystemSpec<Section extends object = object> {
   readonly title: string;
   parse(value: unknown, where: Where): Section;
   create(section: Section, context: SystemContext): SimSystem;
+  /**
+   * Set when the system reads the generated heightfield's grid itself, not only the BVH and the heights
+   * it places things on: why. Such a system is refused on a mesh terrain (the scene's `terrain.mesh`).
+   */
+  readonly needsHeightfield?: string;
 }
 
 function defineSystem<Section extends object>(spec: SystemSpec<Section>): SystemSpec {
@@ -81,6 +86,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
   defineSystem<SceneParticles>({
     name: 'particles',
     title: 'Particles',
+    needsHeightfield: 'its fall-through check reads the height grid as the one surface, and a mesh may have ground above ground',
     parse: parseParticles,
     create: (section, { world }) => {
       const { particles, budget, effects, ...options } = section;
@@ -112,6 +118,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
   defineSystem<SceneCracks>({
     name: 'cracks',
     title: 'Crack explorer',
+    needsHeightfield: "it aims its rays at the grid's shared edges and corners",
     parse: parseCracks,
     create: (section) => new CrackSystem(section),
   }),
@@ -131,12 +138,28 @@ export function systemSpec(name: string): SystemSpec {
 
 /** Validates a parsed scene object, every system section by its own system. */
 export function parseScene(value: unknown, file = 'scene'): SceneDefinition {
-  return parseOuterScene(value, file, SECTION_PARSERS);
+  return checkMeshTerrainSystems(parseOuterScene(value, file, SECTION_PARSERS), file);
 }
 
 /** Parses scene JSON text (syntax errors with line and column), every system section by its own system. */
 export function parseSceneText(text: string, file = 'scene'): SceneDefinition {
-  return parseOuterSceneText(text, file, SECTION_PARSERS);
+  return checkMeshTerrainSystems(parseOuterSceneText(text, file, SECTION_PARSERS), file);
+}
+
+/** Why a system cannot run on this world's terrain, or null when it can. */
+export function heightfieldRefusal(spec: SystemSpec, meshFile: string | undefined): string | null {
+  if (meshFile === undefined || spec.needsHeightfield === undefined) return null;
+  return `the ${spec.title.toLowerCase()} system needs a generated heightfield terrain (${spec.needsHeightfield}); this world's terrain is the mesh ${JSON.stringify(meshFile)}`;
+}
+
+/** A scene whose terrain is a mesh may not name a system that needs the heightfield. */
+function checkMeshTerrainSystems(scene: SceneDefinition, file: string): SceneDefinition {
+  for (const spec of SYSTEMS) {
+    if (scene.systems[spec.name] === undefined) continue;
+    const refusal = heightfieldRefusal(spec, scene.terrainMesh?.file);
+    if (refusal !== null) throw new ColliderscopeError(refusal, { file, field: `systems.${spec.name}` });
+  }
+  return scene;
 }
 
 /**
@@ -145,6 +168,8 @@ export function parseSceneText(text: string, file = 'scene'): SceneDefinition {
  */
 export function createSystem(name: string, section: unknown, context: SystemContext): SimSystem {
   const spec = systemSpec(name);
+  const refusal = heightfieldRefusal(spec, context.world.terrain.source);
+  if (refusal !== null) throw new ColliderscopeError(refusal, { file: 'settings', field: `systems.${name}` });
   return spec.create(spec.parse(section, { file: 'settings', field: `systems.${name}` }), context);
 }
 
@@ -170,6 +195,10 @@ export function disableSystem(sandbox: Sandbox, name: string): void {
  * gives the terrain the scene's edit timeline.
  */
 export function installSceneSystems(sandbox: Sandbox, scene: SceneDefinition, context: SystemContext): void {
+  for (const spec of SYSTEMS) {
+    const refusal = scene.systems[spec.name] === undefined ? null : heightfieldRefusal(spec, sandbox.terrain.source);
+    if (refusal !== null) throw new ColliderscopeError(refusal, { file: scene.name, field: `systems.${spec.name}` });
+  }
   const made = SYSTEMS.filter((spec) => scene.systems[spec.name] !== undefined).map((spec) => spec.create(scene.systems[spec.name]!, context));
   sandbox.setTerrainEdits(scene.terrainEdits);
   for (const system of [...sandbox.systems]) sandbox.removeSystem(system);

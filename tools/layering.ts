@@ -26,6 +26,8 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['field'],
   // The scene-file format and its validation helpers; each system owns its own section.
   ['scene'],
+  // Mesh files (OBJ, STL, glTF) read into flat positions and indices; glTF's JSON is read with the scene's helpers.
+  ['meshes'],
   // What a system sees: the World and SimSystem interfaces and the timing ring. Below the systems, which
   // import it instead of the sandbox.
   ['world'],

@@ -16,7 +16,8 @@ import {
   summarize,
 } from '../src/core';
 import { registerThreeMeshBVHCaster } from '../src/adapters/three/threeMeshBvhCaster';
-import { loadSceneFile, readField } from './sceneFiles';
+import { dirname, resolve } from 'node:path';
+import { loadMeshFile, loadSceneFile, readField } from './sceneFiles';
 
 interface RunnerOptions {
   scenePath: string;
@@ -68,7 +69,9 @@ function parseArguments(argv: string[]): RunnerOptions {
 
 function run(options: RunnerOptions): void {
   const scene = loadSceneFile(options.scenePath);
-  const sandbox = createHeadlessSandbox(scene, { readField, timingWindow: options.frames });
+  // A scene's terrain.mesh is relative to the scene file's folder.
+  const readMesh = (file: string) => loadMeshFile(resolve(dirname(options.scenePath), file));
+  const sandbox = createHeadlessSandbox(scene, { readField, readMesh, timingWindow: options.frames });
   for (let frame = 0; frame < options.frames; frame++) sandbox.step(options.dt);
 
   const phases: Record<string, { median: number; min: number; max: number; mean: number; samples: number }> = {};

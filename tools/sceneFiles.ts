@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ColliderscopeError, parseSceneText, type SceneDefinition } from '../src/core';
+import { ColliderscopeError, loadMesh, parseSceneText, type LoadedMesh, type SceneDefinition } from '../src/core';
 
 /** The project's scenes folder: presets, their index and the field programs. */
 export const SCENES_DIR = fileURLToPath(new URL('../scenes/', import.meta.url));
@@ -28,4 +29,19 @@ export function loadSceneFile(path: string): SceneDefinition {
 /** The presets in the order of `scenes/index.json`. */
 export function presetNames(): string[] {
   return JSON.parse(readFileSync(`${SCENES_DIR}index.json`, 'utf8')) as string[];
+}
+
+/**
+ * Reads a mesh file (.obj, .stl, .gltf, .glb) into flat positions and indices; a .gltf's external buffers
+ * are read from beside it. Errors name the file and the line, byte offset or JSON path.
+ */
+export function loadMeshFile(path: string): LoadedMesh {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new ColliderscopeError(`cannot read the mesh file: ${(error as Error).message}`, { file: path });
+  }
+  const directory = dirname(path);
+  return loadMesh(path, bytes, { loadUri: (uri) => readFileSync(resolve(directory, uri)) });
 }

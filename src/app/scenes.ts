@@ -1,4 +1,4 @@
-import { ColliderscopeError, parseSceneText, type SceneDefinition } from '../core';
+import { ColliderscopeError, parseSceneText, SCENE_MESH_ENDINGS, type SceneDefinition } from '../core';
 
 /**
  * The scene presets shipped in scenes/*.json, bundled as text and validated when loaded (a preset is
@@ -34,12 +34,32 @@ export function loadPreset(name: string): SceneDefinition {
       file: `scenes/${name}.json`,
     });
   }
-  return parseSceneText(text, `scenes/${name}.json`);
+  return onPage(parseSceneText(text, `scenes/${name}.json`), `scenes/${name}.json`);
 }
 
 export async function loadSceneFile(file: File): Promise<SceneDefinition> {
+  if (SCENE_MESH_ENDINGS.some((ending) => file.name.toLowerCase().endsWith(ending))) {
+    throw new ColliderscopeError(
+      'mesh files are not loaded on the page yet: name it in a scene\'s "terrain": {"mesh": …} and run it with npm run scene, or inspect it with npm run mesh',
+      { file: file.name },
+    );
+  }
   const text = await file.text();
-  return parseSceneText(text, file.name);
+  return onPage(parseSceneText(text, file.name), file.name);
+}
+
+/** The page builds generated terrains only; a scene whose ground is a mesh file runs in the headless runner. */
+function onPage(scene: SceneDefinition, file: string): SceneDefinition {
+  if (scene.terrainMesh !== undefined) {
+    throw new ColliderscopeError(
+      `the terrain is the mesh ${JSON.stringify(scene.terrainMesh.file)}: mesh terrains run in npm run scene, not on the page yet`,
+      {
+        file,
+        field: 'terrain.mesh',
+      },
+    );
+  }
+  return scene;
 }
 
 const fieldSources = import.meta.glob<string>('../../scenes/fields/*.vf', { query: '?raw', import: 'default', eager: true });

@@ -320,7 +320,10 @@ export class CapsuleSystem implements SimSystem {
     work.ms = performance.now() - started;
     world.timings.record('capsules.character', work.ms);
     // Sunk through the ground its filter lets it pass (wading into a lake whose bed is water): back to its start.
-    if (character.position[1]! < sampleTerrainHeight(this.terrain, character.position[0]!, character.position[2]!) - SUNK_DEPTH) this.dropCharacter();
+    // On a mesh the top surface may be a roof over the character, so only falling below the whole mesh counts.
+    const terrain = this.terrain;
+    const ground = terrain.source === undefined ? sampleTerrainHeight(terrain, character.position[0]!, character.position[2]!) : terrain.minHeight;
+    if (character.position[1]! < ground - SUNK_DEPTH) this.dropCharacter();
   }
 
   /**

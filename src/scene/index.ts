@@ -13,5 +13,7 @@ export {
   type SceneCamera,
   type SceneSections,
   type SectionParser,
+  SCENE_MESH_ENDINGS,
+  type SceneTerrainMesh,
 } from './scene';
 export { parseJsonText } from './validate';

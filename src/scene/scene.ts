@@ -1,6 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import type { TerrainEdit } from '../terrain/edits';
-import { resolveTerrainParams, type TerrainParams } from '../terrain/params';
+import { MAX_CELLS, MIN_CELLS, resolveTerrainParams, type TerrainParams } from '../terrain/params';
 import { parseTerrainEdits } from './terrainEditsSection';
 import {
   child,
@@ -53,6 +53,17 @@ export interface SceneView {
   bvh?: SceneBvhView;
 }
 
+/** A mesh file as the world's ground (the file's `terrain.mesh`) instead of the generated heightfield. */
+export interface SceneTerrainMesh {
+  /** The file, relative to the scene file's folder: .obj, .stl, .gltf or .glb. */
+  file: string;
+  /** Multiplies every coordinate of the mesh. */
+  scale: number;
+}
+
+/** The file endings a scene's `terrain.mesh` may name. */
+export const SCENE_MESH_ENDINGS = ['.obj', '.stl', '.gltf', '.glb'] as const;
+
 export interface SceneDefinition {
   name: string;
   /** What a talk's slide and the page call the scene (the name when the file gives none). */
@@ -62,6 +73,11 @@ export interface SceneDefinition {
   /** Seeds everything random in the run (not the terrain, which has its own seed). */
   seed: number;
   terrain: TerrainParams;
+  /**
+   * The mesh the world's ground is read from, when the file names one (`terrain.mesh`); then `terrain`
+   * holds only the height grid's cells (the rest is measured from the mesh once it is read).
+   */
+  terrainMesh?: SceneTerrainMesh;
   /** Craters and sculpt strokes on the terrain, by frame (the file's `terrain.edits`); empty for none. */
   terrainEdits: TerrainEdit[];
   camera: SceneCamera;
@@ -83,6 +99,7 @@ export type SectionParser = (value: unknown, where: Where) => object;
 
 export const SCENE_FIELDS = ['name', 'title', 'description', 'seed', 'terrain', 'camera', 'systems', 'view'] as const;
 const CAMERA_FIELDS = ['position', 'target', 'fov'] as const;
+const TERRAIN_MESH_FIELDS = ['mesh', 'scale', 'cells'] as const;
 const VIEW_FIELDS = ['colouring', 'bvh'] as const;
 const BVH_VIEW_FIELDS = ['boxes', 'depth', 'which', 'heatMap'] as const;
 
@@ -101,8 +118,22 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
   expectKnownKeys(object, SCENE_FIELDS, top);
 
   const { edits: editsInput, ...terrainInput } = object.terrain === undefined ? {} : expectObject(object.terrain, child(top, 'terrain'));
-  const terrain = resolveTerrainParams(terrainInput, file, 'terrain.');
-  const terrainEdits = editsInput === undefined ? [] : parseTerrainEdits(editsInput, child(child(top, 'terrain'), 'edits'), terrain);
+  let terrainMesh: SceneTerrainMesh | undefined;
+  let terrain: TerrainParams;
+  let terrainEdits: TerrainEdit[] = [];
+  if (terrainInput.mesh !== undefined) {
+    const where = child(top, 'terrain');
+    if (editsInput !== undefined) {
+      throw new ColliderscopeError(
+        'edits (craters, sculpting) move the cells of a generated heightfield; a mesh terrain has none',
+        child(where, 'edits'),
+      );
+    }
+    ({ terrainMesh, terrain } = parseTerrainMesh(terrainInput, where));
+  } else {
+    terrain = resolveTerrainParams(terrainInput, file, 'terrain.');
+    terrainEdits = editsInput === undefined ? [] : parseTerrainEdits(editsInput, child(child(top, 'terrain'), 'edits'), terrain);
+  }
 
   const camera = defaultCamera(terrain);
   if (object.camera !== undefined) {
@@ -134,11 +165,34 @@ export function parseScene(value: unknown, file = 'scene', sections: ReadonlyMap
     description: object.description === undefined ? '' : expectString(object.description, child(top, 'description')),
     seed: object.seed === undefined ? 1 : expectNumber(object.seed, child(top, 'seed'), 0, 4294967295, true),
     terrain,
+    ...(terrainMesh !== undefined ? { terrainMesh } : {}),
     terrainEdits,
     camera,
     systems: object.systems === undefined ? {} : parseSections(object.systems, child(top, 'systems'), sections),
     ...(view !== undefined ? { view } : {}),
   };
+}
+
+/**
+ * `"terrain": {"mesh": "level.glb", "scale": 1, "cells": 128}`: the file relative to the scene's folder
+ * (no absolute path, no `..`), a scale in (0, 10000], the height grid's cells (16…2048, 128 by default).
+ */
+function parseTerrainMesh(input: Record<string, unknown>, where: Where): { terrainMesh: SceneTerrainMesh; terrain: TerrainParams } {
+  expectKnownKeys(input, TERRAIN_MESH_FIELDS, where);
+  const file = expectString(input.mesh, child(where, 'mesh'), 500);
+  const ending = /\.[^./]*$/.exec(file)?.[0].toLowerCase() ?? '';
+  if (!(SCENE_MESH_ENDINGS as readonly string[]).includes(ending)) {
+    throw new ColliderscopeError(`expected a file ending in ${SCENE_MESH_ENDINGS.join(', ')}, got ${JSON.stringify(file)}`, child(where, 'mesh'));
+  }
+  if (file.startsWith('/') || file.includes('\\') || file.includes(':') || file.split('/').includes('..')) {
+    throw new ColliderscopeError(
+      `expected a path relative to the scene file's folder, without "..", got ${JSON.stringify(file)}`,
+      child(where, 'mesh'),
+    );
+  }
+  const scale = input.scale === undefined ? 1 : expectNumber(input.scale, child(where, 'scale'), 1e-6, 10000);
+  const cells = input.cells === undefined ? 128 : expectNumber(input.cells, child(where, 'cells'), MIN_CELLS, MAX_CELLS, true);
+  return { terrainMesh: { file, scale }, terrain: resolveTerrainParams({ cells }) };
 }
 
 function parseBvhView(value: unknown, where: Where): SceneBvhView {
@@ -172,10 +226,13 @@ export function sceneToJson(scene: SceneDefinition): Record<string, unknown> {
     ...(scene.title !== scene.name ? { title: scene.title } : {}),
     description: scene.description,
     seed: scene.seed,
-    terrain: {
-      ...scene.terrain,
-      ...(scene.terrainEdits.length > 0 ? { edits: scene.terrainEdits.map((edit) => ({ ...edit, at: [...edit.at] })) } : {}),
-    },
+    terrain:
+      scene.terrainMesh !== undefined
+        ? { mesh: scene.terrainMesh.file, scale: scene.terrainMesh.scale, cells: scene.terrain.cells }
+        : {
+            ...scene.terrain,
+            ...(scene.terrainEdits.length > 0 ? { edits: scene.terrainEdits.map((edit) => ({ ...edit, at: [...edit.at] })) } : {}),
+          },
     camera: { position: [...scene.camera.position], target: [...scene.camera.target], fov: scene.camera.fov },
     ...(Object.keys(scene.systems).length > 0 ? { systems: JSON.parse(JSON.stringify(scene.systems)) as Record<string, unknown> } : {}),
     ...(scene.view !== undefined ? { view: JSON.parse(JSON.stringify(scene.view)) as Record<string, unknown> } : {}),

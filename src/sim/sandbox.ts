@@ -4,6 +4,7 @@ import { validateTerrainEdit, type AppliedTerrainEdit, type TerrainEdit } from '
 import type { SceneDefinition } from '../scene/scene';
 import type { TerrainMesh } from '../terrain/heightfield';
 import { generateTerrain } from '../terrain/heightfield';
+import { ColliderscopeError } from '../errors';
 import { StateHasher } from '../math/hash';
 import type { MetricValue, SimSystem, WindSampler, World } from '../world/simSystem';
 import { StateHistory } from './stateHistory';
@@ -225,6 +226,7 @@ export class Sandbox implements World {
    * first). Edits due at the current frame apply on the next step, or at once with applyDueEdits.
    */
   setTerrainEdits(edits: readonly TerrainEdit[]): void {
+    if (edits.length > 0) this.refuseEditsOnMesh();
     for (const [i, edit] of edits.entries()) validateTerrainEdit(edit, this.terrain.params, `terrain.edits[${i}]`);
     this.terrainChangedBy(this.terrainEdits.undoTo(this.terrain, 0));
     this.terrainEdits.reset(edits);
@@ -237,12 +239,26 @@ export class Sandbox implements World {
    * nothing) for an edit out of its domain. The BVH is refitted and every system told before it returns.
    */
   deformTerrain(edit: Omit<TerrainEdit, 'frame'>): AppliedTerrainEdit | null {
+    this.refuseEditsOnMesh();
     const timed: TerrainEdit = { ...edit, at: [edit.at[0], edit.at[1]], frame: this.frame };
     validateTerrainEdit(timed, this.terrain.params);
     this.prepareRefitBeforeEdits();
     const applied = this.timings.timeEvent('terrain.edit', () => this.terrainEdits.add(this.terrain, timed));
     this.terrainChangedBy(applied === null ? [] : [applied]);
     return applied;
+  }
+
+  /** Edits move the cells of a generated heightfield; a terrain read from a mesh file has none. */
+  private refuseEditsOnMesh(): void {
+    const source = this.terrain.source;
+    if (source !== undefined) {
+      throw new ColliderscopeError(
+        `terrain edits (craters, sculpting) need a generated heightfield terrain; this one is the mesh ${JSON.stringify(source)}`,
+        {
+          field: 'terrain.edits',
+        },
+      );
+    }
   }
 
   /** Applies the timeline's edits due by the current frame (the page calls it after a scene loads). */
@@ -321,6 +337,7 @@ export class Sandbox implements World {
   report(): SandboxReport {
     const metrics: Record<string, Record<string, MetricValue>> = {
       terrain: {
+        ...(this.terrain.source !== undefined ? { mesh: this.terrain.source } : {}),
         cells: this.terrain.params.cells,
         vertices: this.terrain.vertexCount,
         triangles: this.terrain.triangleCount,

@@ -27,6 +27,12 @@ export interface TerrainMesh {
   maxHeight: number;
   /** Wall-clock generation time. */
   generationMs: number;
+  /**
+   * The mesh file this world's triangles were read from (a scene's `terrain.mesh`); absent for the
+   * generated heightfield. Then `heights` is the top surface sampled on the grid (for placing things),
+   * not the mesh itself, and edits, which move grid vertices, do not apply.
+   */
+  source?: string;
 }
 
 export type ProgressCallback = (fraction: number, stage: string) => void;

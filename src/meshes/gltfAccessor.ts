@@ -1,0 +1,176 @@
+import type { ColliderscopeError } from '../errors';
+import { MAX_MESH_TRIANGLES } from './meshBuilder';
+
+/** The parts of a glTF document the accessor reader needs; everything else of the JSON is left unread. */
+export interface GltfAccessor {
+  bufferView?: number;
+  byteOffset?: number;
+  componentType: number;
+  normalized?: boolean;
+  count: number;
+  type: string;
+  sparse?: {
+    count: number;
+    indices: { bufferView: number; byteOffset?: number; componentType: number };
+    values: { bufferView: number; byteOffset?: number };
+  };
+}
+
+export interface GltfBufferView {
+  buffer: number;
+  byteOffset?: number;
+  byteLength: number;
+  byteStride?: number;
+  extensions?: Record<string, unknown>;
+}
+
+/** Three per triangle of the largest mesh a BVH indexes: no real accessor is longer; a count past it is a broken file. */
+const MAX_ACCESSOR_ELEMENTS = 3 * MAX_MESH_TRIANGLES;
+
+const COMPONENT_BYTES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_COMPONENTS: Readonly<Record<string, number>> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+/** Reads accessors out of the document's buffers; fail(message, jsonPath) makes the located error to throw. */
+export class AccessorReader {
+  constructor(
+    private readonly accessors: readonly unknown[],
+    private readonly bufferViews: readonly unknown[],
+    private readonly buffers: readonly Uint8Array[],
+    private readonly fail: (message: string, field: string) => ColliderscopeError,
+  ) {}
+
+  /**
+   * The accessor's elements as numbers, `components` per element: normalized integers become [0, 1] or
+   * [−1, 1] as the glTF spec maps them, other integers stay whole; sparse substitutions applied.
+   */
+  read(index: number, expectedType: string, field: string): Float64Array {
+    const path = `accessors[${index}]`;
+    const accessor = this.accessors[index] as GltfAccessor | undefined;
+    if (accessor === undefined || typeof accessor !== 'object') throw this.fail(`names accessor ${index}, which does not exist`, field);
+    const components = TYPE_COMPONENTS[accessor.type];
+    if (accessor.type !== expectedType || components === undefined) {
+      throw this.fail(`must be a ${expectedType} accessor, got ${JSON.stringify(accessor.type)}`, path);
+    }
+    const bytes = COMPONENT_BYTES[accessor.componentType];
+    if (bytes === undefined) throw this.fail(`unknown componentType ${accessor.componentType}`, `${path}.componentType`);
+    const count = accessor.count;
+    if (!Number.isInteger(count) || count < 0) throw this.fail(`count must be a whole number, got ${String(count)}`, `${path}.count`);
+    if (count > MAX_ACCESSOR_ELEMENTS)
+      throw this.fail(`count ${count} is more than the ${MAX_ACCESSOR_ELEMENTS} elements this reader takes`, `${path}.count`);
+    const values = new Float64Array(count * components);
+    if (accessor.bufferView !== undefined) {
+      const { view, stride } = this.view(accessor.bufferView, `${path}.bufferView`);
+      const elementBytes = bytes * components;
+      const step = stride === 0 ? elementBytes : stride;
+      const offset = accessor.byteOffset ?? 0;
+      if (!Number.isInteger(offset) || offset < 0) throw this.fail(`byteOffset must be a whole number ≥ 0`, `${path}.byteOffset`);
+      const end = count === 0 ? 0 : offset + step * (count - 1) + elementBytes;
+      if (end > view.byteLength) {
+        throw this.fail(
+          `${count} elements of ${elementBytes} bytes every ${step} from byte ${offset} need ${end} bytes, bufferView ${accessor.bufferView} has ${view.byteLength}`,
+          path,
+        );
+      }
+      readComponents(view, offset, step, count, components, accessor.componentType, accessor.normalized === true, values, 0);
+    }
+    if (accessor.sparse !== undefined) this.applySparse(accessor, components, values, path);
+    return values;
+  }
+
+  private applySparse(accessor: GltfAccessor, components: number, values: Float64Array, path: string): void {
+    const sparse = accessor.sparse!;
+    const count = sparse.count;
+    if (!Number.isInteger(count) || count < 0 || count > accessor.count)
+      throw this.fail(`sparse count must be a whole number up to the accessor's count`, `${path}.sparse.count`);
+    const indexBytes = COMPONENT_BYTES[sparse.indices.componentType];
+    if (indexBytes === undefined || sparse.indices.componentType === 5126) {
+      throw this.fail(`sparse indices need an unsigned integer componentType`, `${path}.sparse.indices.componentType`);
+    }
+    const indices = new Float64Array(count);
+    const indexView = this.view(sparse.indices.bufferView, `${path}.sparse.indices.bufferView`).view;
+    const indexOffset = sparse.indices.byteOffset ?? 0;
+    if (indexOffset + indexBytes * count > indexView.byteLength)
+      throw this.fail('sparse indices run past their bufferView', `${path}.sparse.indices`);
+    readComponents(indexView, indexOffset, indexBytes, count, 1, sparse.indices.componentType, false, indices, 0);
+    const substitutes = new Float64Array(count * components);
+    const valueView = this.view(sparse.values.bufferView, `${path}.sparse.values.bufferView`).view;
+    const valueOffset = sparse.values.byteOffset ?? 0;
+    const elementBytes = COMPONENT_BYTES[accessor.componentType]! * components;
+    if (valueOffset + elementBytes * count > valueView.byteLength)
+      throw this.fail('sparse values run past their bufferView', `${path}.sparse.values`);
+    readComponents(valueView, valueOffset, elementBytes, count, components, accessor.componentType, accessor.normalized === true, substitutes, 0);
+    for (let i = 0; i < count; i++) {
+      const target = indices[i]!;
+      if (target >= accessor.count)
+        throw this.fail(`sparse index ${target} is past the accessor's ${accessor.count} elements`, `${path}.sparse.indices`);
+      for (let c = 0; c < components; c++) values[target * components + c] = substitutes[i * components + c]!;
+    }
+  }
+
+  /** The bytes of a buffer view (checked to lie inside its buffer) and its stride (0 when tightly packed). */
+  private view(index: number, field: string): { view: DataView; stride: number } {
+    const bufferView = this.bufferViews[index] as GltfBufferView | undefined;
+    if (bufferView === undefined || typeof bufferView !== 'object') throw this.fail(`names bufferView ${index}, which does not exist`, field);
+    const path = `bufferViews[${index}]`;
+    for (const name of Object.keys(bufferView.extensions ?? {})) {
+      if (name === 'EXT_meshopt_compression' || name === 'KHR_meshopt_compression') {
+        throw this.fail(`is compressed with ${name}, which this loader does not decode (re-export the file without meshopt compression)`, path);
+      }
+    }
+    const buffer = this.buffers[bufferView.buffer];
+    if (buffer === undefined) throw this.fail(`names buffer ${bufferView.buffer}, which does not exist`, `${path}.buffer`);
+    const offset = bufferView.byteOffset ?? 0;
+    const length = bufferView.byteLength;
+    if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > buffer.byteLength) {
+      throw this.fail(`bytes ${offset}…${offset + length} lie outside buffer ${bufferView.buffer} of ${buffer.byteLength} bytes (truncated?)`, path);
+    }
+    const stride = bufferView.byteStride ?? 0;
+    if (!Number.isInteger(stride) || stride < 0) throw this.fail('byteStride must be a whole number', `${path}.byteStride`);
+    return { view: new DataView(buffer.buffer, buffer.byteOffset + offset, length), stride };
+  }
+}
+
+function readComponents(
+  view: DataView,
+  offset: number,
+  step: number,
+  count: number,
+  components: number,
+  componentType: number,
+  normalized: boolean,
+  out: Float64Array,
+  outStart: number,
+): void {
+  const bytes = COMPONENT_BYTES[componentType]!;
+  for (let i = 0; i < count; i++) {
+    const element = offset + i * step;
+    for (let c = 0; c < components; c++) {
+      const at = element + c * bytes;
+      let value: number;
+      switch (componentType) {
+        case 5120:
+          value = view.getInt8(at);
+          if (normalized) value = Math.max(value / 127, -1);
+          break;
+        case 5121:
+          value = view.getUint8(at);
+          if (normalized) value /= 255;
+          break;
+        case 5122:
+          value = view.getInt16(at, true);
+          if (normalized) value = Math.max(value / 32767, -1);
+          break;
+        case 5123:
+          value = view.getUint16(at, true);
+          if (normalized) value /= 65535;
+          break;
+        case 5125:
+          value = view.getUint32(at, true);
+          break;
+        default:
+          value = view.getFloat32(at, true);
+      }
+      out[outStart + i * components + c] = value;
+    }
+  }
+}
