@@ -3,7 +3,9 @@
  * build (MeshBVH, strategy SAH) in the same process, on the ridged terrain (seed 20170302) at 128, 256
  * and 512 cells (32k, 131k and 524k triangles), with our TypeScript builder (default options, spatial
  * splits on: today's tree) for reference; then castRays' SIMD kernel on 100k incoherent rays
- * (_raySets.ts) over the WebAssembly-built tree against the TypeScript-built one.
+ * (_raySets.ts) over the WebAssembly-built tree against the TypeScript-built one. Then the grid builder
+ * (builder 'grid', what the page and the runner build terrain with) against three-mesh-bvh and the
+ * WebAssembly builder, and rays on its tree against the WebAssembly-built one.
  *
  * Work: our builders make the quantized 4-way tree with the terrain's collision materials, as the
  * page's terrain worker does; three-mesh-bvh builds its own tree (its index buffer, which it reorders,
@@ -14,7 +16,7 @@
  * the median time of each side, the median of the pairs' ratios and their spread (lowest–highest).
  * The ray kernel keeps one tree resident, so each tree is uploaded before its timed run, untimed.
  * Only after the timing, the correctness sweep: every ray's hit t on the WebAssembly-built tree must
- * equal the one on the TypeScript-built tree.
+ * equal the ones on the TypeScript-built and the grid-built trees.
  *
  *   npx tsx tests/bench/bvh-build.ts              full run (128, 256, 512 cells, 7 pairs, 100k rays)
  *   npx tsx tests/bench/bvh-build.ts --quick      smoke run (32, 64 cells, 2 pairs, 5k rays)
@@ -78,6 +80,10 @@ let typescriptTree: BVH | null = null;
 function buildWasm(): void {
   wasmTree = buildBVH(mesh.positions, mesh.indices, { builder: 'wasm', layouts: ['quantized'] }, materials);
 }
+let gridTree: BVH | null = null;
+function buildGrid(): void {
+  gridTree = buildBVH(mesh.positions, mesh.indices, { builder: 'grid', layouts: ['quantized'] }, materials);
+}
 function buildTypeScript(): void {
   typescriptTree = buildBVH(mesh.positions, mesh.indices, { layouts: ['quantized'] }, materials);
 }
@@ -96,6 +102,10 @@ const typescriptTreeHits = hitsOf();
 function raysOnWasmTree(): void {
   castRays(wasmTree!, rays, wasmTreeHits, { kernel: 'wasm-simd' });
 }
+const gridTreeHits = hitsOf();
+function raysOnGridTree(): void {
+  castRays(gridTree!, rays, gridTreeHits, { kernel: 'wasm-simd' });
+}
 function raysOnTypeScriptTree(): void {
   castRays(typescriptTree!, rays, typescriptTreeHits, { kernel: 'wasm-simd' });
 }
@@ -108,6 +118,7 @@ interface Row {
   rays: Pairs;
   sah: [number, number];
   mismatches: number;
+  grid: { versusThree: Pairs; versusWasm: Pairs; rays: Pairs; sah: number; mismatches: number };
 }
 
 console.log(`ridged terrain, seed ${SEED}; ${PAIRS} pairs; ${RAYS} incoherent rays; CPU time`);
@@ -128,10 +139,25 @@ for (const cells of CELLS) {
     () => rayKernel.upload(wasmTree!),
     () => rayKernel.upload(typescriptTree!),
   );
+  // The grid builder (terrain's own): against three-mesh-bvh and the WebAssembly builder, and rays on its tree.
+  const gridVersusThree = pairs(buildGrid, buildThree, freshThreeIndices);
+  const gridVersusWasm = pairs(buildGrid, buildWasm);
+  if (gridTree!.stats.builder !== 'grid') throw new Error(`the grid builder did not run: ${gridTree!.stats.builderFallback}`);
+  const gridRays = pairs(
+    raysOnGridTree,
+    raysOnWasmTree,
+    () => rayKernel.upload(gridTree!),
+    () => rayKernel.upload(wasmTree!),
+  );
   raysOnWasmTree();
   raysOnTypeScriptTree();
+  raysOnGridTree();
   let mismatches = 0;
-  for (let i = 0; i < RAYS; i++) if (!Object.is(wasmTreeHits.t[i], typescriptTreeHits.t[i])) mismatches++;
+  let gridMismatches = 0;
+  for (let i = 0; i < RAYS; i++) {
+    if (!Object.is(wasmTreeHits.t[i], typescriptTreeHits.t[i])) mismatches++;
+    if (!Object.is(wasmTreeHits.t[i], gridTreeHits.t[i])) gridMismatches++;
+  }
   const row = {
     cells,
     triangles: mesh.triangleCount,
@@ -140,6 +166,7 @@ for (const cells of CELLS) {
     rays: rayPairs,
     sah: [wasmTree!.stats.sahCost, typescriptTree!.stats.sahCost] as [number, number],
     mismatches,
+    grid: { versusThree: gridVersusThree, versusWasm: gridVersusWasm, rays: gridRays, sah: gridTree!.stats.sahCost, mismatches: gridMismatches },
   };
   rows.push(row);
   console.log(
@@ -170,6 +197,18 @@ for (const row of rows) {
       `${pad(spread(row.rays.ratios), 11)} ${pad(row.sah[0].toFixed(2), 9)} ${pad(row.sah[1].toFixed(2), 8)} ${pad(row.mismatches, 13)}`,
   );
 }
+console.log('\nThe grid builder (CPU ms, medians; ratios = peer / grid per pair: median, spread; rays: wasm-built tree / grid-built tree)');
+console.log(
+  `${pad('cells', 6)} ${pad('grid', 7)} ${pad('×three', 7)} ${pad('spread', 11)} ${pad('×wasm', 6)} ${pad('spread', 11)} ${pad('rays', 7)} ${pad('ratio', 6)} ${pad('spread', 11)} ${pad('SAH grid', 9)} ${pad('t mismatches', 13)}`,
+);
+for (const row of rows) {
+  const g = row.grid;
+  console.log(
+    `${pad(row.cells, 6)} ${pad(g.versusThree.oursMs.toFixed(0), 7)} ${pad(median(g.versusThree.ratios).toFixed(2), 7)} ${pad(spread(g.versusThree.ratios), 11)} ` +
+      `${pad(median(g.versusWasm.ratios).toFixed(2), 6)} ${pad(spread(g.versusWasm.ratios), 11)} ${pad(g.rays.oursMs.toFixed(1), 7)} ` +
+      `${pad(median(g.rays.ratios).toFixed(3), 6)} ${pad(spread(g.rays.ratios), 11)} ${pad(g.sah.toFixed(2), 9)} ${pad(g.mismatches, 13)}`,
+  );
+}
 console.log(
   '\nNative anchors on this machine (tinybvh 1.6.7, g++ -O3 -march=native, one thread, same terrain): 524k triangles,\n' +
     'binned SAH 414 ms scalar, 188 ms AVX (three-mesh-bvh SAH ≈ 1.5 s CPU in that sitting: 3.5× and 7.5× faster).',
@@ -186,8 +225,19 @@ for (const row of rows) {
     }),
   );
 }
+for (const row of rows) {
+  const unit = `build of ${row.triangles} triangles`;
+  report.add(pairedRow(`${row.cells} cells grid build vs three`, 'buildBVH grid', 'three-mesh-bvh SAH', row.grid.versusThree.times, { unit }));
+  report.add(pairedRow(`${row.cells} cells grid build vs wasm`, 'buildBVH grid', 'buildBVH wasm', row.grid.versusWasm.times, { unit }));
+  report.add(
+    pairedRow(`${row.cells} cells rays, grid tree`, 'SIMD rays, grid-built tree', 'SIMD rays, wasm-built tree', row.grid.rays.times, {
+      unit: `${RAYS} incoherent rays`,
+      extra: { sahGrid: row.grid.sah, sahWasm: row.sah[0], tMismatches: row.grid.mismatches },
+    }),
+  );
+}
 report.finish();
-const failed = rows.some((row) => row.mismatches > 0);
+const failed = rows.some((row) => row.mismatches > 0 || row.grid.mismatches > 0);
 if (failed) {
   console.error('rays disagree between the WebAssembly-built and TypeScript-built trees');
   process.exit(1);
