@@ -12,6 +12,7 @@ import {
   loadSimdRays,
   loadSimdBoxTriangles,
   loadWasmBuilder,
+  loadWasmHeights,
   loadWasmRefit,
   summarize,
 } from '../src/core';
@@ -131,7 +132,15 @@ try {
   // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
   // As in the page: three-mesh-bvh is there for a ray emitters' strategy B that names it (`"external"`).
   registerThreeMeshBVHCaster();
-  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
+  await Promise.all([
+    loadSimdRays(),
+    loadSimdParticles(),
+    loadSimdCapsules(),
+    loadSimdBoxTriangles(),
+    loadWasmBuilder(),
+    loadWasmRefit(),
+    loadWasmHeights(),
+  ]);
   run(options);
 } catch (error) {
   if (error instanceof ColliderscopeError) {

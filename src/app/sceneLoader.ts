@@ -280,7 +280,7 @@ export class SceneLoader {
     for (const feature of this.host.features) feature.terrainChanged?.(this.sandbox);
     this.host.applyView();
     panel.readouts.triangles = mesh.triangleCount.toLocaleString('en');
-    panel.readouts.generation = `${mesh.generationMs.toFixed(0)} ms`;
+    panel.readouts.generation = `${mesh.generationMs.toFixed(0)} ms${mesh.heightsKernel === 'wasm' ? ' · WebAssembly' : ''}`;
   }
 
   /** Switches to a preset; `sceneCamera` (default: unless View → keep camera) moves to the scene's camera. */

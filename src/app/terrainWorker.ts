@@ -3,6 +3,7 @@ import {
   buildBVH,
   generateTerrain,
   loadWasmBuilder,
+  loadWasmHeights,
   loadWasmRefit,
   prepareRefit,
   terrainMaterialInput,
@@ -46,6 +47,8 @@ scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
     let mesh: { positions: Float32Array; indices: Uint32Array; materials: Uint8Array };
     if (given !== undefined) mesh = given;
     else {
+      // Same heights either way; the module only spares the first terrains the TypeScript loop's JIT warm-up.
+      await loadWasmHeights();
       let lastPosted = -1;
       const terrain = generateTerrain(params, (fraction, stage) => {
         // Posting every row would flood the channel; whole percents are plenty for a progress bar.

@@ -3,6 +3,7 @@ import { createGradientNoise } from './noise';
 import { multifractal, planMultifractal } from './multifractal';
 import { writeHeightfieldNormals } from './normals';
 import { resolveTerrainParams, type TerrainParams } from './params';
+import { currentWasmHeights } from './wasmHeights';
 
 /**
  * An indexed triangle mesh over a square grid, y up, centred on the origin in x and z.
@@ -21,6 +22,8 @@ export interface TerrainMesh {
   materials: Uint8Array;
   /** Height of every vertex, row-major (the y of positions), for height look-ups without the mesh. */
   heights: Float32Array;
+  /** Which code computed the heights: the WebAssembly kernel once loadWasmHeights has resolved (same values); absent for a mesh file. */
+  heightsKernel?: 'typescript' | 'wasm';
   vertexCount: number;
   triangleCount: number;
   minHeight: number;
@@ -60,17 +63,21 @@ export function generateTerrain(input: Partial<TerrainParams> = {}, onProgress?:
   const latticeOffset = 0.318309886;
   let lowest = Infinity;
   let highest = -Infinity;
-  const progressRows = Math.max(1, Math.floor(side / 50));
-  for (let row = 0; row < side; row++) {
-    const ny = row * noiseStep + latticeOffset;
-    const base = row * side;
-    for (let col = 0; col < side; col++) {
-      const value = multifractal(plan, col * noiseStep + latticeOffset, ny);
-      raw[base + col] = value;
-      if (value < lowest) lowest = value;
-      if (value > highest) highest = value;
+  const kernel = currentWasmHeights();
+  if (kernel !== null) kernel.fill(plan, side, noiseStep, latticeOffset, raw, (rows) => onProgress?.((0.7 * rows) / side, 'heights'));
+  else {
+    const progressRows = Math.max(1, Math.floor(side / 50));
+    for (let row = 0; row < side; row++) {
+      const ny = row * noiseStep + latticeOffset;
+      const base = row * side;
+      for (let col = 0; col < side; col++) raw[base + col] = multifractal(plan, col * noiseStep + latticeOffset, ny);
+      if (onProgress !== undefined && row % progressRows === 0) onProgress((0.7 * row) / side, 'heights');
     }
-    if (onProgress !== undefined && row % progressRows === 0) onProgress((0.7 * row) / side, 'heights');
+  }
+  for (let i = 0; i < vertexCount; i++) {
+    const value = raw[i]!;
+    if (value < lowest) lowest = value;
+    if (value > highest) highest = value;
   }
   const range = highest - lowest;
   const scale = range > 0 && Number.isFinite(range) ? heightScale / range : 0;
@@ -120,6 +127,7 @@ export function generateTerrain(input: Partial<TerrainParams> = {}, onProgress?:
     normals,
     materials,
     heights,
+    heightsKernel: kernel !== null ? 'wasm' : 'typescript',
     vertexCount,
     triangleCount,
     minHeight: 0,

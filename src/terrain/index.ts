@@ -23,3 +23,4 @@ export {
   type TerrainEditKind,
 } from './edits';
 export { writeHeightfieldNormals } from './normals';
+export { loadWasmHeights, wasmHeightsUnavailableReason } from './wasmHeights';
