@@ -1,4 +1,4 @@
-import { growFloat64, growInt32, type BuildTree } from './buildTree';
+import { growInt32, type BuildTree } from './buildTree';
 import { CHILD_EMPTY, CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
 
 /**
@@ -8,34 +8,83 @@ import { CHILD_EMPTY, CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
  * exact bounds of the leaves' vertices, unions above. The 4-way collapse then pairs two levels of
  * halving into quadrants. One pass over the vertices, no sorting: linear in the triangle count.
  *
+ * The tree's shape depends on the cell count and leaf size alone, never on the heights, so the last
+ * shape is kept and a terrain of the same size (every step of a seed or height slider) only computes
+ * boxes. The shape's arrays are shared by the trees built on it and must not be written to.
+ *
  * The mesh must be the grid generateTerrain lays out: `cells`² cells in rows of `cells`, cell k's two
  * triangles 2k and 2k + 1 over vertices (col, row), (col + 1, row), (col, row + 1), (col + 1, row + 1)
  * of a (cells + 1)² vertex grid. gridCellsOf says whether a mesh is one.
  */
 export function buildGridTree(positions: Float32Array, triangleCount: number, cells: number, maxLeafSize: number): BuildTree {
-  const side = cells + 1;
-  const leafCells = Math.max(1, Math.floor(maxLeafSize / 2));
+  const shape = gridShape(cells, Math.max(1, Math.floor(maxLeafSize / 2)));
+  return {
+    nodeCount: shape.nodeCount,
+    bounds: gridBounds(shape, positions),
+    left: shape.left,
+    right: shape.right,
+    leafStart: shape.leafStart,
+    leafCount: shape.leafCount,
+    leavesBelow: shape.leavesBelow,
+    triangleOrder: shape.triangleOrder,
+    referenceCount: triangleCount,
+    triangleCount,
+    spatialSplitCount: 0,
+  };
+}
+
+/** A grid tree's shape: everything but the boxes. */
+interface GridShape {
+  readonly cells: number;
+  readonly leafCells: number;
+  readonly nodeCount: number;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly leafStart: Int32Array;
+  readonly leafCount: Int32Array;
+  readonly leavesBelow: Int32Array;
+  readonly parents: Int32Array;
+  readonly triangleOrder: Uint32Array;
+  /** Each node's rectangle of cells: col0, col1, row0, row1 (the leaves' say which vertices bound them). */
+  readonly rects: Int32Array;
+  /** Its 4-way collapse, made on first demand. */
+  wide: WideTree | null;
+}
+
+let lastShape: GridShape | null = null;
+
+/** The shape for this size, the last one again when it matches (and no caller has transferred its arrays away). */
+function gridShape(cells: number, leafCells: number): GridShape {
+  const last = lastShape;
+  if (last !== null && last.cells === cells && last.leafCells === leafCells && last.triangleOrder.byteLength === 4 * 2 * cells * cells) return last;
+  lastShape = makeGridShape(cells, leafCells);
+  return lastShape;
+}
+
+function makeGridShape(cells: number, leafCells: number): GridShape {
+  const triangleCount = 2 * cells * cells;
   // Leaves hold about leafCells / 2 cells or more, and a binary tree has one node less than twice its
   // leaves; the arrays grow should a grid halve into smaller leaves.
   let nodeCapacity = 2 * Math.ceil((cells * cells) / Math.max(1, leafCells >> 1)) + 1;
-  let bounds = new Float64Array(6 * nodeCapacity);
   let left = new Int32Array(nodeCapacity);
   let right = new Int32Array(nodeCapacity);
   let leafStart = new Int32Array(nodeCapacity);
   let leafCount = new Int32Array(nodeCapacity);
   let leavesBelow = new Int32Array(nodeCapacity);
+  let parents = new Int32Array(nodeCapacity);
+  let rects = new Int32Array(4 * nodeCapacity);
   const triangleOrder = new Uint32Array(triangleCount);
 
   // Depth-first, preorder ids; a node's rectangle [col0, col1) × [row0, row1) and its parent on a stack.
   const stackRect = new Int32Array(4 * 64);
   const stackParent = new Int32Array(64);
   const stackSide = new Uint8Array(64);
-  stackRect.set([0, cells, 0, cells], 0);
+  stackRect[1] = cells;
+  stackRect[3] = cells;
   stackParent[0] = -1;
   let top = 1;
   let nodeCount = 0;
   let nextReference = 0;
-  let parents = new Int32Array(nodeCapacity);
   while (top > 0) {
     top--;
     const col0 = stackRect[4 * top]!,
@@ -46,38 +95,31 @@ export function buildGridTree(positions: Float32Array, triangleCount: number, ce
     const node = nodeCount++;
     if (node >= nodeCapacity) {
       nodeCapacity *= 2;
-      bounds = growFloat64(bounds, 6 * nodeCapacity);
       left = growInt32(left, nodeCapacity);
       right = growInt32(right, nodeCapacity);
       leafStart = growInt32(leafStart, nodeCapacity);
       leafCount = growInt32(leafCount, nodeCapacity);
       leavesBelow = growInt32(leavesBelow, nodeCapacity);
       parents = growInt32(parents, nodeCapacity);
+      rects = growInt32(rects, 4 * nodeCapacity);
     }
     parents[node] = parent;
+    rects[4 * node] = col0;
+    rects[4 * node + 1] = col1;
+    rects[4 * node + 2] = row0;
+    rects[4 * node + 3] = row1;
     if (parent >= 0) {
       if (stackSide[top] === 0) left[parent] = node;
       else right[parent] = node;
     }
     const width = col1 - col0;
     const depth = row1 - row0;
-    if (width * depth > leafCells) {
-      const o = 6 * node;
-      bounds[o] = bounds[o + 1] = bounds[o + 2] = Infinity;
-      bounds[o + 3] = bounds[o + 4] = bounds[o + 5] = -Infinity;
-      leavesBelow[node] = 0;
-    } else {
+    if (width * depth <= leafCells) {
       left[node] = -1;
       right[node] = -1;
       leafStart[node] = nextReference;
       leafCount[node] = 2 * width * depth;
       leavesBelow[node] = 1;
-      let minX = Infinity,
-        minY = Infinity,
-        minZ = Infinity,
-        maxX = -Infinity,
-        maxY = -Infinity,
-        maxZ = -Infinity;
       for (let row = row0; row < row1; row++) {
         for (let col = col0; col < col1; col++) {
           const cell = row * cells + col;
@@ -85,27 +127,6 @@ export function buildGridTree(positions: Float32Array, triangleCount: number, ce
           triangleOrder[nextReference++] = 2 * cell + 1;
         }
       }
-      for (let row = row0; row <= row1; row++) {
-        for (let col = col0; col <= col1; col++) {
-          const v = 3 * (row * side + col);
-          const x = positions[v]!,
-            y = positions[v + 1]!,
-            z = positions[v + 2]!;
-          if (x < minX) minX = x;
-          if (x > maxX) maxX = x;
-          if (y < minY) minY = y;
-          if (y > maxY) maxY = y;
-          if (z < minZ) minZ = z;
-          if (z > maxZ) maxZ = z;
-        }
-      }
-      const o = 6 * node;
-      bounds[o] = minX;
-      bounds[o + 1] = minY;
-      bounds[o + 2] = minZ;
-      bounds[o + 3] = maxX;
-      bounds[o + 4] = maxY;
-      bounds[o + 5] = maxZ;
       continue;
     }
     const splitCols = width >= depth;
@@ -127,30 +148,77 @@ export function buildGridTree(positions: Float32Array, triangleCount: number, ce
     stackSide[top + 1] = 0;
     top += 2;
   }
-  // Boxes and leaf counts bottom-up: children have larger ids than their parents.
-  for (let node = nodeCount - 1; node > 0; node--) {
-    const parent = parents[node]!;
-    const o = 6 * node;
-    const p = 6 * parent;
-    for (let k = 0; k < 3; k++) {
-      if (bounds[o + k]! < bounds[p + k]!) bounds[p + k] = bounds[o + k]!;
-      if (bounds[o + k + 3]! > bounds[p + k + 3]!) bounds[p + k + 3] = bounds[o + k + 3]!;
-    }
-    leavesBelow[parent]! += leavesBelow[node]!;
-  }
+  // Leaf counts bottom-up: children have larger ids than their parents.
+  for (let node = nodeCount - 1; node > 0; node--) leavesBelow[parents[node]!]! += leavesBelow[node]!;
   return {
+    cells,
+    leafCells,
     nodeCount,
-    bounds: bounds.slice(0, 6 * nodeCount),
     left: left.slice(0, nodeCount),
     right: right.slice(0, nodeCount),
     leafStart: leafStart.slice(0, nodeCount),
     leafCount: leafCount.slice(0, nodeCount),
     leavesBelow: leavesBelow.slice(0, nodeCount),
+    parents: parents.slice(0, nodeCount),
     triangleOrder,
-    referenceCount: triangleCount,
-    triangleCount,
-    spatialSplitCount: 0,
+    rects: rects.slice(0, 4 * nodeCount),
+    wide: null,
   };
+}
+
+/** Every node's box over `positions`: the exact bounds of a leaf's vertices, unions above. */
+function gridBounds(shape: GridShape, positions: Float32Array): Float64Array {
+  const { nodeCount, left, parents, rects, cells } = shape;
+  const side = cells + 1;
+  const bounds = new Float64Array(6 * nodeCount);
+  for (let node = 0; node < nodeCount; node++) {
+    const o = 6 * node;
+    if (left[node]! >= 0) {
+      bounds[o] = bounds[o + 1] = bounds[o + 2] = Infinity;
+      bounds[o + 3] = bounds[o + 4] = bounds[o + 5] = -Infinity;
+      continue;
+    }
+    const col0 = rects[4 * node]!,
+      col1 = rects[4 * node + 1]!,
+      row0 = rects[4 * node + 2]!,
+      row1 = rects[4 * node + 3]!;
+    let minX = Infinity,
+      minY = Infinity,
+      minZ = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity,
+      maxZ = -Infinity;
+    for (let row = row0; row <= row1; row++) {
+      for (let col = col0; col <= col1; col++) {
+        const v = 3 * (row * side + col);
+        const x = positions[v]!,
+          y = positions[v + 1]!,
+          z = positions[v + 2]!;
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+        if (z < minZ) minZ = z;
+        if (z > maxZ) maxZ = z;
+      }
+    }
+    bounds[o] = minX;
+    bounds[o + 1] = minY;
+    bounds[o + 2] = minZ;
+    bounds[o + 3] = maxX;
+    bounds[o + 4] = maxY;
+    bounds[o + 5] = maxZ;
+  }
+  // Unions bottom-up: children have larger ids than their parents.
+  for (let node = nodeCount - 1; node > 0; node--) {
+    const o = 6 * node;
+    const p = 6 * parents[node]!;
+    for (let k = 0; k < 3; k++) {
+      if (bounds[o + k]! < bounds[p + k]!) bounds[p + k] = bounds[o + k]!;
+      if (bounds[o + k + 3]! > bounds[p + k + 3]!) bounds[p + k + 3] = bounds[o + k + 3]!;
+    }
+  }
+  return bounds;
 }
 
 /**
@@ -180,6 +248,13 @@ export function gridCellsOf(positions: Float32Array, indices: Uint32Array): numb
  * halving a grid has none, so its answer is the quadrants anyway, found here in one pass.
  */
 export function collapseGridTree(tree: BuildTree): WideTree {
+  // The collapse reads the shape alone: a tree on the kept shape reuses its collapse.
+  const shape = lastShape;
+  if (shape !== null && shape.left === tree.left) return (shape.wide ??= collapseGridShape(tree));
+  return collapseGridShape(tree);
+}
+
+function collapseGridShape(tree: BuildTree): WideTree {
   const { left, right } = tree;
   // At most one wide node per two binary nodes, plus the root.
   const capacity = Math.max(1, (tree.nodeCount >> 1) + 1);

@@ -121,6 +121,29 @@ describe('the grid builder: a heightfield halved into quadrants', () => {
     expectRaysMatchBruteForce(mesh, bvh, randomRays(23, 300, meshBounds(mesh.positions)));
   });
 
+  it('a terrain of the same size reuses the kept shape and packs the same bytes as a fresh one', () => {
+    const bytes = (bvh: BVH): number[] => [...new Uint8Array(bvh.quantized!.buffer)];
+    const first = terrain(24, 41);
+    const second = terrain(24, 42);
+    const before = buildBVH(first.positions.slice(), first.indices.slice(), { builder: 'grid' });
+    const other = buildBVH(second.positions.slice(), second.indices.slice(), { builder: 'grid' });
+    expect(other.triangleOrder).toBe(before.triangleOrder);
+    // Its boxes are its own: rays on the second terrain are brute force's.
+    expectRaysMatchBruteForce(second, other, adversarialRays(second, 31));
+    const again = buildBVH(first.positions.slice(), first.indices.slice(), { builder: 'grid' });
+    expect(bytes(again)).toEqual(bytes(before));
+    // Another size in between makes a new shape; coming back, the bytes are the same still.
+    buildBVH(terrain(17, 1).positions, terrain(17, 1).indices, { builder: 'grid' });
+    const rebuilt = buildBVH(first.positions.slice(), first.indices.slice(), { builder: 'grid' });
+    expect(rebuilt.triangleOrder).not.toBe(before.triangleOrder);
+    expect(bytes(rebuilt)).toEqual(bytes(before));
+    // A shape whose arrays were transferred away (a worker posting the order without copying it) is made afresh.
+    structuredClone(rebuilt.triangleOrder!.buffer, { transfer: [rebuilt.triangleOrder!.buffer] });
+    const afterTransfer = buildBVH(first.positions.slice(), first.indices.slice(), { builder: 'grid' });
+    expect(afterTransfer.triangleOrder!.length).toBe(first.indices.length / 3);
+    expect(bytes(afterTransfer)).toEqual(bytes(before));
+  });
+
   it('another mesh, or leaves too small for a cell, fall back to the SAH builder and say why', () => {
     const soup = triangleSoup(4, 300);
     const fromSoup = buildBVH(soup.positions, soup.indices, { builder: 'grid' });
