@@ -154,6 +154,11 @@ function runSimd(set: TestSet, answers: Uint8Array): number {
   return simd!.overlap(BOX, 0, set.positions, set.indices, null, 0, TRIANGLES, answers);
 }
 
+/** The same, through the kernel's float32 triangle rows (the run is the mesh's own order). */
+function runSimdRows(set: TestSet, answers: Uint8Array): number {
+  return simd!.overlap(BOX, 0, set.positions, set.indices, null, 0, TRIANGLES, answers, false, true);
+}
+
 // Each variant is timed from its own timing loop (_pairedCpu.ts): once, a fifth target at one shared
 // call site made it megamorphic, and V8 then ran the one-by-one optimized loop 25× slower.
 const VARIANTS = [runV1, runV2, runOptimized, runOptimizedOneByOne] as const;
@@ -165,6 +170,7 @@ const random = new Random(SEED);
 const sets = SCENARIOS.map((name) => makeSet(name, random));
 const exitsOf = VARIANTS.map(() => new Uint8Array(TRIANGLES));
 const simdAnswers = new Uint8Array(TRIANGLES);
+const rowsAnswers = new Uint8Array(TRIANGLES);
 
 // Warm-up, mixed and near first: every variant sees all its paths before V8 first optimizes it (code
 // compiled on one scenario's paths deoptimizes on the next; after a few rounds of that V8 may settle
@@ -174,6 +180,7 @@ for (let pass = 0; pass < (quick ? 3 : 10); pass++) {
   for (const set of warmOrder) {
     VARIANTS.forEach((run, v) => run(set, exitsOf[v]!));
     runSimd(set, simdAnswers);
+    runSimdRows(set, rowsAnswers);
   }
 }
 
@@ -188,30 +195,34 @@ for (const set of sets) {
     timed(`optimized ${set.name}`, () => runOptimized(set, exitsOf[2]!)),
     timed(`optimized one by one ${set.name}`, () => runOptimizedOneByOne(set, exitsOf[3]!)),
     timed(`SIMD ${set.name}`, () => runSimd(set, simdAnswers)),
+    timed(`SIMD rows ${set.name}`, () => runSimdRows(set, rowsAnswers)),
   ];
   const paired = pairedCpuMany(
     ours.map((o) => [o, v1] as const),
     { pairs: PAIRS, minChunkMs: quick ? 20 : 150 },
   );
   const unit = `one box against ${TRIANGLES} triangles`;
-  const [v2Row, optRow, oneRow, simdRow] = ours.map((o, k) =>
+  const [v2Row, optRow, oneRow, simdRow, rowsRow] = ours.map((o, k) =>
     report.add(pairedRow(`${set.name}: ${o.label.slice(0, -set.name.length - 1)}`, o.label, 'v1', paired[k]!, { unit })),
-  ) as [PairedRow, PairedRow, PairedRow, PairedRow];
+  ) as [PairedRow, PairedRow, PairedRow, PairedRow, PairedRow];
   // Correctness after timing, in a pass of its own.
   const hits = VARIANTS.map((run, v) => run(set, exitsOf[v]!));
   hits.push(runSimd(set, simdAnswers));
+  hits.push(runSimdRows(set, rowsAnswers));
   const histogram = new Int32Array(EXIT_COUNT);
   for (let t = 0; t < TRIANGLES; t++) {
     const e1 = exitsOf[0]![t]!,
       e2 = exitsOf[1]![t]!,
       eo = exitsOf[2]![t]!,
       eOne = exitsOf[3]![t]!,
-      simdAnswer = simdAnswers[t]!;
+      simdAnswer = simdAnswers[t]!,
+      rowsAnswer = rowsAnswers[t]!;
     histogram[eo]!++;
     // v2 tests in another order: only its answer is compared. The optimized test takes v1's exit, but
     // "contained" where v1 runs to its end, and for edge tests the first of its own group.
     const sameExit = eo === EXIT_CONTAINED ? e1 === EXIT_OVERLAP : eo >= EXIT_EDGE_FIRST ? e1 >= EXIT_EDGE_FIRST : eo === e1;
-    const same = isOverlapExit(e1) === isOverlapExit(e2) && sameExit && eOne === eo && (simdAnswer === 1) === isOverlapExit(e1);
+    const same =
+      isOverlapExit(e1) === isOverlapExit(e2) && sameExit && eOne === eo && (simdAnswer === 1) === isOverlapExit(e1) && rowsAnswer === simdAnswer;
     if (!same) disagreements++;
   }
   const t1 = median(paired.flatMap((p) => p.peerMs));
@@ -221,13 +232,14 @@ for (const set of sets) {
   const target = TARGETS[set.name];
   if (target !== undefined && speedup < target) missed.push(`optimized ${set.name} ${speedup.toFixed(2)}× < ${target}×`);
   if (target !== undefined && simdRow.ratio < target) missed.push(`SIMD ${set.name} ${simdRow.ratio.toFixed(2)}× < ${target}×`);
+  if (target !== undefined && rowsRow.ratio < target) missed.push(`SIMD rows ${set.name} ${rowsRow.ratio.toFixed(2)}× < ${target}×`);
   rows.push({
     scenario: set.name,
     'v1 ms': t1.toFixed(3),
     'v2 ms': t2.toFixed(3),
     'opt ms': to.toFixed(3),
     'ns/test v1·v2·opt': `${ns(t1)} · ${ns(t2)} · ${ns(to)}`,
-    'hits v1/v2/opt/SIMD': [hits[0], hits[1], hits[2], hits[4]].join('/'),
+    'hits v1/v2/opt/SIMD/rows': [hits[0], hits[1], hits[2], hits[4], hits[5]].join('/'),
     'opt vs v1': `${speedup.toFixed(2)}× (${formatSpread(optRow.spread)})`,
     'opt vs v2': (t2 / to).toFixed(2) + '×',
     'v2 vs v1': v2Row.ratio.toFixed(2) + '×',
@@ -235,6 +247,7 @@ for (const set of sets) {
     'opt 1-by-1 vs v1': oneRow.ratio.toFixed(2) + '×',
     'SIMD ms': tSimd.toFixed(3),
     'SIMD vs v1': `${simdRow.ratio.toFixed(2)}× (${formatSpread(simdRow.spread)})`,
+    'SIMD rows vs v1': `${rowsRow.ratio.toFixed(2)}× (${formatSpread(rowsRow.spread)})`,
   });
   exitLines.push(
     `  ${set.name.padEnd(7)} ${[...histogram]

@@ -19,7 +19,7 @@ export function leafTestCode(test: BoxQueryTest): number {
 }
 
 /** The mesh a leaf's triangle ids index: a BVH's, or a plain mesh for the brute-force reference. */
-export type LeafSource = Pick<BVH, 'positions' | 'indices'>;
+export type LeafSource = Pick<BVH, 'positions' | 'indices'> & { readonly triangleOrder?: Uint32Array | null };
 
 /**
  * The ids of leaf range first .. first + count − 1 (entries of `order`, or triangle ids themselves when
@@ -76,7 +76,10 @@ export function testLeaf(
   const b = 6 * box;
   const simd = test === TEST_SIMD ? simdBoxTriangleKernel() : null;
   if (simd !== null) {
-    simd.overlap(kernelBox, b, positions, indices, triangles, from, count, exits, workspace.oriented[box] === 1);
+    const oriented = workspace.oriented[box] === 1;
+    // A run of the leaf order (or of the mesh's own order) is read from the kernel's float32 rows.
+    const leafOrder = !oriented && (triangles === null || triangles === mesh.triangleOrder);
+    simd.overlap(kernelBox, b, positions, indices, triangles, from, count, exits, oriented, leafOrder);
     for (let k = 0; k < count; k++) exits[k] = exits[k] === 1 ? EXIT_OVERLAP : EXIT_SEPARATED;
   } else if (test === TEST_OPTIMIZED || test === TEST_SIMD) {
     overlapBoxWithTriangles(kernelBox, b, positions, indices, triangles, from, count, exits);

@@ -53,6 +53,34 @@ function checkSimd(boxes: Float64Array, positions: Float32Array, indices: Uint32
     }
     if (hits !== expected && failures.length < 5) failures.push(`box ${i}: SIMD counted ${hits}, v1 ${expected}`);
   }
+  failures.push(...checkRows(boxes, positions, indices, count, null));
+  // A leaf order that is not the identity: every triangle once, shuffled by a fixed stride.
+  const order = Uint32Array.from({ length: count }, (_, k) => (k * 7919) % count);
+  if (count % 7919 !== 0) failures.push(...checkRows(boxes, positions, indices, count, order));
+  return failures;
+}
+
+/**
+ * The rows pass (float32 rows in leaf order, the undecided lanes through the pair test): each case's
+ * box against a run of the order around its own triangle, of varying start and length so runs begin and
+ * end inside groups of four, must give v1's answer for every triangle of the run.
+ */
+function checkRows(boxes: Float64Array, positions: Float32Array, indices: Uint32Array, count: number, order: Uint32Array | null): string[] {
+  const failures: string[] = [];
+  const answers = new Uint8Array(16);
+  for (let i = 0; i < count; i++) {
+    const length = Math.min(count, 1 + (i % 11));
+    const first = Math.max(0, Math.min(count - length, i - (i % 5)));
+    const hits = simd.overlap(boxes, 6 * i, positions, indices, order, first, length, answers, false, true);
+    let expected = 0;
+    for (let k = 0; k < length; k++) {
+      const t = order === null ? first + k : order[first + k]!;
+      const v1 = isOverlapExit(mollerV1(boxes, 6 * i, positions, 3 * t, 3 * t + 1, 3 * t + 2)) ? 1 : 0;
+      expected += v1;
+      if (answers[k] !== v1 && failures.length < 5) failures.push(`rows, box ${i}, triangle ${t}: SIMD ${answers[k]} vs v1 ${v1}`);
+    }
+    if (hits !== expected && failures.length < 5) failures.push(`rows, box ${i}: SIMD counted ${hits}, v1 ${expected}`);
+  }
   return failures;
 }
 
@@ -273,6 +301,46 @@ describe('box-triangle variants against the exact reference', () => {
       cases.push({ box, triangle });
     }
     check(cases, false);
+  });
+});
+
+describe('the SIMD rows pass at the faces', () => {
+  it('vertices within a few float32 steps of a face of a box with full float64 coordinates give v1 answers (seed 511)', () => {
+    // Here float64's v − c rounds: exact arithmetic and mollerV1's can disagree on which side of a face a
+    // vertex lies, and the float32 pass must leave every such lane to the exact test.
+    const random = new Random(511);
+    const step = (x: number, n: number): number => {
+      const f = new Float32Array([x]);
+      const bits = new Int32Array(f.buffer);
+      bits[0]! += (x >= 0 ? 1 : -1) * n;
+      return f[0]!;
+    };
+    const boxCount = 400;
+    const perBox = 8;
+    const boxes = new Float64Array(6 * boxCount * perBox);
+    const positions = new Float32Array(9 * boxCount * perBox);
+    for (let i = 0; i < boxCount; i++) {
+      const centre = [0, 1, 2].map(() => random.range(-1000, 1000) * (1 + 2 ** -40 * random.next()));
+      const half = [0, 1, 2].map(() => random.range(0.01, 50) * (1 + 2 ** -40 * random.next()));
+      for (let t = 0; t < perBox; t++) {
+        const c = i * perBox + t;
+        boxes.set([...centre, ...half], 6 * c);
+        // All three vertices around one face (separation) or just inside every face (containment).
+        const axis = random.int(3);
+        const side = random.next() < 0.5 ? -1 : 1;
+        for (let v = 0; v < 3; v++) {
+          for (let k = 0; k < 3; k++) {
+            const face = centre[k]! + (t % 2 === 0 && k === axis ? side : random.next() < 0.5 ? -1 : 1) * half[k]!;
+            const onFace = t % 2 === 0 && k !== axis ? centre[k]! + random.range(-0.9, 0.9) * half[k]! : face;
+            positions[9 * c + 3 * v + k] = step(Math.fround(onFace), random.int(5) - 2);
+          }
+        }
+      }
+    }
+    const count = boxCount * perBox;
+    const indices = Uint32Array.from({ length: 3 * count }, (_, k) => k);
+    const failures = checkRows(boxes, positions, indices, count, null);
+    expect(failures).toEqual([]);
   });
 });
 

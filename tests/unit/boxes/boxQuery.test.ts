@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildBVH, type BVH, type BuildOptions } from '../../../src/bvh/index';
+import { buildBVH, refitBVH, type BVH, type BuildOptions } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { EXIT_CONTAINED, EXIT_COUNT, EXIT_OVERLAP, EXIT_SEPARATED, isOverlapExit } from '../../../src/query/boxTriangle/index';
@@ -12,7 +12,7 @@ import {
   type BoxOverlapList,
   type BoxQueryOptions,
 } from '../../../src/query/boxes/index';
-import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
+import { applyTerrainEdit, generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
 import { crossedSlivers, flatGrid, stackedDuplicates, triangleSoup, withDegenerates, type TestMesh } from '../bvh/meshes';
 import { meshBounds, type Bounds } from '../rays/raySets';
 
@@ -251,6 +251,23 @@ describe('the WebAssembly SIMD leaf test', () => {
     const bounds = meshBounds(terrain.positions);
     expect(expectSameAsOptimized(terrain, bvh, randomBoxes(611, 150, bounds))).toBeGreaterThan(500);
     expect(expectSameAsOptimized(terrain, bvh, randomBoxes(612, 120, bounds, true), false)).toBeGreaterThan(300);
+  });
+
+  it('reads the moved triangles after a refit, on the grid builder’s tree and a reordered mesh (seed 615)', () => {
+    const mesh = generateTerrain({ cells: 32, seed: 615 });
+    const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'grid' });
+    const boxes = randomBoxes(615, 80, meshBounds(mesh.positions));
+    expectSameAsOptimized(mesh, bvh, boxes);
+    // A deep crater under the boxes: the kernel's float32 rows of the old heights must not answer.
+    const edit = applyTerrainEdit(mesh, { frame: 0, kind: 'crater', at: [0, 0], radius: 30, amount: 25 });
+    expect(edit).not.toBeNull();
+    refitBVH(bvh, edit!.triangles);
+    expectSameAsOptimized(mesh, bvh, boxes);
+    // Leaves naming runs of the mesh itself (no order array).
+    const reordered = generateTerrain({ cells: 24, seed: 616 });
+    const direct = buildBVH(reordered.positions, reordered.indices, { reorderTriangles: true, spatialSplits: false });
+    expect(direct.triangleOrder).toBeNull();
+    expectSameAsOptimized(reordered, direct, randomBoxes(616, 80, meshBounds(reordered.positions)));
   });
 
   it('on adversarial meshes and exactly touching boxes on an integer grid (seed 613)', () => {

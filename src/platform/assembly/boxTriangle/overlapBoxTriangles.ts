@@ -41,6 +41,162 @@ function apart2(p: v128, q: v128, r: v128): v128 {
   return v128.or(v128.and(f64x2.gt(p, r), f64x2.gt(q, r)), v128.and(f64x2.lt(p, negativeR), f64x2.lt(q, negativeR)));
 }
 
+/**
+ * The pair's final "separated" lanes (all ones where the triangle misses the box) from its vertices
+ * relative to the box centre, given the lanes the x axis already separates: contained lanes overlap,
+ * the others go through the box's y and z axes, the plane and the nine edge axes, as mollerV1 does.
+ */
+function separatedLanes(
+  v0x: v128,
+  v0y: v128,
+  v0z: v128,
+  v1x: v128,
+  v1y: v128,
+  v1z: v128,
+  v2x: v128,
+  v2y: v128,
+  v2z: v128,
+  hx: v128,
+  hy: v128,
+  hz: v128,
+  nhx: v128,
+  nhy: v128,
+  nhz: v128,
+  separated: v128,
+): v128 {
+  // Contained: |v| ≤ h on every axis for all three vertices (as computed), then no axis separates.
+  const inside0 = v128.and(v128.and(f64x2.le(f64x2.abs(v0x), hx), f64x2.le(f64x2.abs(v0y), hy)), f64x2.le(f64x2.abs(v0z), hz));
+  const inside1 = v128.and(v128.and(f64x2.le(f64x2.abs(v1x), hx), f64x2.le(f64x2.abs(v1y), hy)), f64x2.le(f64x2.abs(v1z), hz));
+  const inside2 = v128.and(v128.and(f64x2.le(f64x2.abs(v2x), hx), f64x2.le(f64x2.abs(v2y), hy)), f64x2.le(f64x2.abs(v2z), hz));
+  const contained = v128.and(v128.and(inside0, inside1), inside2);
+  if (!i64x2.all_true(contained)) {
+    // 1. The box's y and z axes (x is above).
+    separated = v128.or(separated, apart3(v0y, v1y, v2y, hy, nhy));
+    separated = v128.or(separated, apart3(v0z, v1z, v2z, hz, nhz));
+    if (!i64x2.all_true(separated)) {
+      // 2. The triangle's plane n·x + d = 0 through v0, against the box corners picked by n's signs.
+      const e0x = f64x2.sub(v1x, v0x),
+        e0y = f64x2.sub(v1y, v0y),
+        e0z = f64x2.sub(v1z, v0z);
+      const e1x = f64x2.sub(v2x, v1x),
+        e1y = f64x2.sub(v2y, v1y),
+        e1z = f64x2.sub(v2z, v1z);
+      const nx = f64x2.sub(f64x2.mul(e0y, e1z), f64x2.mul(e0z, e1y));
+      const ny = f64x2.sub(f64x2.mul(e0z, e1x), f64x2.mul(e0x, e1z));
+      const nz = f64x2.sub(f64x2.mul(e0x, e1y), f64x2.mul(e0y, e1x));
+      const d = f64x2.neg(f64x2.add(f64x2.add(f64x2.mul(nx, v0x), f64x2.mul(ny, v0y)), f64x2.mul(nz, v0z)));
+      const zero = f64x2.splat(0);
+      const positiveX = f64x2.gt(nx, zero),
+        positiveY = f64x2.gt(ny, zero),
+        positiveZ = f64x2.gt(nz, zero);
+      const minX = v128.bitselect(nhx, hx, positiveX),
+        maxX = v128.bitselect(hx, nhx, positiveX);
+      const minY = v128.bitselect(nhy, hy, positiveY),
+        maxY = v128.bitselect(hy, nhy, positiveY);
+      const minZ = v128.bitselect(nhz, hz, positiveZ),
+        maxZ = v128.bitselect(hz, nhz, positiveZ);
+      const nearSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, minX), f64x2.mul(ny, minY)), f64x2.mul(nz, minZ)), d);
+      const farSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, maxX), f64x2.mul(ny, maxY)), f64x2.mul(nz, maxZ)), d);
+      // planeBoxOverlapV1 is false when nearSide > 0, else true exactly when farSide ≥ 0.
+      separated = v128.or(separated, v128.or(f64x2.gt(nearSide, zero), v128.not(f64x2.ge(farSide, zero))));
+      if (!i64x2.all_true(separated)) {
+        // 3. Edge × axis, each projecting the two vertices mollerV1 projects.
+        const e2x = f64x2.sub(v0x, v2x),
+          e2y = f64x2.sub(v0y, v2y),
+          e2z = f64x2.sub(v0z, v2z);
+        let fex = f64x2.abs(e0x),
+          fey = f64x2.abs(e0y),
+          fez = f64x2.abs(e0z);
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.sub(f64x2.mul(e0z, v0y), f64x2.mul(e0y, v0z)),
+            f64x2.sub(f64x2.mul(e0z, v2y), f64x2.mul(e0y, v2z)),
+            f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
+          ),
+        );
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.add(f64x2.mul(f64x2.neg(e0z), v0x), f64x2.mul(e0x, v0z)),
+            f64x2.add(f64x2.mul(f64x2.neg(e0z), v2x), f64x2.mul(e0x, v2z)),
+            f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
+          ),
+        );
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.sub(f64x2.mul(e0y, v1x), f64x2.mul(e0x, v1y)),
+            f64x2.sub(f64x2.mul(e0y, v2x), f64x2.mul(e0x, v2y)),
+            f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
+          ),
+        );
+
+        fex = f64x2.abs(e1x);
+        fey = f64x2.abs(e1y);
+        fez = f64x2.abs(e1z);
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.sub(f64x2.mul(e1z, v0y), f64x2.mul(e1y, v0z)),
+            f64x2.sub(f64x2.mul(e1z, v2y), f64x2.mul(e1y, v2z)),
+            f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
+          ),
+        );
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.add(f64x2.mul(f64x2.neg(e1z), v0x), f64x2.mul(e1x, v0z)),
+            f64x2.add(f64x2.mul(f64x2.neg(e1z), v2x), f64x2.mul(e1x, v2z)),
+            f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
+          ),
+        );
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.sub(f64x2.mul(e1y, v0x), f64x2.mul(e1x, v0y)),
+            f64x2.sub(f64x2.mul(e1y, v1x), f64x2.mul(e1x, v1y)),
+            f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
+          ),
+        );
+
+        fex = f64x2.abs(e2x);
+        fey = f64x2.abs(e2y);
+        fez = f64x2.abs(e2z);
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.sub(f64x2.mul(e2z, v0y), f64x2.mul(e2y, v0z)),
+            f64x2.sub(f64x2.mul(e2z, v1y), f64x2.mul(e2y, v1z)),
+            f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
+          ),
+        );
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.add(f64x2.mul(f64x2.neg(e2z), v0x), f64x2.mul(e2x, v0z)),
+            f64x2.add(f64x2.mul(f64x2.neg(e2z), v1x), f64x2.mul(e2x, v1z)),
+            f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
+          ),
+        );
+        separated = v128.or(
+          separated,
+          apart2(
+            f64x2.sub(f64x2.mul(e2y, v1x), f64x2.mul(e2x, v1y)),
+            f64x2.sub(f64x2.mul(e2y, v2x), f64x2.mul(e2x, v2y)),
+            f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
+          ),
+        );
+      }
+    }
+    // A contained lane overlaps whatever the other lane's tests said (none of its axes can separate).
+    separated = v128.andnot(separated, contained);
+  } else {
+    separated = f64x2.splat(0);
+  }
+  return separated;
+}
+
 export function overlapBoxTriangles(box: usize, positions: usize, indices: usize, ids: usize, first: u32, count: u32, out: usize): u32 {
   const cx = f64x2.splat(load<f64>(box)),
     cy = f64x2.splat(load<f64>(box, 8)),
@@ -82,136 +238,7 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
     const v1z = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(b0, 8)), 1, <f64>load<f32>(b1, 8)), cz);
     const v2z = f64x2.sub(f64x2.replace_lane(f64x2.splat(<f64>load<f32>(c0, 8)), 1, <f64>load<f32>(c1, 8)), cz);
 
-    // Contained: |v| ≤ h on every axis for all three vertices (as computed), then no axis separates.
-    const inside0 = v128.and(v128.and(f64x2.le(f64x2.abs(v0x), hx), f64x2.le(f64x2.abs(v0y), hy)), f64x2.le(f64x2.abs(v0z), hz));
-    const inside1 = v128.and(v128.and(f64x2.le(f64x2.abs(v1x), hx), f64x2.le(f64x2.abs(v1y), hy)), f64x2.le(f64x2.abs(v1z), hz));
-    const inside2 = v128.and(v128.and(f64x2.le(f64x2.abs(v2x), hx), f64x2.le(f64x2.abs(v2y), hy)), f64x2.le(f64x2.abs(v2z), hz));
-    const contained = v128.and(v128.and(inside0, inside1), inside2);
-    if (!i64x2.all_true(contained)) {
-      // 1. The box's y and z axes (x is above).
-      separated = v128.or(separated, apart3(v0y, v1y, v2y, hy, nhy));
-      separated = v128.or(separated, apart3(v0z, v1z, v2z, hz, nhz));
-      if (!i64x2.all_true(separated)) {
-        // 2. The triangle's plane n·x + d = 0 through v0, against the box corners picked by n's signs.
-        const e0x = f64x2.sub(v1x, v0x),
-          e0y = f64x2.sub(v1y, v0y),
-          e0z = f64x2.sub(v1z, v0z);
-        const e1x = f64x2.sub(v2x, v1x),
-          e1y = f64x2.sub(v2y, v1y),
-          e1z = f64x2.sub(v2z, v1z);
-        const nx = f64x2.sub(f64x2.mul(e0y, e1z), f64x2.mul(e0z, e1y));
-        const ny = f64x2.sub(f64x2.mul(e0z, e1x), f64x2.mul(e0x, e1z));
-        const nz = f64x2.sub(f64x2.mul(e0x, e1y), f64x2.mul(e0y, e1x));
-        const d = f64x2.neg(f64x2.add(f64x2.add(f64x2.mul(nx, v0x), f64x2.mul(ny, v0y)), f64x2.mul(nz, v0z)));
-        const zero = f64x2.splat(0);
-        const positiveX = f64x2.gt(nx, zero),
-          positiveY = f64x2.gt(ny, zero),
-          positiveZ = f64x2.gt(nz, zero);
-        const minX = v128.bitselect(nhx, hx, positiveX),
-          maxX = v128.bitselect(hx, nhx, positiveX);
-        const minY = v128.bitselect(nhy, hy, positiveY),
-          maxY = v128.bitselect(hy, nhy, positiveY);
-        const minZ = v128.bitselect(nhz, hz, positiveZ),
-          maxZ = v128.bitselect(hz, nhz, positiveZ);
-        const nearSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, minX), f64x2.mul(ny, minY)), f64x2.mul(nz, minZ)), d);
-        const farSide = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(nx, maxX), f64x2.mul(ny, maxY)), f64x2.mul(nz, maxZ)), d);
-        // planeBoxOverlapV1 is false when nearSide > 0, else true exactly when farSide ≥ 0.
-        separated = v128.or(separated, v128.or(f64x2.gt(nearSide, zero), v128.not(f64x2.ge(farSide, zero))));
-        if (!i64x2.all_true(separated)) {
-          // 3. Edge × axis, each projecting the two vertices mollerV1 projects.
-          const e2x = f64x2.sub(v0x, v2x),
-            e2y = f64x2.sub(v0y, v2y),
-            e2z = f64x2.sub(v0z, v2z);
-          let fex = f64x2.abs(e0x),
-            fey = f64x2.abs(e0y),
-            fez = f64x2.abs(e0z);
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.sub(f64x2.mul(e0z, v0y), f64x2.mul(e0y, v0z)),
-              f64x2.sub(f64x2.mul(e0z, v2y), f64x2.mul(e0y, v2z)),
-              f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
-            ),
-          );
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.add(f64x2.mul(f64x2.neg(e0z), v0x), f64x2.mul(e0x, v0z)),
-              f64x2.add(f64x2.mul(f64x2.neg(e0z), v2x), f64x2.mul(e0x, v2z)),
-              f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
-            ),
-          );
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.sub(f64x2.mul(e0y, v1x), f64x2.mul(e0x, v1y)),
-              f64x2.sub(f64x2.mul(e0y, v2x), f64x2.mul(e0x, v2y)),
-              f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
-            ),
-          );
-
-          fex = f64x2.abs(e1x);
-          fey = f64x2.abs(e1y);
-          fez = f64x2.abs(e1z);
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.sub(f64x2.mul(e1z, v0y), f64x2.mul(e1y, v0z)),
-              f64x2.sub(f64x2.mul(e1z, v2y), f64x2.mul(e1y, v2z)),
-              f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
-            ),
-          );
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.add(f64x2.mul(f64x2.neg(e1z), v0x), f64x2.mul(e1x, v0z)),
-              f64x2.add(f64x2.mul(f64x2.neg(e1z), v2x), f64x2.mul(e1x, v2z)),
-              f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
-            ),
-          );
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.sub(f64x2.mul(e1y, v0x), f64x2.mul(e1x, v0y)),
-              f64x2.sub(f64x2.mul(e1y, v1x), f64x2.mul(e1x, v1y)),
-              f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
-            ),
-          );
-
-          fex = f64x2.abs(e2x);
-          fey = f64x2.abs(e2y);
-          fez = f64x2.abs(e2z);
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.sub(f64x2.mul(e2z, v0y), f64x2.mul(e2y, v0z)),
-              f64x2.sub(f64x2.mul(e2z, v1y), f64x2.mul(e2y, v1z)),
-              f64x2.add(f64x2.mul(fez, hy), f64x2.mul(fey, hz)),
-            ),
-          );
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.add(f64x2.mul(f64x2.neg(e2z), v0x), f64x2.mul(e2x, v0z)),
-              f64x2.add(f64x2.mul(f64x2.neg(e2z), v1x), f64x2.mul(e2x, v1z)),
-              f64x2.add(f64x2.mul(fez, hx), f64x2.mul(fex, hz)),
-            ),
-          );
-          separated = v128.or(
-            separated,
-            apart2(
-              f64x2.sub(f64x2.mul(e2y, v1x), f64x2.mul(e2x, v1y)),
-              f64x2.sub(f64x2.mul(e2y, v2x), f64x2.mul(e2x, v2y)),
-              f64x2.add(f64x2.mul(fey, hx), f64x2.mul(fex, hy)),
-            ),
-          );
-        }
-      }
-      // A contained lane overlaps whatever the other lane's tests said (none of its axes can separate).
-      separated = v128.andnot(separated, contained);
-    } else {
-      separated = f64x2.splat(0);
-    }
+    separated = separatedLanes(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, hx, hy, hz, nhx, nhy, nhz, separated);
     const hit0: u32 = i64x2.extract_lane(separated, 0) == 0 ? 1 : 0;
     const hit1: u32 = i64x2.extract_lane(separated, 1) == 0 ? 1 : 0;
     store<u8>(out + k, <u8>hit0);
@@ -221,6 +248,176 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
       overlaps += hit1;
     }
     k += 2;
+  }
+  return overlaps;
+}
+
+// Triangle rows: a resident copy of the triangles in float32, four to a group of nine f32x4 (a.x of the
+// four, a.y, a.z, b.x … c.z: 144 bytes), in the order of a BVH's leaves, so a leaf's triangles are a few
+// consecutive groups and one load fetches a coordinate of four triangles. A group is gathered from the
+// mesh the first time a box reaches it (ready[g] = 1) and read directly after that.
+//
+// The float32 pass decides the lanes it can decide exactly: every vertex inside `inner` (the box shrunk by
+// a margin, rounded inwards to float32) is contained; all three vertices beyond the same face of `outer`
+// (grown by the margin, rounded outwards) are separated. The margin (2⁻³⁰ of the box's coordinates,
+// src/query/boxTriangle/boxTriangleKernel.ts) dwarfs float64's rounding of v − c, so both decisions are
+// the ones mollerV1 reaches in float64. The other lanes take the exact test two at a time, on f64x2
+// promoted from the rows (the mesh's float32 values, so exactly the pair path's numbers).
+//
+// bounds = 12 × f32: inner min xyz, inner max xyz, outer min xyz, outer max xyz.
+
+const ROW_GROUP_BYTES: usize = 144;
+/** A 4-bit lane mask spread to four bytes of 0 or 1 (lane 0 in the lowest byte). */
+const LANE_BYTES = memory.data<u32>([
+  0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001, 0x00010100, 0x00010101, 0x01000000, 0x01000001, 0x01000100, 0x01000101,
+  0x01010000, 0x01010001, 0x01010100, 0x01010101,
+]);
+
+function fillGroup(positions: usize, indices: usize, order: usize, references: u32, group: u32, rows: usize): void {
+  const at = rows + <usize>group * ROW_GROUP_BYTES;
+  for (let lane: u32 = 0; lane < 4; lane++) {
+    // Lanes past the last reference repeat it; the range check never lets them decide anything.
+    let reference = group * 4 + lane;
+    if (reference >= references) reference = references - 1;
+    const triangle = order == 0 ? reference : load<u32>(order + ((<usize>reference) << 2));
+    for (let corner: u32 = 0; corner < 3; corner++) {
+      const vertex = vertexLane(positions, indices, triangle, corner);
+      const column = at + ((<usize>corner * 3) << 4) + ((<usize>lane) << 2);
+      store<f32>(column, load<f32>(vertex));
+      store<f32>(column + 16, load<f32>(vertex, 4));
+      store<f32>(column + 32, load<f32>(vertex, 8));
+    }
+  }
+}
+
+/** Lanes whose vertex (x, y, z at `at`, 16 bytes apart) lies inside the inner bounds (bounds + 0 .. 20). */
+function within(at: usize, bounds: usize): v128 {
+  const x = v128.load(at),
+    y = v128.load(at, 16),
+    z = v128.load(at, 32);
+  const inX = v128.and(f32x4.ge(x, v128.load32_splat(bounds)), f32x4.le(x, v128.load32_splat(bounds, 12)));
+  const inY = v128.and(f32x4.ge(y, v128.load32_splat(bounds, 4)), f32x4.le(y, v128.load32_splat(bounds, 16)));
+  const inZ = v128.and(f32x4.ge(z, v128.load32_splat(bounds, 8)), f32x4.le(z, v128.load32_splat(bounds, 20)));
+  return v128.and(v128.and(inX, inY), inZ);
+}
+
+/** Lanes whose three vertices' coordinate at `at` (+48, +96 for b and c) all lie beyond the outer bound `low` or `high`. */
+function beyond(at: usize, low: v128, high: v128): v128 {
+  const a = v128.load(at),
+    b = v128.load(at, 48),
+    c = v128.load(at, 96);
+  const above = v128.and(v128.and(f32x4.gt(a, high), f32x4.gt(b, high)), f32x4.gt(c, high));
+  const below = v128.and(v128.and(f32x4.lt(a, low), f32x4.lt(b, low)), f32x4.lt(c, low));
+  return v128.or(above, below);
+}
+
+/** Lanes 2 and 3 of a row as f64x2, minus the box centre, as mollerV1 computes v − c. */
+function highPair(row: v128, centre: v128): v128 {
+  return f64x2.sub(f64x2.promote_low_f32x4(v128.shuffle<i64>(row, row, 1, 0)), centre);
+}
+
+function lowPair(row: v128, centre: v128): v128 {
+  return f64x2.sub(f64x2.promote_low_f32x4(row), centre);
+}
+
+/**
+ * mollerV1's answer for lanes 0 and 1 (`high` false) or 2 and 3 of the group at `at`: the exact f64x2
+ * test on the rows' coordinates, which are the mesh's float32 values, so the same as the pair path.
+ * Returns the two lanes' "separated" masks.
+ */
+function exactPair(at: usize, high: bool, box: usize): v128 {
+  const cx = v128.load64_splat(box),
+    cy = v128.load64_splat(box, 8),
+    cz = v128.load64_splat(box, 16);
+  const hx = v128.load64_splat(box, 24),
+    hy = v128.load64_splat(box, 32),
+    hz = v128.load64_splat(box, 40);
+  let v0x: v128, v0y: v128, v0z: v128, v1x: v128, v1y: v128, v1z: v128, v2x: v128, v2y: v128, v2z: v128;
+  if (high) {
+    v0x = highPair(v128.load(at), cx);
+    v0y = highPair(v128.load(at, 16), cy);
+    v0z = highPair(v128.load(at, 32), cz);
+    v1x = highPair(v128.load(at, 48), cx);
+    v1y = highPair(v128.load(at, 64), cy);
+    v1z = highPair(v128.load(at, 80), cz);
+    v2x = highPair(v128.load(at, 96), cx);
+    v2y = highPair(v128.load(at, 112), cy);
+    v2z = highPair(v128.load(at, 128), cz);
+  } else {
+    v0x = lowPair(v128.load(at), cx);
+    v0y = lowPair(v128.load(at, 16), cy);
+    v0z = lowPair(v128.load(at, 32), cz);
+    v1x = lowPair(v128.load(at, 48), cx);
+    v1y = lowPair(v128.load(at, 64), cy);
+    v1z = lowPair(v128.load(at, 80), cz);
+    v2x = lowPair(v128.load(at, 96), cx);
+    v2y = lowPair(v128.load(at, 112), cy);
+    v2z = lowPair(v128.load(at, 128), cz);
+  }
+  const nhx = f64x2.neg(hx),
+    nhy = f64x2.neg(hy),
+    nhz = f64x2.neg(hz);
+  return separatedLanes(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, hx, hy, hz, nhx, nhy, nhz, apart3(v0x, v1x, v2x, hx, nhx));
+}
+
+/**
+ * The box against references first .. first + count − 1 of the rows (order[reference] is the triangle,
+ * or the reference itself when order is 0); out[k] as overlapBoxTriangles writes it.
+ */
+export function overlapBoxRows(
+  box: usize,
+  bounds: usize,
+  positions: usize,
+  indices: usize,
+  order: usize,
+  references: u32,
+  rows: usize,
+  ready: usize,
+  first: u32,
+  count: u32,
+  out: usize,
+): u32 {
+  if (count == 0) return 0;
+  const end = first + count;
+  let overlaps: u32 = 0;
+  for (let group = first >> 2; group <= (end - 1) >> 2; group++) {
+    if (load<u8>(ready + group) == 0) {
+      fillGroup(positions, indices, order, references, group, rows);
+      store<u8>(ready + group, 1);
+    }
+    const at = rows + <usize>group * ROW_GROUP_BYTES;
+    // Bounds are re-read (broadcast loads) rather than held: twelve of them and nine rows would not fit
+    // the registers.
+    const containedBits = i32x4.bitmask(v128.and(v128.and(within(at, bounds), within(at + 48, bounds)), within(at + 96, bounds)));
+    const firstOfGroup = group << 2;
+    const wholeGroup = firstOfGroup >= first && firstOfGroup + 4 <= end;
+    if (containedBits == 15 && wholeGroup) {
+      store<u32>(out + (firstOfGroup - first), 0x01010101);
+      overlaps += 4;
+      continue;
+    }
+    const separatedBits = i32x4.bitmask(
+      v128.or(
+        v128.or(
+          beyond(at, v128.load32_splat(bounds, 24), v128.load32_splat(bounds, 36)),
+          beyond(at + 16, v128.load32_splat(bounds, 28), v128.load32_splat(bounds, 40)),
+        ),
+        beyond(at + 32, v128.load32_splat(bounds, 32), v128.load32_splat(bounds, 44)),
+      ),
+    );
+    // Lanes of the run (a run may start or end inside the group).
+    const lowLane = firstOfGroup >= first ? 0 : first - firstOfGroup;
+    const highLane = firstOfGroup + 4 <= end ? 4 : end - firstOfGroup;
+    const inRun = (15 >> (4 - highLane + lowLane)) << lowLane;
+    let hitBits = containedBits;
+    const undecided = ~(containedBits | separatedBits) & inRun;
+    // The undecided lanes take the exact test, two at a time, straight from the rows.
+    if ((undecided & 3) != 0) hitBits |= i64x2.bitmask(v128.not(exactPair(at, false, box))) & undecided & 3;
+    if ((undecided & 12) != 0) hitBits |= (i64x2.bitmask(v128.not(exactPair(at, true, box))) << 2) & undecided & 12;
+    hitBits &= inRun;
+    if (inRun == 15) store<u32>(out + (firstOfGroup - first), load<u32>(LANE_BYTES + ((<usize>hitBits) << 2)));
+    else for (let lane = lowLane; lane < highLane; lane++) store<u8>(out + (firstOfGroup + lane - first), <u8>((hitBits >> lane) & 1));
+    overlaps += popcnt(hitBits);
   }
   return overlaps;
 }
