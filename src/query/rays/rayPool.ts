@@ -125,6 +125,8 @@ export class RayPool {
   private residentRevision = -1;
   private readonly rayOrder = new RayOrder();
   private casts = 0;
+  /** While workers start or stop (a starting one cannot take a job yet): castNow then casts nothing. */
+  private resizing = false;
 
   private constructor(
     private readonly memory: WebAssembly.Memory,
@@ -191,7 +193,12 @@ export class RayPool {
   async setWorkers(count: number): Promise<void> {
     if (!(Number.isInteger(count) && count >= 0 && count <= MAX_POOL_WORKERS))
       throw new InvalidParameterError('workers', `a whole number from 0 to ${MAX_POOL_WORKERS}`, count);
-    await this.pool.resize(count);
+    this.resizing = true;
+    try {
+      await this.pool.resize(count);
+    } finally {
+      this.resizing = false;
+    }
   }
 
   async close(): Promise<void> {
@@ -252,10 +259,10 @@ export class RayPool {
    * until no worker is inside a chunk (it cannot hear of a worker's death meanwhile: a worker still busy
    * after STRAGGLER_WAIT_MS is taken for dead, with a notice, and its chunks are cast here). Returns null,
    * casting nothing, while such a straggler from an earlier cast may still be writing into the staging
-   * area (or while an asynchronous cast runs): the caller then casts on its own thread.
+   * area (or while an asynchronous cast runs, or workers start or stop): the caller then casts on its own thread.
    */
   castNow(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<Omit<RayPoolCastOptions, 'mainThread'>> = {}): RayPoolCast | null {
-    if (this.pool.busy) return null;
+    if (this.pool.busy || this.resizing) return null;
     const slots = this.pool.slots();
     const records = new Int32Array(this.memory.buffer);
     const threads = threadRecordsAt(this.kernel);
