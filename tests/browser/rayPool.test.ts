@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openPage, useHarness, LIGHT_TERRAIN } from './harness';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, guiControl, guiFolder, openPage, useHarness, waitForBuilds, waitForBvh, LIGHT_TERRAIN } from './harness';
 
 const harness = useHarness();
 
@@ -52,12 +54,62 @@ describe('the ray worker pool in real Chromium', () => {
     expect(result).toMatchObject({ isolated: true, differ: 0, threads: 3, onCaller: 0, notices: [] });
     expect(result.hits).toBeGreaterThan(300);
     await page.waitForFunction(
-      () => /1 thread · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      () => /\d ray threads? · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
       null,
       {
         timeout: 90_000,
       },
     );
+    expect(errors).toEqual([]);
+  });
+});
+
+const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
+
+/** Waits until the HUD matches `pattern` and returns the match. */
+async function hudMatch(page: Page, pattern: RegExp): Promise<string> {
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+    pattern.source,
+    { timeout: 90_000 },
+  );
+  return pattern.exec(await hudText(page))![0];
+}
+
+describe('the page’s ray emitters on the worker pool', () => {
+  it('trace on the main thread and 2 workers, the HUD showing each thread’s busy time and the efficiency', async () => {
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN, { width: 1600, height: 900 });
+    await waitForBuilds(page, 1);
+    await waitForBvh(page);
+    // Two workers beside the main thread, whatever the machine's default.
+    const threads = guiFolder(page, 'Threads');
+    const workers = guiControl(threads, page, 'worker threads (0: main only)').locator('input').first();
+    await workers.fill('2');
+    await workers.press('Enter');
+    await hudMatch(page, /3 ray threads · cross-origin isolated/);
+
+    // The emitters on, strategy A on the 4-way tree: the SIMD kernel one ray at a time, the pool's walk.
+    const emitters = guiFolder(page, 'Ray emitters');
+    await emitters.locator(':scope > .lil-title').click();
+    await guiControl(emitters, page, 'ray emitters').locator('input').check();
+    await guiControl(emitters, page, 'trace every frame').locator('input').check();
+    const strategyA = guiFolder(page, 'Strategy A');
+    await guiControl(strategyA, page, 'tree').locator('select').selectOption('4-way');
+    // Busy ms of the main thread, worker 1 and worker 2, the wall time, the parallel efficiency.
+    const line = await hudMatch(page, /A threads [\d.]+ · [\d.]+ · [\d.]+ ms \/ [\d.]+ · eff \d+%/);
+    expect(line.split(' · ')).toHaveLength(4);
+    expect(await hudText(page)).toMatch(/A 4-way quantized · WebAssembly SIMD · one at a time · watertight/);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'ray-pool-emitters.png') });
+
+    // Back to the main thread alone: the per-thread line goes, the rays stay.
+    await workers.fill('0');
+    await workers.press('Enter');
+    await hudMatch(page, /1 ray thread · cross-origin isolated/);
+    await page.waitForFunction(() => !/A threads [\d.]/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
+      timeout: 90_000,
+    });
+    expect(await hudText(page)).toMatch(/rays 10,000 \(coherent fan\)/);
     expect(errors).toEqual([]);
   });
 });
