@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, guiControl, guiFolder, openPage, useHarness, waitForBuilds, waitForBvh, LIGHT_TERRAIN } from './harness';
+import { SCREENSHOT_DIR, guiControl, guiFolder, hudMatch, hudText, openPage, useHarness, waitForBuilds, waitForBvh, LIGHT_TERRAIN } from './harness';
 
 const harness = useHarness();
 
@@ -64,18 +63,6 @@ describe('the ray worker pool in real Chromium', () => {
   });
 });
 
-const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
-
-/** Waits until the HUD matches `pattern` and returns the match. */
-async function hudMatch(page: Page, pattern: RegExp): Promise<string> {
-  await page.waitForFunction(
-    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
-    pattern.source,
-    { timeout: 90_000 },
-  );
-  return pattern.exec(await hudText(page))![0];
-}
-
 describe('the page’s ray emitters on the worker pool', () => {
   it('trace on the main thread and 2 workers, the HUD showing each thread’s busy time and the efficiency', async () => {
     const { page, errors } = await openPage(harness, LIGHT_TERRAIN, { width: 1600, height: 900 });
@@ -86,7 +73,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     const workers = guiControl(threads, page, 'worker threads (0: main only)').locator('input').first();
     await workers.fill('2');
     await workers.press('Enter');
-    await hudMatch(page, /3 ray threads · cross-origin isolated/);
+    await hudMatch(page, /3 ray threads · cross-origin isolated/, 90_000);
 
     // The emitters on, strategy A on the 4-way tree: the SIMD kernel one ray at a time, the pool's walk.
     const emitters = guiFolder(page, 'Ray emitters');
@@ -96,7 +83,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     const strategyA = guiFolder(page, 'Strategy A');
     await guiControl(strategyA, page, 'tree').locator('select').selectOption('4-way');
     // Busy ms of the main thread, worker 1 and worker 2, the wall time, the parallel efficiency.
-    const line = await hudMatch(page, /A threads [\d.]+ · [\d.]+ · [\d.]+ ms \/ [\d.]+ · eff \d+%/);
+    const line = await hudMatch(page, /A threads [\d.]+ · [\d.]+ · [\d.]+ ms \/ [\d.]+ · eff \d+%/, 90_000);
     expect(line.split(' · ')).toHaveLength(4);
     expect(await hudText(page)).toMatch(/A 4-way quantized · WebAssembly SIMD · one at a time · watertight/);
     await page.waitForTimeout(300);
@@ -105,7 +92,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     // Back to the main thread alone: the per-thread line goes, the rays stay.
     await workers.fill('0');
     await workers.press('Enter');
-    await hudMatch(page, /1 ray thread · cross-origin isolated/);
+    await hudMatch(page, /1 ray thread · cross-origin isolated/, 90_000);
     await page.waitForFunction(() => !/A threads [\d.]/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
       timeout: 90_000,
     });
