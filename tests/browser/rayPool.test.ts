@@ -99,4 +99,37 @@ describe('the page’s ray emitters on the worker pool', () => {
     expect(await hudText(page)).toMatch(/rays 10,000 \(coherent fan\)/);
     expect(errors).toEqual([]);
   });
+
+  it('the simd-vs-typescript preset, B on 2 workers, stepped 12 frames, reaches the runner’s golden hash', async () => {
+    const { page, errors } = await openPage(harness, '?scene=simd-vs-typescript', { width: 1600, height: 900 });
+    await waitForBvh(page, 1);
+    const workers = guiControl(guiFolder(page, 'Threads'), page, 'worker threads (0: main only)').locator('input').first();
+    await workers.fill('2');
+    await workers.press('Enter');
+    await hudMatch(page, /3 ray threads · cross-origin isolated/, 90_000);
+    type PageSandbox = {
+      colliderscope: {
+        scenes: { sandbox: { frame: number; hash(): string; system(name: string): { metrics(): Record<string, unknown> } | null } | null };
+      };
+    };
+    const kernelB = (): Promise<unknown> =>
+      page.evaluate(() => (window as unknown as PageSandbox).colliderscope.scenes.sandbox?.system('rayEmitters')?.metrics().kernelB);
+    await page.waitForFunction(
+      () => /on 3 threads$/.test(String((window as unknown as PageSandbox).colliderscope.scenes.sandbox?.system('rayEmitters')?.metrics().kernelB)),
+      null,
+      { timeout: 90_000 },
+    );
+    // As a person would: pause, restart (frame 0 with the scene's seeds), then step frame by frame.
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { paused: boolean } } }).colliderscope.status.paused);
+    await page.keyboard.press('KeyR');
+    await page.waitForFunction(() => (window as unknown as PageSandbox).colliderscope.scenes.sandbox?.frame === 0);
+    for (let i = 0; i < 12; i++) await page.keyboard.press('.');
+    await page.waitForFunction(() => (window as unknown as PageSandbox).colliderscope.scenes.sandbox?.frame === 12, null, { timeout: 120_000 });
+    expect(await kernelB()).toBe('WebAssembly SIMD one ray at a time on 3 threads');
+    const hash = await page.evaluate(() => (window as unknown as PageSandbox).colliderscope.scenes.sandbox?.hash());
+    // tests/unit/systems/goldenHashes.test.ts: the runner's hash of this preset after 12 fixed steps.
+    expect(hash).toBe('a5e2341b20a244e0');
+    expect(errors).toEqual([]);
+  }, 300_000);
 });
