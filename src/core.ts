@@ -43,6 +43,7 @@ export { loadSimdRays, simdRayKernel, simdRaysUnavailableReason } from './query/
 export { SimdRayKernel, type SimdCastOptions } from './query/rays/rayKernel';
 export { RayPool, RayPoolUnavailableError, type RayPoolCast, type RayPoolCastOptions, type RayPoolOptions } from './query/rays/rayPool';
 export { SharedMemoryFullError, hardwareThreads, sharedMemoryUnavailableReason } from './platform/sharedMemory';
+export { MAX_POOL_WORKERS } from './platform/workerPool';
 export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './particles/particleKernel';
 export {
   SimdBoxTriangleKernel,

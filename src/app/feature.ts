@@ -4,6 +4,7 @@ import type { BarChart } from '../ui/barChart';
 import type { AppSettings } from '../ui/settings';
 import type { Legend } from '../view/legend';
 import type { Stage } from '../view/stage';
+import type { PageRayThreads } from './rayThreads';
 import type { Gestures } from './gestures';
 import type { ShortcutClaims } from './shortcuts';
 
@@ -17,6 +18,8 @@ export interface AppContext {
   /** The element the canvas and overlays live in. */
   readonly root: HTMLElement;
   readonly settings: AppSettings;
+  /** The page's ray pool, when it has workers (systems that cast ray batches may trace on it). */
+  readonly rayThreads: Pick<PageRayThreads, 'pool'>;
   /**
    * The page's keyboard: a feature takes keys with `shortcuts.claim({ owner, codes, help, active, down, up })`;
    * while `active()` holds they are its own, before the page's shortcuts and the fly camera (no window

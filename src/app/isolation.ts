@@ -5,9 +5,6 @@
  * session storage), so a browser where the worker cannot help simply runs single-threaded.
  */
 
-import { hardwareThreads, sharedMemoryUnavailableReason } from '../platform/sharedMemory';
-import type { HudLine } from '../ui/timingHud';
-
 const RELOADED_FLAG = 'colliderscope.isolation-reloaded';
 
 /**
@@ -33,18 +30,4 @@ export function becomeCrossOriginIsolated(): void {
     },
     (error: unknown) => console.warn('[colliderscope] the isolation service worker could not be registered; running on one thread', error),
   );
-}
-
-/** The HUD's line on threads: whether the page may share memory between threads, and why not. */
-export function threadsLine(): HudLine {
-  const reason = sharedMemoryUnavailableReason();
-  if (reason !== null)
-    return {
-      text: `1 thread: ${reason}`,
-      detail: `1 thread: ${reason}; the worker pool needs SharedArrayBuffer (COOP same-origin + COEP require-corp)`,
-    };
-  return {
-    text: `1 thread · cross-origin isolated (${hardwareThreads()} hardware threads)`,
-    detail: `cross-origin isolated: the ray worker pool (RayPool) can share memory with up to ${hardwareThreads()} hardware threads; the page's systems still run on one`,
-  };
 }

@@ -1,6 +1,6 @@
 import Stats from 'stats.js';
 import '../ui/style.css';
-import type { MetricValue, Sandbox } from '../core';
+import { RayEmitterSystem, type MetricValue, type Sandbox } from '../core';
 import { ControlBar, type ControlActions } from '../ui/controlBar';
 import { HelpOverlay } from '../ui/helpOverlay';
 import { ResultDialog } from '../ui/resultDialog';
@@ -27,7 +27,8 @@ import { SceneLoader, startingScene, type SceneLoaderHost } from './sceneLoader'
 import { newStatus } from './status';
 import { UrlSync } from './urlSync';
 import { Gestures, claimCameraGestures } from './gestures';
-import { becomeCrossOriginIsolated, threadsLine } from './isolation';
+import { becomeCrossOriginIsolated } from './isolation';
+import { PageRayThreads } from './rayThreads';
 
 /**
  * Boot and wiring: makes the page's parts, connects the panel, the keys and the buttons to them, and runs
@@ -58,6 +59,7 @@ class App implements SceneLoaderHost, PresenterHost {
   private readonly presenter: Presenter;
   private readonly url: UrlSync;
   private readonly capture: CaptureActions;
+  private readonly rayThreads: PageRayThreads;
   readonly scenes: SceneLoader;
   /** Counters for tests and for the curious (window.colliderscope.status). */
   readonly status = newStatus();
@@ -142,8 +144,15 @@ class App implements SceneLoaderHost, PresenterHost {
     claimCameraGestures(gestures);
     this.help = new HelpOverlay(root, () => [...this.shortcuts.help(), gestures.help()]);
 
+    this.rayThreads = new PageRayThreads(report);
+    this.rayThreads.install(this.panel.gui, () => {
+      // Timings of the old thread count go; the hits are the same.
+      const emitters = this.scenes.sandbox?.system('rayEmitters');
+      if (emitters instanceof RayEmitterSystem) emitters.retrace();
+    });
     const context: AppContext = {
       stage,
+      rayThreads: this.rayThreads,
       gui: this.panel.gui,
       root,
       settings: this.settings,
@@ -246,7 +255,7 @@ class App implements SceneLoaderHost, PresenterHost {
         text: `terrain ${t.params.cells}² · ${(t.triangleCount / 1e6).toFixed(2)}M triangles`,
         detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
       },
-      threadsLine(),
+      this.rayThreads.line(),
     ];
     for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
     return lines;

@@ -3,6 +3,8 @@ export {
   FIRST_PAIRS,
   RECENT_TRACES,
   WARMUP_TRACES,
+  parallelEfficiency,
+  poolTakes,
   rayEmittersNeedPreparation,
   simdRefusal,
   type TraceResult,

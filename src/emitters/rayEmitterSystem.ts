@@ -9,6 +9,7 @@ import { prepareRayStrategies } from '../query/rays/castRaysWith';
 import { emitRays } from '../query/rays/rayEmitters';
 import { createQueryCounters, type QueryCounters } from '../query/counters';
 import type { CastOptions, RayBatch, RayHits } from '../query/rays/rayTypes';
+import type { RayPool, RayPoolCast } from '../query/rays/rayPool';
 import { sampleTerrainHeight } from '../terrain/heightfield';
 import type { MetricValue, SimSystem, World } from '../world/simSystem';
 import {
@@ -40,6 +41,19 @@ export interface TraceResult {
   readonly walk: string;
   /** The external caster that ran instead of our walk (its counters are then all zero: it does not count); null: ours. */
   readonly external: ExternalRayCasterName | null;
+  /** On the ray pool: each thread's busy ms in this trace ([0] the calling thread, then the workers); null: one thread. */
+  readonly threadMs: readonly number[] | null;
+}
+
+/**
+ * How well a pooled trace used its threads: the busy time of all of them over threads × the trace's
+ * wall time (1: every thread busy all along).
+ */
+export function parallelEfficiency(threadMs: readonly number[], wallMs: number): number {
+  if (threadMs.length === 0 || !(wallMs > 0)) return 0;
+  let busy = 0;
+  for (const ms of threadMs) busy += ms;
+  return busy / (threadMs.length * wallMs);
 }
 
 interface RayEmitterState {
@@ -77,6 +91,16 @@ function sameHit(ta: number, tb: number): boolean {
  */
 export function simdRefusal(strategy: RayEmitterStrategy, bvh: BVH, filter: number = MASK_ALL): string {
   return wasmSimdRefusal(bvh, resolveCastOptions(castOptionsOf(strategy, filter)));
+}
+
+/**
+ * Whether a strategy may run on the ray pool: the pool casts with the SIMD kernel's one-ray-at-a-time
+ * walk, so it takes the strategies that walk would run (hits bit for bit the same), and no others.
+ */
+export function poolTakes(strategy: RayEmitterStrategy, bvh: BVH, filter: number = MASK_ALL): boolean {
+  return (
+    strategy.external === undefined && strategy.kernel === 'wasm-simd' && batchSizeOf(strategy) === 0 && simdRefusal(strategy, bvh, filter) === ''
+  );
 }
 
 /** castRays' options for a strategy and the emitters' filter. */
@@ -129,6 +153,12 @@ export class RayEmitterSystem implements SimSystem {
   error = '';
   /** Untimed warm-up traces run so far (WARMUP_TRACES per strategy and BVH). */
   warmupTraces = 0;
+  /**
+   * A pool of threads to trace on (src/query/rays/rayPool.ts), or null: the calling thread alone. Only
+   * strategies the pool's walk serves go to it (poolTakes); the hits, and so the hash, are bit for bit
+   * those of one thread. Whoever sets it owns it (creates, resizes, closes it).
+   */
+  threads: RayPool | null = null;
   /** Strategy B's external caster (made on first need), and whether it must build over the terrain again. */
   private external: ExternalRayCaster | null = null;
   private externalStale = true;
@@ -387,7 +417,7 @@ export class RayEmitterSystem implements SimSystem {
     const options = castOptionsOf(strategy, this.settings.filter);
     for (let k = 0; k < WARMUP_TRACES; k++) {
       if (external !== null) external.cast(this.rays, hits);
-      else castRays(bvh, this.rays, hits, options);
+      else if (this.castOnThreads(bvh, strategy, hits) === null) castRays(bvh, this.rays, hits, options);
     }
     this.warmupTraces += WARMUP_TRACES;
     this.warmed[which] = true;
@@ -397,7 +427,11 @@ export class RayEmitterSystem implements SimSystem {
     if (external !== null) return this.runExternal(external, hits, which);
     const batch = batchSizeOf(strategy);
     const start = performance.now();
-    const { kernel, fallbackReason, ...counters } = castRays(bvh, this.rays, hits, castOptionsOf(strategy, this.settings.filter));
+    const pooled = this.castOnThreads(bvh, strategy, hits);
+    const { kernel, fallbackReason, ...counters } =
+      pooled === null
+        ? castRays(bvh, this.rays, hits, castOptionsOf(strategy, this.settings.filter))
+        : { ...pooled.counters, kernel: 'wasm-simd' as const };
     const lastMs = performance.now() - start;
     const samples = this.remember(which, lastMs);
     const ms = this.recentMedian(which);
@@ -406,11 +440,21 @@ export class RayEmitterSystem implements SimSystem {
     for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
     const walk =
       kernel === 'wasm-simd'
-        ? `${KERNEL_LABELS['wasm-simd']} ${batch === 0 ? 'one ray at a time' : `batched walk, batch ${strategy.batchSize}`}`
+        ? `${KERNEL_LABELS['wasm-simd']} ${batch === 0 ? 'one ray at a time' : `batched walk, batch ${strategy.batchSize}`}${pooled === null ? '' : ` on ${pooled.threads} threads`}`
         : fallbackReason === undefined
           ? KERNEL_LABELS.typescript
           : `${KERNEL_LABELS.typescript} (${fallbackReason})`;
-    return { counters, ms, lastMs, samples, hits: hitCount, kernel, walk, external: null };
+    return { counters, ms, lastMs, samples, hits: hitCount, kernel, walk, external: null, threadMs: pooled === null ? null : pooled.busyMs };
+  }
+
+  /**
+   * Casts the rays on the pool when there is one with workers and it takes the strategy; null when it
+   * cast nothing (no pool, no workers, another walk, or a worker of an earlier cast still busy).
+   */
+  private castOnThreads(bvh: BVH, strategy: RayEmitterStrategy, hits: RayHits): RayPoolCast | null {
+    const pool = this.threads;
+    if (pool === null || pool.workers === 0 || !poolTakes(strategy, bvh, this.settings.filter)) return null;
+    return pool.castNow(bvh, this.rays, hits, { filter: this.settings.filter });
   }
 
   /** An external caster's timed trace, from its own call site; it counts no nodes or boxes. */
@@ -424,7 +468,17 @@ export class RayEmitterSystem implements SimSystem {
     const triangle = hits.triangle;
     for (let i = 0; i < this.rays.count; i++) if (triangle[i]! >= 0) hitCount++;
     const counters = createQueryCounters();
-    return { counters, ms, lastMs, samples, hits: hitCount, kernel: 'typescript', walk: external.description, external: external.name };
+    return {
+      counters,
+      ms,
+      lastMs,
+      samples,
+      hits: hitCount,
+      kernel: 'typescript',
+      walk: external.description,
+      external: external.name,
+      threadMs: null,
+    };
   }
 
   /** Keeps a timed trace in the strategy's recent ring; returns how many it holds. */

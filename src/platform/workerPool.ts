@@ -54,6 +54,11 @@ export class WorkerPool {
     return this.entries.size;
   }
 
+  /** Whether a job started by run() is under way. */
+  get busy(): boolean {
+    return this.running;
+  }
+
   /** The work areas of the live workers, in increasing order. */
   slots(): number[] {
     return [...this.entries.keys()].sort((a, b) => a - b);
@@ -105,6 +110,17 @@ export class WorkerPool {
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Sends each live worker a job message (`message(slot, job)`) and returns at once: for a caller that
+   * waits on the shared memory itself rather than for answers (a page's main thread cannot wait for
+   * messages mid-frame). The answers are ignored; a worker that fails is still dropped with a notice.
+   */
+  post(message: (slot: number, job: number) => unknown): void {
+    if (this.running) throw new Error('one job at a time: the previous job of this pool has not finished');
+    const job = ++this.jobs;
+    for (const entry of this.entries.values()) entry.port.post(message(entry.slot, job));
   }
 
   /** Stops every worker. */

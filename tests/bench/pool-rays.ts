@@ -1,29 +1,36 @@
 /**
  * The SIMD ray kernel on the worker pool (RayPool, shared memory) against the single-thread SIMD kernel
- * (SimdRayKernel.cast, one ray at a time), for every thread count from 1 (the pool's path on the
- * calling thread alone) to the machine's hardware threads, on 100k incoherent rays (origins above the
- * terrain, random downward directions, _raySets.ts) over the 512 terrain (seed 20170302).
+ * (SimdRayKernel.cast, one ray at a time), sweeping the thread count from 1 (the pool's path on the
+ * calling thread alone) to the machine's hardware threads, plus one more (oversubscribed), on 100k
+ * incoherent rays (origins above the terrain, random downward directions, _raySets.ts) over the 512
+ * terrain (seed 20170302): the same rays and the same tree for every contender.
+ *
+ * The pool is timed through castNow, the path the page's ray emitters take inside a step (the caller
+ * casts with the workers and spins on the shared memory until they are done).
  *
  * Both wall time (performance.now) and CPU time (process.cpuUsage: every thread of the process, so the
- * workers' time counts) are reported. Rules: each contender from its own call site; one warm-up cast
- * each, discarded; then back-to-back pairs whose order alternates (single, pool, then pool, single…);
- * per thread count the median of the pair ratios and their spread (min–max). Speed-up = single wall /
- * pool wall; CPU cost = pool CPU / single CPU (1.00: no work added by the split); cores used = CPU / wall
- * (on a shared, busy machine this says how much of the speed-up the scheduler allowed). The hits are compared
- * (bit for bit) only after the timing.
+ * workers' time counts) are taken around each call. Rules: each contender from its own call site; one
+ * warm-up cast each, discarded; then back-to-back pairs whose order alternates (single, pool, then pool,
+ * single…); per thread count the median of the pair ratios and their spread (min–max, p10–p90 from 10
+ * pairs). Wall speed-up = single wall / pool wall; CPU speed-up = single CPU / pool CPU (1.00: the split
+ * added no work; below 1: spinning, staging and chunk claims cost CPU); cores used = pool CPU / pool wall
+ * (on a shared, busy machine this says how much of the speed-up the scheduler allowed); parallel
+ * efficiency = the threads' busy time over threads × wall. The hits are compared (bit for bit) only after
+ * the timing. Results go to bench-results/pool-rays.json with the load average at start and end.
  *
  *   npx tsx tests/bench/pool-rays.ts              full run (512 terrain, 100k rays, 9 pairs per thread count)
  *   npx tsx tests/bench/pool-rays.ts --quick      smoke run (64 terrain, 5k rays, 3 pairs)
  *   options: --cells N  --rays N  --pairs N  --threads 1,2,…
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import type { RayHits } from '../../src/query/rays/index';
 import { RayPool } from '../../src/query/rays/rayPool';
 import { loadSimdRays, simdRaysUnavailableReason } from '../../src/query/rays/simdRays';
 import { generateTerrain } from '../../src/terrain/index';
-import { cpuMs, median, quantile } from './_pairedCpu';
+import { cpuMs, median, type PairTimes } from './_pairedCpu';
+import { BenchReport, formatSpread, pairedRow } from './_report';
 import { incoherentRays } from './_raySets';
 
 const args = process.argv.slice(2);
@@ -36,7 +43,7 @@ const CELLS = Number(option('--cells') ?? (quick ? 64 : 512));
 const RAYS = Number(option('--rays') ?? (quick ? 5_000 : 100_000));
 const PAIRS = Number(option('--pairs') ?? (quick ? 3 : 9));
 const HARDWARE_THREADS = cpus().length;
-const THREADS = (option('--threads') ?? Array.from({ length: HARDWARE_THREADS }, (_, i) => i + 1).join(',')).split(',').map(Number);
+const THREADS = (option('--threads') ?? Array.from({ length: HARDWARE_THREADS + 1 }, (_, i) => i + 1).join(',')).split(',').map(Number);
 const SEED = 20170302;
 
 const kernel = await loadSimdRays();
@@ -60,6 +67,8 @@ const uploadMs = performance.now() - uploadStart;
 interface Sample {
   wallMs: number;
   cpuMs: number;
+  /** The pool only: each thread's busy ms. */
+  busyMs?: number[];
 }
 function timeSingle(hitsOut: RayHits): Sample {
   const wall = performance.now();
@@ -67,58 +76,57 @@ function timeSingle(hitsOut: RayHits): Sample {
   kernel!.cast(bvh, rays, hitsOut);
   return { wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
 }
-async function timePool(hitsOut: RayHits): Promise<Sample> {
+function timePool(hitsOut: RayHits): Sample {
   const wall = performance.now();
   const cpu = cpuMs();
-  const result = await pool.cast(bvh, rays, hitsOut);
+  const result = pool.castNow(bvh, rays, hitsOut);
   const sample = { wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
+  if (result === null) throw new Error('the pool cast nothing: a worker of an earlier cast was still busy');
   if (result.notices.length > 0) throw new Error(`the pool lost a worker: ${result.notices.join('; ')}`);
-  return sample;
+  return { ...sample, busyMs: result.busyMs };
 }
 
+const report = new BenchReport(import.meta.url, { cells: CELLS, rays: RAYS, pairs: PAIRS, threads: THREADS, seed: SEED, path: 'castNow' });
+const load = loadavg();
 console.log(
   `terrain ${CELLS}: ${mesh.triangleCount.toLocaleString('en')} triangles; ${RAYS.toLocaleString('en')} incoherent rays; ` +
     `${HARDWARE_THREADS} hardware threads; ${PAIRS} alternating pairs per thread count after a warm-up; ` +
-    `shared memory ${(pool.memoryBytes / 1048576).toFixed(1)} MiB, BVH copied in once in ${uploadMs.toFixed(0)} ms`,
+    `shared memory ${(pool.memoryBytes / 1048576).toFixed(1)} MiB, BVH copied in once in ${uploadMs.toFixed(0)} ms; ` +
+    `load average at start ${load.map((l) => l.toFixed(2)).join(' ')}`,
 );
-const spread = (values: number[]): string => `${median(values).toFixed(2)} (${quantile(values, 0).toFixed(2)}–${quantile(values, 1).toFixed(2)})`;
+const times = (samples: Sample[], key: 'wallMs' | 'cpuMs'): number[] => samples.map((s) => s[key]);
 const rows: string[] = [];
 let failed = false;
 for (const threads of THREADS) {
   await pool.setWorkers(threads - 1);
   timeSingle(singleHits);
-  await timePool(poolHits);
+  timePool(poolHits);
   const single: Sample[] = [];
   const pooled: Sample[] = [];
   for (let pair = 0; pair < PAIRS; pair++) {
     if (pair % 2 === 0) {
       single.push(timeSingle(singleHits));
-      pooled.push(await timePool(poolHits));
+      pooled.push(timePool(poolHits));
     } else {
-      pooled.push(await timePool(poolHits));
+      pooled.push(timePool(poolHits));
       single.push(timeSingle(singleHits));
     }
+    // Workers' answers (ignored by castNow) are taken off the queue between pairs.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  const speedUp = single.map((s, i) => s.wallMs / pooled[i]!.wallMs);
-  const cpuCost = single.map((s, i) => pooled[i]!.cpuMs / s.cpuMs);
-  const rate = RAYS / (median(pooled.map((s) => s.wallMs)) / 1000);
+  const label = `${threads} thread${threads === 1 ? '' : 's'}${threads > HARDWARE_THREADS ? ' (oversubscribed)' : ''}`;
+  const wallTimes: PairTimes = { oursMs: times(pooled, 'wallMs'), peerMs: times(single, 'wallMs'), repeats: 1 };
+  const cpuTimes: PairTimes = { oursMs: times(pooled, 'cpuMs'), peerMs: times(single, 'cpuMs'), repeats: 1 };
+  const unit = `cast of ${RAYS.toLocaleString('en')} rays`;
+  const efficiency = median(pooled.map((s) => s.busyMs!.reduce((a, b) => a + b, 0) / (s.busyMs!.length * s.wallMs)));
+  const coresUsed = median(pooled.map((s) => s.cpuMs / s.wallMs));
+  const wall = report.add(pairedRow(`pool, ${label}: wall`, 'pool', 'single-thread SIMD', wallTimes, { unit, extra: { clock: 'wall', threads } }));
+  const cpu = report.add(pairedRow(`pool, ${label}: CPU`, 'pool', 'single-thread SIMD', cpuTimes, { unit, extra: { clock: 'cpu', threads } }));
+  report.addQuality({ name: `pool, ${label}`, threads, parallelEfficiency: efficiency, coresUsed, mRaysPerS: RAYS / (wall.ourMs / 1000) / 1e6 });
   rows.push(
-    `${String(threads).padStart(7)}  ${median(single.map((s) => s.wallMs))
-      .toFixed(1)
-      .padStart(9)}  ${median(single.map((s) => s.cpuMs))
-      .toFixed(1)
-      .padStart(9)}  ` +
-      `${median(pooled.map((s) => s.wallMs))
-        .toFixed(1)
-        .padStart(9)}  ${median(pooled.map((s) => s.cpuMs))
-        .toFixed(1)
-        .padStart(9)}  ` +
-      `${spread(speedUp).padStart(18)}  ${spread(cpuCost).padStart(18)}  ${(rate / 1e6).toFixed(3).padStart(9)}  ` +
-      `${median(single.map((s) => s.cpuMs / s.wallMs))
-        .toFixed(2)
-        .padStart(6)}  ${median(pooled.map((s) => s.cpuMs / s.wallMs))
-        .toFixed(2)
-        .padStart(6)}`,
+    `${label.padEnd(26)} ${wall.peerMs.toFixed(1).padStart(9)} ${wall.ourMs.toFixed(1).padStart(8)}  ${(wall.ratio.toFixed(2) + ' (' + formatSpread(wall.spread) + ')').padStart(32)}` +
+      `  ${(cpu.ratio.toFixed(2) + ' (' + formatSpread(cpu.spread) + ')').padStart(32)}  ${(RAYS / (wall.ourMs / 1000) / 1e6).toFixed(3).padStart(8)}` +
+      `  ${coresUsed.toFixed(2).padStart(5)}  ${(100 * efficiency).toFixed(0).padStart(4)}%`,
   );
   // Correctness after the timing: the pool's hits are the single-thread kernel's, bit for bit.
   let differ = 0;
@@ -129,10 +137,19 @@ for (const threads of THREADS) {
   }
 }
 await pool.close();
-console.log('\nthreads  single ms  single CPU  pool ms  pool CPU   speed-up (wall)      CPU cost       M rays/s  cores used: single  pool');
+report.note(failed ? 'hits differ from the single-thread kernel' : 'hits bit for bit those of the single-thread kernel at every thread count');
+console.log(
+  `\n${'threads'.padEnd(26)} ${'single ms'.padStart(9)} ${'pool ms'.padStart(8)}  ${'wall speed-up (min–max)'.padStart(32)}  ${'CPU speed-up (min–max)'.padStart(32)}  ${'M rays/s'.padStart(8)}  cores   eff`,
+);
 for (const row of rows) console.log(row);
 console.log(
-  '(ms: medians per cast; speed-up and CPU cost: median of the pair ratios (min–max); M rays/s: the pool, from its median wall time;\n' +
-    ' cores used: CPU ms / wall ms, the cores the process actually got: below the thread count, the machine was busy with others)',
+  '(ms: median wall ms per cast; speed-ups: single / pool, median of the pair ratios (min–max[, p10–p90]); M rays/s: the pool, from its median wall;\n' +
+    ' cores: pool CPU ms / wall ms, the cores the process actually got; eff: parallel efficiency, busy time over threads × wall)',
 );
+console.log(
+  `load average at end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+report.finish();
 process.exit(failed ? 1 : 0);

@@ -38,3 +38,16 @@ export const guiFolder = (page: Page, title: string): Locator =>
 /** The first control labelled exactly `label` within `scope` (a folder, or the page). */
 export const guiControl = (scope: Page | Locator, page: Page, label: string): Locator =>
   scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
+
+/** The timing HUD's text. */
+export const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
+
+/** Waits until the timing HUD matches `pattern` and returns the match. */
+export async function hudMatch(page: Page, pattern: RegExp, timeout = 60_000): Promise<string> {
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+    pattern.source,
+    { timeout },
+  );
+  return pattern.exec(await hudText(page))![0];
+}

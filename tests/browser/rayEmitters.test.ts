@@ -2,23 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, guiFolder, LIGHT_TERRAIN, waitForBvh } from './harness';
+import {
+  SCREENSHOT_DIR,
+  openPage,
+  waitForBuilds,
+  useHarness,
+  guiControl,
+  guiFolder,
+  hudMatch as hudLine,
+  hudText,
+  LIGHT_TERRAIN,
+  waitForBvh,
+} from './harness';
 
 const harness = useHarness();
 
 const emitterFolder = (page: Page) => page.locator('.lil-gui', { has: page.locator(':scope > .lil-title', { hasText: /^Ray emitters$/ }) });
 const control = (page: Page, label: string, within = emitterFolder(page)) => guiControl(within, page, label);
-const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
-
-/** Waits until the HUD's ray line matches `pattern` and returns it. */
-async function hudLine(page: Page, pattern: RegExp): Promise<string> {
-  await page.waitForFunction(
-    (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
-    pattern.source,
-    { timeout: 60_000 },
-  );
-  return pattern.exec(await hudText(page))![0];
-}
 
 describe('ray emitters in real Chromium', () => {
   it('are off by default; once on they trace, switch strategies live and compare A with B', async () => {

@@ -10,6 +10,7 @@ import {
   castRays,
   formatQueryCounters,
   loadSimdRays,
+  parallelEfficiency,
   prepareRayStrategies,
   rayEmittersNeedPreparation,
   resolveRayEmitters,
@@ -73,6 +74,15 @@ function describe(s: RayEmitterStrategy): string {
   if (s.kernel === 'wasm-simd' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight')
     return `4-way quantized · WebAssembly SIMD · ${batching} · watertight`;
   return `${s.tree} ${s.layout} · ${s.sorting} · ${batching} · ${s.triangleTest}${s.triangles === 'indexed' ? ' · indexed' : ''}`;
+}
+
+/**
+ * A pooled trace's threads, short enough for one HUD line: each one's busy ms (the main thread first,
+ * then the workers), the trace's wall ms, and the parallel efficiency (busy time over threads × wall time).
+ */
+function threadsLine(label: string, threadMs: readonly number[], wallMs: number): string {
+  const busy = threadMs.map((ms) => ms.toFixed(1)).join(' · ');
+  return `${label} threads ${busy} ms / ${wallMs.toFixed(1)} · eff ${(100 * parallelEfficiency(threadMs, wallMs)).toFixed(0)}%`;
 }
 
 /**
@@ -255,6 +265,8 @@ export class RayEmittersFeature implements AppFeature {
       return;
     }
     this.panel.enabled = true;
+    // The page's ray pool, when it has workers (the system falls back to this thread by itself).
+    system.threads = this.context?.rayThreads.pool ?? null;
     // Paused or not, an edit shows at once (the system traces only when its settings changed).
     system.update(sandbox);
     // The system moves the fan (sweep) and keeps it on the terrain: the panel follows.
@@ -304,6 +316,11 @@ export class RayEmittersFeature implements AppFeature {
     ];
     if (system.resultB !== null) lines.push(`B ${describe(system.settings.b)}: ${this.line(system, system.resultB)} · B/A ${this.readouts.ratio}`);
     if (system.settings.filter !== MASK_ALL) lines.push(this.readouts.filter);
+    for (const [label, result] of [
+      ['A', system.resultA],
+      ['B', system.resultB],
+    ] as const)
+      if (result?.threadMs != null) lines.push(threadsLine(label, result.threadMs, result.lastMs));
     return lines;
   }
 

@@ -12,9 +12,16 @@
  *
  * Chunk record (CHUNK_RECORD_BYTES, at chunks + 32·c): i32 done (0/1) | i32 × 5 counters: nodes visited,
  * triangles tested, subtrees masked, triangles masked, invalid rays.
+ *
+ * Thread record (THREAD_RECORD_BYTES, at threads + 16·slot): i32 busy (1 from before a thread's first
+ * claim until after its last chunk, even when it throws) | i32 the tag of the cast it last pulled from |
+ * i32 microseconds it was busy with it | i32 chunks it cast. A calling thread that cannot wait for
+ * messages (a page's main thread) waits on the busy words instead: once none is set, every claimed chunk
+ * is either done or abandoned by a thread that failed, and it casts the abandoned ones itself.
  */
 
 export const CHUNK_RECORD_BYTES = 32;
+export const THREAD_RECORD_BYTES = 16;
 /** Chunks per batch at most (the cursor's low bits), and the tags that tell casts apart (its high bits). */
 export const MAX_CHUNKS = (1 << 20) - 1;
 export const CAST_TAGS = 1 << 11;
@@ -55,6 +62,8 @@ export interface RayChunkJob {
   /** Byte address of the cursor (i32, 4-aligned) and of the first chunk record. */
   cursor: number;
   chunks: number;
+  /** Byte address of thread slot 0's record (16-aligned); slot s's is THREAD_RECORD_BYTES·s further. */
+  threads: number;
   /** Work area of thread slot s (0: the calling thread) at areas + s·areaStride; its stack follows it. */
   areas: number;
   areaStride: number;
@@ -92,19 +101,42 @@ function claimChunk(words: Int32Array, job: RayChunkJob): number {
 }
 
 /**
- * Claims and casts chunks until none is left; returns how many this thread cast. `fault` (tests only)
- * is raised right after the first claim, so the claimed chunk is left undone.
+ * Claims and casts chunks until none is left; returns how many this thread cast. Its thread record says
+ * it is busy meanwhile, then how long it was. `fault` (tests only) is raised right after the first
+ * claim, so the claimed chunk is left undone.
  */
 export function pullRayChunks(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob, slot: number, fault?: () => void): number {
-  beginThread(kernel, job, slot);
+  const record = (job.threads + slot * THREAD_RECORD_BYTES) >> 2;
+  Atomics.store(words, record, 1);
+  const start = performance.now();
   let cast = 0;
-  for (;;) {
-    const chunk = claimChunk(words, job);
-    fault?.();
-    if (chunk < 0) return cast;
-    castChunk(kernel, words, job, chunk);
-    cast++;
+  try {
+    beginThread(kernel, job, slot);
+    for (;;) {
+      const chunk = claimChunk(words, job);
+      fault?.();
+      if (chunk < 0) return cast;
+      castChunk(kernel, words, job, chunk);
+      cast++;
+    }
+  } finally {
+    words[record + 1] = job.tag;
+    words[record + 2] = Math.round(1000 * (performance.now() - start));
+    words[record + 3] = cast;
+    Atomics.store(words, record, 0);
   }
+}
+
+/** Whether the thread in `slot` is between its first claim and its last chunk. */
+export function threadBusy(words: Int32Array, job: RayChunkJob, slot: number): boolean {
+  return Atomics.load(words, (job.threads + slot * THREAD_RECORD_BYTES) >> 2) !== 0;
+}
+
+/** The milliseconds the thread in `slot` spent on this job (0 when it took no part: it woke too late, or not yet). */
+export function threadBusyMs(words: Int32Array, job: RayChunkJob, slot: number): number {
+  const record = (job.threads + slot * THREAD_RECORD_BYTES) >> 2;
+  if (Atomics.load(words, record) !== 0 || words[record + 1] !== job.tag) return 0;
+  return words[record + 2]! / 1000;
 }
 
 /** Whether every chunk of the job is marked done. */

@@ -1,8 +1,6 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { bvhRevision, lastGeometryChange } from '../../bvh/revision';
 import { childIndex, childLeafCount } from '../../bvh/childWord';
-import { nodeMaskIndexAt } from '../../bvh/childWord';
-import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { KERNEL_STACK_ENTRY_BYTES } from '../../bvh/layoutSpec';
 import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { frameMagnitudes, quantizedNodesOf } from '../../bvh/nodeRecords';
@@ -11,9 +9,9 @@ import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 import type { LeafGroups } from './rayLeafGroups';
 import { rewriteRayNodePlanes } from './rayNodeRecords';
 import { planRayScene, writeRayScene } from './rayScene';
-import { RayOrder, scatterHits } from './rayOrder';
+import { RayOrder } from './rayOrder';
+import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits } from './rayStaging';
 import { rayBatchCounters, type QueryCounters } from '../counters';
-import { filterRejectsSome } from '../walk/maskFilter';
 import type { RayBatch, RayHits } from './rayTypes';
 
 /** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
@@ -94,19 +92,10 @@ export interface SimdCastOptions {
  */
 const DEFAULT_ALONE_BELOW = 2;
 
-/** Below this many rays the Morton sort costs more than it saves. */
-const REORDER_MIN_RAYS = 1024;
-
 const STACK_ENTRY_BYTES = KERNEL_STACK_ENTRY_BYTES;
-/** Flag bits of the kernel's casts (castRays.ts). */
-const FLAG_DOUBLE_SIDED = 1;
-const FLAG_ANY_HIT = 2;
-const FLAG_FILTERED = 4;
 /** The batched walk's list element (ray slot, entry distance) and stack entry (node, list, length). */
 const LIST_ELEMENT_BYTES = 8;
 const BATCH_ENTRY_BYTES = 16;
-/** Bytes per ray in the staging area: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
-const RAY_BYTES = 36;
 
 /** Addresses inside the module's memory of the resident BVH and the ray staging area. */
 interface Layout {
@@ -164,7 +153,7 @@ export class SimdRayKernel {
     const { leaves, layout: scene } = planRayScene(bvh, stacks + stackBytes);
     const rays = alignTo(scene.end, 64);
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
-    this.ensureMemory(rays + RAY_BYTES * rayCapacity);
+    this.ensureMemory(rays + STAGED_RAY_BYTES * rayCapacity);
     writeRayScene(bvh, leaves, scene, this.exports.memory.buffer);
     const { magnitude, nodes, triangles, order, masks } = scene;
     this.layout = { stacks, stackBytes, magnitude, nodes, triangles, order, masks, rays, rayCapacity };
@@ -223,24 +212,20 @@ export class SimdRayKernel {
    * counted). Hits, distances and the triangle chosen at ties agree with castRays'.
    */
   cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<SimdCastOptions> = {}): QueryCounters {
-    const mode = options.mode ?? 'closest';
-    const doubleSided = options.doubleSided ?? false;
-    if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
-    if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
     const batch = options.batch ?? 0;
     if (!(typeof batch === 'number' && batch >= 0 && (Number.isInteger(batch) || batch === Infinity)))
       throw new InvalidParameterError('batch', 'a whole number ≥ 0 or Infinity', batch);
     const aloneBelow = options.aloneBelow ?? DEFAULT_ALONE_BELOW;
     if (!(typeof aloneBelow === 'number' && Number.isInteger(aloneBelow) && aloneBelow >= 0))
       throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
-    const filter = checkFilter(options.filter ?? MASK_ALL);
     checkBuffers(rays, hits);
     if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
+    const { flags, filter, nodeCount, rootCut } = kernelCast(bvh, options);
     const count = rays.count;
     let layout = this.layout!;
     if (count > layout.rayCapacity) {
       const rayCapacity = Math.max(count, 2 * layout.rayCapacity);
-      this.ensureMemory(layout.rays + RAY_BYTES * rayCapacity);
+      this.ensureMemory(layout.rays + STAGED_RAY_BYTES * rayCapacity);
       layout = this.layout = { ...layout, rayCapacity };
     }
     const capacity = layout.rayCapacity;
@@ -248,45 +233,15 @@ export class SimdRayKernel {
     // four child lists, then the arena of pending lists; a ray walking alone uses the traversal stack.
     const batchSize = Math.max(1, Math.min(batch, count));
     const pending = layout.stackBytes / STACK_ENTRY_BYTES;
-    const records = alignTo(layout.rays + RAY_BYTES * capacity, 64);
+    const records = alignTo(layout.rays + STAGED_RAY_BYTES * capacity, 64);
     const batchStack = batch > 0 ? records + this.exports.rayRecordBytes() * batchSize : 0;
     const children = batchStack + BATCH_ENTRY_BYTES * pending;
     const arena = children + 4 * LIST_ELEMENT_BYTES * batchSize;
     if (batch > 0) this.ensureMemory(arena + LIST_ELEMENT_BYTES * batchSize * pending);
-    const origins = layout.rays;
-    const directions = origins + 12 * capacity;
-    const tMaxs = directions + 12 * capacity;
-    const hitT = tMaxs + 4 * capacity;
-    const hitTriangle = hitT + 4 * capacity;
+    const staging = rayStagingAt(layout.rays, capacity);
+    const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
     const buffer = this.exports.memory.buffer;
-    const nodes = bvh.quantized!;
-    // Big batches are staged in cast order (the Morton order of their origins) and their hits put back.
-    const reorder = (options.reorder ?? true) && count >= REORDER_MIN_RAYS;
-    let order: Int32Array | null = null;
-    if (reorder) {
-      const frame = nodes.rootFrame;
-      order = this.rayOrder.sort(
-        rays,
-        count,
-        frame[0]!,
-        frame[2]!,
-        frame[3]! - frame[0]!,
-        frame[5]! - frame[2]!,
-        new Float32Array(buffer, origins, 3 * count),
-        new Float32Array(buffer, directions, 3 * count),
-        new Float32Array(buffer, tMaxs, count),
-      );
-    } else {
-      new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
-      new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
-      new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
-    }
-    // The filter is applied only when it rejects some material of the mesh (else the kernel runs its
-    // unfiltered walks, which have no check compiled in); a root it cuts leaves nothing to walk.
-    const filtering = filterRejectsSome(bvh.masks, filter);
-    const rootCut = filtering && nodes.nodeCount > 0 && (bvh.masks.nodeMasks[nodeMaskIndexAt(nodes.u32, QUANTIZED_WORDS_U32)]! & filter) === 0;
-    const nodeCount = rootCut ? 0 : nodes.nodeCount;
-    const flags = (doubleSided ? FLAG_DOUBLE_SIDED : 0) | (mode === 'any' ? FLAG_ANY_HIT : 0) | (filtering ? FLAG_FILTERED : 0);
+    const order = stageRays(this.rayOrder, bvh, rays, options.reorder ?? true, buffer, staging);
     const invalidRays =
       batch > 0
         ? this.exports.castRaysBatched(
@@ -329,12 +284,7 @@ export class SimdRayKernel {
             layout.masks,
             filter,
           );
-    if (order !== null)
-      scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
-    else {
-      hits.t.set(new Float32Array(buffer, hitT, count));
-      hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
-    }
+    unstageHits(order, count, buffer, staging, hits);
     const nodesVisited = this.exports.countersNodes();
     // Masked subtrees: children whose box a ray hit but whose mask misses the filter (inner nodes and
     // whole leaves, so a leaf counts here rather than per triangle), and a cut root once per valid ray.

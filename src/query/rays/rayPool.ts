@@ -1,9 +1,6 @@
 import type { BVH } from '../../bvh/buildBVH';
 import { bvhRevision } from '../../bvh/revision';
-import { nodeMaskIndexAt } from '../../bvh/childWord';
-import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { KERNEL_STACK_ENTRY_BYTES } from '../../bvh/layoutSpec';
-import { QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { InvalidParameterError } from '../../errors';
 import { instantiateWasm } from '../../platform/loadWasm';
 import { WASM_PAGE_BYTES, alignTo } from '../../platform/moduleMemory';
@@ -12,23 +9,26 @@ import { isWasmSimdSupported } from '../../platform/simdSupport';
 import { MAX_POOL_WORKERS, WorkerPool } from '../../platform/workerPool';
 import type { SpawnPoolWorker } from '../../platform/workerPort';
 import { rayBatchCounters, type QueryCounters } from '../counters';
-import { filterRejectsSome } from '../walk/maskFilter';
 import {
   CAST_TAGS,
   CHUNK_RECORD_BYTES,
   MAX_CHUNKS,
+  THREAD_RECORD_BYTES,
   allChunksDone,
   finishUndoneChunks,
   pullRayChunks,
   startingCursor,
+  threadBusy,
+  threadBusyMs,
   type RayChunkFault,
   type RayChunkJob,
   type SharedRayExports,
 } from './rayChunks';
 import { checkBuffers } from './rayKernel';
-import { RayOrder, scatterHits } from './rayOrder';
+import { RayOrder } from './rayOrder';
 import { spawnRayWorker } from './rayPoolSpawn';
 import { planRayScene, writeRayScene, type RaySceneLayout } from './rayScene';
+import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits, type KernelCast, type RayStaging } from './rayStaging';
 import type { RayBatch, RayHits } from './rayTypes';
 
 /** Where the compiled shared-memory kernel lands (npm run build:wasm). */
@@ -39,13 +39,11 @@ const KERNEL_MAXIMUM_PAGES = 16384;
 const MAX_CHUNK_RAYS = 256;
 const MIN_CHUNK_RAYS = 16;
 const CHUNKS_PER_THREAD = 8;
-/** Below this many rays the Morton sort costs more than it saves (as in rayKernel.ts). */
-const REORDER_MIN_RAYS = 1024;
-/** Bytes per staged ray: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
-const RAY_BYTES = 36;
-const FLAG_DOUBLE_SIDED = 1;
-const FLAG_ANY_HIT = 2;
-const FLAG_FILTERED = 4;
+/**
+ * How long castNow waits, at most, for a worker that claimed a chunk and has not finished it (it may have
+ * died: a page's main thread hears of that only later) before casting the chunk itself.
+ */
+const STRAGGLER_WAIT_MS = 1000;
 
 /** Thrown by RayPool.create where threads cannot share memory or the kernel cannot run. */
 export class RayPoolUnavailableError extends Error {
@@ -81,6 +79,13 @@ export interface RayPoolCast {
   counters: QueryCounters;
   /** Threads that took part: the live workers when the cast started, plus the calling thread. */
   threads: number;
+  /** The cast's wall time (staging to hits back), ms. */
+  wallMs: number;
+  /**
+   * Each thread's busy time on this cast, ms: [0] the calling thread (its chunks and any it finished for
+   * others), then the workers in slot order (0 for one that woke after the work was gone).
+   */
+  busyMs: number[];
   /** Chunks the batch was cut into, and how many the calling thread cast (its share, plus recovery). */
   chunks: number;
   chunksOnCaller: number;
@@ -91,6 +96,7 @@ export interface RayPoolCast {
 /** Addresses of the pool's shared memory. */
 interface PoolLayout {
   cursor: number;
+  threads: number;
   areas: number;
   areaStride: number;
   stackOffset: number;
@@ -104,7 +110,7 @@ interface PoolLayout {
  * and N workers) runs its own instance of the shared-memory build (castRaysShared.ts) over the same
  * bytes, claiming chunks of the batch with an atomic counter (rayChunks.ts). The memory holds
  *
- *   heapBase → cursor (64 B) | one work area per thread slot, 0 … MAX_POOL_WORKERS (ray record, hit
+ *   heapBase → cursor (64 B) | one thread record per thread slot (rayChunks.ts) | one work area per thread slot, 0 … MAX_POOL_WORKERS (ray record, hit
  *   scratch, traversal stack) | the BVH's copy (rayScene.ts) | ray staging: origins, directions, tMax,
  *   hit t, hit triangle for rayCapacity rays | one chunk record per chunk (rayChunks.ts)
  *
@@ -119,6 +125,8 @@ export class RayPool {
   private residentRevision = -1;
   private readonly rayOrder = new RayOrder();
   private casts = 0;
+  /** While workers start or stop (a starting one cannot take a job yet): castNow then casts nothing. */
+  private resizing = false;
 
   private constructor(
     private readonly memory: WebAssembly.Memory,
@@ -153,8 +161,15 @@ export class RayPool {
       throw new RayPoolUnavailableError(error instanceof Error ? error.message : String(error));
     }
     const module = loaded.module;
-    const pool = new WorkerPool(options.spawn ?? spawnRayWorker, (slot) => ({ type: 'init', module, memory, slot }));
-    const rayPool = new RayPool(memory, loaded.instance.exports as unknown as SharedRayExports, maximumPages, pool);
+    const kernel = loaded.instance.exports as unknown as SharedRayExports;
+    const threads = threadRecordsAt(kernel);
+    growSharedMemoryTo(memory, threads + (MAX_POOL_WORKERS + 1) * THREAD_RECORD_BYTES, maximumPages);
+    // A worker starting in a slot has nothing under way: a dead predecessor's busy word is cleared.
+    const pool = new WorkerPool(options.spawn ?? spawnRayWorker, (slot) => {
+      Atomics.store(new Int32Array(memory.buffer), (threads + slot * THREAD_RECORD_BYTES) >> 2, 0);
+      return { type: 'init', module, memory, slot };
+    });
+    const rayPool = new RayPool(memory, kernel, maximumPages, pool);
     await rayPool.setWorkers(workers);
     return rayPool;
   }
@@ -178,7 +193,12 @@ export class RayPool {
   async setWorkers(count: number): Promise<void> {
     if (!(Number.isInteger(count) && count >= 0 && count <= MAX_POOL_WORKERS))
       throw new InvalidParameterError('workers', `a whole number from 0 to ${MAX_POOL_WORKERS}`, count);
-    await this.pool.resize(count);
+    this.resizing = true;
+    try {
+      await this.pool.resize(count);
+    } finally {
+      this.resizing = false;
+    }
   }
 
   async close(): Promise<void> {
@@ -188,7 +208,8 @@ export class RayPool {
   /** Copies a BVH into the shared memory now rather than on its first cast. */
   upload(bvh: BVH): void {
     const base = alignTo(this.kernel.heapBase(), 64);
-    const areas = base + 64;
+    const threads = threadRecordsAt(this.kernel);
+    const areas = alignTo(threads + (MAX_POOL_WORKERS + 1) * THREAD_RECORD_BYTES, 64);
     const stackOffset = alignTo(this.kernel.threadAreaBytes(), 64);
     // Each level pops one entry and pushes at most four: 3·depth + 1 entries at most, plus slack.
     const areaStride = stackOffset + alignTo(KERNEL_STACK_ENTRY_BYTES * (3 * bvh.maxDepth + 8), 64);
@@ -197,7 +218,7 @@ export class RayPool {
     const rayCapacity = this.layout?.rayCapacity ?? 1024;
     growSharedMemoryTo(this.memory, stagingEnd(rays, rayCapacity), this.maximumPages);
     writeRayScene(bvh, leaves, scene, this.memory.buffer);
-    this.layout = { cursor: base, areas, areaStride, stackOffset, scene, rays, rayCapacity };
+    this.layout = { cursor: base, threads, areas, areaStride, stackOffset, scene, rays, rayCapacity };
     this.resident = bvh;
     this.residentRevision = bvhRevision(bvh);
   }
@@ -208,13 +229,74 @@ export class RayPool {
    * the same hits as the single-thread SIMD kernel. One cast at a time per pool.
    */
   async cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions> = {}): Promise<RayPoolCast> {
-    const mode = options.mode ?? 'closest';
-    const doubleSided = options.doubleSided ?? false;
-    if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
-    if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
-    const filter = checkFilter(options.filter ?? MASK_ALL);
+    const started = performance.now();
+    const staged = this.stage(bvh, rays, hits, options);
+    const { job, words } = staged;
+    const fault = options.fault ?? null;
+    const mainThread = options.mainThread ?? true;
+    let chunksOnCaller = 0;
+    let callerMs = 0;
+    const outcome = await this.pool.run(
+      (slot, id) => ({ type: 'job', job: id, batch: job, fault: fault !== null && fault.slot === slot ? fault.kind : null }),
+      () => {
+        const start = performance.now();
+        if (mainThread) chunksOnCaller += pullRayChunks(this.kernel, words, job, 0);
+        callerMs += performance.now() - start;
+      },
+      // Workers still asleep when the caller has cast the last chunk are not waited for.
+      () => allChunksDone(words, job),
+    );
+    // Whatever a lost worker claimed and left (or everything, when the caller did not pull), done here.
+    const start = performance.now();
+    chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);
+    callerMs += performance.now() - start;
+    return this.finish(staged, hits, started, callerMs, chunksOnCaller, outcome.notices);
+  }
+
+  /**
+   * castNow: the same cast without giving up the thread, for a caller that must have the hits at once (a
+   * simulation step). The calling thread casts chunks with the workers, then spins on the shared memory
+   * until no worker is inside a chunk (it cannot hear of a worker's death meanwhile: a worker still busy
+   * after STRAGGLER_WAIT_MS is taken for dead, with a notice, and its chunks are cast here). Returns null,
+   * casting nothing, while such a straggler from an earlier cast may still be writing into the staging
+   * area (or while an asynchronous cast runs, or workers start or stop): the caller then casts on its own thread.
+   */
+  castNow(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<Omit<RayPoolCastOptions, 'mainThread'>> = {}): RayPoolCast | null {
+    if (this.pool.busy || this.resizing) return null;
+    const slots = this.pool.slots();
+    const records = new Int32Array(this.memory.buffer);
+    const threads = threadRecordsAt(this.kernel);
+    for (const slot of slots) if (Atomics.load(records, (threads + slot * THREAD_RECORD_BYTES) >> 2) !== 0) return null;
+    const started = performance.now();
+    const staged = this.stage(bvh, rays, hits, options);
+    const { job, words } = staged;
+    const fault = options.fault ?? null;
+    this.pool.post((slot, id) => ({ type: 'job', job: id, batch: job, fault: fault !== null && fault.slot === slot ? fault.kind : null }));
+    let start = performance.now();
+    let chunksOnCaller = pullRayChunks(this.kernel, words, job, 0);
+    let callerMs = performance.now() - start;
+    const notices: string[] = [];
+    const waitStart = performance.now();
+    for (let waiting = slots; waiting.length > 0;) {
+      waiting = waiting.filter((slot) => threadBusy(words, job, slot));
+      if (waiting.length > 0 && performance.now() - waitStart > STRAGGLER_WAIT_MS) {
+        for (const slot of waiting)
+          notices.push(`worker ${slot} did not finish its chunk within ${STRAGGLER_WAIT_MS} ms; the calling thread cast it`);
+        this.pool.notices.push(...notices);
+        break;
+      }
+    }
+    start = performance.now();
+    chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);
+    callerMs += performance.now() - start;
+    return this.finish(staged, hits, started, callerMs, chunksOnCaller, notices);
+  }
+
+  /** Checks a cast, copies the BVH (when new) and the rays into the shared memory and cuts the batch into chunks. */
+  private stage(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions>): StagedCast {
     checkBuffers(rays, hits);
     if (this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) this.upload(bvh);
+    const cast = kernelCast(bvh, options);
     const count = rays.count;
     let layout = this.layout!;
     if (count > layout.rayCapacity) {
@@ -222,38 +304,10 @@ export class RayPool {
       growSharedMemoryTo(this.memory, stagingEnd(layout.rays, rayCapacity), this.maximumPages);
       layout = this.layout = { ...layout, rayCapacity };
     }
-    const capacity = layout.rayCapacity;
-    const origins = layout.rays;
-    const directions = origins + 12 * capacity;
-    const tMaxs = directions + 12 * capacity;
-    const hitT = tMaxs + 4 * capacity;
-    const hitTriangle = hitT + 4 * capacity;
-    const chunks = alignTo(hitTriangle + 4 * capacity, 64);
+    const staging = rayStagingAt(layout.rays, layout.rayCapacity);
+    const chunks = alignTo(staging.end, 64);
     const buffer = this.memory.buffer;
-    const nodes = bvh.quantized!;
-    const reorder = (options.reorder ?? true) && count >= REORDER_MIN_RAYS;
-    let order: Int32Array | null = null;
-    if (reorder) {
-      const frame = nodes.rootFrame;
-      order = this.rayOrder.sort(
-        rays,
-        count,
-        frame[0]!,
-        frame[2]!,
-        frame[3]! - frame[0]!,
-        frame[5]! - frame[2]!,
-        new Float32Array(buffer, origins, 3 * count),
-        new Float32Array(buffer, directions, 3 * count),
-        new Float32Array(buffer, tMaxs, count),
-      );
-    } else {
-      new Float32Array(buffer, origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
-      new Float32Array(buffer, directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
-      new Float32Array(buffer, tMaxs, count).set(rays.tMax.subarray(0, count));
-    }
-    const filtering = filterRejectsSome(bvh.masks, filter);
-    const rootCut = filtering && nodes.nodeCount > 0 && (bvh.masks.nodeMasks[nodeMaskIndexAt(nodes.u32, QUANTIZED_WORDS_U32)]! & filter) === 0;
-    const flags = (doubleSided ? FLAG_DOUBLE_SIDED : 0) | (mode === 'any' ? FLAG_ANY_HIT : 0) | (filtering ? FLAG_FILTERED : 0);
+    const order = stageRays(this.rayOrder, bvh, rays, options.reorder ?? true, buffer, staging);
     const { scene } = layout;
     const threads = this.pool.size + 1;
     const chunkSize = Math.max(
@@ -265,18 +319,18 @@ export class RayPool {
     const job: RayChunkJob = {
       cast: [
         scene.nodes,
-        rootCut ? 0 : nodes.nodeCount,
+        cast.nodeCount,
         scene.magnitude,
         scene.triangles,
         scene.order,
-        origins,
-        directions,
-        tMaxs,
-        hitT,
-        hitTriangle,
-        flags,
+        staging.origins,
+        staging.directions,
+        staging.tMaxs,
+        staging.hitT,
+        staging.hitTriangle,
+        cast.flags,
         scene.masks,
-        filter | 0,
+        cast.filter,
       ],
       count,
       chunkSize,
@@ -284,6 +338,7 @@ export class RayPool {
       tag: this.casts++ % CAST_TAGS,
       cursor: layout.cursor,
       chunks,
+      threads: layout.threads,
       areas: layout.areas,
       areaStride: layout.areaStride,
       stackOffset: layout.stackOffset,
@@ -291,31 +346,19 @@ export class RayPool {
     const words = new Int32Array(buffer);
     words.fill(0, chunks >> 2, (chunks + CHUNK_RECORD_BYTES * chunkCount) >> 2);
     Atomics.store(words, layout.cursor >> 2, startingCursor(job.tag));
-    const fault = options.fault ?? null;
-    const mainThread = options.mainThread ?? true;
-    let chunksOnCaller = 0;
-    const outcome = await this.pool.run(
-      (slot, id) => ({ type: 'job', job: id, batch: job, fault: fault !== null && fault.slot === slot ? fault.kind : null }),
-      () => {
-        if (mainThread) chunksOnCaller += pullRayChunks(this.kernel, words, job, 0);
-      },
-      // Workers still asleep when the caller has cast the last chunk are not waited for.
-      () => allChunksDone(words, job),
-    );
-    // Whatever a lost worker claimed and left (or everything, when the caller did not pull), done here.
-    chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);
-    if (order !== null)
-      scatterHits(order, count, new Float32Array(buffer, hitT, count), new Int32Array(buffer, hitTriangle, count), hits.t, hits.triangle);
-    else {
-      hits.t.set(new Float32Array(buffer, hitT, count));
-      hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
-    }
+    return { job, words, order, staging, cast, count, slots: this.pool.slots() };
+  }
+
+  /** Puts the hits back in the caller's order and sums the chunks' counters. */
+  private finish(staged: StagedCast, hits: RayHits, started: number, callerMs: number, chunksOnCaller: number, notices: string[]): RayPoolCast {
+    const { job, words, order, staging, cast, count, slots } = staged;
+    unstageHits(order, count, this.memory.buffer, staging, hits);
     let nodesVisited = 0;
     let trianglesTested = 0;
     let subtreesMasked = 0;
     let trianglesMasked = 0;
     let invalidRays = 0;
-    for (let c = 0, at = chunks >> 2; c < chunkCount; c++, at += CHUNK_RECORD_BYTES >> 2) {
+    for (let c = 0, at = job.chunks >> 2; c < job.chunkCount; c++, at += CHUNK_RECORD_BYTES >> 2) {
       nodesVisited += words[at + 1]!;
       trianglesTested += words[at + 2]!;
       subtreesMasked += words[at + 3]!;
@@ -327,18 +370,37 @@ export class RayPool {
         nodesVisited,
         boxesTested: 4 * nodesVisited,
         trianglesTested,
-        subtreesMasked: subtreesMasked + (rootCut ? count - invalidRays : 0),
+        subtreesMasked: subtreesMasked + (cast.rootCut ? count - invalidRays : 0),
         trianglesMasked,
       },
       count,
       invalidRays,
       hits.triangle,
     );
-    return { counters, threads, chunks: chunkCount, chunksOnCaller, notices: outcome.notices };
+    const busyMs = [callerMs, ...slots.map((slot) => threadBusyMs(words, job, slot))];
+    const wallMs = performance.now() - started;
+    return { counters, threads: slots.length + 1, wallMs, busyMs, chunks: job.chunkCount, chunksOnCaller, notices };
   }
+}
+
+/** A cast between its staging and its results. */
+interface StagedCast {
+  job: RayChunkJob;
+  words: Int32Array;
+  order: Int32Array | null;
+  staging: RayStaging;
+  cast: KernelCast;
+  count: number;
+  /** The workers the job went to. */
+  slots: number[];
+}
+
+/** Where the thread records lie: past the cursor, which opens the memory JavaScript may use. */
+function threadRecordsAt(kernel: SharedRayExports): number {
+  return alignTo(kernel.heapBase(), 64) + 64;
 }
 
 /** The end of the ray staging area and of the chunk records after it, for `capacity` rays. */
 function stagingEnd(rays: number, capacity: number): number {
-  return alignTo(rays + RAY_BYTES * capacity, 64) + CHUNK_RECORD_BYTES * Math.ceil(capacity / MIN_CHUNK_RAYS);
+  return alignTo(rays + STAGED_RAY_BYTES * capacity, 64) + CHUNK_RECORD_BYTES * Math.ceil(capacity / MIN_CHUNK_RAYS);
 }

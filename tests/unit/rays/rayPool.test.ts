@@ -179,3 +179,55 @@ describe('the ray pool under bad conditions', () => {
     }
   });
 });
+
+describe('castNow: the pool without giving up the thread (a simulation step)', () => {
+  function castNowSameAsKernel(rays: RayBatch, options: Partial<RayPoolCastOptions> = {}): RayPoolCast {
+    const expected = emptyHits(rays.count);
+    const expectedCounters = kernel.cast(bvh, rays, expected, { mode: options.mode ?? 'closest', doubleSided: options.doubleSided ?? false });
+    const actual = emptyHits(rays.count);
+    const result = pool.castNow(bvh, rays, actual, options);
+    expect(result).not.toBeNull();
+    expect(differences(expected, actual, rays.count)).toEqual([]);
+    expect(result!.counters).toEqual(expectedCounters);
+    return result!;
+  }
+
+  it('0, 1, 2 and 3 workers give the single-thread hits and counters bit for bit, with each thread’s busy time (seed 331)', async () => {
+    const rays = mixedRays(331);
+    for (const workers of [0, 1, 2, 3]) {
+      await pool.setWorkers(workers);
+      for (const options of [{}, { reorder: false }, { mode: 'any' as const }, { doubleSided: true }]) {
+        const result = castNowSameAsKernel(rays, options);
+        expect(result.threads).toBe(workers + 1);
+        expect(result.busyMs).toHaveLength(workers + 1);
+        expect(result.busyMs.every((ms) => ms >= 0 && ms <= result.wallMs)).toBe(true);
+        expect(result.notices).toEqual([]);
+      }
+      castNowSameAsKernel({ ...rays, count: 0 });
+      castNowSameAsKernel({ ...rays, count: 21 });
+    }
+  });
+
+  it('a worker that throws: the caller casts what it claimed, nothing lost, a notice (seed 332)', async () => {
+    await pool.setWorkers(0);
+    await pool.setWorkers(2);
+    const rays = mixedRays(332);
+    castNowSameAsKernel(rays, { fault: { slot: 1, kind: 'throw' } });
+    await vi.waitFor(() => expect(pool.notices).toContain('worker 1 failed: simulated fault in a worker'), { timeout: 30_000 });
+    expect(pool.workers).toBe(1);
+    castNowSameAsKernel(rays);
+  });
+
+  it('a worker that exits mid-cast: the caller waits its bounded time, casts the chunk, and goes on (seed 333)', async () => {
+    // A fresh worker in slot 1.
+    await pool.setWorkers(0);
+    await pool.setWorkers(1);
+    const rays = mixedRays(333);
+    castNowSameAsKernel(rays, { fault: { slot: 1, kind: 'exit' } });
+    await vi.waitFor(() => expect(pool.workers).toBe(0), { timeout: 30_000 });
+    expect(pool.notices.some((n) => /worker 1 (died|failed)/.test(n))).toBe(true);
+    castNowSameAsKernel(rays);
+    await pool.setWorkers(2);
+    castNowSameAsKernel(rays);
+  });
+});

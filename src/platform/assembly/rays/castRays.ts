@@ -31,10 +31,10 @@
 // records, box test bounds and leaf test.
 
 import { trianglesTested } from './leafTest';
-import { nodesVisited, walkRay } from './rayWalk';
+import { nodesVisited } from './rayWalk';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
 import { RAY_STATE_BYTES, STACK } from './rayState';
-import { finishRay, invalid, next, count, startCast, startNext } from './rayBatch';
+import { FLAG_FILTERED, finishRay, invalid, next, count, startCast, startNext, walkRaysAlone } from './rayBatch';
 import { Filtered, Unfiltered, subtreesMasked, trianglesMasked } from './filter';
 
 const STATE: usize = memory.data(<i32>RAY_STATE_BYTES, 16);
@@ -103,12 +103,7 @@ export function castRays(
     filter,
   );
   store<i32>(STATE, <i32>stacks, STACK);
-  const filtered = (flags & 4) != 0;
-  while (startNext(STATE)) {
-    if (filtered) walkRay<Filtered>(STATE);
-    else walkRay<Unfiltered>(STATE);
-    finishRay(STATE);
-  }
+  walkRaysAlone(STATE, (flags & FLAG_FILTERED) != 0);
   return invalid;
 }
 
@@ -159,7 +154,7 @@ export function castRaysBatched(
     masksAt,
     filter,
   );
-  const filtered = (flags & 4) != 0;
+  const filtered = (flags & FLAG_FILTERED) != 0;
   setBatchWalk(nodesAt, recordsAt, arenaAt, childrenAt, batchSize, stackAt, rayStackAt, aloneBelow);
   while (next < count) {
     let filled = 0;

@@ -7,10 +7,10 @@
 // distance and triangle are bit for bit those of the single-thread kernel, whatever thread casts it.
 
 import { trianglesTested } from './leafTest';
-import { nodesVisited, setThreadScratch, walkRay } from './rayWalk';
-import { finishRay, invalid, setRange, startCast, startNext } from './rayBatch';
+import { nodesVisited, setThreadScratch } from './rayWalk';
+import { FLAG_FILTERED, invalid, setRange, startCast, walkRaysAlone } from './rayBatch';
 import { RAY_STATE_BYTES, STACK } from './rayState';
-import { Filtered, Unfiltered, subtreesMasked, trianglesMasked } from './filter';
+import { subtreesMasked, trianglesMasked } from './filter';
 
 // This instance's ray record (a thread's work area, placed by the caller).
 let state: usize = 0;
@@ -65,7 +65,7 @@ export function beginCast(
   state = areaAt;
   setThreadScratch(areaAt + RAY_STATE_BYTES);
   store<i32>(state, <i32>stackAt, STACK);
-  filtered = (flags & 4) != 0;
+  filtered = (flags & FLAG_FILTERED) != 0;
 }
 
 /**
@@ -78,11 +78,7 @@ export function castRange(first: i32, end: i32, countersAt: usize): void {
     subtrees0 = subtreesMasked,
     masked0 = trianglesMasked;
   setRange(first, end);
-  while (startNext(state)) {
-    if (filtered) walkRay<Filtered>(state);
-    else walkRay<Unfiltered>(state);
-    finishRay(state);
-  }
+  walkRaysAlone(state, filtered);
   store<i32>(countersAt, nodesVisited - nodes0);
   store<i32>(countersAt, trianglesTested - triangles0, 4);
   store<i32>(countersAt, subtreesMasked - subtrees0, 8);

@@ -1,10 +1,10 @@
 // The batch being cast and its rays' start and finish, shared by castRays.ts and the shared-memory
 // build castRaysShared.ts: module state of one instance (each thread has its own instance).
 
-import { setScene } from './rayWalk';
+import { setScene, walkRay } from './rayWalk';
 import { BEST, RAY_INDEX, TMAX, TOP, startRay } from './rayState';
 import { setDoubleSided } from './watertight';
-import { setFilter } from './filter';
+import { Filtered, Unfiltered, setFilter } from './filter';
 
 export function isValidRay(ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f64, tMax: f64): bool {
   const inf = Infinity;
@@ -101,4 +101,19 @@ export function setRange(first: i32, end: i32): void {
   next = first;
   count = end;
   invalid = 0;
+}
+
+/** Bit 2 of a cast's flags: apply the collision filter (filter.ts). */
+export const FLAG_FILTERED: i32 = 4;
+
+/**
+ * Casts the rays left in the batch (or in the range set) one at a time, each walking the whole tree
+ * with the ray record at `state`: castRays' loop, and each thread's in the shared-memory build.
+ */
+export function walkRaysAlone(state: usize, filtered: bool): void {
+  while (startNext(state)) {
+    if (filtered) walkRay<Filtered>(state);
+    else walkRay<Unfiltered>(state);
+    finishRay(state);
+  }
 }

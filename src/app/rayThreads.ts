@@ -1,0 +1,91 @@
+import type GUI from 'lil-gui';
+import { MAX_POOL_WORKERS, RayPool, hardwareThreads, sharedMemoryUnavailableReason } from '../core';
+import type { HudLine } from '../ui/timingHud';
+
+/**
+ * The page's ray threads: a RayPool (src/query/rays/rayPool.ts) that the ray emitters trace on, made
+ * once the page is cross-origin isolated, and the "worker threads" slider that sizes it live (default
+ * hardware threads − 1; 0: the main thread alone). Without isolation there is no pool: everything runs
+ * on the main thread as before, and the HUD says why. Hits are bit for bit the same either way.
+ */
+export class PageRayThreads {
+  /** The pool while it has workers to lend, else null (the systems then cast on the main thread). */
+  pool: RayPool | null = null;
+  readonly settings = { workers: RayPool.defaultWorkers() };
+  /** Why the page runs on one thread ('' while threads are possible). */
+  private unavailable = sharedMemoryUnavailableReason() ?? '';
+  private created: RayPool | null = null;
+  /** The worker count being applied, and the one asked for meanwhile. */
+  private applying = false;
+  private pending = false;
+
+  constructor(private readonly report: (message: string) => void) {}
+
+  /** Adds the slider to the panel and, where threads can share memory, starts the pool. */
+  install(gui: GUI, changed: () => void): void {
+    const folder = gui.addFolder('Threads');
+    const slider = folder
+      .add(this.settings, 'workers', 0, Math.min(MAX_POOL_WORKERS, Math.max(hardwareThreads(), 2)), 1)
+      .name('worker threads (0: main only)')
+      .onChange(() => void this.apply().then(changed));
+    if (this.unavailable !== '') {
+      slider.disable();
+      folder.close();
+      return;
+    }
+    void RayPool.create({ workers: 0 }).then(
+      (pool) => {
+        this.created = pool;
+        return this.apply().then(changed);
+      },
+      (error: unknown) => {
+        this.unavailable = error instanceof Error ? error.message : String(error);
+        slider.disable();
+        this.report(`threads: ${this.unavailable}; the page runs on one thread`);
+      },
+    );
+  }
+
+  /** Sizes the pool to the slider (one resize at a time; the last value asked for wins). */
+  private async apply(): Promise<void> {
+    const pool = this.created;
+    if (pool === null) return;
+    if (this.applying) {
+      this.pending = true;
+      return;
+    }
+    this.applying = true;
+    try {
+      do {
+        this.pending = false;
+        const workers = Math.round(this.settings.workers);
+        await pool.setWorkers(workers);
+        this.pool = pool.workers > 0 ? pool : null;
+      } while (this.pending);
+    } catch (error) {
+      this.report(`threads: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  /** The HUD's line on threads: how many trace rays, or why only one. */
+  line(): HudLine {
+    if (this.unavailable !== '')
+      return {
+        text: `1 thread: ${this.unavailable}`,
+        detail: `1 thread: ${this.unavailable}; the ray worker pool needs SharedArrayBuffer (COOP same-origin + COEP require-corp)`,
+      };
+    const pool = this.created;
+    const notices = pool?.notices ?? [];
+    const last = notices.length > 0 ? ` · ${notices[notices.length - 1]}` : '';
+    const threads = (this.pool?.workers ?? 0) + 1;
+    const hardware = hardwareThreads();
+    return {
+      text: `${threads} ray thread${threads === 1 ? '' : 's'} · cross-origin isolated (${hardware} hardware threads)${last}`,
+      detail:
+        `cross-origin isolated: the ray emitters trace on the main thread and ${threads - 1} pool worker${threads === 2 ? '' : 's'} ` +
+        `over shared memory (${hardware} hardware threads); other systems run on the main thread${notices.length > 0 ? `; ${notices.join('; ')}` : ''}`,
+    };
+  }
+}
