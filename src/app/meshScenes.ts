@@ -11,7 +11,7 @@ const round = (value: number): number => Math.round(value * 1000) / 1000;
 
 /**
  * The scene a dropped mesh file opens as: the mesh as the ground, seen from a camera framing its bounds,
- * with a spray of rays over its middle, a capsule probe, a walking character and a small crowd, a box
+ * with a fan of rays across it, a capsule probe, a walking character and a small crowd, a box
  * probe and a few actors, each placed and sized from the footprint (what suits a 96 m level suits a
  * 9.6 m part at a tenth of the size). Validated by the catalog exactly like a scene file.
  */
@@ -28,7 +28,16 @@ export function droppedMeshScene(file: string, terrain: TerrainMesh): SceneDefin
     terrain: { mesh: file, scale: 1, cells: DROPPED_MESH_CELLS },
     camera: { position: camera.position, target: camera.target, fov: camera.fov },
     systems: {
-      rayEmitters: { rays: 500, x: 0, z: 0, height: round(Math.max(terrain.maxHeight * 0.5, unit)), pitch: -15, spread: 40, sweep: true },
+      // From the corner nearest the camera, down across the mesh away from it: the fan lies over what it hits.
+      rayEmitters: {
+        rays: 400,
+        x: round(0.3 * side),
+        z: round(0.3 * side),
+        height: round(Math.max(terrain.maxHeight * 0.5, unit)),
+        yaw: -135,
+        pitch: -20,
+        spread: 30,
+      },
       capsules: {
         probe: { x: round(-side / 4), z: round(-side / 4), lift: round(clamp(6 * unit, 0, 10_000)), distance: round(clamp(side / 4, 0, 10_000)) },
         character: {

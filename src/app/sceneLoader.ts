@@ -161,6 +161,14 @@ export class SceneLoader {
 
   /** Puts the scene's camera back. */
   applyCamera(scene = this.scene): void {
+    const terrain = this.sandbox?.terrain;
+    if (scene.terrainMesh !== undefined && terrain?.source !== undefined) {
+      // A mesh scene's terrain settings are placeholders until its mesh is placed: its bounds decide.
+      const camera = meshSceneCamera(scene, terrain);
+      this.host.stage.setWorldSize(terrain.params.worldSize);
+      this.host.stage.setView(camera.position, camera.target, camera.fov);
+      return;
+    }
     this.host.stage.setWorldSize(scene.terrain.worldSize);
     this.host.stage.setView(scene.camera.position, scene.camera.target, scene.camera.fov);
   }
@@ -428,14 +436,13 @@ export class SceneLoader {
     this.showTerrain(terrain, null);
     Object.assign(settings.terrain, terrain.params);
     panel.refresh();
-    if (sceneCamera || resized) {
-      const camera = meshSceneCamera(opened, terrain);
-      this.host.stage.setView(camera.position, camera.target, camera.fov);
-    }
+    if (sceneCamera || resized) this.applyCamera(opened);
   }
 
   /** Switches to a validated scene; everything is checked before anything changes. */
   private use(scene: SceneDefinition, presetName: string | null, sceneCamera = !this.host.settings.view.keepCamera): void {
+    // A mesh file still being read for an earlier choice is dropped: this scene was chosen after it.
+    this.meshOpenings++;
     this.switchTo(scene, presetName);
     const { stage } = this.host;
     if (sceneCamera || scene.terrain.worldSize !== stage.worldSizeShown) this.applyCamera(scene);

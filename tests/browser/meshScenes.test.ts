@@ -72,6 +72,21 @@ async function waitForMesh(file: string): Promise<MeshMetrics> {
   return meshMetrics();
 }
 
+/** The camera's position and the point it orbits. */
+const cameraView = (): Promise<{ position: number[]; target: number[] }> =>
+  page.evaluate(() => {
+    const stage = (
+      window as unknown as {
+        colliderscope: {
+          stage: { camera: { position: { x: number; y: number; z: number } }; orbit: { target: { x: number; y: number; z: number } } };
+        };
+      }
+    ).colliderscope.stage;
+    const { position: p } = stage.camera;
+    const t = stage.orbit.target;
+    return { position: [p.x, p.y, p.z], target: [t.x, t.y, t.z] };
+  });
+
 /** Waits until the page's character stands on something (it starts just above the ground). */
 const waitForCharacterOnGround = (): Promise<unknown> =>
   page.waitForFunction(
@@ -115,28 +130,22 @@ async function screenshots(name: string): Promise<void> {
   await page.evaluate((selector) => document.querySelectorAll<HTMLElement>(selector).forEach((e) => (e.style.visibility = '')), overlays);
 }
 
-/** A few quads: a 40 m floor, a 10 m box on it, a ramp (faces in OBJ's counter-clockwise order). */
-const SMALL_OBJ = [
-  'v -20 0 -20',
-  'v 20 0 -20',
-  'v 20 0 20',
-  'v -20 0 20',
-  'v -5 0 -5',
-  'v 5 0 -5',
-  'v 5 0 5',
-  'v -5 0 5',
-  'v -5 6 -5',
-  'v 5 6 -5',
-  'v 5 6 5',
-  'v -5 6 5',
-  'f 1 4 3 2',
-  'f 9 12 11 10',
-  'f 5 9 10 6',
-  'f 8 7 11 12',
-  'f 5 8 12 9',
-  'f 6 10 11 7',
-  '',
-].join('\n');
+/** A 40 m floor of 8 × 8 quads and a 10 m box 6 m tall on its middle (faces in OBJ's counter-clockwise order): 138 triangles. */
+const SMALL_OBJ = ((): string => {
+  const lines: string[] = [];
+  for (let row = 0; row <= 8; row++) for (let col = 0; col <= 8; col++) lines.push(`v ${-20 + 5 * col} 0 ${-20 + 5 * row}`);
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const v = 1 + row * 9 + col;
+      lines.push(`f ${v} ${v + 9} ${v + 10} ${v + 1}`);
+    }
+  }
+  lines.push('v -5 0 -5', 'v 5 0 -5', 'v 5 0 5', 'v -5 0 5', 'v -5 6 -5', 'v 5 6 -5', 'v 5 6 5', 'v -5 6 5');
+  const b = (k: number): number => 82 + k;
+  lines.push(`f ${b(4)} ${b(7)} ${b(6)} ${b(5)}`, `f ${b(0)} ${b(4)} ${b(5)} ${b(1)}`, `f ${b(3)} ${b(2)} ${b(6)} ${b(7)}`);
+  lines.push(`f ${b(0)} ${b(3)} ${b(7)} ${b(4)}`, `f ${b(1)} ${b(5)} ${b(6)} ${b(2)}`);
+  return `${lines.join('\n')}\n`;
+})();
 
 describe('mesh scenes on the page', () => {
   it('opens stairs-and-ramps from ?scene=: the BVH over its triangles, every system it names running on it', async () => {
@@ -153,6 +162,9 @@ describe('mesh scenes on the page', () => {
     expect(shown.scene).toBe('city-block');
     expect((await appStatus(page)).builds).toBe(status.builds + 1);
     expect(await page.evaluate(() => new URL(location.href).searchParams.get('scene'))).toBe('city-block');
+    // The scene's camera (it follows the character's few centimetres of settling, no more).
+    const view = await cameraView();
+    [-58, 42, -62].forEach((c, i) => expect(Math.abs(view.position[i]! - c)).toBeLessThan(2));
     await screenshots('mesh-city-block');
     expect(errors).toEqual([]);
   });
@@ -168,6 +180,29 @@ describe('mesh scenes on the page', () => {
     await expect(banner().textContent()).resolves.toMatch(/the particles system needs a generated heightfield terrain .* the mesh "city-block.obj"/);
     const after = await meshMetrics();
     expect(after.systems).toEqual(before.systems);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens a dropped mesh file as a scene of its own: framed, with rays, capsules, a box probe and actors placed from its bounds', async () => {
+    await page
+      .locator('[data-testid="scene-file-input"]')
+      .setInputFiles({ name: 'block.obj', mimeType: 'text/plain', buffer: Buffer.from(SMALL_OBJ) });
+    const shown = await waitForMesh('block.obj');
+    expect(shown.scene).toBe('block');
+    expect(shown.bvhTriangles).toBe(138);
+    // Framed from outside its 40 m footprint, above its 6 m box, looking at its middle.
+    const view = await cameraView();
+    expect(Math.hypot(view.position[0]!, view.position[2]!)).toBeGreaterThan(20);
+    expect(view.position[1]).toBeGreaterThan(6);
+    expect(Math.hypot(view.target[0]!, view.target[2]!)).toBeLessThan(2);
+    expect(shown.systems).toEqual(['actors', 'capsules', 'boxProbe', 'rayEmitters']);
+    expect(Number(shown.metrics.rayEmitters!.hitsA)).toBeGreaterThan(0);
+    expect(String(shown.metrics.capsules!.probeContact)).toMatch(/^toi /);
+    await waitForCharacterOnGround();
+    expect(await banner().isVisible()).toBe(false);
+    const pixels = await canvasPixels(page);
+    expect(pixels.nonBackground).toBeGreaterThan(0.2);
+    await screenshots('mesh-dropped');
     expect(errors).toEqual([]);
   });
 
@@ -197,8 +232,8 @@ describe('mesh scenes on the page', () => {
         },
       );
       const after = await appStatus(page);
-      expect(after.scene).toBe('city-block');
-      expect(after.meshFile).toBe('city-block.obj');
+      expect(after.scene).toBe('block');
+      expect(after.meshFile).toBe('block.obj');
       expect(after.builds).toBe(before.builds);
       expect(after.building).toBe(false);
     }
@@ -212,25 +247,7 @@ describe('mesh scenes on the page', () => {
       },
     );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'mesh-bad-file.png') });
-    await expect(guiControl(page, page, 'preset').locator('.lil-display').textContent()).resolves.toBe('city-block');
-    expect(errors).toEqual([]);
-  });
-
-  it('opens a dropped mesh file as a scene of its own: framed, with rays, capsules, a box probe and actors placed from its bounds', async () => {
-    await page
-      .locator('[data-testid="scene-file-input"]')
-      .setInputFiles({ name: 'block.obj', mimeType: 'text/plain', buffer: Buffer.from(SMALL_OBJ) });
-    const shown = await waitForMesh('block.obj');
-    expect(shown.scene).toBe('block');
-    expect(shown.bvhTriangles).toBe(12);
-    expect(shown.systems).toEqual(['actors', 'capsules', 'boxProbe', 'rayEmitters']);
-    expect(Number(shown.metrics.rayEmitters!.hitsA)).toBeGreaterThan(0);
-    expect(String(shown.metrics.capsules!.probeContact)).toMatch(/^toi /);
-    await waitForCharacterOnGround();
-    expect(await banner().isVisible()).toBe(false);
-    const pixels = await canvasPixels(page);
-    expect(pixels.nonBackground).toBeGreaterThan(0.2);
-    await screenshots('mesh-dropped');
+    await expect(guiControl(page, page, 'preset').locator('.lil-display').textContent()).resolves.toBe('block');
     expect(errors).toEqual([]);
   });
 
