@@ -169,8 +169,21 @@ describe('mesh scenes on the page', () => {
     expect(errors).toEqual([]);
   });
 
-  it('refuses a heightfield-only system on a mesh with a notice, the scene running on', async () => {
+  it('refuses a heightfield-only system and terrain settings on a mesh with a notice, the scene running on', async () => {
     const before = await meshMetrics();
+    const builds = (await appStatus(page)).builds;
+    // A terrain slider moved: nothing is rebuilt, the value springs back to the mesh's, a notice says why.
+    const seed = await page.evaluate(() => {
+      const app = (window as unknown as { colliderscope: { settings: { terrain: { seed: number } }; scenes: { scheduleRebuild(): void } } })
+        .colliderscope;
+      const shown = app.settings.terrain.seed;
+      app.settings.terrain.seed = shown + 1;
+      app.scenes.scheduleRebuild();
+      return { shown, now: app.settings.terrain.seed };
+    });
+    expect(seed.now).toBe(seed.shown);
+    await expect(banner().textContent()).resolves.toMatch(/The ground is the mesh "city-block.obj": the terrain settings only describe it/);
+    expect((await appStatus(page)).builds).toBe(builds);
     await page.evaluate(() =>
       (window as unknown as { colliderscope: { scenes: { setSystem(name: string, section: object): unknown } } }).colliderscope.scenes.setSystem(
         'particles',
