@@ -2,7 +2,6 @@
 import {
   buildBVH,
   generateTerrain,
-  loadMesh,
   loadSimdRays,
   loadWasmBuilder,
   loadWasmRefit,
@@ -15,9 +14,7 @@ import {
   type TerrainMesh,
   type TerrainParams,
 } from '../core';
-
-/** The most triangles a mesh file may have on the page (the core allows more; a tab's memory does not). */
-export const PAGE_MAX_MESH_TRIANGLES = 4_000_000;
+import { readPageMesh } from './pageMesh';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
@@ -109,12 +106,7 @@ async function buildMeshTerrain(
 ): Promise<void> {
   post({ id, kind: 'progress', fraction: 0.05, stage: `Reading ${request.name}` });
   await Promise.all([loadWasmBuilder(), loadSimdRays()]);
-  const mesh = loadMesh(request.name, request.bytes, { loadUri: refuseSeparateBuffer });
-  if (mesh.triangleCount > PAGE_MAX_MESH_TRIANGLES) {
-    throw new Error(
-      `${request.name}: ${mesh.triangleCount.toLocaleString('en')} triangles; the page takes at most ${PAGE_MAX_MESH_TRIANGLES.toLocaleString('en')} (npm run scene runs bigger meshes headless)`,
-    );
-  }
+  const mesh = readPageMesh(request.name, request.bytes);
   post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
   const { terrain, bvh } = meshTerrain(mesh, { scale: request.scale, cells: request.cells, builder: 'wasm' });
   terrain.source = request.name;
@@ -122,11 +114,6 @@ async function buildMeshTerrain(
   post({ id, kind: 'terrain', mesh: terrain });
   const { posted, transfer } = postableTree(bvh);
   post({ id, kind: 'bvh', bvh: posted, refitState: null }, transfer);
-}
-
-/** The page has the one file it was given: a glTF's buffer in a file beside it cannot be read. */
-function refuseSeparateBuffer(): never {
-  throw new Error('the page reads only the file it was given; export the model as .glb (or with its buffers as data: URIs)');
 }
 
 /** The tree without the mesh arrays (the page has them), over copies of its node buffers and the buffers to transfer. */

@@ -222,12 +222,16 @@ describe('mesh scenes on the page', () => {
   it('leaves the scene on screen running, with a clear message, for each bad mesh file dropped', async () => {
     const input = page.locator('[data-testid="scene-file-input"]');
     const bad: [string, string | Buffer, RegExp][] = [
-      ['garbage.obj', 'this is not a mesh\nv 1 2\n', /garbage\.obj/],
-      ['empty.obj', '# nothing here\nv 0 0 0\n', /empty\.obj.*(no triangle|no faces|triangle)/i],
-      ['nan.obj', 'v 0 0 0\nv 1 0 nan\nv 0 0 1\nf 1 2 3\n', /nan\.obj/],
-      ['range.obj', 'v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 9\n', /range\.obj/],
-      ['short.stl', Buffer.alloc(40), /short\.stl/],
-      ['broken.glb', Buffer.from('glTF\x02\x00\x00\x00\x10\x00\x00\x00garbage!'), /broken\.glb/],
+      ['garbage.obj', 'this is not a mesh\nv 1 2\n', /garbage\.obj:2: "v" needs x y z, got 2 numbers/],
+      ['empty.obj', '# nothing here\nv 0 0 0\n', /empty\.obj: the mesh has no triangles/],
+      ['nan.obj', 'v 0 0 0\nv 1 0 nan\nv 0 0 1\nf 1 2 3\n', /nan\.obj:2: vertex 2 \(1 0 nan\) is not three finite numbers/],
+      ['range.obj', 'v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 9\n', /range\.obj:4: face corner "9" names vertex 9, but only 3 vertices/],
+      ['short.stl', Buffer.alloc(40), /short\.stl: byte 40: a binary STL needs at least 84 bytes/],
+      [
+        'broken.glb',
+        Buffer.from('glTF\x02\x00\x00\x00\x10\x00\x00\x00garbage!'),
+        /broken\.glb: byte 12: a chunk header runs past the end of the file/,
+      ],
     ];
     for (const [name, content, message] of bad) {
       const before = await appStatus(page);
