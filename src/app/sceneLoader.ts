@@ -420,6 +420,9 @@ export class SceneLoader {
         // The scene on screen goes on; the menu names it again.
         settings.scene = status.scene;
         panel.refresh();
+      } else if (request.scene !== this.scene) {
+        // Dropped while the page's first scene was still building, which it cut short: that scene builds again.
+        void this.rebuild();
       } else {
         // Nothing on screen yet (a link to a mesh scene that failed): the first generated preset instead.
         const fallback = presetNames().find((name) => loadPreset(name).terrainMesh === undefined);

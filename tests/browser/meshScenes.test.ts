@@ -268,6 +268,23 @@ describe('mesh scenes on the page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('opens a dropped scene file naming a bundled mesh, framing the mesh when the file names no camera', async () => {
+    const scene = { name: 'my-city', terrain: { mesh: 'city-block.obj' }, systems: { rayEmitters: { rays: 200, x: 0, z: -30, height: 2 } } };
+    await page
+      .locator('[data-testid="scene-file-input"]')
+      .setInputFiles({ name: 'my-city.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scene)) });
+    const shown = await waitForMesh('city-block.obj');
+    expect(shown.scene).toBe('my-city');
+    expect(shown.bvhTriangles).toBe(3792);
+    expect(shown.systems).toEqual(['rayEmitters']);
+    expect(Number(shown.metrics.rayEmitters!.hitsA)).toBeGreaterThan(0);
+    // The default camera of the mesh's bounds (80 m across, 24 m tall), not of a generated terrain.
+    const view = await cameraView();
+    expect(view.position[0]).toBeCloseTo(80 * 0.55, 1);
+    expect(view.position[1]).toBeCloseTo(24 + 80 * 0.35, 1);
+    expect(errors).toEqual([]);
+  });
+
   it('goes back to a generated terrain from a mesh', async () => {
     const before = await appStatus(page);
     await page.evaluate(() =>
