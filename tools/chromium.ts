@@ -96,6 +96,10 @@ export interface AppStatus {
   triangles: number;
   lastError: string;
   generationMs: number;
+  simFrame: number;
+  /** The mesh file the ground is ('' for a generated terrain) and the triangles its installed BVH covers. */
+  meshFile: string;
+  bvhTriangles: number;
 }
 
 export function appStatus(page: Page): Promise<AppStatus> {

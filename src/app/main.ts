@@ -15,6 +15,7 @@ import { Stage } from '../view/stage';
 import { LegendPanel } from '../ui/legendPanel';
 import type { Legend } from '../view/legend';
 import { MATERIAL_LEGEND } from '../view/terrainColors';
+import { MeshView } from '../view/meshView';
 import { TerrainView } from '../view/terrainView';
 import type { AppContext, AppFeature } from './feature';
 import { createFeatures } from './features';
@@ -41,6 +42,7 @@ const LEGEND_REFRESH_MS = 250;
 class App implements SceneLoaderHost, PresenterHost {
   readonly stage: Stage;
   readonly terrainView = new TerrainView();
+  readonly meshView = new MeshView();
   private readonly banner: ErrorBanner;
   readonly progress: ProgressBar;
   private readonly hud: TimingHud;
@@ -76,6 +78,7 @@ class App implements SceneLoaderHost, PresenterHost {
 
     const stage = (this.stage = new Stage(root));
     stage.scene.add(this.terrainView.group);
+    stage.scene.add(this.meshView.group);
     this.banner = new ErrorBanner(root);
     this.progress = new ProgressBar(root);
     this.hud = new TimingHud(root);
@@ -250,13 +253,17 @@ class App implements SceneLoaderHost, PresenterHost {
 
   private hudLines(sandbox: Sandbox): (string | HudLine)[] {
     const t = sandbox.terrain;
-    const lines: (string | HudLine)[] = [
-      {
-        text: `terrain ${t.params.cells}² · ${(t.triangleCount / 1e6).toFixed(2)}M triangles`,
-        detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
-      },
-      this.rayThreads.line(),
-    ];
+    const ground: HudLine =
+      t.source !== undefined
+        ? {
+            text: `mesh ${t.source} · ${t.triangleCount.toLocaleString('en')} triangles`,
+            detail: `mesh ${t.source} · ${t.triangleCount.toLocaleString('en')} triangles · ${t.params.worldSize.toFixed(1)} across · placed in ${t.generationMs.toFixed(0)} ms`,
+          }
+        : {
+            text: `terrain ${t.params.cells}² · ${(t.triangleCount / 1e6).toFixed(2)}M triangles`,
+            detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
+          };
+    const lines: (string | HudLine)[] = [ground, this.rayThreads.line()];
     for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
     return lines;
   }
@@ -302,6 +309,7 @@ class App implements SceneLoaderHost, PresenterHost {
   applyView(): void {
     const v = this.settings.view;
     this.terrainView.applyLook({ colouring: v.colouring, wireframe: v.wireframe, flatShading: v.flatShading });
+    this.meshView.applyLook({ colouring: v.colouring, wireframe: v.wireframe, flatShading: true });
     this.stage.applyLook({ fog: v.fog, fogAmount: v.fogAmount, sunElevation: v.sunElevation, sunAzimuth: v.sunAzimuth });
     if (v.camera === 'fly' && this.stage.cameraMode !== 'fly') this.sayWhoHoldsFlyKeys();
     this.stage.setCameraMode(v.camera);

@@ -16,10 +16,12 @@ import type { Panel } from '../ui/panel';
 import type { ProgressBar } from '../ui/progressBar';
 import type { AppSettings } from '../ui/settings';
 import type { Stage } from '../view/stage';
+import type { MeshView } from '../view/meshView';
 import type { TerrainView } from '../view/terrainView';
 import { downloadText, messageOf } from './capture';
 import type { AppFeature } from './feature';
-import { loadPreset, loadSceneFile, presetNames, readField } from './scenes';
+import { droppedMeshScene, DROPPED_MESH_CELLS, meshSceneCamera } from './meshScenes';
+import { fetchSceneMesh, loadPreset, loadSceneFile, presetNames, presetPath, readField } from './scenes';
 import type { AppStatus } from './status';
 import { BuildSuperseded, TerrainBuilder } from './terrainBuilder';
 
@@ -48,6 +50,8 @@ export interface SceneLoaderHost {
   readonly features: readonly AppFeature[];
   readonly stage: Stage;
   readonly terrainView: TerrainView;
+  /** Draws the ground when it is a mesh file (the terrain view is hidden meanwhile). */
+  readonly meshView: MeshView;
   readonly panel: Panel;
   readonly progress: ProgressBar;
   /** The preset's name goes into the URL. */
@@ -82,6 +86,10 @@ export class SceneLoader {
   private systemsPending = false;
   /** The next build is a scene's, whose camera is already set: it must not be refitted. */
   private sceneCameraSet = true;
+  /** Counts mesh files asked to open: an older one still being read is dropped when a newer one arrives. */
+  private meshOpenings = 0;
+  /** The terrain settings were refused once on this mesh scene (said once, not at every slider step). */
+  private meshSettingsRefused = false;
 
   constructor(
     private readonly host: SceneLoaderHost,
@@ -97,6 +105,7 @@ export class SceneLoader {
         sandbox.setBvh(bvh);
         host.status.bvhBuilds++;
         host.status.bvhNodes = bvh.stats.nodes;
+        host.status.bvhTriangles = bvh.stats.triangles;
         for (const feature of host.features) feature.bvhChanged?.(sandbox);
       }
       this.buildEnded();
@@ -152,11 +161,20 @@ export class SceneLoader {
 
   /** Puts the scene's camera back. */
   applyCamera(scene = this.scene): void {
+    const terrain = this.sandbox?.terrain;
+    if (scene.terrainMesh !== undefined && terrain?.source !== undefined) {
+      // A mesh scene's terrain settings are placeholders until its mesh is placed: its bounds decide.
+      const camera = meshSceneCamera(scene, terrain);
+      this.host.stage.setWorldSize(terrain.params.worldSize);
+      this.host.stage.setView(camera.position, camera.target, camera.fov);
+      return;
+    }
     this.host.stage.setWorldSize(scene.terrain.worldSize);
     this.host.stage.setView(scene.camera.position, scene.camera.target, scene.camera.fov);
   }
 
   scheduleRebuild(): void {
+    if (this.refuseOnMesh()) return;
     window.clearTimeout(this.rebuildTimer);
     this.rebuildTimer = window.setTimeout(() => void this.rebuild({ onlyIfChanged: true }), REBUILD_DELAY_MS);
   }
@@ -167,6 +185,7 @@ export class SceneLoader {
    * moved on many steps); settings out of range mid-drag are skipped quietly (the release reports them).
    */
   liveRebuild(): void {
+    if (this.refuseOnMesh()) return;
     if (this.builder.busy) {
       this.liveWaiting = true;
       return;
@@ -180,6 +199,25 @@ export class SceneLoader {
     }
     if (sameTerrain(params, this.requested)) return;
     void this.rebuild({ onlyIfChanged: true });
+  }
+
+  /**
+   * On a mesh scene the terrain settings describe the mesh as placed and do not build anything: a slider
+   * moved springs back, with a notice the first time. Returns whether the ground is a mesh.
+   */
+  private refuseOnMesh(): boolean {
+    const terrain = this.sandbox?.terrain;
+    if (this.scene.terrainMesh === undefined || terrain?.source === undefined) return false;
+    Object.assign(this.host.settings.terrain, terrain.params);
+    this.host.panel.refresh();
+    if (!this.meshSettingsRefused) {
+      this.meshSettingsRefused = true;
+      this.host.notify(
+        `The ground is the mesh ${JSON.stringify(terrain.source)}: the terrain settings only describe it. Choose a generated scene to shape a terrain.`,
+        'Terrain settings do not apply to a mesh',
+      );
+    }
+    return true;
   }
 
   /** After a build ended (terrain and BVH): the settings a drag moved to meanwhile follow. */
@@ -218,6 +256,15 @@ export class SceneLoader {
    */
   async rebuild(options: { onlyIfChanged?: boolean } = {}): Promise<void> {
     window.clearTimeout(this.rebuildTimer);
+    if (this.scene.terrainMesh !== undefined) {
+      // The page's first scene is a mesh scene (already announced): its mesh opens now. Later, nothing to rebuild.
+      if (this.sandbox === null) {
+        const scene = this.scene;
+        const path = presetPath(this.host.settings.scene);
+        await this.openMesh({ scene, file: scene.terrainMesh!.file, bytes: () => fetchSceneMesh(scene, path), presetName: null, announced: true });
+      }
+      return;
+    }
     const { settings, status, progress, panel } = this.host;
     const params = this.validTerrainSettings();
     if (options.onlyIfChanged === true && sameTerrain(params, this.requested)) return;
@@ -246,11 +293,21 @@ export class SceneLoader {
       }
       return;
     }
+    this.showTerrain(mesh, shown);
+  }
+
+  /**
+   * A terrain arrived from the worker (generated, or a mesh file placed): it becomes the sandbox's, is drawn,
+   * the scene's systems start on it if they wait, and the features hear of it. Its BVH follows through onBvh.
+   */
+  private showTerrain(mesh: TerrainMesh, shown: TerrainParams | null): void {
+    const { status, panel } = this.host;
     status.building = false;
     status.bvhBuilding = true;
     status.builds++;
     status.triangles = mesh.triangleCount;
     status.generationMs = mesh.generationMs;
+    status.meshFile = mesh.source ?? '';
     if (this.sandbox === null) {
       this.sandbox = new Sandbox(this.scene, mesh, TIMING_FRAMES, HISTORY_FRAMES);
       // Edits stretched the refitted tree too far: a fresh one is built in the worker and swapped in when ready.
@@ -259,7 +316,12 @@ export class SceneLoader {
       };
       this.host.applyRun();
     } else this.sandbox.setTerrain(mesh);
-    this.host.terrainView.setTerrain(mesh);
+    const { terrainView, meshView } = this.host;
+    if (mesh.source === undefined) {
+      terrainView.setTerrain(mesh);
+      meshView.clear();
+    } else meshView.setMesh(mesh);
+    terrainView.group.visible = mesh.source === undefined;
     this.host.stage.setWorldSize(mesh.params.worldSize);
     // A world or height scale changed from the panel: the camera frames the new terrain.
     if (!this.sceneCameraSet && shown !== null && (shown.worldSize !== mesh.params.worldSize || shown.heightScale !== mesh.params.heightScale)) {
@@ -285,12 +347,19 @@ export class SceneLoader {
 
   /** Switches to a preset; `sceneCamera` (default: unless View → keep camera) moves to the scene's camera. */
   selectPreset(name: string, sceneCamera?: boolean): void {
+    let scene: SceneDefinition;
     try {
-      this.use(loadPreset(name), name, sceneCamera);
+      scene = loadPreset(name);
     } catch (error) {
       this.host.settings.scene = this.scene.name;
       this.host.panel.refresh();
       this.host.report(messageOf(error));
+      return;
+    }
+    if (scene.terrainMesh === undefined) this.use(scene, name, sceneCamera);
+    else {
+      const path = presetPath(name);
+      void this.openMesh({ scene, file: scene.terrainMesh.file, bytes: () => fetchSceneMesh(scene, path), presetName: name, sceneCamera });
     }
   }
 
@@ -304,17 +373,89 @@ export class SceneLoader {
     });
   }
 
+  /** Opens a dropped or chosen file: a scene file, or a mesh file as a scene of its own (see droppedMeshScene). */
   async loadFile(file: File): Promise<void> {
     try {
-      this.use(await loadSceneFile(file), null);
+      const dropped = await loadSceneFile(file);
+      if (dropped.kind === 'mesh') {
+        await this.openMesh({ scene: null, file: dropped.name, bytes: () => Promise.resolve(dropped.bytes), presetName: null, sceneCamera: true });
+      } else if (dropped.scene.terrainMesh !== undefined) {
+        const scene = dropped.scene;
+        await this.openMesh({ scene, file: scene.terrainMesh!.file, bytes: () => fetchSceneMesh(scene, file.name), presetName: null });
+      } else this.use(dropped.scene, null);
     } catch (error) {
       this.host.report(messageOf(error));
     }
   }
 
+  /**
+   * Opens a scene whose ground is a mesh file: the file is read, parsed and placed in the worker with
+   * the progress bar, and only once it is good does the scene switch (a file that does not parse, has no
+   * triangles or too many leaves the scene on screen running, and says why). `scene` null: a mesh file
+   * alone, whose scene is made from its bounds. The camera goes to the scene's (or frames the mesh) unless
+   * View → keep camera holds it.
+   */
+  private async openMesh(request: MeshOpening): Promise<void> {
+    const { settings, status, progress, panel } = this.host;
+    const opening = ++this.meshOpenings;
+    const scene = request.scene;
+    status.building = true;
+    progress.start(`Opening ${request.file}`);
+    let terrain: TerrainMesh;
+    let opened: SceneDefinition;
+    try {
+      const bytes = await request.bytes();
+      if (opening !== this.meshOpenings) return;
+      const params = scene?.terrain ?? settings.terrain;
+      const file = { name: request.file, bytes, scale: scene?.terrainMesh?.scale ?? 1, cells: scene?.terrain.cells ?? DROPPED_MESH_CELLS };
+      terrain = await this.builder.buildMesh(file, params, (fraction, stage) => progress.set(fraction, stage));
+      if (opening !== this.meshOpenings) return;
+      opened = scene ?? droppedMeshScene(request.file, terrain);
+    } catch (error) {
+      if (error instanceof BuildSuperseded || opening !== this.meshOpenings) return;
+      status.building = false;
+      progress.finish();
+      this.host.report(messageOf(error));
+      if (this.sandbox !== null) {
+        // The scene on screen goes on; the menu names it again.
+        settings.scene = status.scene;
+        panel.refresh();
+      } else if (request.scene !== this.scene) {
+        // Dropped while the page's first scene was still building, which it cut short: that scene builds again.
+        void this.rebuild();
+      } else {
+        // Nothing on screen yet (a link to a mesh scene that failed): the first generated preset instead.
+        const fallback = presetNames().find((name) => loadPreset(name).terrainMesh === undefined);
+        if (fallback !== undefined) this.selectPreset(fallback, true);
+      }
+      return;
+    }
+    if (request.announced !== true) this.switchTo(opened, request.presetName);
+    this.sceneCameraSet = true;
+    this.meshSettingsRefused = false;
+    // As for generated scenes: the kept camera moves anyway when the world it looked at changes size.
+    const sceneCamera = request.sceneCamera ?? !settings.view.keepCamera;
+    const resized = terrain.params.worldSize !== this.host.stage.worldSizeShown;
+    this.showTerrain(terrain, null);
+    Object.assign(settings.terrain, terrain.params);
+    panel.refresh();
+    if (sceneCamera || resized) this.applyCamera(opened);
+  }
+
   /** Switches to a validated scene; everything is checked before anything changes. */
   private use(scene: SceneDefinition, presetName: string | null, sceneCamera = !this.host.settings.view.keepCamera): void {
-    const { settings, status, stage, panel } = this.host;
+    // A mesh file still being read for an earlier choice is dropped: this scene was chosen after it.
+    this.meshOpenings++;
+    this.switchTo(scene, presetName);
+    const { stage } = this.host;
+    if (sceneCamera || scene.terrain.worldSize !== stage.worldSizeShown) this.applyCamera(scene);
+    this.sceneCameraSet = true;
+    void this.rebuild();
+  }
+
+  /** Makes a validated scene the current one: settings, menu, URL, features; its terrain is built by the caller. */
+  private switchTo(scene: SceneDefinition, presetName: string | null): void {
+    const { settings, status, panel } = this.host;
     this.scene = scene;
     status.scene = scene.name;
     Object.assign(settings.terrain, scene.terrain);
@@ -326,11 +467,21 @@ export class SceneLoader {
     this.host.clearReport();
     this.announce(scene);
     panel.refresh();
-    if (sceneCamera || scene.terrain.worldSize !== stage.worldSizeShown) this.applyCamera(scene);
-    this.sceneCameraSet = true;
     if (this.sandbox !== null) this.sandbox.scene = scene;
-    void this.rebuild();
   }
+}
+
+/** A mesh scene to open: its scene (null: a mesh file alone), the mesh file's name and how to read its bytes. */
+interface MeshOpening {
+  scene: SceneDefinition | null;
+  file: string;
+  bytes: () => Promise<Uint8Array>;
+  /** The preset it is, for the menu and the URL (null: a file). */
+  presetName: string | null;
+  /** Whether the camera moves to the scene's (default: unless View → keep camera). */
+  sceneCamera?: boolean;
+  /** The scene was announced to the features already (the page's first scene). */
+  announced?: boolean;
 }
 
 /** The catalog's context for systems made on the page: the sandbox is their world. */

@@ -12,6 +12,10 @@ export interface AppStatus {
   bvhBuilds: number;
   bvhBuilding: boolean;
   bvhNodes: number;
+  /** Triangles the installed BVH is built over. */
+  bvhTriangles: number;
+  /** The mesh file the ground is ('' for a generated terrain). */
+  meshFile: string;
   /** The scene on screen, its triangles and how long its terrain took to generate. */
   scene: string;
   triangles: number;
@@ -38,6 +42,8 @@ export function newStatus(): AppStatus {
     bvhBuilds: 0,
     bvhBuilding: false,
     bvhNodes: 0,
+    bvhTriangles: 0,
+    meshFile: '',
     scene: '',
     triangles: 0,
     generationMs: 0,

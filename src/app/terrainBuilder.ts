@@ -1,5 +1,5 @@
 import { ColliderscopeError, TERRAIN_BUILDER, adoptRefitState, type BVH, type RefitState, type TerrainMesh, type TerrainParams } from '../core';
-import type { TerrainRequest, TerrainWorkerMessage } from './terrainWorker';
+import type { MeshFileRequest, TerrainRequest, TerrainWorkerMessage } from './terrainWorker';
 
 export type BuildProgress = (fraction: number, stage: string) => void;
 
@@ -28,6 +28,19 @@ export class TerrainBuilder {
   onBvhError: (message: string) => void = () => {};
 
   build(params: TerrainParams, progress: BuildProgress): Promise<TerrainMesh> {
+    return this.request({ params, builder: TERRAIN_BUILDER }, [], progress);
+  }
+
+  /**
+   * Reads a mesh file in the worker and places it as the terrain (its bytes are transferred: the caller
+   * gives them up). Resolves with the terrain, or rejects with the file's problem; its BVH follows through `onBvh`.
+   */
+  buildMesh(file: MeshFileRequest, params: TerrainParams, progress: BuildProgress): Promise<TerrainMesh> {
+    const transfer = file.bytes.buffer instanceof ArrayBuffer ? [file.bytes.buffer] : [];
+    return this.request({ params, builder: 'wasm', meshFile: file }, transfer, progress);
+  }
+
+  private request(request: Omit<TerrainRequest, 'id'>, transfer: Transferable[], progress: BuildProgress): Promise<TerrainMesh> {
     if (this.pending !== null) {
       // Stop the stale build outright; a fresh worker starts in a few milliseconds.
       this.worker?.terminate();
@@ -39,7 +52,7 @@ export class TerrainBuilder {
     const id = this.nextId++;
     return new Promise<TerrainMesh>((resolve, reject) => {
       this.pending = { id, resolve, reject, progress, mesh: null };
-      worker.postMessage({ id, params, builder: TERRAIN_BUILDER } satisfies TerrainRequest);
+      worker.postMessage({ id, ...request } satisfies TerrainRequest, transfer);
     });
   }
 

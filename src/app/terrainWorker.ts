@@ -2,16 +2,20 @@
 import {
   buildBVH,
   generateTerrain,
+  loadSimdRays,
   loadWasmBuilder,
   loadWasmHeights,
   loadWasmRefit,
+  meshTerrain,
   prepareRefit,
   terrainMaterialInput,
   type BVH,
   type BVHBuilderName,
   type RefitState,
+  type TerrainMesh,
   type TerrainParams,
 } from '../core';
+import { readPageMesh } from './pageMesh';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
@@ -29,11 +33,21 @@ export interface TerrainRequest {
   /** Which BVH builder runs (default 'typescript'; the page asks for TERRAIN_BUILDER); 'wasm' loads the
    *  module in this worker first and falls back to TypeScript where it cannot load (bvh.stats.builderFallback says why). */
   builder?: BVHBuilderName;
+  /** A mesh file to read and place as the terrain (its bytes, transferred) instead of generating one. */
+  meshFile?: MeshFileRequest;
+}
+
+/** A mesh file the worker parses, places (meshTerrain) and builds the BVH over with the WebAssembly builder. */
+export interface MeshFileRequest {
+  name: string;
+  bytes: Uint8Array;
+  scale: number;
+  cells: number;
 }
 
 export type TerrainWorkerMessage =
   | { id: number; kind: 'progress'; fraction: number; stage: string }
-  | { id: number; kind: 'terrain'; mesh: ReturnType<typeof generateTerrain> }
+  | { id: number; kind: 'terrain'; mesh: TerrainMesh }
   | { id: number; kind: 'bvh'; bvh: BVH; refitState: RefitState | null }
   | { id: number; kind: 'refit-state'; refitState: RefitState }
   | { id: number; kind: 'error'; message: string };
@@ -41,9 +55,13 @@ export type TerrainWorkerMessage =
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
-  const { id, params, builder = 'typescript', mesh: given } = event.data;
+  const { id, params, builder = 'typescript', mesh: given, meshFile } = event.data;
   const post = (message: TerrainWorkerMessage, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
   try {
+    if (meshFile !== undefined) {
+      await buildMeshTerrain(id, meshFile, post);
+      return;
+    }
     let mesh: { positions: Float32Array; indices: Uint32Array; materials: Uint8Array };
     if (given !== undefined) mesh = given;
     else {
@@ -64,24 +82,7 @@ scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
     await Promise.all([builder === 'wasm' ? loadWasmBuilder() : null, loadWasmRefit()]);
     const bvh = buildBVH(mesh.positions, mesh.indices, { builder }, terrainMaterialInput(mesh));
     // Copies travel (transferred): the worker keeps the tree to prepare the refit over it.
-    const quantizedBuffer = bvh.quantized?.buffer.slice(0) ?? null;
-    const floatBuffer = bvh.float?.buffer.slice(0) ?? null;
-    const triangleOrder = bvh.triangleOrder?.slice() ?? null;
-    const posted: BVH = {
-      ...bvh,
-      positions: new Float32Array(0),
-      indices: new Uint32Array(0),
-      quantized:
-        bvh.quantized === null || quantizedBuffer === null
-          ? null
-          : { ...bvh.quantized, buffer: quantizedBuffer, u16: new Uint16Array(quantizedBuffer), u32: new Uint32Array(quantizedBuffer) },
-      float:
-        bvh.float === null || floatBuffer === null
-          ? null
-          : { ...bvh.float, buffer: floatBuffer, f32: new Float32Array(floatBuffer), u32: new Uint32Array(floatBuffer) },
-      triangleOrder,
-    };
-    const transfer: Transferable[] = [quantizedBuffer, floatBuffer, triangleOrder?.buffer ?? null].filter((buffer) => buffer !== null);
+    const { posted, transfer } = postableTree(bvh);
     if (given !== undefined) {
       const refitState = prepareRefitOrNull(bvh);
       post({ id, kind: 'bvh', bvh: posted, refitState }, [...transfer, ...(refitState === null ? [] : refitStateBuffers(refitState))]);
@@ -94,6 +95,52 @@ scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
     post({ id, kind: 'error', message: error instanceof Error ? error.message : String(error) });
   }
 };
+
+/**
+ * A mesh file as the terrain: parsed, checked against the page's limit, placed and its BVH built by the
+ * WebAssembly builder (as the headless runner does, so both name the same triangles). meshTerrain needs the
+ * tree to find the top surface, so terrain and tree are posted together; nothing edits a mesh, so no refit
+ * bookkeeping follows.
+ */
+async function buildMeshTerrain(
+  id: number,
+  request: MeshFileRequest,
+  post: (message: TerrainWorkerMessage, transfer?: Transferable[]) => void,
+): Promise<void> {
+  post({ id, kind: 'progress', fraction: 0.05, stage: `Reading ${request.name}` });
+  await Promise.all([loadWasmBuilder(), loadSimdRays()]);
+  const mesh = readPageMesh(request.name, request.bytes);
+  post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
+  const { terrain, bvh } = meshTerrain(mesh, { scale: request.scale, cells: request.cells, builder: 'wasm' });
+  terrain.source = request.name;
+  // The terrain travels by copy, the tree's buffers by transfer: the page re-links the tree to its copy of the mesh.
+  post({ id, kind: 'terrain', mesh: terrain });
+  const { posted, transfer } = postableTree(bvh);
+  post({ id, kind: 'bvh', bvh: posted, refitState: null }, transfer);
+}
+
+/** The tree without the mesh arrays (the page has them), over copies of its node buffers and the buffers to transfer. */
+function postableTree(bvh: BVH): { posted: BVH; transfer: Transferable[] } {
+  const quantizedBuffer = bvh.quantized?.buffer.slice(0) ?? null;
+  const floatBuffer = bvh.float?.buffer.slice(0) ?? null;
+  const triangleOrder = bvh.triangleOrder?.slice() ?? null;
+  const posted: BVH = {
+    ...bvh,
+    positions: new Float32Array(0),
+    indices: new Uint32Array(0),
+    quantized:
+      bvh.quantized === null || quantizedBuffer === null
+        ? null
+        : { ...bvh.quantized, buffer: quantizedBuffer, u16: new Uint16Array(quantizedBuffer), u32: new Uint32Array(quantizedBuffer) },
+    float:
+      bvh.float === null || floatBuffer === null
+        ? null
+        : { ...bvh.float, buffer: floatBuffer, f32: new Float32Array(floatBuffer), u32: new Uint32Array(floatBuffer) },
+    triangleOrder,
+  };
+  const transfer: Transferable[] = [quantizedBuffer, floatBuffer, triangleOrder?.buffer ?? null].filter((buffer) => buffer !== null);
+  return { posted, transfer };
+}
 
 /** The refit's bookkeeping, or null where it cannot be made (the page then makes it on the first edit). */
 function prepareRefitOrNull(bvh: BVH): RefitState | null {

@@ -55,7 +55,7 @@ export class Panel {
       .onChange((name: string) => actions.selectScene(name));
     const fileInput = document.createElement('input');
     fileInput.type = 'file';
-    fileInput.accept = '.json,application/json';
+    fileInput.accept = '.json,application/json,.obj,.stl,.gltf,.glb';
     fileInput.hidden = true;
     fileInput.dataset.testid = 'scene-file-input';
     fileInput.addEventListener('change', () => {
@@ -64,7 +64,7 @@ export class Panel {
       fileInput.value = '';
     });
     document.body.appendChild(fileInput);
-    sceneFolder.add({ load: () => fileInput.click() }, 'load').name('load scene file…');
+    sceneFolder.add({ load: () => fileInput.click() }, 'load').name('load scene or mesh file…');
     sceneFolder.add({ save: () => actions.saveScene() }, 'save').name('save scene file');
     sceneFolder.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
 

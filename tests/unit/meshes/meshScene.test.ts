@@ -24,6 +24,10 @@ const readerFor = (sceneFile: string) => (file: string) => loadMeshFile(resolve(
 /** The example level's state after 12 fixed steps (`npm run scene -- scenes/meshes/stairs-and-ramps.json --frames 12 --hash`). */
 const LEVEL_GOLDEN_HASH = 'd20cd9913ac1bda3';
 
+const CITY = `${SCENES_DIR}meshes/city-block.json`;
+/** The generated city's state after 12 fixed steps (`npm run scene -- scenes/meshes/city-block.json --frames 12 --hash`). */
+const CITY_GOLDEN_HASH = '9428fb2c54f156b6';
+
 beforeAll(async () => {
   await Promise.all([loadSimdRays(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
 });
@@ -92,6 +96,26 @@ describe('scenes with a mesh terrain: the headless runner', () => {
     expect(report.capsules!.probeContact).toMatch(/^toi /);
     expect(report.boxProbe!.overlaps).toBeGreaterThan(0);
     // Dropped from just above the ground at the stairs' foot, the character lands on the mesh.
+    runFixedSteps(sandbox, 48);
+    expect(sandbox.report().metrics.capsules!.character).toBe('on the ground');
+  });
+
+  it('runs the generated city: every system it names on the mesh, its golden hash, the street under the footbridge', () => {
+    const scene = loadSceneFile(CITY);
+    const sandbox = createHeadlessSandbox(scene, { readField, readMesh: readerFor(CITY) });
+    expect(sandbox.terrain.source).toBe('city-block.obj');
+    expect(sandbox.bvh?.triangleCount).toBe(3792);
+    expect(sandbox.systems.map((s) => s.name)).toEqual(['actors', 'capsules', 'boxProbe', 'rayEmitters']);
+    const hash = runFixedSteps(sandbox, 12);
+    expect(runFixedSteps(createHeadlessSandbox(scene, { readField, readMesh: readerFor(CITY) }), 12)).toBe(hash);
+    expect(hash).toBe(CITY_GOLDEN_HASH);
+    const report = sandbox.report().metrics;
+    expect(report.rayEmitters!.hitsA).toBeGreaterThan(0);
+    expect(report.capsules!.probeContact).toMatch(/^toi /);
+    expect(report.boxProbe!.overlaps).toBeGreaterThan(0);
+    // The top surface over the street under the deck is the deck (4.5 m), the plaza's fountain is 1.6 m.
+    expect(sampleTerrainHeight(sandbox.terrain, -14, 0)).toBeCloseTo(4.5, 3);
+    expect(sampleTerrainHeight(sandbox.terrain, 0, 0)).toBeCloseTo(1.6, 3);
     runFixedSteps(sandbox, 48);
     expect(sandbox.report().metrics.capsules!.character).toBe('on the ground');
   });

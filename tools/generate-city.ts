@@ -1,0 +1,128 @@
+/**
+ * Writes scenes/meshes/city-block.obj: a small generated city for the systems that run on meshes (so its
+ * licence is the project's): a ground of 40 × 40 quads over 80 m, nine blocks of buildings of seeded
+ * heights between streets, some with set-back upper floors, a footbridge over a street with ramps up to
+ * it (ground under ground, which no heightfield can hold), and a stepped plaza. Y is up; every solid is
+ * closed and wound counter-clockwise seen from outside.
+ *
+ *   npx tsx tools/generate-city.ts
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const vertices: string[] = [];
+const faces: string[] = [];
+let vertexCount = 0;
+
+function vertex(x: number, y: number, z: number): number {
+  vertices.push(`v ${+x.toFixed(4)} ${+y.toFixed(4)} ${+z.toFixed(4)}`);
+  return ++vertexCount;
+}
+
+/** A convex polygon, corners counter-clockwise seen from the side it faces. */
+function face(...corners: number[]): void {
+  faces.push(`f ${corners.join(' ')}`);
+}
+
+/** An axis-aligned box from (x0, y0, z0) to (x1, y1, z1). */
+function box(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): void {
+  const c = [
+    vertex(x0, y0, z0),
+    vertex(x1, y0, z0),
+    vertex(x1, y0, z1),
+    vertex(x0, y0, z1),
+    vertex(x0, y1, z0),
+    vertex(x1, y1, z0),
+    vertex(x1, y1, z1),
+    vertex(x0, y1, z1),
+  ] as const;
+  face(c[0], c[1], c[2], c[3]); // bottom, facing −y
+  face(c[4], c[7], c[6], c[5]); // top, +y
+  face(c[0], c[4], c[5], c[1]); // −z
+  face(c[3], c[2], c[6], c[7]); // +z
+  face(c[0], c[3], c[7], c[4]); // −x
+  face(c[1], c[5], c[6], c[2]); // +x
+}
+
+/** A wedge across x0…x1 rising along z from `low` at z0 to `high` at z1 (a ramp's solid, its base at y = 0). */
+function rampAlongZ(x0: number, z0: number, x1: number, z1: number, low: number, high: number): void {
+  const a = vertex(x0, 0, z0);
+  const b = vertex(x1, 0, z0);
+  const c = vertex(x1, 0, z1);
+  const d = vertex(x0, 0, z1);
+  const e = vertex(x0, low, z0);
+  const f = vertex(x1, low, z0);
+  const g = vertex(x1, high, z1);
+  const h = vertex(x0, high, z1);
+  face(a, b, c, d); // bottom
+  face(e, h, g, f); // slope
+  face(a, e, f, b); // low end, −z
+  face(d, c, g, h); // high end, +z
+  face(a, d, h, e); // −x side
+  face(b, f, g, c); // +x side
+}
+
+/** Heights from a fixed integer hash: the same city every time, without a random generator. */
+function hashUnit(i: number, j: number): number {
+  let h = (i * 374761393 + j * 668265263) | 0;
+  h = Math.imul(h ^ (h >>> 13), 1274126177);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+// Ground: 40 × 40 quads over [−40, 40]², at y = 0, facing up.
+const cells = 40;
+const size = 80;
+const first = vertexCount + 1;
+for (let row = 0; row <= cells; row++)
+  for (let col = 0; col <= cells; col++) vertex(-size / 2 + (col * size) / cells, 0, -size / 2 + (row * size) / cells);
+for (let row = 0; row < cells; row++) {
+  for (let col = 0; col < cells; col++) {
+    const v = first + row * (cells + 1) + col;
+    face(v, v + cells + 1, v + cells + 2, v + 1);
+  }
+}
+
+// Nine blocks of 20 m between 8 m streets; each holds 2 × 2 buildings on 9 m lots, 2 m apart. The middle
+// block is the plaza; one lot of the south-west block stays empty for the character to walk into.
+const BLOCK = 20;
+const STREET = 8;
+const start = -(3 * BLOCK + 2 * STREET) / 2;
+for (let bi = 0; bi < 3; bi++) {
+  for (let bj = 0; bj < 3; bj++) {
+    const x0 = start + bi * (BLOCK + STREET);
+    const z0 = start + bj * (BLOCK + STREET);
+    if (bi === 1 && bj === 1) {
+      // The plaza: three steps of 0.3 m, each 2 m in from the last, and a fountain's basin in the middle.
+      for (let step = 0; step < 3; step++) box(x0 + 2 * step, 0, z0 + 2 * step, x0 + BLOCK - 2 * step, 0.3 * (step + 1), z0 + BLOCK - 2 * step);
+      box(x0 + 8, 0.9, z0 + 8, x0 + 12, 1.6, z0 + 12);
+      continue;
+    }
+    for (let li = 0; li < 2; li++) {
+      for (let lj = 0; lj < 2; lj++) {
+        if (bi === 0 && bj === 0 && li === 1 && lj === 1) continue;
+        const lx = x0 + li * 11;
+        const lz = z0 + lj * 11;
+        const height = 4 + Math.round(16 * hashUnit(3 * bi + li, 3 * bj + lj));
+        box(lx, 0, lz, lx + 9, height, lz + 9);
+        // Taller buildings set back an upper storey or two.
+        if (height > 12) box(lx + 2, height, lz + 2, lx + 7, height + 4, lz + 7);
+      }
+    }
+  }
+}
+
+// A footbridge over the street between the west and middle columns of blocks: a deck 4.5 m up, 3 m wide,
+// reached by ramps at both ends along z, with the street running on under it.
+const bridgeX0 = start + BLOCK + 1.5;
+const bridgeX1 = bridgeX0 + STREET - 3;
+box(bridgeX0, 4.2, -6, bridgeX1, 4.5, 6);
+rampAlongZ(bridgeX0, -20, bridgeX1, -6, 0, 4.5);
+rampAlongZ(bridgeX0, 6, bridgeX1, 20, 4.5, 0);
+
+const header = [
+  '# city-block.obj: a generated city for the systems that run on meshes (tools/generate-city.ts).',
+  '# Generated by the project; same licence as the project. Y up, metres.',
+];
+const path = fileURLToPath(new URL('../scenes/meshes/city-block.obj', import.meta.url));
+writeFileSync(path, [...header, 'o city', ...vertices, ...faces, ''].join('\n'));
+console.log(`wrote ${path}: ${vertexCount} vertices, ${faces.length} faces`);
