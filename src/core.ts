@@ -53,3 +53,4 @@ export {
 } from './query/boxTriangle/boxTriangleKernel';
 export { SimdCapsuleKernel } from './query/capsule/capsuleKernel';
 export { loadSimdCapsules, simdCapsuleKernel, simdCapsulesUnavailableReason, sweepCapsulesSimd } from './query/capsule/simdCapsules';
+export { loadAllKernels } from './loadKernels';

@@ -4,18 +4,7 @@
  *
  *   npm run scene -- scenes/default.json --frames 120 [--dt 0.016666] [--json]
  */
-import {
-  ColliderscopeError,
-  createHeadlessSandbox,
-  loadSimdCapsules,
-  loadSimdParticles,
-  loadSimdRays,
-  loadSimdBoxTriangles,
-  loadWasmBuilder,
-  loadWasmHeights,
-  loadWasmRefit,
-  summarize,
-} from '../src/core';
+import { ColliderscopeError, createHeadlessSandbox, summarize, loadAllKernels } from '../src/core';
 import { registerThreeMeshBVHCaster } from '../src/adapters/three/threeMeshBvhCaster';
 import { dirname, resolve } from 'node:path';
 import { loadMeshFile, loadSceneFile, readField } from './sceneFiles';
@@ -132,15 +121,7 @@ try {
   // As in the page: the WebAssembly SIMD kernels where they load (the systems fall back to TypeScript, and report which ran).
   // As in the page: three-mesh-bvh is there for a ray emitters' strategy B that names it (`"external"`).
   registerThreeMeshBVHCaster();
-  await Promise.all([
-    loadSimdRays(),
-    loadSimdParticles(),
-    loadSimdCapsules(),
-    loadSimdBoxTriangles(),
-    loadWasmBuilder(),
-    loadWasmRefit(),
-    loadWasmHeights(),
-  ]);
+  await loadAllKernels();
   run(options);
 } catch (error) {
   if (error instanceof ColliderscopeError) {

@@ -15,15 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import {
-  loadSimdBoxTriangles,
-  loadSimdCapsules,
-  loadSimdParticles,
-  loadSimdRays,
-  loadWasmBuilder,
-  loadWasmHeights,
-  loadWasmRefit,
-} from '../src/core';
+import { loadAllKernels } from '../src/core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, SCREENSHOT_DIR } from './chromium';
 import { browserSoak } from './soak/browserSoak';
 import type { SoakSample, SoakVerdict } from './soak/checks';
@@ -55,15 +47,7 @@ if (replot >= 0) {
 } else if (args.includes('--node')) {
   if ((globalThis as { gc?: unknown }).gc === undefined)
     console.warn('soak: run with NODE_OPTIONS=--expose-gc (npm run soak does) for heap figures after collection');
-  await Promise.all([
-    loadSimdRays(),
-    loadSimdParticles(),
-    loadSimdCapsules(),
-    loadSimdBoxTriangles(),
-    loadWasmBuilder(),
-    loadWasmRefit(),
-    loadWasmHeights(),
-  ]);
+  await loadAllKernels();
   const frames = option('--frames', 100_000);
   const result = nodeSoak({
     frames,

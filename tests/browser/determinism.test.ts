@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  createHeadlessSandbox,
-  loadSimdBoxTriangles,
-  loadSimdCapsules,
-  loadSimdParticles,
-  loadSimdRays,
-  loadWasmBuilder,
-  loadWasmRefit,
-  parseSceneText,
-  runFixedSteps,
-} from '../../src/core';
+import { createHeadlessSandbox, parseSceneText, runFixedSteps, loadAllKernels } from '../../src/core';
 import { loadSceneFile, readField, SCENES_DIR } from '../../tools/sceneFiles';
 import { SCREENSHOT_DIR, appStatus, openPage, useHarness, waitForBvh } from './harness';
 
@@ -24,7 +14,7 @@ interface PageWithSandbox {
 
 describe('the page and the headless runner are one program', () => {
   it('the gusts scene, restarted and stepped 12 fixed frames with the keyboard, reaches the runner’s hash', async () => {
-    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
+    await loadAllKernels();
     const runner = createHeadlessSandbox(loadSceneFile(`${SCENES_DIR}gusts.json`), { readField });
     const expected = runFixedSteps(runner, FRAMES);
 

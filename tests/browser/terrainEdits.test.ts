@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import {
-  createHeadlessSandbox,
-  loadSimdBoxTriangles,
-  loadSimdCapsules,
-  loadSimdParticles,
-  loadSimdRays,
-  loadWasmBuilder,
-  loadWasmRefit,
-  parseSceneText,
-  runFixedSteps,
-} from '../../src/core';
+import { createHeadlessSandbox, parseSceneText, runFixedSteps, loadAllKernels } from '../../src/core';
 import { readField } from '../../tools/sceneFiles';
 import { LIGHT_TERRAIN, SCREENSHOT_DIR, appStatus, guiControl, guiFolder, openPage, useHarness, waitForBvh } from './harness';
 
@@ -59,7 +49,7 @@ async function editAt(page: Page, x: number, y: number, toX = x, toY = y): Promi
 
 describe('blast and sculpt in real Chromium', () => {
   it('Ctrl+Shift+click blasts a crater, a brush sculpts, undo takes one back, and the runner replays the saved scene to the same hash', async () => {
-    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
+    await loadAllKernels();
     const { page, errors } = await openPage(harness, LIGHT_TERRAIN, { width: 1280, height: 720 });
     await waitForBvh(page);
     await page.keyboard.press('Space');

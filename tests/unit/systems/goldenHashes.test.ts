@@ -1,18 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createHeadlessSandbox,
-  currentScene,
-  loadSimdBoxTriangles,
-  loadSimdCapsules,
-  loadSimdParticles,
-  loadSimdRays,
-  loadWasmBuilder,
-  loadWasmRefit,
-  parseScene,
-  runFixedSteps,
-  sceneToJson,
-  type SceneDefinition,
-} from '../../../src/core';
+import { createHeadlessSandbox, currentScene, parseScene, runFixedSteps, sceneToJson, type SceneDefinition, loadAllKernels } from '../../../src/core';
 import { loadSceneFile, presetNames, readField, SCENES_DIR } from '../../../tools/sceneFiles';
 
 /** Fixed 1/60 s steps each preset runs before its state is hashed. */
@@ -48,7 +35,7 @@ const GOLDEN: Record<string, string> = {
 
 beforeAll(async () => {
   // As the runner and the page: the WebAssembly SIMD kernels where they load.
-  await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
+  await loadAllKernels();
 });
 
 describe('golden determinism hashes', () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSimdBoxTriangles, loadSimdCapsules, loadSimdParticles, loadSimdRays, loadWasmBuilder, loadWasmRefit } from '../../../src/core';
+import { loadAllKernels } from '../../../src/core';
 import { firstNaN, judgeSoak, type SoakSample } from '../../../tools/soak/checks';
 import { nodeSoak } from '../../../tools/soak/nodeSoak';
 
@@ -33,7 +33,7 @@ describe('soak checks', () => {
 
 describe('node soak, smoke run', () => {
   beforeAll(async () => {
-    await Promise.all([loadSimdRays(), loadSimdParticles(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder(), loadWasmRefit()]);
+    await loadAllKernels();
   });
 
   it('steps every system with a crater and both kernels, sampling each pass without NaN', () => {
