@@ -36,9 +36,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['wind', 'actors', 'particles', 'capsules', 'boxProbe', 'emitters', 'cracks'],
   // The sandbox: steps whatever systems it is given, knows none of them.
   ['sim'],
-  // The catalog that knows every system, the headless start, then the public face.
+  // The catalog that knows every system, the headless start and loading every kernel, then the public face.
   ['systems'],
-  ['headless'],
+  ['headless', 'loadKernels'],
   ['core'],
 ];
 
