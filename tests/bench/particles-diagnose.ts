@@ -1,5 +1,6 @@
 /**
- * Why particles fall through: runs one terrain of the fall-through grid (particles-grid.ts) and, for
+ * Why particles fall through the planes: runs one terrain of the fall-through grid (particles-grid.ts)
+ * with the planes alone (the heightfield net off) and, for
  * every life found below the true surface for the first time, records what its plane was at that
  * moment. Prints the shares by effect, plane source and shape of the failure:
  *   planeless      the particle had no plane at all
@@ -11,12 +12,17 @@
  *                  through in this step (the plane was met too late, or the ground rose within a step)
  * and the step length in terrain cells (tunnelling needs steps longer than a cell).
  *
+ * Rows go to bench-results/particles-diagnose.json (_report.ts).
+ *
  *   npx tsx tests/bench/particles-diagnose.ts [--kind hetero --seed 1337 --height 150 --size 128 --cells 1024]
+ *   npx tsx tests/bench/particles-diagnose.ts --quick    smoke run (128 cells, 10k particles, 60 frames)
  */
 import { ParticleSystem, Sandbox, buildBVH, loadSimdParticles, loadSimdRays, parseScene, showcaseEffects, type TerrainKind } from '../../src/core';
 import { TerrainHeightSampler } from '../../src/particles/terrainHeight';
+import { BenchReport } from './_report';
 
 const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
 const option = (name: string, fallback: string): string => {
   const at = argv.indexOf(`--${name}`);
   return at >= 0 && at + 1 < argv.length ? argv[at + 1]! : fallback;
@@ -25,9 +31,11 @@ const kind = option('kind', 'hetero') as TerrainKind;
 const seed = Number(option('seed', '1337'));
 const heightScale = Number(option('height', '150'));
 const worldSize = Number(option('size', '128'));
-const cells = Number(option('cells', '1024'));
-const SETTLE = Number(option('settle', '240'));
-const FRAMES = Number(option('frames', '360'));
+const cells = Number(option('cells', quick ? '128' : '1024'));
+const SETTLE = Number(option('settle', quick ? '30' : '240'));
+const FRAMES = Number(option('frames', quick ? '30' : '360'));
+const PARTICLES = quick ? 10_000 : 100_000;
+const BUDGET = quick ? 100 : 1_000;
 const DT = 1 / 60;
 const SOURCES = ['none', 'ray', 'cache', 'contact', 'far'];
 
@@ -37,7 +45,11 @@ async function main(): Promise<void> {
   const scene = parseScene({ name: 'diagnose', seed: 20120619, terrain: { kind, seed, heightScale, worldSize, cells } });
   const sandbox = new Sandbox(scene, undefined, 8);
   sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: 100_000, budget: 1_000 }), { seed: scene.seed }, false);
+  const system = new ParticleSystem(
+    showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }),
+    { seed: scene.seed, heightfieldNet: false },
+    false,
+  );
   sandbox.addSystem(system);
   const terrain = sandbox.terrain;
   const sampler = new TerrainHeightSampler(terrain);
@@ -124,6 +136,27 @@ async function main(): Promise<void> {
   const q = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.floor(p * (values.length - 1))] ?? NaN;
   console.log(`  step length, cells: median ${q(stepCells, 0.5).toFixed(2)}, p90 ${q(stepCells, 0.9).toFixed(2)}, max ${q(stepCells, 1).toFixed(2)}`);
   console.log(`  ground − plane at the particle, m: median ${q(planeErrors, 0.5).toFixed(3)}, p90 ${q(planeErrors, 0.9).toFixed(3)}`);
+  const report = new BenchReport(import.meta.url, {
+    kind,
+    seed,
+    heightScale,
+    worldSize,
+    cells,
+    particles: PARTICLES,
+    budget: BUDGET,
+    settle: SETTLE,
+    frames: FRAMES,
+  });
+  report.addQuality({
+    name: `${kind} seed ${seed} h${heightScale} ${worldSize} m ${cells} cells`,
+    lives: t.lives,
+    fell: t.fellThroughLives / t.lives,
+    events,
+    shares: Object.fromEntries([...counts].map(([key, n]) => [key, n / events])),
+    stepCellsMedian: q(stepCells, 0.5),
+    planeErrorMedian: q(planeErrors, 0.5),
+  });
+  report.finish();
 }
 
 void main();

@@ -7,7 +7,8 @@
  * own terrain, tree and particles) step side by side, one with the net, one without: CPU time
  * (process.cpuUsage) of BLOCK frames each, back to back, the order alternating (_pairedCpu.ts), each
  * from its own timing loop. Rows: each side's CPU ms per step (median, least–most over the pairs) and
- * the median of the pairs' with / without ratios with their spread. Terrains: the showcase (512 cells,
+ * the median of the pairs' with / without ratios with their spread; then the medians of the net's own
+ * phase and of the rest of the step (wall ms, from the system's phase times) over MEASURED frames. Terrains: the showcase (512 cells,
  * the ≤ 4 ms target) and the worst of the fall-through grid (hetero, seed 1337, height 150, 128 m, 1024
  * cells), where the planes let the most through and the net catches the most.
  *
@@ -27,6 +28,10 @@ const PAIRS = quick ? 6 : 40;
 const BLOCK = 5;
 const DT = 1 / 60;
 const TARGET_MS = 4;
+/** Frames after the pairs whose phase times (wall) give the net's share of the step. */
+const MEASURED = quick ? 10 : 60;
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 interface Terrain {
   name: string;
@@ -60,8 +65,19 @@ async function main(): Promise<void> {
   console.log(
     `heightfield net: ${PARTICLES.toLocaleString('en')} particles, ${BUDGET.toLocaleString('en')} rays a frame, ${PAIRS} pairs of ${BLOCK} steps`,
   );
-  const header = ['terrain', 'with net ms', 'least–most', 'without ms', 'least–most', 'with/without', 'spread', 'caught/frame'];
-  const widths = [34, 12, 13, 11, 13, 13, 30, 13];
+  const header = [
+    'terrain',
+    'with net ms',
+    'least–most',
+    'without ms',
+    'least–most',
+    'with/without',
+    'spread',
+    'caught/frame',
+    'net wall ms',
+    'rest wall ms',
+  ];
+  const widths = [34, 12, 13, 11, 13, 13, 30, 13, 12, 13];
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ');
   console.log(line(header));
   let worstMs = 0;
@@ -69,7 +85,7 @@ async function main(): Promise<void> {
     const settled = makeWorld(t.terrain, true);
     for (let frame = 0; frame < SETTLE; frame++) settled.sandbox.step(DT);
     const snapshot = settled.system.snapshot();
-    const withNet = makeWorld(t.terrain, true);
+    const withNet = settled;
     const without = makeWorld(t.terrain, false);
     for (const world of [withNet, without]) {
       world.system.restore(snapshot);
@@ -84,6 +100,15 @@ async function main(): Promise<void> {
     );
     const row = report.add(pairedRow(t.name, 'with net', 'without net', times, { unit: 'one step of 1/60 s, check off', ratioOf: 'ours/peer' }));
     const caught = withNet.system.totals.caught / Math.max(1, withNet.system.totals.frames);
+    // The net's own phase (wall ms) beside the rest of the step, over a few more frames with the net.
+    const ground: number[] = [];
+    const rest: number[] = [];
+    for (let frame = 0; frame < MEASURED; frame++) {
+      withNet.sandbox.step(DT);
+      const ms = withNet.system.phaseMs;
+      ground.push(ms.ground);
+      rest.push(ms.spawn + ms.wind + ms.move + ms.cache + ms.rays);
+    }
     worstMs = Math.max(worstMs, t.terrain.cells === 512 ? row.ourMs : 0);
     console.log(
       line([
@@ -95,6 +120,8 @@ async function main(): Promise<void> {
         `× ${row.ratio.toFixed(3)}`,
         formatSpread(row.spread, 3),
         caught.toFixed(0),
+        median(ground).toFixed(2),
+        median(rest).toFixed(2),
       ]),
     );
   }
