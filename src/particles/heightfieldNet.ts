@@ -60,8 +60,9 @@ export class HeightfieldNet {
       const gx = (x + half) * inverseSpacing;
       const gz = (z + half) * inverseSpacing;
       if (!(gx >= 0 && gx <= cells && gz >= 0 && gz <= cells)) continue;
-      const col = Math.min(Math.floor(gx), cells - 1);
-      const row = Math.min(Math.floor(gz), cells - 1);
+      // gx, gz ∈ [0, cells]: truncation is the floor.
+      const col = Math.min(gx | 0, cells - 1);
+      const row = Math.min(gz | 0, cells - 1);
       const u = gx - col;
       const v = gz - row;
       const a = row * side + col;
