@@ -11,18 +11,20 @@ import { PLANE_CONTACT, type ParticleBuffers } from './particleBuffers';
  * terrain extrapolated under the particle (a cache column wider than the terrain's cells on steep
  * ground), or the far face of a V the particle slid or flew into.
  *
- * One pass in TypeScript for both kernels (so they stay bit for bit alike): a grid lookup per particle,
- * read-only unless the particle is under the ground. Triangles whose material the raycasts' filter
+ * The scan is a grid lookup per particle, read-only unless the particle is under the ground; it has a
+ * WebAssembly twin over a copy of the heights in the particle kernel's memory (the same particles
+ * found), and the few found are put back here for both. Triangles whose material the raycasts' filter
  * drops (e.g. water) catch nothing, as they give no planes. Mesh terrains (`source` set) have no exact
  * heightfield, and the system does not make a net for them.
  */
 export class HeightfieldNet {
   private readonly heights: Float32Array;
   private readonly materials: Uint8Array;
-  private readonly cells: number;
+  /** The grid: cells a side, half the world's size, cells per metre (the WebAssembly scan reads them too). */
+  readonly cells: number;
   private readonly side: number;
-  private readonly half: number;
-  private readonly inverseSpacing: number;
+  readonly half: number;
+  readonly inverseSpacing: number;
   /** 1 for each material id (0–255) whose triangles catch particles. */
   private readonly kept = new Uint8Array(256).fill(1);
 
@@ -41,7 +43,11 @@ export class HeightfieldNet {
     for (let m = 0; m < 256; m++) this.kept[m] = kept(m) ? 1 : 0;
   }
 
-  /** Catches the live particles of slots [start, end) that are under the ground; returns how many. */
+  /**
+   * Catches the live particles of slots [start, end) that are under the ground; returns how many. The
+   * scan is the WebAssembly twin's (findUnder, src/platform/assembly/particles/findUnder.ts) to the
+   * bit; each particle found is then caught by catchOne, as the twin's list is by catchListed.
+   */
   catch(b: ParticleBuffers, start: number, end: number, radius: number): number {
     const positions = b.positions;
     const lifetimes = b.lifetimes;
@@ -54,11 +60,9 @@ export class HeightfieldNet {
     for (let i = start; i < end; i++) {
       if (lifetimes[i] === 0) continue;
       const i4 = 4 * i;
-      const x = positions[i4]!;
       const y = positions[i4 + 1]!;
-      const z = positions[i4 + 2]!;
-      const gx = (x + half) * inverseSpacing;
-      const gz = (z + half) * inverseSpacing;
+      const gx = (positions[i4]! + half) * inverseSpacing;
+      const gz = (positions[i4 + 2]! + half) * inverseSpacing;
       if (!(gx >= 0 && gx <= cells && gz >= 0 && gz <= cells)) continue;
       // gx, gz ∈ [0, cells]: truncation is the floor.
       const col = Math.min(gx | 0, cells - 1);
@@ -71,25 +75,56 @@ export class HeightfieldNet {
         hc = h[a + side]!,
         hd = h[a + side + 1]!;
       // Triangle (a, c, b) covers u + v ≤ 1, (b, c, d) the rest (as TerrainHeightSampler).
-      const upper = u + v > 1;
-      const ground = upper ? hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd) : ha + u * (hb - ha) + v * (hc - ha);
-      if (!(y < ground)) continue;
-      if (this.kept[this.materials[2 * (row * cells + col) + (upper ? 1 : 0)]!] === 0) continue;
-      caught++;
-      this.putBack(
-        b,
-        i4,
-        x,
-        z,
-        ground,
-        upper ? (hd - hc) * inverseSpacing : (hb - ha) * inverseSpacing,
-        upper ? (hd - hb) * inverseSpacing : (hc - ha) * inverseSpacing,
-        radius,
-      );
-      b.planeSources[i] = PLANE_CONTACT;
-      b.touching[i] = 1;
+      const ground = u + v > 1 ? hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd) : ha + u * (hb - ha) + v * (hc - ha);
+      if (y < ground) caught += this.catchOne(b, i, radius);
     }
     return caught;
+  }
+
+  /** Catches the particles of list[0, count) (slots the scan found under the ground); returns how many. */
+  catchListed(b: ParticleBuffers, list: Int32Array, count: number, radius: number): number {
+    let caught = 0;
+    for (let k = 0; k < count; k++) caught += this.catchOne(b, list[k]!, radius);
+    return caught;
+  }
+
+  /** Puts particle i, found under the ground, back on its triangle unless the triangle's material is not kept; 1 if it did. */
+  private catchOne(b: ParticleBuffers, i: number, radius: number): number {
+    const positions = b.positions;
+    const h = this.heights;
+    const cells = this.cells;
+    const side = this.side;
+    const inverseSpacing = this.inverseSpacing;
+    const i4 = 4 * i;
+    const x = positions[i4]!;
+    const z = positions[i4 + 2]!;
+    const gx = (x + this.half) * inverseSpacing;
+    const gz = (z + this.half) * inverseSpacing;
+    const col = Math.min(gx | 0, cells - 1);
+    const row = Math.min(gz | 0, cells - 1);
+    const u = gx - col;
+    const v = gz - row;
+    const a = row * side + col;
+    const ha = h[a]!,
+      hb = h[a + 1]!,
+      hc = h[a + side]!,
+      hd = h[a + side + 1]!;
+    const upper = u + v > 1;
+    if (this.kept[this.materials[2 * (row * cells + col) + (upper ? 1 : 0)]!] === 0) return 0;
+    const ground = upper ? hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd) : ha + u * (hb - ha) + v * (hc - ha);
+    this.putBack(
+      b,
+      i4,
+      x,
+      z,
+      ground,
+      upper ? (hd - hc) * inverseSpacing : (hb - ha) * inverseSpacing,
+      upper ? (hd - hb) * inverseSpacing : (hc - ha) * inverseSpacing,
+      radius,
+    );
+    b.planeSources[i] = PLANE_CONTACT;
+    b.touching[i] = 1;
+    return 1;
   }
 
   /** The particle at x, z onto its triangle, of height `ground` there and slopes ∂h/∂x, ∂h/∂z. */

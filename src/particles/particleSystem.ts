@@ -195,6 +195,8 @@ export class ParticleSystem implements SimSystem {
   private net: HeightfieldNet | null = null;
   private netBvh: BVH | null = null;
   private netFilter = 0;
+  /** The kernel buffers whose memory holds the terrain's heights as they are now (null: none does). */
+  private heightsLoadedInto: ParticleBuffers | null = null;
   private terrain: TerrainMesh | null = null;
   /**
    * Slots that ask their effect's cache this step (they bounced, or entered a new cell), grouped by
@@ -299,6 +301,7 @@ export class ParticleSystem implements SimSystem {
     this.heightSampler = new TerrainHeightSampler(world.terrain);
     this.net = world.terrain.source === undefined ? new HeightfieldNet(world.terrain) : null;
     this.netBvh = null;
+    this.heightsLoadedInto = null;
     this.reset();
   }
 
@@ -309,6 +312,7 @@ export class ParticleSystem implements SimSystem {
    * fallen through. With trajectory keying an entry's plane may lie far from its cell: the whole cache goes.
    */
   terrainDeformed(_world: World, area: Float64Array): void {
+    this.heightsLoadedInto = null;
     const minX = area[0]!;
     const minZ = area[1]!;
     const maxX = area[2]!;
@@ -486,11 +490,17 @@ export class ParticleSystem implements SimSystem {
    */
   private moveIntoKernelMemory(): void {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
-    if (kernel === null || (kernel.holds(this.buffers) && this.cachesResident(kernel))) return;
+    if (kernel === null || (kernel.holds(this.buffers) && this.cachesResident(kernel) && kernel.heightRoom(this.buffers) >= this.heightCount()))
+      return;
     const resident = this.kernelBuffers(this.buffers.capacity);
     if (resident === null) return;
     resident.copyFrom(this.buffers);
     this.buffers = resident;
+  }
+
+  /** The heights the kernel memory needs room for: the terrain's grid when the heightfield net scans it. */
+  private heightCount(): number {
+    return this.net !== null && this.options.heightfieldNet ? this.terrain!.heights.length : 0;
   }
 
   /** Whether every effect's cache lives in the kernel memory of the buffers. */
@@ -507,6 +517,7 @@ export class ParticleSystem implements SimSystem {
       return simdParticleKernel()!.createResident(
         capacity,
         this.effects.map((effect) => effect.cache),
+        this.heightCount(),
       );
     } catch (error) {
       this.simdMemoryRefused = `no WebAssembly memory for ${capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
@@ -558,8 +569,19 @@ export class ParticleSystem implements SimSystem {
       this.netBvh = bvh;
       this.netFilter = filter;
     }
+    const b = this.buffers;
+    // The scan runs on the SIMD move's module when the particles are there (same particles found).
+    let kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    if (kernel !== null && this.heightsLoadedInto !== b) {
+      if (kernel.loadHeights(b, this.terrain!.heights)) this.heightsLoadedInto = b;
+      else kernel = null;
+    }
     let caught = 0;
-    for (const effect of this.effects) caught += net.catch(this.buffers, effect.start, effect.start + effect.capacity, effect.params.radius);
+    for (const effect of this.effects) {
+      const end = effect.start + effect.capacity;
+      const found = kernel === null ? -1 : kernel.findUnder(b, effect.start, end, net.cells, net.half, net.inverseSpacing);
+      caught += found < 0 ? net.catch(b, effect.start, end, effect.params.radius) : net.catchListed(b, b.askers, found, effect.params.radius);
+    }
     this.frame.caught = caught;
   }
 

@@ -9,6 +9,7 @@ import {
   loadSimdRays,
   parseScene,
   particleEffectPreset,
+  simdParticleKernel,
   terrainMaterialInput,
   type ParticleEffectParams,
   type TerrainMesh,
@@ -190,6 +191,37 @@ function rain(terrain: TerrainMesh, options: { heightfieldNet: boolean; kernel?:
   return system;
 }
 
+describe('the heightfield net scan in WebAssembly (findUnder)', () => {
+  it('finds exactly the particles the TypeScript scan catches: random, off the grid, on its edges, NaN (seeds 1–4)', async () => {
+    expect(await loadSimdParticles()).not.toBeNull();
+    const kernel = simdParticleKernel()!;
+    for (const seed of [1, 2, 3, 4]) {
+      const terrain = generateTerrain({ cells: 16, worldSize: 8, heightScale: 12, seed, kind: 'ridged' });
+      const count = 203;
+      const b = kernel.createResident(count, [], terrain.heights.length);
+      const random = new Random(seed);
+      const half = 4;
+      for (let i = 0; i < count; i++) {
+        const edge = i % 7 === 0 ? half : i % 11 === 0 ? -half : NaN;
+        const x = Number.isNaN(edge) ? (random.next() * 2.2 - 1.1) * half : edge;
+        const z = i % 13 === 0 ? Math.round(random.next() * 16) * 0.5 - half : (random.next() * 2.2 - 1.1) * half;
+        b.positions.set([i === 5 ? NaN : x, 6 * random.next() + 1 - 0.5 * (i % 3), z], 4 * i);
+        b.lifetimes[i] = i % 17 === 0 ? 0 : 1;
+      }
+      expect(kernel.loadHeights(b, terrain.heights)).toBe(true);
+      const net = new HeightfieldNet(terrain);
+      const found = kernel.findUnder(b, 0, count, net.cells, net.half, net.inverseSpacing);
+      const list = [...b.askers.subarray(0, found)];
+      b.planeSources.fill(0);
+      const caught = net.catch(b, 0, count, RADIUS);
+      const expected = [...b.planeSources.keys()].filter((i) => b.planeSources[i] === PLANE_CONTACT);
+      expect(found).toBe(caught);
+      expect(list).toEqual(expected);
+      expect(found).toBeGreaterThan(10);
+    }
+  });
+});
+
 describe('the heightfield net in the particle system', () => {
   it('nothing falls through a V valley, a wall or a spike on a budget; the planes alone let some through', () => {
     const shapes: [string, (x: number, z: number) => number][] = [
@@ -214,6 +246,8 @@ describe('the heightfield net in the particle system', () => {
     const simd = rain(terrain(), { heightfieldNet: true, kernel: 'wasm-simd' }, 120);
     const typescript = rain(terrain(), { heightfieldNet: true, kernel: 'typescript' }, 120);
     expect(simd.simdInUse().move).toBe(true);
+    // The scan ran on the kernel's copy of the heights.
+    expect(simdParticleKernel()!.heightRoom(simd.buffers)).toBe(17 * 17);
     expect(simd.totals.caught).toBeGreaterThan(0);
     expect(simd.totals).toEqual(typescript.totals);
     expect(simd.buffers.positions).toEqual(typescript.buffers.positions);
