@@ -15,11 +15,18 @@ interface MoveKernelExports {
   askBlock(): number;
   askBlockBytes(): number;
   askCache(): number;
+  netBlock(): number;
+  netBlockBytes(): number;
+  findUnder(): number;
 }
 
 /** The ask block's layout (see src/platform/assembly/particles/askCache.ts, which owns the offsets). */
 const ASK_I32 = { from: 0, to: 1, records: 2, mask: 3, positions: 4, velocities: 5, planes: 6, sources: 7, codes: 8, askers: 9 } as const;
 const ASK_F64 = { inverseSide: 6, inverseHeight: 7, cellHeight: 8, radius: 9, dt: 10 } as const;
+
+/** The net block's layout (see src/platform/assembly/particles/findUnder.ts, which owns the offsets). */
+const NET_I32 = { start: 0, end: 1, positions: 2, lifetimes: 3, heights: 4, cells: 5, out: 6 } as const;
+const NET_F64 = { half: 4, inverseSpacing: 5 } as const;
 
 /** The step block's layout: float64 slots, then int32 slots (see the kernel, which owns the offsets). */
 const F64 = {
@@ -74,6 +81,10 @@ interface Resident {
   ints: Int32Array;
   askFloats: Float64Array;
   askInts: Int32Array;
+  netFloats: Float64Array;
+  netInts: Int32Array;
+  /** Room for a copy of the terrain's heights (the heightfield net's scan); empty when none was asked for. */
+  heights: Float32Array;
 }
 
 /**
@@ -107,7 +118,7 @@ export class SimdParticleKernel {
    * Particle buffers of `capacity` slots in a module memory of their own, into which `caches` move
    * (PlaneCache.relocate: the same caches, entries and all).
    */
-  createResident(capacity: number, caches: readonly PlaneCache[]): ParticleBuffers {
+  createResident(capacity: number, caches: readonly PlaneCache[], heightCount = 0): ParticleBuffers {
     const instance = new WebAssembly.Instance(this.module, {});
     const exports = instance.exports as unknown as MoveKernelExports;
     const base = alignTo(exports.heapBase(), 16);
@@ -117,6 +128,8 @@ export class SimdParticleKernel {
       needed = at + PlaneCache.recordBytes(cache.maxSize);
       return at;
     });
+    const heightsAt = alignTo(needed, 64);
+    needed = heightsAt + 4 * heightCount;
     const memory = exports.memory;
     growMemoryTo(memory, needed);
     const buffers = new ParticleBuffers(capacity, { buffer: memory.buffer, byteOffset: base });
@@ -130,7 +143,15 @@ export class SimdParticleKernel {
       ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4),
       askFloats: new Float64Array(memory.buffer, askBlock, exports.askBlockBytes() / 8),
       askInts: new Int32Array(memory.buffer, askBlock, exports.askBlockBytes() / 4),
+      netFloats: new Float64Array(memory.buffer, exports.netBlock(), exports.netBlockBytes() / 8),
+      netInts: new Int32Array(memory.buffer, exports.netBlock(), exports.netBlockBytes() / 4),
+      heights: new Float32Array(memory.buffer, heightsAt, heightCount),
     };
+    resident.netInts[NET_I32.positions] = base + buffers.layout.positions;
+    resident.netInts[NET_I32.lifetimes] = base + buffers.layout.lifetimes;
+    resident.netInts[NET_I32.heights] = heightsAt;
+    // The scan's list is the askers' array: the cache phase, its last reader, is over by then.
+    resident.netInts[NET_I32.out] = base + buffers.layout.askers;
     const askInts = resident.askInts;
     const ints = resident.ints;
     const layout = buffers.layout;
@@ -166,6 +187,36 @@ export class SimdParticleKernel {
   /** Whether a cache lives in the same kernel memory as these buffers (made with them by createResident). */
   holdsCache(buffers: ParticleBuffers, cache: PlaneCache): boolean {
     return this.residents.get(buffers)?.memory === cache.keys.buffer;
+  }
+
+  /** How many heights the memory of these buffers has room for (0 when not resident). */
+  heightRoom(buffers: ParticleBuffers): number {
+    return this.residents.get(buffers)?.heights.length ?? 0;
+  }
+
+  /** Copies a terrain's heights into the memory of these buffers; false, doing nothing, when they do not fit. */
+  loadHeights(buffers: ParticleBuffers, heights: Float32Array): boolean {
+    const resident = this.residents.get(buffers);
+    if (resident === undefined || resident.heights.length < heights.length) return false;
+    resident.heights.set(heights);
+    return true;
+  }
+
+  /**
+   * The heightfield net's scan of slots [start, end) over the heights loaded (loadHeights) for a grid of
+   * `cells` cells a side: the slots found are written to buffers.askers, in slot order; returns how
+   * many, or −1, doing nothing, for buffers it does not hold.
+   */
+  findUnder(buffers: ParticleBuffers, start: number, end: number, cells: number, half: number, inverseSpacing: number): number {
+    const resident = this.residents.get(buffers);
+    if (resident === undefined || resident.heights.length < (cells + 1) * (cells + 1)) return -1;
+    const { netInts, netFloats } = resident;
+    netInts[NET_I32.start] = start;
+    netInts[NET_I32.end] = end;
+    netInts[NET_I32.cells] = cells;
+    netFloats[NET_F64.half] = half;
+    netFloats[NET_F64.inverseSpacing] = inverseSpacing;
+    return resident.exports.findUnder();
   }
 
   /**

@@ -19,6 +19,8 @@ import { PlaneRaycaster, RAY_PICKS, type RayPick } from './raycastPlanes';
 import { askCache } from './askCache';
 import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
+import { HeightfieldNet } from './heightfieldNet';
+import type { BVH } from '../bvh/buildBVH';
 import { simdParticleKernel, type SimdParticleKernel } from './particleKernel';
 import { simdRayKernel } from '../query/rays/simdRays';
 
@@ -53,6 +55,11 @@ export interface ParticleSystemOptions {
    * (loadSimdParticles, loadSimdRays; the same results bit for bit), else TypeScript.
    */
   kernel: ParticleKernel;
+  /**
+   * On a heightfield terrain, puts back on the ground every particle whose centre ended a step below it
+   * (HeightfieldNet): the exact backstop under the planes. Off: the planes alone.
+   */
+  heightfieldNet: boolean;
   /** Collision filter of the raycasts (32-bit): only triangles whose material mask shares a bit with it
    *  give planes (bvh.masks; without water's bit the particles fall through the lakes). */
   filter: number;
@@ -73,6 +80,7 @@ export const DEFAULT_PARTICLE_OPTIONS: Readonly<ParticleSystemOptions> = Object.
   footprints: true,
   pick: 'needy',
   kernel: 'wasm-simd',
+  heightfieldNet: true,
   filter: MASK_ALL,
   seed: 1,
 });
@@ -95,6 +103,8 @@ export interface ParticleFrameCounters {
   fellThrough: number;
   /** Particles below the true surface now. */
   below: number;
+  /** Particles the heightfield net put back on the ground (their planes let them through). */
+  caught: number;
 }
 
 /** Sums since the last resetTotals(): the quality of a run. */
@@ -109,6 +119,8 @@ export interface ParticleTotals {
   belowFrames: number;
   raycasts: number;
   bounces: number;
+  /** Σ caught over the frames: particle-frames the heightfield net put back on the ground. */
+  caught: number;
 }
 
 /** Milliseconds of each phase of the last step. */
@@ -118,10 +130,11 @@ export interface ParticlePhaseMs {
   move: number;
   cache: number;
   rays: number;
+  ground: number;
   verify: number;
 }
 
-export const PARTICLE_PHASES: readonly (keyof ParticlePhaseMs)[] = ['spawn', 'wind', 'move', 'cache', 'rays', 'verify'];
+export const PARTICLE_PHASES: readonly (keyof ParticlePhaseMs)[] = ['spawn', 'wind', 'move', 'cache', 'rays', 'ground', 'verify'];
 
 export interface ParticleSystemState {
   buffers: ReturnType<ParticleBuffers['snapshot']>;
@@ -163,11 +176,27 @@ export class ParticleSystem implements SimSystem {
     bounces: 0,
     fellThrough: 0,
     below: 0,
+    caught: 0,
   };
-  readonly totals: ParticleTotals = { frames: 0, lives: 0, fellThroughLives: 0, particleFrames: 0, belowFrames: 0, raycasts: 0, bounces: 0 };
-  readonly phaseMs: ParticlePhaseMs = { spawn: 0, wind: 0, move: 0, cache: 0, rays: 0, verify: 0 };
+  readonly totals: ParticleTotals = {
+    frames: 0,
+    lives: 0,
+    fellThroughLives: 0,
+    particleFrames: 0,
+    belowFrames: 0,
+    raycasts: 0,
+    bounces: 0,
+    caught: 0,
+  };
+  readonly phaseMs: ParticlePhaseMs = { spawn: 0, wind: 0, move: 0, cache: 0, rays: 0, ground: 0, verify: 0 };
   private random: Random;
   private heightSampler: TerrainHeightSampler | null = null;
+  /** The heightfield net of the terrain (null for a mesh terrain), and the BVH and filter its materials were kept for. */
+  private net: HeightfieldNet | null = null;
+  private netBvh: BVH | null = null;
+  private netFilter = 0;
+  /** The kernel buffers whose memory holds the terrain's heights as they are now (null: none does). */
+  private heightsLoadedInto: ParticleBuffers | null = null;
   private terrain: TerrainMesh | null = null;
   /**
    * Slots that ask their effect's cache this step (they bounced, or entered a new cell), grouped by
@@ -255,7 +284,7 @@ export class ParticleSystem implements SimSystem {
   /** Starts a new measurement window: the particles alive now are its first lives. */
   resetTotals(): void {
     const t = this.totals;
-    t.frames = t.particleFrames = t.belowFrames = t.raycasts = t.bounces = 0;
+    t.frames = t.particleFrames = t.belowFrames = t.raycasts = t.bounces = t.caught = 0;
     t.lives = 0;
     t.fellThroughLives = 0;
     const { lifetimes, fellThrough } = this.buffers;
@@ -270,6 +299,9 @@ export class ParticleSystem implements SimSystem {
   terrainChanged(world: World): void {
     this.terrain = world.terrain;
     this.heightSampler = new TerrainHeightSampler(world.terrain);
+    this.net = world.terrain.source === undefined ? new HeightfieldNet(world.terrain) : null;
+    this.netBvh = null;
+    this.heightsLoadedInto = null;
     this.reset();
   }
 
@@ -280,6 +312,7 @@ export class ParticleSystem implements SimSystem {
    * fallen through. With trajectory keying an entry's plane may lie far from its cell: the whole cache goes.
    */
   terrainDeformed(_world: World, area: Float64Array): void {
+    this.heightsLoadedInto = null;
     const minX = area[0]!;
     const minZ = area[1]!;
     const maxX = area[2]!;
@@ -320,7 +353,7 @@ export class ParticleSystem implements SimSystem {
     if (this.terrain !== world.terrain) this.terrainChanged(world);
     const frame = this.frame;
     for (const effect of this.effects) effect.cache.resetCounters();
-    frame.spawned = frame.raycasts = frame.rayHits = frame.bounces = frame.fellThrough = frame.below = 0;
+    frame.spawned = frame.raycasts = frame.rayHits = frame.bounces = frame.fellThrough = frame.below = frame.caught = 0;
     const phase = this.phaseMs;
 
     let start = performance.now();
@@ -386,6 +419,11 @@ export class ParticleSystem implements SimSystem {
     phase.cache = now - start;
 
     start = now;
+    if (this.options.heightfieldNet) this.catchFallen(world.bvh);
+    now = performance.now();
+    phase.ground = now - start;
+
+    start = now;
     if (this.options.checkFallThrough) this.verify();
     now = performance.now();
     phase.verify = now - start;
@@ -414,6 +452,7 @@ export class ParticleSystem implements SimSystem {
     totals.belowFrames += frame.below;
     totals.raycasts += frame.raycasts;
     totals.bounces += frame.bounces;
+    totals.caught += frame.caught;
     const timings = world.timings;
     for (const name of PARTICLE_PHASES) timings.record(`particles.${name}`, phase[name]);
   }
@@ -451,11 +490,17 @@ export class ParticleSystem implements SimSystem {
    */
   private moveIntoKernelMemory(): void {
     const kernel = this.wantsSimd() ? simdParticleKernel() : null;
-    if (kernel === null || (kernel.holds(this.buffers) && this.cachesResident(kernel))) return;
+    if (kernel === null || (kernel.holds(this.buffers) && this.cachesResident(kernel) && kernel.heightRoom(this.buffers) >= this.heightCount()))
+      return;
     const resident = this.kernelBuffers(this.buffers.capacity);
     if (resident === null) return;
     resident.copyFrom(this.buffers);
     this.buffers = resident;
+  }
+
+  /** The heights the kernel memory needs room for: the terrain's grid when the heightfield net scans it. */
+  private heightCount(): number {
+    return this.net !== null && this.options.heightfieldNet ? this.terrain!.heights.length : 0;
   }
 
   /** Whether every effect's cache lives in the kernel memory of the buffers. */
@@ -472,6 +517,7 @@ export class ParticleSystem implements SimSystem {
       return simdParticleKernel()!.createResident(
         capacity,
         this.effects.map((effect) => effect.cache),
+        this.heightCount(),
       );
     } catch (error) {
       this.simdMemoryRefused = `no WebAssembly memory for ${capacity.toLocaleString('en')} particles (${error instanceof Error ? error.message : String(error)})`;
@@ -506,6 +552,37 @@ export class ParticleSystem implements SimSystem {
       needy += lists.urgentEnd - effect.start + effect.start + effect.capacity - lists.laterStart;
     }
     this.frame.needy = needy;
+  }
+
+  /** Puts the particles under a heightfield terrain back on it (HeightfieldNet). */
+  private catchFallen(bvh: BVH | null): void {
+    const net = this.net;
+    if (net === null) return;
+    const filter = this.options.filter;
+    if (bvh !== this.netBvh || filter !== this.netFilter) {
+      // The raycasts' filter on the BVH's material masks: a BVH built without materials gives every
+      // triangle material 0; one built with them has the terrain's.
+      const masks = bvh?.masks;
+      net.keepMaterials(
+        (m) => masks === undefined || ((masks.materialCount === 1 ? masks.materialMasks[0]! : masks.materialMasks[m]!) & filter) !== 0,
+      );
+      this.netBvh = bvh;
+      this.netFilter = filter;
+    }
+    const b = this.buffers;
+    // The scan runs on the SIMD move's module when the particles are there (same particles found).
+    let kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    if (kernel !== null && this.heightsLoadedInto !== b) {
+      if (kernel.loadHeights(b, this.terrain!.heights)) this.heightsLoadedInto = b;
+      else kernel = null;
+    }
+    let caught = 0;
+    for (const effect of this.effects) {
+      const end = effect.start + effect.capacity;
+      const found = kernel === null ? -1 : kernel.findUnder(b, effect.start, end, net.cells, net.half, net.inverseSpacing);
+      caught += found < 0 ? net.catch(b, effect.start, end, effect.params.radius) : net.catchListed(b, b.askers, found, effect.params.radius);
+    }
+    this.frame.caught = caught;
   }
 
   /** Checks every live particle against the true surface. */
@@ -564,6 +641,7 @@ export class ParticleSystem implements SimSystem {
       bounces: f.bounces,
       fellThrough: f.fellThrough,
       below: f.below,
+      caught: f.caught,
       fellThroughTotal: t.fellThroughLives,
       fellThroughFraction: t.lives > 0 ? round(t.fellThroughLives / t.lives, 6) : 0,
       spawnMs: round(phase.spawn, 3),
@@ -571,6 +649,7 @@ export class ParticleSystem implements SimSystem {
       moveMs: round(phase.move, 3),
       cacheMs: round(phase.cache, 3),
       raysMs: round(phase.rays, 3),
+      groundMs: round(phase.ground, 3),
       verifyMs: round(phase.verify, 3),
       filter: this.options.filter,
       rayNodesVisited: this.raycaster.counters.nodesVisited,
@@ -638,6 +717,7 @@ function validateOptions(options: ParticleSystemOptions): void {
   if (!(CACHE_KEYINGS as readonly string[]).includes(options.keying))
     throw new InvalidParameterError('keying', "'surface' or 'trajectory'", options.keying);
   if (typeof options.footprints !== 'boolean') throw new InvalidParameterError('footprints', 'true or false', options.footprints);
+  if (typeof options.heightfieldNet !== 'boolean') throw new InvalidParameterError('heightfieldNet', 'true or false', options.heightfieldNet);
   if (!(RAY_PICKS as readonly string[]).includes(options.pick)) throw new InvalidParameterError('pick', "'needy' or 'uniform'", options.pick);
   if (!(PARTICLE_KERNELS as readonly string[]).includes(options.kernel))
     throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);

@@ -45,6 +45,8 @@ const SETTLE = Number(option('settle', quick ? '60' : '240'));
 const FRAMES = Number(option('frames', quick ? '60' : '360'));
 const DT = 1 / 60;
 const MODE = option('mode', 'budget') as ParticleMode;
+/** --net off: the planes alone, without the heightfield net under them. */
+const NET = option('net', 'on') !== 'off';
 const TARGET_FELL = 0.005;
 
 interface Row {
@@ -55,6 +57,8 @@ interface Row {
   cells: number;
   lives: number;
   fell: number;
+  /** Share of particle-frames the heightfield net put back on the ground. */
+  caught: number;
 }
 
 function run(kind: TerrainKind, seed: number, heightScale: number, worldSize: number, cells: number): Row {
@@ -63,7 +67,7 @@ function run(kind: TerrainKind, seed: number, heightScale: number, worldSize: nu
   sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
   const system = new ParticleSystem(
     showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }),
-    { seed: scene.seed, mode: MODE },
+    { seed: scene.seed, mode: MODE, heightfieldNet: NET },
     false,
   );
   sandbox.addSystem(system);
@@ -71,18 +75,27 @@ function run(kind: TerrainKind, seed: number, heightScale: number, worldSize: nu
   system.resetTotals();
   for (let frame = 0; frame < FRAMES; frame++) sandbox.step(DT);
   const t = system.totals;
-  return { kind, seed, heightScale, worldSize, cells, lives: t.lives, fell: t.lives > 0 ? t.fellThroughLives / t.lives : 0 };
+  return {
+    kind,
+    seed,
+    heightScale,
+    worldSize,
+    cells,
+    lives: t.lives,
+    fell: t.lives > 0 ? t.fellThroughLives / t.lives : 0,
+    caught: t.particleFrames > 0 ? t.caught / t.particleFrames : 0,
+  };
 }
 
 async function main(): Promise<void> {
   await loadSimdRays();
   await loadSimdParticles();
   console.log(
-    `particle fall-through grid: showcase effects, ${PARTICLES.toLocaleString('en')} particles, ${BUDGET.toLocaleString('en')} rays a frame, ${SETTLE} frames to settle, ${FRAMES} measured (1/60 s)`,
+    `particle fall-through grid (heightfield net ${NET ? 'on' : 'off'}): showcase effects, ${PARTICLES.toLocaleString('en')} particles, ${BUDGET.toLocaleString('en')} rays a frame, ${SETTLE} frames to settle, ${FRAMES} measured (1/60 s)`,
   );
-  const widths = [8, 11, 7, 7, 6, 10, 10];
+  const widths = [8, 11, 7, 7, 6, 10, 10, 9];
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ');
-  console.log(line(['kind', 'seed', 'height', 'size', 'cells', 'lives', 'fell']));
+  console.log(line(['kind', 'seed', 'height', 'size', 'cells', 'lives', 'fell', 'caught']));
   const rows: Row[] = [];
   const report = new BenchReport(import.meta.url, {
     kinds: KINDS,
@@ -95,6 +108,7 @@ async function main(): Promise<void> {
     settle: SETTLE,
     frames: FRAMES,
     mode: MODE,
+    heightfieldNet: NET,
   });
   const started = performance.now();
   // Seeds outermost: a run cut short has seen every kind.
@@ -115,6 +129,7 @@ async function main(): Promise<void> {
                 String(cells),
                 row.lives.toLocaleString('en'),
                 `${(100 * row.fell).toFixed(3)}%`,
+                `${(100 * row.caught).toFixed(3)}%`,
               ]),
             );
           }

@@ -35,11 +35,14 @@ function run(sandbox: Sandbox, effects: ParticleEffectParams[], options: Partial
   return system;
 }
 
+// The planes alone (the heightfield net off): these measure the collision model, not its backstop.
+const PLANES_ALONE = { heightfieldNet: false } as const;
+
 describe('particles never fall through at moderate speed', () => {
   it('on flat terrain, every kind, on a budget of 40 rays a frame', () => {
     const sandbox = world(0);
     const effects = PARTICLE_EFFECT_KINDS.map((kind) => effect(sandbox, kind, { budget: kind === 'casing' ? 1 : 40 }));
-    const system = run(sandbox, effects, {}, 300);
+    const system = run(sandbox, effects, PLANES_ALONE, 300);
     expect(system.totals.lives).toBeGreaterThan(2500);
     expect(system.totals.bounces).toBeGreaterThan(5000);
     expect(system.totals.fellThroughLives).toBe(0);
@@ -48,7 +51,7 @@ describe('particles never fall through at moderate speed', () => {
   it('on bumpy terrain (8 m relief over 48 m) in reference mode', () => {
     const sandbox = world(8);
     const effects = PARTICLE_EFFECT_KINDS.map((kind) => effect(sandbox, kind));
-    const system = run(sandbox, effects, { mode: 'reference' }, 240);
+    const system = run(sandbox, effects, { mode: 'reference', ...PLANES_ALONE }, 240);
     expect(system.totals.bounces).toBeGreaterThan(5000);
     expect(system.totals.fellThroughLives).toBe(0);
   });
@@ -58,14 +61,14 @@ describe('particles never fall through at moderate speed', () => {
     // where the surface folds (the design's known trade-off); reference mode above shows none do.
     const sandbox = world(4);
     const effects = PARTICLE_EFFECT_KINDS.map((kind) => effect(sandbox, kind, { budget: kind === 'casing' ? 1 : 200 }));
-    const system = run(sandbox, effects, {}, 300);
+    const system = run(sandbox, effects, PLANES_ALONE, 300);
     expect(system.totals.bounces).toBeGreaterThan(5000);
     expect(system.totals.fellThroughLives).toBeLessThanOrEqual(0.005 * system.totals.lives);
   });
 
   it('the bullet casing bounces on the true surface: its plane is always its own raycast’s', () => {
     const sandbox = world(8, 9);
-    const system = run(sandbox, [effect(sandbox, 'casing', { rate: 1, lifetime: 3 })], {}, 600);
+    const system = run(sandbox, [effect(sandbox, 'casing', { rate: 1, lifetime: 3 })], PLANES_ALONE, 600);
     expect(system.totals.lives).toBeGreaterThanOrEqual(9);
     expect(system.totals.bounces).toBeGreaterThan(9);
     expect(system.totals.belowFrames).toBe(0);
@@ -76,7 +79,10 @@ describe('reference mode against budget mode', () => {
   it('same emitters and seed: reference casts one ray per live particle, budget its budget; reference falls through no more', () => {
     const results = (['reference', 'budget'] as const).map((mode) => {
       const sandbox = world(8);
-      const system = new ParticleSystem([effect(sandbox, 'fountain', { budget: 20 }), effect(sandbox, 'debris', { budget: 20 })], { mode });
+      const system = new ParticleSystem([effect(sandbox, 'fountain', { budget: 20 }), effect(sandbox, 'debris', { budget: 20 })], {
+        mode,
+        ...PLANES_ALONE,
+      });
       sandbox.addSystem(system);
       let raysMatch = true;
       for (let frame = 0; frame < 240; frame++) {
@@ -170,7 +176,12 @@ describe('surface cache footprints', () => {
   it('a hit filling its triangle gives more particles their surface from the cache, and fewer fall through', () => {
     const outcome = (footprints: boolean): { entries: number; fell: number; hitRate: number } => {
       const sandbox = world(10, 7);
-      const system = run(sandbox, [effect(sandbox, 'fountain', { rate: 3000, budget: 20, speed: 12, spread: 35 })], { footprints }, 300);
+      const system = run(
+        sandbox,
+        [effect(sandbox, 'fountain', { rate: 3000, budget: 20, speed: 12, spread: 35 })],
+        { footprints, ...PLANES_ALONE },
+        300,
+      );
       const cache = system.effects[0]!.cache;
       let lookups = 0,
         hits = 0;
@@ -202,6 +213,7 @@ describe('input and reporting', () => {
     expect(() => new ParticleSystem([good], { mode: 'fast' as 'budget' })).toThrow(/mode/);
     expect(() => new ParticleSystem([good], { gravity: -1 })).toThrow(/gravity/);
     expect(() => new ParticleSystem([good], { footprints: 'yes' as unknown as boolean })).toThrow(/footprints/);
+    expect(() => new ParticleSystem([good], { heightfieldNet: 1 as unknown as boolean })).toThrow(/heightfieldNet/);
     const system = new ParticleSystem([good]);
     expect(() => system.updateEffect(0, { restitution: 2 })).toThrow(/restitution/);
     expect(system.effects[0]!.params.restitution).toBe(good.restitution);

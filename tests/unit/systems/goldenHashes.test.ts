@@ -15,7 +15,7 @@ const GOLDEN: Record<string, string> = {
   'rolling-hills': '9b9ee82e4cde4f41',
   'alpine-512': '1930872fdf95a724',
   'mesa-1024': '08bb3f41797f47b4',
-  'particle-storm': 'f71dbc292278fa3b',
+  'particle-storm': '67039077ef452434',
   'box-crowd': '16c98318c07a160c',
   gusts: 'fcba0ac87441e477',
   'capsule-sweeps': 'f73f13ef21e07541',
@@ -30,7 +30,7 @@ const GOLDEN: Record<string, string> = {
   'broad-phases': '71474cf038bfb172',
   'wind-vm': 'b375f465e79de103',
   actors: 'c63354b9f4b8de57',
-  craters: '28cc86fa89e71e8d',
+  craters: 'f48da93dcfd9f88e',
 };
 
 beforeAll(async () => {

@@ -485,3 +485,5 @@ export function moveEffect(): void {
 
 // The cache phase runs in the same module: the plane caches' records share this memory with the particles.
 export { askCache, askBlock, askBlockBytes } from './askCache';
+// So does the heightfield net's scan, over a copy of the terrain's heights.
+export { findUnder, netBlock, netBlockBytes } from './findUnder';
