@@ -40,10 +40,12 @@ const MAX_CHUNK_RAYS = 256;
 const MIN_CHUNK_RAYS = 16;
 const CHUNKS_PER_THREAD = 8;
 /**
- * How long castNow waits, at most, for a worker that claimed a chunk and has not finished it (it may have
- * died: a page's main thread hears of that only later) before casting the chunk itself.
+ * How long castNow waits by default, at most, for a worker that claimed a chunk and has not finished it (it
+ * may have died: a page's main thread hears of that only later) before casting the chunk itself.
  */
-const STRAGGLER_WAIT_MS = 1000;
+const DEFAULT_STRAGGLER_WAIT_MS = 1000;
+/** The longest straggler wait a pool accepts: a minute of a frozen caller is already a hang. */
+const MAX_STRAGGLER_WAIT_MS = 60_000;
 
 /** Thrown by RayPool.create where threads cannot share memory or the kernel cannot run. */
 export class RayPoolUnavailableError extends Error {
@@ -60,6 +62,12 @@ export interface RayPoolOptions {
   maximumMemoryBytes: number;
   /** How a worker starts (tests swap it); default spawnRayWorker. */
   spawn: SpawnPoolWorker;
+  /**
+   * castNow's longest wait for a worker inside a chunk before it is taken for dead (default 1 s). A worker
+   * merely descheduled on a busy machine for longer is also taken for dead: castNow then declines until it
+   * has finished (returns null), so a caller that must use the pool (a test) gives it a long wait.
+   */
+  stragglerWaitMs: number;
 }
 
 export interface RayPoolCastOptions {
@@ -133,6 +141,7 @@ export class RayPool {
     private readonly kernel: SharedRayExports,
     private readonly maximumPages: number,
     private readonly pool: WorkerPool,
+    private readonly stragglerWaitMs: number,
   ) {}
 
   /** The default worker count: hardware threads − 1, at least 1. */
@@ -152,6 +161,9 @@ export class RayPool {
         `a number of bytes from ${WASM_PAGE_BYTES} to ${KERNEL_MAXIMUM_PAGES * WASM_PAGE_BYTES}`,
         maximumBytes,
       );
+    const stragglerWaitMs = options.stragglerWaitMs ?? DEFAULT_STRAGGLER_WAIT_MS;
+    if (!(typeof stragglerWaitMs === 'number' && stragglerWaitMs >= 0 && stragglerWaitMs <= MAX_STRAGGLER_WAIT_MS))
+      throw new InvalidParameterError('stragglerWaitMs', `a number of ms from 0 to ${MAX_STRAGGLER_WAIT_MS}`, stragglerWaitMs);
     const maximumPages = Math.floor(maximumBytes / WASM_PAGE_BYTES);
     const memory = createSharedMemory(1, maximumPages);
     let loaded: WebAssembly.WebAssemblyInstantiatedSource;
@@ -169,7 +181,7 @@ export class RayPool {
       Atomics.store(new Int32Array(memory.buffer), (threads + slot * THREAD_RECORD_BYTES) >> 2, 0);
       return { type: 'init', module, memory, slot };
     });
-    const rayPool = new RayPool(memory, kernel, maximumPages, pool);
+    const rayPool = new RayPool(memory, kernel, maximumPages, pool, stragglerWaitMs);
     await rayPool.setWorkers(workers);
     return rayPool;
   }
@@ -257,7 +269,7 @@ export class RayPool {
    * castNow: the same cast without giving up the thread, for a caller that must have the hits at once (a
    * simulation step). The calling thread casts chunks with the workers, then spins on the shared memory
    * until no worker is inside a chunk (it cannot hear of a worker's death meanwhile: a worker still busy
-   * after STRAGGLER_WAIT_MS is taken for dead, with a notice, and its chunks are cast here). Returns null,
+   * after the pool's straggler wait is taken for dead, with a notice, and its chunks are cast here). Returns null,
    * casting nothing, while such a straggler from an earlier cast may still be writing into the staging
    * area (or while an asynchronous cast runs, or workers start or stop): the caller then casts on its own thread.
    */
@@ -277,11 +289,11 @@ export class RayPool {
     let callerMs = performance.now() - start;
     const notices: string[] = [];
     const waitStart = performance.now();
+    const stragglerWaitMs = this.stragglerWaitMs;
     for (let waiting = slots; waiting.length > 0;) {
       waiting = waiting.filter((slot) => threadBusy(words, job, slot));
-      if (waiting.length > 0 && performance.now() - waitStart > STRAGGLER_WAIT_MS) {
-        for (const slot of waiting)
-          notices.push(`worker ${slot} did not finish its chunk within ${STRAGGLER_WAIT_MS} ms; the calling thread cast it`);
+      if (waiting.length > 0 && performance.now() - waitStart > stragglerWaitMs) {
+        for (const slot of waiting) notices.push(`worker ${slot} did not finish its chunk within ${stragglerWaitMs} ms; the calling thread cast it`);
         this.pool.notices.push(...notices);
         break;
       }

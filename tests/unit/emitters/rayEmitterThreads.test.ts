@@ -15,7 +15,8 @@ import { loadSceneFile, readField, SCENES_DIR } from '../../../tools/sceneFiles'
 let pool: RayPool;
 beforeAll(async () => {
   expect(await loadSimdRays()).not.toBeNull();
-  pool = await RayPool.create({ workers: 1 });
+  // A worker descheduled for seconds on a busy machine is not dead: this pool waits for it.
+  pool = await RayPool.create({ workers: 1, stragglerWaitMs: 60_000 });
 });
 afterAll(async () => {
   await pool?.close();
