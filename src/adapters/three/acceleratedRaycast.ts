@@ -1,5 +1,7 @@
 import { BackSide, DoubleSide, FrontSide, Matrix4, Mesh, Ray, type Intersection, type Material, type Raycaster, type Side } from 'three';
 import { castRays } from '../../query/rays/castRays';
+import type { SimdCastOptions, SimdRayKernel } from '../../query/rays/rayKernel';
+import { simdRayKernel } from '../../query/rays/simdRays';
 import { createAllHitsList, type AllHitsList, type CastOptions, type RayBatch, type RayHits } from '../../query/rays/rayTypes';
 import { boundsTreeOf, type ColliderscopeBoundsTree } from './boundsTree';
 import { threeTriangleHit, type HitAttributes, type VertexAttribute } from './threeTriangleHit';
@@ -26,22 +28,28 @@ const rays: RayBatch = { count: 1, origins: new Float32Array(3), directions: new
 const hits: RayHits = { t: new Float32Array(1), triangle: new Int32Array(1) };
 let allHits: AllHitsList = createAllHitsList(256);
 let sortedTriangles = new Int32Array(256);
-const CLOSEST_FRONT: Partial<CastOptions> = Object.freeze({ kernel: 'wasm-simd', mode: 'closest', doubleSided: false });
-const CLOSEST_DOUBLE: Partial<CastOptions> = Object.freeze({ kernel: 'wasm-simd', mode: 'closest', doubleSided: true });
-const CLOSEST_FRONT_TS: Partial<CastOptions> = Object.freeze({ kernel: 'typescript', mode: 'closest', doubleSided: false });
-const CLOSEST_DOUBLE_TS: Partial<CastOptions> = Object.freeze({ kernel: 'typescript', mode: 'closest', doubleSided: true });
+// The SIMD kernel's options (castOne) and the TypeScript walk's (castRays), frozen so neither re-checks them.
+const SIMD_CLOSEST_FRONT: Partial<SimdCastOptions> = Object.freeze({ mode: 'closest', doubleSided: false });
+const SIMD_CLOSEST_DOUBLE: Partial<SimdCastOptions> = Object.freeze({ mode: 'closest', doubleSided: true });
+const TS_CLOSEST_FRONT: Partial<CastOptions> = Object.freeze({ kernel: 'typescript', mode: 'closest', doubleSided: false });
+const TS_CLOSEST_DOUBLE: Partial<CastOptions> = Object.freeze({ kernel: 'typescript', mode: 'closest', doubleSided: true });
+let simdAllFront = simdAllOptions(false);
+let simdAllDouble = simdAllOptions(true);
+let tsAllFront = tsAllOptions(false);
+let tsAllDouble = tsAllOptions(true);
+function simdAllOptions(doubleSided: boolean): Partial<SimdCastOptions> {
+  return Object.freeze({ mode: 'all', doubleSided, allHits });
+}
+function tsAllOptions(doubleSided: boolean): Partial<CastOptions> {
+  // resolveCastOptions remembers frozen options, so castRays checks them once.
+  return Object.freeze({ kernel: 'typescript', mode: 'all', doubleSided, allHits });
+}
 /**
  * The SIMD kernel holds one tree in its memory and copies in another when cast against it. A raycast
  * over several accelerated meshes would copy every tree in, every call: only a tree cast against twice
  * in a row goes to SIMD, the others take the TypeScript walk (same hits) and leave the resident one be.
  */
 let previousTree: ColliderscopeBoundsTree | null = null;
-let allFront: Partial<CastOptions> = allOptions(false);
-let allDouble: Partial<CastOptions> = allOptions(true);
-function allOptions(doubleSided: boolean): Partial<CastOptions> {
-  // Frozen, so castRays resolves and checks them once (resolveCastOptions remembers frozen options).
-  return Object.freeze({ kernel: 'typescript', mode: 'all', doubleSided, allHits });
-}
 
 const inverseWorld = new Matrix4();
 const localRay = new Ray();
@@ -49,8 +57,8 @@ const attributes: HitAttributes = { position: undefined as unknown as VertexAttr
 
 /**
  * A drop-in for `Mesh.prototype.raycast`: where the geometry has a tree from computeBoundsTree, the
- * ray goes down our 4-way BVH (castRays: the WebAssembly SIMD kernel for the closest hit where it is
- * loaded, the TypeScript walk for every hit), in the mesh's local space as three casts it; each
+ * ray goes down our 4-way BVH (the WebAssembly SIMD kernel where it is loaded, for the closest hit or
+ * every hit, else the TypeScript walk), in the mesh's local space as three casts it; each
  * triangle found is then tested and described exactly as three's Mesh.raycast would (threeTriangleHit),
  * honouring near/far, the material's side, material arrays with geometry groups, and the draw range.
  * `raycaster.firstHitOnly = true` reports only the mesh's closest hit. Meshes without a tree, skinned
@@ -99,11 +107,10 @@ export function acceleratedRaycast(this: Mesh, raycaster: Raycaster, intersects:
   // One material over every triangle: the kernel can cull back faces itself and stop at the closest.
   const whole = side !== -1 && drawStart === 0 && drawEnd === corners && side !== BackSide;
 
+  const kernel = tree === previousTree ? simdRayKernel() : null;
+  previousTree = tree;
   if (firstHitOnly && whole) {
-    const simd = tree === previousTree;
-    previousTree = tree;
-    castRays(tree.bvh, rays, hits, side === DoubleSide ? (simd ? CLOSEST_DOUBLE : CLOSEST_DOUBLE_TS) : simd ? CLOSEST_FRONT : CLOSEST_FRONT_TS);
-    const triangle = hits.triangle[0]!;
+    const triangle = castClosest(kernel, tree, side === DoubleSide);
     if (triangle < 0) return;
     const hit = hitOn(this, tree, raycaster, side, triangle, 0);
     // three's float64 test can turn down what the watertight float32 test took (a grazing edge, the
@@ -113,15 +120,11 @@ export function acceleratedRaycast(this: Mesh, raycaster: Raycaster, intersects:
       return;
     }
   }
-  const count = castAll(tree, !(whole && side === FrontSide));
+  const count = castAll(kernel, tree, !(whole && side === FrontSide));
   if (count === 0) return;
-  let closest: Intersection | null = null;
-  const report = (hit: Intersection | null): void => {
-    if (hit === null) return;
-    if (!firstHitOnly) intersects.push(hit);
-    else if (closest === null || hit.distance < closest.distance) closest = hit;
-  };
-  // Hits in three's order (group by group, triangles ascending), so its stable sort breaks ties alike.
+  // Hits in three's order (group by group, triangles ascending), so its stable sort breaks ties alike;
+  // firstHitOnly keeps the closest (the first of equals).
+  const firstAt = intersects.length;
   if (Array.isArray(material)) {
     for (const group of geometry.groups) {
       const groupMaterial = material[group.materialIndex ?? 0];
@@ -130,24 +133,43 @@ export function acceleratedRaycast(this: Mesh, raycaster: Raycaster, intersects:
       const end = Math.min(group.start + group.count, drawEnd);
       for (let i = 0; i < count; i++) {
         const corner = 3 * sortedTriangles[i]!;
-        if (corner >= start && corner < end) report(hitOn(this, tree, raycaster, groupMaterial.side, sortedTriangles[i]!, group.materialIndex ?? 0));
+        if (corner >= start && corner < end)
+          report(intersects, firstAt, firstHitOnly, hitOn(this, tree, raycaster, groupMaterial.side, sortedTriangles[i]!, group.materialIndex ?? 0));
       }
     }
   } else {
     for (let i = 0; i < count; i++) {
       const corner = 3 * sortedTriangles[i]!;
-      if (corner >= drawStart && corner < drawEnd) report(hitOn(this, tree, raycaster, side as Side, sortedTriangles[i]!, 0));
+      if (corner >= drawStart && corner < drawEnd)
+        report(intersects, firstAt, firstHitOnly, hitOn(this, tree, raycaster, side as Side, sortedTriangles[i]!, 0));
     }
   }
-  if (closest !== null) intersects.push(closest);
+}
+
+/** Adds a hit to this mesh's intersections (from `firstAt`): all of them, or only the closest. */
+function report(intersects: Intersection[], firstAt: number, firstHitOnly: boolean, hit: Intersection | null): void {
+  if (hit === null) return;
+  if (!firstHitOnly || intersects.length === firstAt) intersects.push(hit);
+  else if (hit.distance < intersects[firstAt]!.distance) intersects[firstAt] = hit;
+}
+
+/** The closest triangle the ray meets within the window (−1: none), on the SIMD kernel where it is given. */
+function castClosest(kernel: SimdRayKernel | null, tree: ColliderscopeBoundsTree, doubleSided: boolean): number {
+  if (kernel !== null) {
+    const o = rays.origins;
+    const d = rays.directions;
+    return kernel.castOne(tree.bvh, o[0]!, o[1]!, o[2]!, d[0]!, d[1]!, d[2]!, rays.tMax[0]!, doubleSided ? SIMD_CLOSEST_DOUBLE : SIMD_CLOSEST_FRONT);
+  }
+  castRays(tree.bvh, rays, hits, doubleSided ? TS_CLOSEST_DOUBLE : TS_CLOSEST_FRONT);
+  return hits.triangle[0]!;
 }
 
 /** Every triangle the ray meets within the window, ascending in sortedTriangles; returns how many. */
-function castAll(tree: ColliderscopeBoundsTree, doubleSided: boolean): number {
-  castRays(tree.bvh, rays, hits, doubleSided ? allDouble : allFront);
+function castAll(kernel: SimdRayKernel | null, tree: ColliderscopeBoundsTree, doubleSided: boolean): number {
+  listAll(kernel, tree, doubleSided);
   if (allHits.dropped > 0) {
     growAllHits(allHits.count + allHits.dropped);
-    castRays(tree.bvh, rays, hits, doubleSided ? allDouble : allFront);
+    listAll(kernel, tree, doubleSided);
   }
   const count = allHits.count;
   if (sortedTriangles.length < count) sortedTriangles = new Int32Array(allHits.capacity);
@@ -156,10 +178,20 @@ function castAll(tree: ColliderscopeBoundsTree, doubleSided: boolean): number {
   return count;
 }
 
+function listAll(kernel: SimdRayKernel | null, tree: ColliderscopeBoundsTree, doubleSided: boolean): void {
+  if (kernel !== null) {
+    const o = rays.origins;
+    const d = rays.directions;
+    kernel.castOne(tree.bvh, o[0]!, o[1]!, o[2]!, d[0]!, d[1]!, d[2]!, rays.tMax[0]!, doubleSided ? simdAllDouble : simdAllFront);
+  } else castRays(tree.bvh, rays, hits, doubleSided ? tsAllDouble : tsAllFront);
+}
+
 function growAllHits(needed: number): void {
   allHits = createAllHitsList(Math.max(needed, 2 * allHits.capacity));
-  allFront = allOptions(false);
-  allDouble = allOptions(true);
+  simdAllFront = simdAllOptions(false);
+  simdAllDouble = simdAllOptions(true);
+  tsAllFront = tsAllOptions(false);
+  tsAllDouble = tsAllOptions(true);
 }
 
 function hitOn(

@@ -41,7 +41,6 @@ export function wasmSimdRefusal(bvh: BVH, options: CastOptions): string {
   if (simdRayKernel() === null) return simdRaysUnavailableReason() || 'WebAssembly SIMD not loaded';
   if (options.tree !== '4-way' || options.layout !== 'quantized' || bvh.quantized === null) return 'SIMD walks the 4-way quantized tree only';
   if (options.triangleTest !== 'watertight') return 'SIMD uses the watertight test only';
-  if (options.mode === 'all') return "SIMD finds the closest or any hit, not 'all'";
   return '';
 }
 
@@ -64,11 +63,8 @@ export function castRays(bvh: BVH, rays: RayBatch, hits: RayHits, options: Parti
   if (resolved.kernel === 'wasm-simd') {
     fallbackReason = wasmSimdRefusal(bvh, resolved);
     if (fallbackReason === '') {
-      const simd: Partial<SimdCastOptions> = {
-        mode: resolved.mode === 'any' ? 'any' : 'closest',
-        doubleSided: resolved.doubleSided,
-        batch: resolved.batchSize,
-      };
+      const simd: Partial<SimdCastOptions> = { mode: resolved.mode, doubleSided: resolved.doubleSided, batch: resolved.batchSize };
+      if (resolved.allHits !== undefined) simd.allHits = resolved.allHits;
       if (resolved.aloneBelow !== undefined) simd.aloneBelow = resolved.aloneBelow;
       if (filtering) simd.filter = resolved.filter;
       // The counters are a fresh object: labelled in place rather than copied (one ray per call is common).

@@ -12,7 +12,7 @@ import { planRayScene, writeRayScene } from './rayScene';
 import { RayOrder } from './rayOrder';
 import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits } from './rayStaging';
 import { rayBatchCounters, type QueryCounters } from '../counters';
-import type { RayBatch, RayHits } from './rayTypes';
+import type { AllHitsList, RayBatch, RayHits } from './rayTypes';
 
 /** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
 interface RayKernelExports {
@@ -23,6 +23,9 @@ interface RayKernelExports {
   countersSubtreesMasked(): number;
   countersTrianglesMasked(): number;
   rayRecordBytes(): number;
+  setAllHitsList(at: number, capacity: number): void;
+  allHitsCount(): number;
+  allHitsDropped(): number;
   castRays(
     nodes: number,
     nodeCount: number,
@@ -66,7 +69,13 @@ interface RayKernelExports {
 }
 
 export interface SimdCastOptions {
-  mode: 'closest' | 'any';
+  /**
+   * 'all': every hit within tMax into `allHits` (each triangle once per ray, in walk order, rays in
+   * order; the same set as castRays' reference walk), the closest one in the hits; rays walk alone.
+   */
+  mode: 'closest' | 'any' | 'all';
+  /** Mode 'all': where the hits go (emptied first; hits past its capacity are counted in `dropped`). */
+  allHits: AllHitsList;
   doubleSided: boolean;
   /** Cast big batches in the Morton order of their origins (rayOrder.ts); results are the same. */
   reorder: boolean;
@@ -135,6 +144,12 @@ export class SimdRayKernel {
   private residentRevision = -1;
   private residentLeaves: LeafGroups | null = null;
   private readonly rayOrder = new RayOrder();
+  /** castOne's views over the whole memory, re-made when a grow replaces the buffer. */
+  private viewBuffer: ArrayBufferLike | null = null;
+  private f32 = new Float32Array(0);
+  private i32 = new Int32Array(0);
+  /** The float32 t of castOne's last hit (+∞ for a miss, NaN for an invalid ray). */
+  oneT = Infinity;
 
   constructor(instance: WebAssembly.Instance) {
     this.exports = instance.exports as unknown as RayKernelExports;
@@ -219,8 +234,9 @@ export class SimdRayKernel {
     if (!(typeof aloneBelow === 'number' && Number.isInteger(aloneBelow) && aloneBelow >= 0))
       throw new InvalidParameterError('aloneBelow', 'a whole number ≥ 0', aloneBelow);
     checkBuffers(rays, hits);
+    const { flags, filter, nodeCount, rootCut } = kernelCast(bvh, options, true);
+    const allHits = options.mode === 'all' ? checkAllHits(options.allHits, batch) : null;
     if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
-    const { flags, filter, nodeCount, rootCut } = kernelCast(bvh, options);
     const count = rays.count;
     let layout = this.layout!;
     if (count > layout.rayCapacity) {
@@ -238,10 +254,16 @@ export class SimdRayKernel {
     const children = batchStack + BATCH_ENTRY_BYTES * pending;
     const arena = children + 4 * LIST_ELEMENT_BYTES * batchSize;
     if (batch > 0) this.ensureMemory(arena + LIST_ELEMENT_BYTES * batchSize * pending);
+    // An all-hits list takes the batched walk's place (it walks rays alone): ray, t, triangle per entry.
+    if (allHits !== null) {
+      this.ensureMemory(records + 12 * allHits.capacity);
+      this.exports.setAllHitsList(records, allHits.capacity);
+    }
     const staging = rayStagingAt(layout.rays, capacity);
     const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
     const buffer = this.exports.memory.buffer;
-    const order = stageRays(this.rayOrder, bvh, rays, options.reorder ?? true, buffer, staging);
+    // The list names rays by their staged index: all-hits casts keep the caller's order.
+    const order = stageRays(this.rayOrder, bvh, rays, allHits === null && (options.reorder ?? true), buffer, staging);
     const invalidRays =
       batch > 0
         ? this.exports.castRaysBatched(
@@ -285,6 +307,7 @@ export class SimdRayKernel {
             filter,
           );
     unstageHits(order, count, buffer, staging, hits);
+    if (allHits !== null) copyAllHits(allHits, this.exports.allHitsCount(), this.exports.allHitsDropped(), buffer, records);
     const nodesVisited = this.exports.countersNodes();
     // Masked subtrees: children whose box a ray hit but whose mask misses the filter (inner nodes and
     // whole leaves, so a leaf counts here rather than per triangle), and a cut root once per valid ray.
@@ -303,9 +326,111 @@ export class SimdRayKernel {
     );
   }
 
+  /**
+   * One ray, for callers that cast one per call (a three.js raycast): cast() for a batch of one, minus
+   * the per-batch work (typed views, staging, counters). Returns the hit triangle (−1: a miss, or an
+   * invalid ray), its float32 t in `oneT`; mode 'all' fills options.allHits as cast() does.
+   */
+  castOne(
+    bvh: BVH,
+    ox: number,
+    oy: number,
+    oz: number,
+    dx: number,
+    dy: number,
+    dz: number,
+    tMax: number,
+    options: Partial<SimdCastOptions> = {},
+  ): number {
+    const { flags, filter, nodeCount } = kernelCast(bvh, options, true);
+    const allHits = options.mode === 'all' ? checkAllHits(options.allHits, options.batch ?? 0) : null;
+    if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
+    const layout = this.layout!;
+    const staging = rayStagingAt(layout.rays, layout.rayCapacity);
+    const list = alignTo(staging.end, 64);
+    if (allHits !== null) {
+      this.ensureMemory(list + 12 * allHits.capacity);
+      this.exports.setAllHitsList(list, allHits.capacity);
+    }
+    if (this.viewBuffer !== this.exports.memory.buffer) {
+      this.viewBuffer = this.exports.memory.buffer;
+      this.f32 = new Float32Array(this.viewBuffer);
+      this.i32 = new Int32Array(this.viewBuffer);
+    }
+    const f32 = this.f32;
+    const o = staging.origins >> 2;
+    const d = staging.directions >> 2;
+    f32[o] = ox;
+    f32[o + 1] = oy;
+    f32[o + 2] = oz;
+    f32[d] = dx;
+    f32[d + 1] = dy;
+    f32[d + 2] = dz;
+    f32[staging.tMaxs >> 2] = tMax;
+    const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
+    const e = this.exports;
+    e.castRays(
+      layout.nodes,
+      nodeCount,
+      layout.magnitude,
+      layout.triangles,
+      layout.order,
+      origins,
+      directions,
+      tMaxs,
+      hitT,
+      hitTriangle,
+      1,
+      layout.stacks,
+      flags,
+      layout.masks,
+      filter,
+    );
+    this.oneT = f32[hitT >> 2]!;
+    if (allHits !== null) {
+      const stored = e.allHitsCount();
+      allHits.count = stored;
+      allHits.dropped = e.allHitsDropped();
+      const i32 = this.i32;
+      const at = list >> 2;
+      const capacity = allHits.capacity;
+      for (let i = 0; i < stored; i++) {
+        allHits.ray[i] = 0;
+        allHits.t[i] = f32[at + capacity + i]!;
+        allHits.triangle[i] = i32[at + 2 * capacity + i]!;
+      }
+    }
+    return this.i32[hitTriangle >> 2]!;
+  }
+
   private ensureMemory(bytes: number): void {
     growMemoryTo(this.exports.memory, bytes);
   }
+}
+
+function checkAllHits(list: AllHitsList | undefined, batch: number): AllHitsList {
+  if (batch !== 0) throw new InvalidParameterError('batch', "0 with mode 'all' (all-hits rays walk alone)", batch);
+  if (
+    list === undefined ||
+    !(Number.isInteger(list.capacity) && list.capacity >= 0) ||
+    !(list.ray instanceof Int32Array && list.t instanceof Float32Array && list.triangle instanceof Int32Array) ||
+    list.ray.length < list.capacity ||
+    list.t.length < list.capacity ||
+    list.triangle.length < list.capacity
+  )
+    throw new InvalidParameterError('allHits', "an AllHitsList (createAllHitsList) for mode 'all'", list);
+  return list;
+}
+
+/** The kernel's list (ray, t, triangle arrays of `capacity` from `at`) into the caller's. */
+function copyAllHits(list: AllHitsList, stored: number, dropped: number, buffer: ArrayBufferLike, at: number): void {
+  const capacity = list.capacity;
+  list.count = stored;
+  list.dropped = dropped;
+  if (stored === 0) return;
+  list.ray.set(new Int32Array(buffer, at, stored));
+  list.t.set(new Float32Array(buffer, at + 4 * capacity, stored));
+  list.triangle.set(new Int32Array(buffer, at + 8 * capacity, stored));
 }
 
 /** Throws InvalidParameterError unless the batch and the hit buffers hold rays.count rays. */

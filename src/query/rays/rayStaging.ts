@@ -25,6 +25,7 @@ export const REORDER_MIN_RAYS = 1024;
 const FLAG_DOUBLE_SIDED = 1;
 const FLAG_ANY_HIT = 2;
 const FLAG_FILTERED = 4;
+const FLAG_ALL_HITS = 8;
 
 /** Byte addresses of the staging area for `capacity` rays. */
 export interface RayStaging {
@@ -54,11 +55,15 @@ export interface KernelCast {
   rootCut: boolean;
 }
 
-/** Checks a kernel cast's mode, sidedness and filter (InvalidParameterError) and turns them into flags. */
-export function kernelCast(bvh: BVH, options: { mode?: unknown; doubleSided?: unknown; filter?: number }): KernelCast {
+/**
+ * Checks a cast's mode, sidedness and filter (InvalidParameterError) and turns them into flags. Mode
+ * 'all' only where the kernel takes it (`allowAll`: the single-thread kernel).
+ */
+export function kernelCast(bvh: BVH, options: { mode?: unknown; doubleSided?: unknown; filter?: number }, allowAll = false): KernelCast {
   const mode = options.mode ?? 'closest';
   const doubleSided = options.doubleSided ?? false;
-  if (mode !== 'closest' && mode !== 'any') throw new InvalidParameterError('mode', "'closest' or 'any'", mode);
+  if (!(mode === 'closest' || mode === 'any' || (allowAll && mode === 'all')))
+    throw new InvalidParameterError('mode', allowAll ? "'closest', 'any' or 'all'" : "'closest' or 'any'", mode);
   if (typeof doubleSided !== 'boolean') throw new InvalidParameterError('doubleSided', 'true or false', doubleSided);
   const filter = checkFilter(options.filter ?? MASK_ALL);
   const nodes = bvh.quantized!;
@@ -66,7 +71,11 @@ export function kernelCast(bvh: BVH, options: { mode?: unknown; doubleSided?: un
   // unfiltered walks, which have no check compiled in); a root it cuts leaves nothing to walk.
   const filtering = filterRejectsSome(bvh.masks, filter);
   const rootCut = filtering && nodes.nodeCount > 0 && (bvh.masks.nodeMasks[nodeMaskIndexAt(nodes.u32, QUANTIZED_WORDS_U32)]! & filter) === 0;
-  const flags = (doubleSided ? FLAG_DOUBLE_SIDED : 0) | (mode === 'any' ? FLAG_ANY_HIT : 0) | (filtering ? FLAG_FILTERED : 0);
+  const flags =
+    (doubleSided ? FLAG_DOUBLE_SIDED : 0) |
+    (mode === 'any' ? FLAG_ANY_HIT : 0) |
+    (mode === 'all' ? FLAG_ALL_HITS : 0) |
+    (filtering ? FLAG_FILTERED : 0);
   return { flags, filter: filter | 0, nodeCount: rootCut ? 0 : nodes.nodeCount, rootCut };
 }
 

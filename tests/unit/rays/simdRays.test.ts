@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildBVH, type BVH } from '../../../src/bvh/index';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
-import { castRays, castRaysBruteForce, createAllHitsList, type RayBatch } from '../../../src/query/rays/index';
+import { castRays, castRaysBruteForce, type RayBatch } from '../../../src/query/rays/index';
 import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
 import { loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
@@ -206,7 +206,6 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     for (const [options, reason] of [
       [{ tree: 'binary' }, /4-way quantized/],
       [{ triangleTest: 'moller-trumbore' }, /watertight/],
-      [{ mode: 'all', allHits: createAllHitsList(64) }, /closest or any/],
     ] as const) {
       const fallback = emptyHits(4);
       const answer = castRays(quantized, rays, fallback, { ...simd, ...options });

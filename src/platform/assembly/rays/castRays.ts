@@ -30,7 +30,8 @@
 // castRaysBatched sends the rays down the tree in batches instead (batchWalk.ts), with the same
 // records, box test bounds and leaf test.
 
-import { trianglesTested } from './leafTest';
+import { listCount, listDropped, trianglesTested } from './leafTest';
+export { setAllHitsList } from './leafTest';
 import { nodesVisited } from './rayWalk';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
 import { RAY_STATE_BYTES, STACK } from './rayState';
@@ -59,6 +60,13 @@ export function countersSubtreesMasked(): i32 {
 export function countersTrianglesMasked(): i32 {
   return trianglesMasked;
 }
+/** Hits an all-hits cast stored in its list, and hits it found past the list's capacity. */
+export function allHitsCount(): i32 {
+  return listCount;
+}
+export function allHitsDropped(): i32 {
+  return listDropped;
+}
 
 /**
  * Casts `rayCount` rays (origins, directions: 3 × f32 each; tMax: f32) and writes hit t (f32: t, +∞ on a
@@ -67,7 +75,8 @@ export function countersTrianglesMasked(): i32 {
  * magnitudeAt: per axis, the bound on |min| + |max| + extent of every node's frame (3 × f64).
  * stacks: the traversal stack (rays walk one at a time). flags: bit 0 double-sided, bit 1 any hit,
  * bit 2 apply the collision filter `filter` (filter.ts; masksAt: the mask of each lane of the groups,
- * u32); without it nothing is filtered.
+ * u32); without it nothing is filtered; bit 3 all hits: every hit within tMax goes to the list set by
+ * setAllHitsList (each once per ray, in walk order), the ray's own hit being the closest.
  */
 export function castRays(
   nodesAt: usize,

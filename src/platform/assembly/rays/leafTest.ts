@@ -11,7 +11,7 @@
 import { CHILD_INDEX_MASK, CHILD_TYPE_BITS, CHILD_TYPE_SHIFT, TRIANGLE_GROUP_BYTES } from '../generated/layout';
 import { isFiltered, keptTriangles } from './filter';
 import { PLANE_SLACK } from './slack';
-import { BEST, TMAX, TMAX_BOX } from './rayState';
+import { BEST, RAY_INDEX, TMAX, TMAX_BOX } from './rayState';
 import { candidates, intersectTriangle } from './watertight';
 
 // The cast's triangles (set once per cast).
@@ -19,13 +19,60 @@ let triangles: usize = 0;
 let order: usize = 0;
 /** Any-hit casts: a ray is done at its first hit. */
 let anyHit: bool = false;
+/** All-hits casts: every hit goes to the list and the ray never shrinks; the closest is kept aside. */
+let allHits: bool = false;
 export let trianglesTested: i32 = 0;
 
-export function setLeaves(trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
+// The all-hits list (setAllHitsList): ray index (i32), t (f32), triangle id (i32), each `listCapacity` long.
+let listRays: usize = 0;
+let listT: usize = 0;
+let listTriangles: usize = 0;
+let listCapacity: i32 = 0;
+export let listCount: i32 = 0;
+/** Hits found past the list's capacity: counted, not stored. */
+export let listDropped: i32 = 0;
+/** All-hits casts: the closest hit's t of the ray being walked (its triangle is the record's BEST). */
+export let closestT: f64 = Infinity;
+
+export function setLeaves(trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool, collectAllHits: bool): void {
   triangles = trianglesAt;
   order = orderAt;
   anyHit = stopAtAnyHit;
+  allHits = collectAllHits;
   trianglesTested = 0;
+}
+
+/** Where an all-hits cast writes its hits (three arrays of `capacity` entries from `at`); empties the list. */
+export function setAllHitsList(at: usize, capacity: i32): void {
+  listRays = at;
+  listT = at + 4 * <usize>capacity;
+  listTriangles = at + 8 * <usize>capacity;
+  listCapacity = capacity;
+  listCount = 0;
+  listDropped = 0;
+}
+
+/**
+ * Appends a hit to the all-hits list, unless this ray has it already (a triangle in two leaves, or a
+ * shared leaf reached through both parents: this ray's entries are the list's last ones). Keeps the
+ * closest, by the closest-hit rule (strictly nearer replaces, so the first found keeps a tie).
+ */
+function recordHit(ray: usize, t: f64, triangle: i32): void {
+  const rayIndex = load<i32>(ray, RAY_INDEX);
+  for (let i = listCount - 1; i >= 0 && load<i32>(listRays + 4 * <usize>i) == rayIndex; i--)
+    if (load<i32>(listTriangles + 4 * <usize>i) == triangle) return;
+  if (listCount >= listCapacity) listDropped++;
+  else {
+    const at: usize = (<usize>listCount) << 2;
+    store<i32>(listRays + at, rayIndex);
+    store<f32>(listT + at, <f32>t);
+    store<i32>(listTriangles + at, triangle);
+    listCount++;
+  }
+  if (load<i32>(ray, BEST) < 0 || t < closestT) {
+    closestT = t;
+    store<i32>(ray, triangle, BEST);
+  }
 }
 
 /** Whether the ray needs no more work: an any-hit cast and a hit found. */
@@ -62,7 +109,8 @@ export function testLeaf<F>(ray: usize, word: u32, tMax: f64): f64 {
     const k = <usize>ctz(survivors);
     survivors &= survivors - 1;
     const t = intersectTriangle(ray, groups + (k >>> 2) * TRIANGLE_GROUP_BYTES + 4 * (k & 3), tMax);
-    if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
+    if (t >= 0 && allHits) recordHit(ray, t, load<i32>(order + ((first << 2) + k) * 4));
+    else if (t >= 0 && (load<i32>(ray, BEST) < 0 || t < tMax)) {
       tMax = t;
       shrink(ray, t, (first << 2) + k);
       if (anyHit) return tMax;

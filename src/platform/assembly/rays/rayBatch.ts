@@ -3,6 +3,7 @@
 
 import { setScene, walkRay } from './rayWalk';
 import { BEST, RAY_INDEX, TMAX, TOP, startRay } from './rayState';
+import { closestT } from './leafTest';
 import { setDoubleSided } from './watertight';
 import { Filtered, Unfiltered, setFilter } from './filter';
 
@@ -21,6 +22,7 @@ let hitTriangle: usize = 0;
 export let count: i32 = 0;
 let magnitude: usize = 0;
 let hasNodes: bool = false;
+let allHits: bool = false;
 export let next: i32 = 0;
 export let invalid: i32 = 0;
 
@@ -61,7 +63,9 @@ export function startNext(state: usize): bool {
 export function finishRay(state: usize): void {
   const ray = <usize>load<i32>(state, RAY_INDEX);
   const best = load<i32>(state, BEST);
-  store<f32>(hitT + 4 * ray, best < 0 ? Infinity : <f32>load<f64>(state, TMAX));
+  // An all-hits ray never shrinks: its closest hit is kept aside.
+  const closest = allHits ? closestT : load<f64>(state, TMAX);
+  store<f32>(hitT + 4 * ray, best < 0 ? Infinity : <f32>closest);
   store<i32>(hitTriangle + 4 * ray, best);
 }
 
@@ -83,7 +87,8 @@ export function startCast(
 ): void {
   setDoubleSided((flags & 1) != 0);
   setFilter(filter, masksAt);
-  setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0);
+  allHits = (flags & FLAG_ALL_HITS) != 0;
+  setScene(nodesAt, trianglesAt, orderAt, (flags & 2) != 0, allHits);
   origins = originsAt;
   directions = directionsAt;
   tMaxs = tMaxsAt;
@@ -105,6 +110,8 @@ export function setRange(first: i32, end: i32): void {
 
 /** Bit 2 of a cast's flags: apply the collision filter (filter.ts). */
 export const FLAG_FILTERED: i32 = 4;
+/** Bit 3: every hit to the all-hits list (leafTest.ts setAllHitsList), one ray at a time only. */
+export const FLAG_ALL_HITS: i32 = 8;
 
 /**
  * Casts the rays left in the batch (or in the range set) one at a time, each walking the whole tree

@@ -68,10 +68,10 @@ export function setThreadScratch(at: usize): void {
   threadScratch = at;
 }
 
-export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool): void {
+export function setScene(nodesAt: usize, trianglesAt: usize, orderAt: usize, stopAtAnyHit: bool, collectAllHits: bool): void {
   nodes = nodesAt;
   nodesVisited = 0;
-  setLeaves(trianglesAt, orderAt, stopAtAnyHit);
+  setLeaves(trianglesAt, orderAt, stopAtAnyHit, collectAllHits);
 }
 
 /** Adds box tests made outside walkRay (the batched walk) to the visit counter. */
