@@ -45,6 +45,7 @@ interface GltfPrimitive {
   mode?: number;
   targets?: unknown[];
   extensions?: Record<string, unknown>;
+  material?: number;
 }
 
 interface GltfNode {
@@ -65,6 +66,7 @@ interface GltfDocument {
   bufferViews?: unknown[];
   accessors?: unknown[];
   meshes?: { name?: string; primitives?: GltfPrimitive[] }[];
+  materials?: { name?: unknown }[];
   nodes?: GltfNode[];
   scenes?: { nodes?: number[] }[];
   scene?: number;
@@ -103,7 +105,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
   const raw = parseJsonText(jsonText, file);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail('a glTF document must be a JSON object', '(top level)');
   const doc = raw as GltfDocument;
-  for (const key of ['extensionsRequired', 'buffers', 'bufferViews', 'accessors', 'meshes', 'nodes', 'scenes'] as const) {
+  for (const key of ['extensionsRequired', 'buffers', 'bufferViews', 'accessors', 'meshes', 'materials', 'nodes', 'scenes'] as const) {
     if (doc[key] !== undefined && !Array.isArray(doc[key])) throw fail('must be an array', key);
   }
   const version = doc.asset?.version;
@@ -124,7 +126,16 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
   const mesh = new MeshBuilder(file, binary ? 'glb' : 'gltf');
   const accessors = new AccessorReader(doc.accessors ?? [], doc.bufferViews ?? [], buffers, fail);
   const meshes = doc.meshes ?? [];
+  const materials = doc.materials ?? [];
   const nodes = doc.nodes ?? [];
+  // A primitive's material by its name, or by its number when it has none (each glTF material stays its own).
+  const materialName = (primitive: GltfPrimitive, path: string): string | null => {
+    const index = primitive.material;
+    if (index === undefined) return null;
+    const material = Number.isInteger(index) ? materials[index] : undefined;
+    if (material === undefined) throw fail(`names material ${index}, which does not exist`, `${path}.material`);
+    return typeof material.name === 'string' && material.name !== '' ? material.name : `material ${index}`;
+  };
   const skipped = new Map<string, number>();
   const note = (what: string): void => void skipped.set(what, (skipped.get(what) ?? 0) + 1);
 
@@ -151,6 +162,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
     const position = primitive.attributes?.POSITION;
     if (position === undefined) throw fail('a primitive without a POSITION attribute', `${path}.attributes`);
     if (primitive.targets !== undefined && primitive.targets.length > 0) note('morph targets (the base shape was used)');
+    mesh.useMaterial(materialName(primitive, path), { field: `${path}.material` });
     const corners = accessors.read(position, 'VEC3', `${path}.attributes.POSITION`);
     const vertexCount = corners.length / 3;
     const first = mesh.vertexCount;

@@ -2,5 +2,5 @@ export { loadMesh, MESH_EXTENSIONS } from './loadMesh';
 export { parseObj } from './obj';
 export { parseStl } from './stl';
 export { parseGltf, type GltfOptions, type GltfUriLoader } from './gltf';
-export { MAX_MESH_TRIANGLES, type LoadedMesh, type MeshFormat } from './meshBuilder';
-export { meshTerrain, type MeshTerrainOptions } from './meshTerrain';
+export { MAX_MESH_TRIANGLES, NO_MATERIAL, type LoadedMesh, type MeshFormat } from './meshBuilder';
+export { fileMaterialClass, meshTerrain, type MeshTerrainOptions } from './meshTerrain';

@@ -7,6 +7,9 @@ import { ColliderscopeError } from '../errors';
  */
 export const MAX_MESH_TRIANGLES = (1 << 24) - 1;
 
+/** A triangle's material id when the file named none for it. */
+export const NO_MATERIAL = 0xffff;
+
 /** The file formats the parsers read. */
 export type MeshFormat = 'obj' | 'stl-ascii' | 'stl-binary' | 'gltf' | 'glb';
 
@@ -28,6 +31,10 @@ export interface LoadedMesh {
   readonly mergedVertices: number;
   /** Everything the parser repaired or skipped, one sentence each (empty when the file was clean). */
   readonly notes: readonly string[];
+  /** The materials the file names (glTF materials, OBJ `usemtl`), in order of first use. */
+  readonly materialNames?: readonly string[];
+  /** Per triangle, its index in materialNames (NO_MATERIAL: none named); absent when the file names none. */
+  readonly triangleMaterials?: Uint16Array;
 }
 
 /** Where in a file something is: a line for text formats, a byte offset for binary ones, a JSON path for glTF. */
@@ -54,6 +61,10 @@ export function meshError(file: string, message: string, where: MeshWhere = {}):
 export class MeshBuilder {
   private positions = new Float32Array(3 * 1024);
   private indices = new Uint32Array(3 * 1024);
+  private materialOf = new Uint16Array(1024);
+  private readonly materialNames: string[] = [];
+  private readonly materialIds = new Map<string, number>();
+  private material = NO_MATERIAL;
   vertexCount = 0;
   triangleCount = 0;
   /** Triangles dropped as they were added, for repeating a vertex index. */
@@ -73,6 +84,23 @@ export class MeshBuilder {
       throw meshError(this.file, `${total} triangles is more than the ${MAX_MESH_TRIANGLES} a BVH can index`, where);
     }
     if (3 * total > this.indices.length) this.indices = grow(this.indices, 3 * total);
+    if (total > this.materialOf.length) this.materialOf = grow(this.materialOf, total);
+  }
+
+  /** The triangles added from now on are of this material (null: none named). */
+  useMaterial(name: string | null, where: MeshWhere = {}): void {
+    if (name === null) {
+      this.material = NO_MATERIAL;
+      return;
+    }
+    let id = this.materialIds.get(name);
+    if (id === undefined) {
+      id = this.materialNames.length;
+      if (id >= NO_MATERIAL) throw meshError(this.file, `more than ${NO_MATERIAL} materials`, where);
+      this.materialIds.set(name, id);
+      this.materialNames.push(name);
+    }
+    this.material = id;
   }
 
   reserveVertices(count: number): void {
@@ -106,6 +134,8 @@ export class MeshBuilder {
     const t = this.triangleCount;
     if (t >= MAX_MESH_TRIANGLES) throw meshError(this.file, `more than the ${MAX_MESH_TRIANGLES} triangles a BVH can index`);
     if (3 * t + 3 > this.indices.length) this.indices = grow(this.indices, 3 * t + 3);
+    if (t >= this.materialOf.length) this.materialOf = grow(this.materialOf, t + 1);
+    this.materialOf[t] = this.material;
     const i = this.indices;
     i[3 * t] = a;
     i[3 * t + 1] = b;
@@ -122,6 +152,8 @@ export class MeshBuilder {
     const positions = this.positions;
     const source = this.indices;
     const kept = new Uint32Array(3 * this.triangleCount);
+    const named = this.materialNames.length > 0;
+    const keptMaterials = named ? new Uint16Array(this.triangleCount) : null;
     let keptCount = 0;
     let flat = 0;
     for (let t = 0; t < this.triangleCount; t++) {
@@ -147,6 +179,7 @@ export class MeshBuilder {
       kept[3 * keptCount] = a / 3;
       kept[3 * keptCount + 1] = b / 3;
       kept[3 * keptCount + 2] = c / 3;
+      if (keptMaterials !== null) keptMaterials[keptCount] = this.materialOf[t]!;
       keptCount++;
     }
     const degenerate = flat + this.repeatedIndexTriangles;
@@ -178,11 +211,17 @@ export class MeshBuilder {
       degenerateTriangles: degenerate,
       mergedVertices: this.mergedVertices,
       notes,
+      ...(keptMaterials !== null
+        ? {
+            materialNames: [...this.materialNames],
+            triangleMaterials: keptCount === this.triangleCount ? keptMaterials : keptMaterials.slice(0, keptCount),
+          }
+        : {}),
     };
   }
 }
 
-function grow<T extends Float32Array | Uint32Array>(array: T, atLeast: number): T {
+function grow<T extends Float32Array | Uint32Array | Uint16Array>(array: T, atLeast: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(Math.max(atLeast, array.length * 2));
   bigger.set(array);
   return bigger;

@@ -3,9 +3,9 @@ import type { BuildOptions } from '../bvh/options';
 import { castRays } from '../query/rays/castRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import type { TerrainMesh } from '../terrain/heightfield';
-import { classifyTerrainMaterials, terrainMaterialInput } from '../terrain/materials';
+import { classifyTerrainMaterials, TERRAIN_MATERIAL, terrainMaterialInput, type TerrainMaterialName } from '../terrain/materials';
 import { resolveTerrainParams, TERRAIN_NUMBER_RULES } from '../terrain/params';
-import { meshError, type LoadedMesh } from './meshBuilder';
+import { meshError, NO_MATERIAL, type LoadedMesh } from './meshBuilder';
 
 export interface MeshTerrainOptions {
   /** Multiplies every coordinate (a file in centimetres: 0.01). */
@@ -21,7 +21,9 @@ export interface MeshTerrainOptions {
  * at y = 0 (where the generated terrain lies), its BVH built, and the fields systems read of a terrain
  * filled in: the footprint as worldSize (the larger side), the top surface as heights on a cells × cells
  * grid (a ray straight down at every grid point; the lowest point where it misses), normals, and
- * materials by slope (steeper than 38°: rock, else grass). Returns the terrain and its BVH.
+ * materials: a file material whose name says grass, rock, snow or water (fileMaterialClass) gives its
+ * triangles that material, so the collision filters see it; the others go by slope (steeper than 38°:
+ * rock, else grass). Returns the terrain and its BVH.
  */
 export function meshTerrain(mesh: LoadedMesh, options: MeshTerrainOptions): { terrain: TerrainMesh; bvh: BVH } {
   const start = performance.now();
@@ -52,6 +54,7 @@ export function meshTerrain(mesh: LoadedMesh, options: MeshTerrainOptions): { te
   }
   const params = resolveTerrainParams({ cells: options.cells, worldSize: side, heightScale: height, waterLevel: 0, snowLevel: 1 });
   const materials = classifyTerrainMaterials(positions, indices, params);
+  applyFileMaterials(mesh, materials);
   const bvh = buildBVH(positions, indices, { builder: options.builder ?? 'typescript' }, terrainMaterialInput({ materials }));
   const heights = topSurface(bvh, params.cells, side, height);
   const terrain: TerrainMesh = {
@@ -132,4 +135,30 @@ function addTo(sums: Float64Array, v: number, x: number, y: number, z: number): 
   sums[v] = sums[v]! + x;
   sums[v + 1] = sums[v + 1]! + y;
   sums[v + 2] = sums[v + 2]! + z;
+}
+
+/**
+ * The terrain material a file material's name asks for: the first of grass, rock, snow and water that
+ * starts a word of it, in any case ("Pool_Water", "rocky ledge", "SNOW"), or null.
+ */
+export function fileMaterialClass(name: string): TerrainMaterialName | null {
+  const match = /(?:^|[^a-z])(grass|rock|snow|water)/.exec(name.toLowerCase());
+  return match === null ? null : (match[1] as TerrainMaterialName);
+}
+
+/** Gives the triangles of every file material that names a terrain material that material. */
+function applyFileMaterials(mesh: LoadedMesh, materials: Uint8Array): void {
+  const names = mesh.materialNames;
+  const ofTriangle = mesh.triangleMaterials;
+  if (names === undefined || ofTriangle === undefined) return;
+  const classOf = Int16Array.from(names, (name) => {
+    const terrainClass = fileMaterialClass(name);
+    return terrainClass === null ? -1 : TERRAIN_MATERIAL[terrainClass];
+  });
+  for (let t = 0; t < materials.length; t++) {
+    const fileMaterial = ofTriangle[t]!;
+    if (fileMaterial === NO_MATERIAL) continue;
+    const terrainClass = classOf[fileMaterial]!;
+    if (terrainClass >= 0) materials[t] = terrainClass;
+  }
 }

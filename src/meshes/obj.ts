@@ -3,9 +3,10 @@ import { MeshBuilder, meshError, type LoadedMesh } from './meshBuilder';
 /**
  * Reads the geometry of a Wavefront OBJ file: `v x y z [w]` vertices and `f` faces, each corner written
  * `v`, `v/vt`, `v//vn` or `v/vt/vn`, 1-based or negative (counted back from the latest vertex). Polygons
- * are fan-triangulated (OBJ polygons are convex by the format's definition). Texture coordinates,
- * normals, groups, objects, materials, smoothing, lines and points carry no collision geometry and are
- * skipped. Every error names the line.
+ * are fan-triangulated (OBJ polygons are convex by the format's definition). `usemtl` names the
+ * material of the faces after it (LoadedMesh.triangleMaterials). Texture coordinates, normals, groups,
+ * objects, material libraries, smoothing, lines and points carry no collision geometry and are skipped.
+ * Every error names the line.
  */
 export function parseObj(text: string, file = 'mesh.obj'): LoadedMesh {
   const mesh = new MeshBuilder(file, 'obj');
@@ -26,7 +27,8 @@ export function parseObj(text: string, file = 'mesh.obj'): LoadedMesh {
     const c0 = text.charCodeAt(first);
     const c1 = text.charCodeAt(first + 1);
     const geometry = (c0 === 0x76 || c0 === 0x66) && (c1 === 0x20 || c1 === 0x09 || c1 === 0x0d || first + 1 >= lineEnd);
-    if (!geometry && !continues(text, lineStart, lineEnd)) {
+    const material = c0 === 0x75 && text.startsWith('usemtl', first);
+    if (!geometry && !material && !continues(text, lineStart, lineEnd)) {
       lineStart = lineEnd + 1;
       continue;
     }
@@ -70,6 +72,10 @@ export function parseObj(text: string, file = 'mesh.obj'): LoadedMesh {
       for (let k = 1; k < words.length; k++) corners.push(cornerIndex(words[k]!, mesh.vertexCount, file, firstLine));
       for (let k = 1; k + 1 < corners.length; k++) mesh.addTriangle(corners[0]!, corners[k]!, corners[k + 1]!);
       if (corners.length > 3) polygons++;
+    } else if (keyword === 'usemtl') {
+      // The name is the rest of the line (names may hold spaces); `usemtl` alone ends the material.
+      const name = content.trim().slice('usemtl'.length).trim();
+      mesh.useMaterial(name === '' ? null : name, { line: firstLine });
     }
   }
   if (polygons > 0) mesh.notes.push(`split ${polygons} polygon${polygons === 1 ? '' : 's'} of more than 3 corners into triangles`);
