@@ -54,9 +54,35 @@ export type TerrainWorkerMessage =
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
+/**
+ * The first terrains after the page loads run the generation and the grid build cold: about three times
+ * the steady cost of a seed-slider step, for the first three or four steps. So once the first terrain is
+ * out, the worker builds small terrains of the same kind while it has nothing else to do, one per task
+ * (a request that arrives waits for one small build at most), until the code is optimised.
+ */
+const WARM_UP_BUILDS = 30;
+const WARM_UP_CELLS = 48;
+let warmUpBuildsLeft = WARM_UP_BUILDS;
+let requestsRunning = 0;
+
+function warmUpLater(params: TerrainParams, builder: BVHBuilderName): void {
+  if (warmUpBuildsLeft > 0) setTimeout(() => warmUpOnce(params, builder), 0);
+}
+
+function warmUpOnce(params: TerrainParams, builder: BVHBuilderName): void {
+  // A request under way (or waiting for a module) goes first; it schedules the rest when done.
+  if (requestsRunning > 0 || warmUpBuildsLeft <= 0) return;
+  warmUpBuildsLeft--;
+  const terrain = generateTerrain({ ...params, cells: WARM_UP_CELLS, seed: (params.seed + 1 + warmUpBuildsLeft) >>> 0 });
+  const bvh = buildBVH(terrain.positions, terrain.indices, { builder }, terrainMaterialInput(terrain));
+  prepareRefitOrNull(bvh);
+  warmUpLater(params, builder);
+}
+
 scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
   const { id, params, builder = 'typescript', mesh: given, meshFile } = event.data;
   const post = (message: TerrainWorkerMessage, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
+  requestsRunning++;
   try {
     if (meshFile !== undefined) {
       await buildMeshTerrain(id, meshFile, post);
@@ -90,9 +116,13 @@ scope.onmessage = async (event: MessageEvent<TerrainRequest>) => {
       post({ id, kind: 'bvh', bvh: posted, refitState: null }, transfer);
       const refitState = prepareRefitOrNull(bvh);
       if (refitState !== null) post({ id, kind: 'refit-state', refitState }, refitStateBuffers(refitState));
+      // Scheduled now, run once this request is over (finally).
+      warmUpLater(params, builder);
     }
   } catch (error) {
     post({ id, kind: 'error', message: error instanceof Error ? error.message : String(error) });
+  } finally {
+    requestsRunning--;
   }
 };
 

@@ -52,13 +52,19 @@ interface GridShape {
 }
 
 let lastShape: GridShape | null = null;
+/** The shape used before the last, of another size: a few small terrains in between (a worker warming up) do not cost the big one its shape. */
+let previousShape: GridShape | null = null;
 
-/** The shape for this size, the last one again when it matches (and no caller has transferred its arrays away). */
+const shapeFits = (shape: GridShape | null, cells: number, leafCells: number): shape is GridShape =>
+  shape !== null && shape.cells === cells && shape.leafCells === leafCells && shape.triangleOrder.byteLength === 4 * 2 * cells * cells;
+
+/** The shape for this size: one of the last two again when it matches (and no caller has transferred its arrays away). */
 function gridShape(cells: number, leafCells: number): GridShape {
-  const last = lastShape;
-  if (last !== null && last.cells === cells && last.leafCells === leafCells && last.triangleOrder.byteLength === 4 * 2 * cells * cells) return last;
-  lastShape = makeGridShape(cells, leafCells);
-  return lastShape;
+  if (shapeFits(lastShape, cells, leafCells)) return lastShape;
+  const shape = shapeFits(previousShape, cells, leafCells) ? previousShape : makeGridShape(cells, leafCells);
+  previousShape = lastShape;
+  lastShape = shape;
+  return shape;
 }
 
 function makeGridShape(cells: number, leafCells: number): GridShape {
