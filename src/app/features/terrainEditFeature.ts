@@ -1,6 +1,7 @@
 import type { Controller, GUI } from 'lil-gui';
 import { BUILDER_LABELS, loadWasmRefit, type Sandbox, type TerrainEditKind } from '../../core';
 import { TerrainPicker } from './terrainPick';
+import { warmUpTerrainEditsWhenIdle } from './editWarmUp';
 import { messageOf } from '../capture';
 import type { AppContext, AppFeature } from '../feature';
 
@@ -34,6 +35,7 @@ const TOOL_LABELS: Readonly<Record<TerrainEditKind, string>> = { crater: 'blast 
 export class TerrainEditFeature implements AppFeature {
   readonly name = 'terrainEdits';
   private context: AppContext | null = null;
+  private warmedUp = false;
   private readonly panel: TerrainEditPanel = { tool: 'crater', radius: 14, craterDepth: 10, strength: 0.4, explosionsBlast: true };
   private readonly readouts = { edits: '0', refit: '—', degradation: '—', tree: '—' };
   private folder: GUI | null = null;
@@ -70,6 +72,10 @@ export class TerrainEditFeature implements AppFeature {
   }
 
   terrainChanged(sandbox: Sandbox): void {
+    if (!this.warmedUp) {
+      this.warmedUp = true;
+      warmUpTerrainEditsWhenIdle();
+    }
     const { worldSize, heightScale, cells } = sandbox.terrain.params;
     // Sizes that read well on this terrain: a crater about 3% of the world across (and at least three
     // cells, so a coarse grid shows a bowl), a fifth of its height deep.
