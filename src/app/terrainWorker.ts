@@ -15,7 +15,8 @@ import {
   type TerrainMesh,
   type TerrainParams,
 } from '../core';
-import { readPageMesh } from './pageMesh';
+import { readPageMesh, PAGE_MAX_MESH_TRIANGLES } from './pageMesh';
+import { meshoptGltfOptions } from '../adapters/three/meshoptDecoder';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
@@ -138,8 +139,8 @@ async function buildMeshTerrain(
   post: (message: TerrainWorkerMessage, transfer?: Transferable[]) => void,
 ): Promise<void> {
   post({ id, kind: 'progress', fraction: 0.05, stage: `Reading ${request.name}` });
-  await Promise.all([loadWasmBuilder(), loadSimdRays()]);
-  const mesh = readPageMesh(request.name, request.bytes);
+  const [decoders] = await Promise.all([meshoptGltfOptions(), loadWasmBuilder(), loadSimdRays()]);
+  const mesh = readPageMesh(request.name, request.bytes, PAGE_MAX_MESH_TRIANGLES, decoders);
   post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
   const { terrain, bvh } = meshTerrain(mesh, { scale: request.scale, cells: request.cells, builder: 'wasm' });
   terrain.source = request.name;

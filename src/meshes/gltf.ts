@@ -1,6 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import { parseJsonText } from '../scene/validate';
-import { AccessorReader } from './gltfAccessor';
+import { AccessorReader, type MeshoptGltfDecoder } from './gltfAccessor';
 import { isGlb, readGlb } from './glb';
 import { composeTrs, identityMatrix, linearDeterminant, multiplyMatrices, type Matrix4 } from './gltfTransform';
 import { MeshBuilder, meshError, type LoadedMesh } from './meshBuilder';
@@ -62,7 +62,7 @@ interface GltfDocument {
   asset?: { version?: string };
   extensionsRequired?: string[];
   extensionsUsed?: string[];
-  buffers?: { uri?: string; byteLength: number }[];
+  buffers?: { uri?: string; byteLength: number; extensions?: Record<string, { fallback?: unknown } | undefined> }[];
   bufferViews?: unknown[];
   accessors?: unknown[];
   meshes?: { name?: string; primitives?: GltfPrimitive[] }[];
@@ -75,7 +75,15 @@ interface GltfDocument {
 export interface GltfOptions {
   /** Resolves buffers stored in other files; without it such a buffer is an error naming its uri. */
   loadUri?: GltfUriLoader;
+  /**
+   * Decodes buffer views compressed with EXT_meshopt_compression (or KHR_meshopt_compression); without
+   * it such a file is refused by name. The core ships none: the page and the runner pass the decoder
+   * three.js ships (three/examples/jsm/libs/meshopt_decoder.module.js), once its `ready` has resolved.
+   */
+  meshopt?: MeshoptGltfDecoder;
 }
+
+const MESHOPT_EXTENSIONS = new Set(['EXT_meshopt_compression', 'KHR_meshopt_compression']);
 
 /**
  * Reads the triangles of a glTF 2.0 file (.gltf JSON text or .glb bytes) as one mesh in world space:
@@ -112,6 +120,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
   if (typeof version !== 'string' || !version.startsWith('2.'))
     throw fail(`only glTF 2.0 is read, this file says ${JSON.stringify(version)}`, 'asset.version');
   for (const name of doc.extensionsRequired ?? []) {
+    if (MESHOPT_EXTENSIONS.has(name) && options.meshopt !== undefined) continue;
     const decoder = DECODER_EXTENSIONS[name];
     if (decoder !== undefined) {
       throw fail(
@@ -124,7 +133,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
 
   const buffers = (doc.buffers ?? []).map((buffer, i) => loadBuffer(buffer, i, i === 0 ? bin : null, file, options));
   const mesh = new MeshBuilder(file, binary ? 'glb' : 'gltf');
-  const accessors = new AccessorReader(doc.accessors ?? [], doc.bufferViews ?? [], buffers, fail);
+  const accessors = new AccessorReader(doc.accessors ?? [], doc.bufferViews ?? [], buffers, fail, options.meshopt);
   const meshes = doc.meshes ?? [];
   const materials = doc.materials ?? [];
   const nodes = doc.nodes ?? [];
@@ -278,7 +287,7 @@ function localMatrix(node: GltfNode, path: string, fail: (message: string, field
 }
 
 function loadBuffer(
-  buffer: { uri?: string; byteLength: number },
+  buffer: { uri?: string; byteLength: number; extensions?: Record<string, { fallback?: unknown } | undefined> },
   index: number,
   bin: Uint8Array | null,
   file: string,
@@ -287,6 +296,10 @@ function loadBuffer(
   const field = `buffers[${index}]`;
   let bytes: Uint8Array;
   const uri = buffer.uri;
+  // A meshopt file's fallback buffer holds no data: only the decoded views stand in its place.
+  const extensions = buffer.extensions ?? {};
+  const fallback = extensions.EXT_meshopt_compression?.fallback === true || extensions.KHR_meshopt_compression?.fallback === true;
+  if (uri === undefined && fallback) return new Uint8Array(0);
   if (uri === undefined) {
     if (bin === null) throw meshError(file, 'a buffer without uri needs the GLB binary chunk, and there is none', { field });
     bytes = bin;

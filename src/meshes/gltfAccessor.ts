@@ -1,6 +1,11 @@
 import type { ColliderscopeError } from '../errors';
 import { MAX_MESH_TRIANGLES } from './meshBuilder';
 
+/** The one call of a meshopt decoder the reader makes (meshoptimizer's MeshoptDecoder has it). */
+export interface MeshoptGltfDecoder {
+  decodeGltfBuffer(target: Uint8Array, count: number, size: number, source: Uint8Array, mode: string, filter?: string): void;
+}
+
 /** The parts of a glTF document the accessor reader needs; everything else of the JSON is left unread. */
 export interface GltfAccessor {
   bufferView?: number;
@@ -37,7 +42,11 @@ export class AccessorReader {
     private readonly bufferViews: readonly unknown[],
     private readonly buffers: readonly Uint8Array[],
     private readonly fail: (message: string, field: string) => ColliderscopeError,
+    private readonly meshopt?: MeshoptGltfDecoder,
   ) {}
+
+  /** Buffer views decoded from meshopt data, by index: each decoded once however many accessors read it. */
+  private readonly decodedViews = new Map<number, Uint8Array>();
 
   /**
    * The accessor's elements as numbers, `components` per element: normalized integers become [0, 1] or
@@ -108,14 +117,50 @@ export class AccessorReader {
   }
 
   /** The bytes of a buffer view (checked to lie inside its buffer) and its stride (0 when tightly packed). */
+  /** A meshopt-compressed view's bytes, decoded: every field checked first, a decoder failure named. */
+  private decodeMeshopt(raw: unknown, decoder: MeshoptGltfDecoder, path: string): Uint8Array {
+    if (typeof raw !== 'object' || raw === null) throw this.fail('must be an object', path);
+    const c = raw as MeshoptCompression;
+    const whole = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min;
+    if (!whole(c.buffer, 0)) throw this.fail('buffer must be a whole number', `${path}.buffer`);
+    const offset = c.byteOffset ?? 0;
+    if (!whole(offset, 0) || !whole(c.byteLength, 0)) throw this.fail('byteOffset and byteLength must be whole numbers ≥ 0', path);
+    if (!whole(c.byteStride, 1) || c.byteStride > 256)
+      throw this.fail(`byteStride must be a whole number from 1 to 256, got ${String(c.byteStride)}`, `${path}.byteStride`);
+    if (!whole(c.count, 0) || c.count > MAX_ACCESSOR_ELEMENTS)
+      throw this.fail(`count must be a whole number up to ${MAX_ACCESSOR_ELEMENTS}, got ${String(c.count)}`, `${path}.count`);
+    if (!MESHOPT_MODES.has(c.mode)) throw this.fail(`mode must be ATTRIBUTES, TRIANGLES or INDICES, got ${JSON.stringify(c.mode)}`, `${path}.mode`);
+    const filter = c.filter ?? 'NONE';
+    if (!MESHOPT_FILTERS.has(filter)) throw this.fail(`unknown filter ${JSON.stringify(filter)}`, `${path}.filter`);
+    const source = this.buffers[c.buffer];
+    if (source === undefined) throw this.fail(`names buffer ${c.buffer}, which does not exist`, `${path}.buffer`);
+    if (offset + c.byteLength > source.byteLength)
+      throw this.fail(`bytes ${offset}…${offset + c.byteLength} lie outside buffer ${c.buffer} of ${source.byteLength} bytes (truncated?)`, path);
+    const target = new Uint8Array(c.count * c.byteStride);
+    try {
+      decoder.decodeGltfBuffer(target, c.count, c.byteStride, source.subarray(offset, offset + c.byteLength), c.mode, filter);
+    } catch (error) {
+      throw this.fail(`the meshopt data does not decode: ${error instanceof Error ? error.message : String(error)}`, path);
+    }
+    return target;
+  }
+
   private view(index: number, field: string): { view: DataView; stride: number } {
     const bufferView = this.bufferViews[index] as GltfBufferView | undefined;
     if (bufferView === undefined || typeof bufferView !== 'object') throw this.fail(`names bufferView ${index}, which does not exist`, field);
     const path = `bufferViews[${index}]`;
-    for (const name of Object.keys(bufferView.extensions ?? {})) {
-      if (name === 'EXT_meshopt_compression' || name === 'KHR_meshopt_compression') {
-        throw this.fail(`is compressed with ${name}, which this loader does not decode (re-export the file without meshopt compression)`, path);
+    for (const [name, compression] of Object.entries(bufferView.extensions ?? {})) {
+      if (name !== 'EXT_meshopt_compression' && name !== 'KHR_meshopt_compression') continue;
+      if (this.meshopt === undefined)
+        throw this.fail(`is compressed with ${name}, and no meshopt decoder was given (re-export the file without meshopt compression)`, path);
+      const stride = bufferView.byteStride ?? 0;
+      if (!Number.isInteger(stride) || stride < 0) throw this.fail('byteStride must be a whole number', `${path}.byteStride`);
+      let decoded = this.decodedViews.get(index);
+      if (decoded === undefined) {
+        decoded = this.decodeMeshopt(compression, this.meshopt, `${path}.extensions.${name}`);
+        this.decodedViews.set(index, decoded);
       }
+      return { view: new DataView(decoded.buffer, decoded.byteOffset, decoded.byteLength), stride };
     }
     const buffer = this.buffers[bufferView.buffer];
     if (buffer === undefined) throw this.fail(`names buffer ${bufferView.buffer}, which does not exist`, `${path}.buffer`);
@@ -128,6 +173,19 @@ export class AccessorReader {
     if (!Number.isInteger(stride) || stride < 0) throw this.fail('byteStride must be a whole number', `${path}.byteStride`);
     return { view: new DataView(buffer.buffer, buffer.byteOffset + offset, length), stride };
   }
+}
+
+const MESHOPT_MODES = new Set(['ATTRIBUTES', 'TRIANGLES', 'INDICES']);
+const MESHOPT_FILTERS = new Set(['NONE', 'OCTAHEDRAL', 'QUATERNION', 'EXPONENTIAL', 'COLOR']);
+
+interface MeshoptCompression {
+  buffer: number;
+  byteOffset?: number;
+  byteLength: number;
+  byteStride: number;
+  count: number;
+  mode: string;
+  filter?: string;
 }
 
 function readComponents(

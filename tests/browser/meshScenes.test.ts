@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, appStatus, guiControl, openPage, startHarness, type Harness } from './harness';
 import { canvasPixels } from './pixels';
+import { MeshoptEncoder } from 'meshoptimizer';
+import { parseObj } from '../../src/meshes/index';
+import { meshoptGlb, writeGlb } from '../unit/meshes/meshWriters';
 
 /**
  * Mesh files as the ground on the page: the sample mesh scenes open from `?scene=` and from the preset
@@ -265,6 +268,19 @@ describe('mesh scenes on the page', () => {
     );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'mesh-bad-file.png') });
     await expect(guiControl(page, page, 'preset').locator('.lil-display').textContent()).resolves.toBe('block');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the same block dropped as a meshopt-compressed GLB, decoded in the worker by the decoder three ships', async () => {
+    await MeshoptEncoder.ready;
+    const block = parseObj(SMALL_OBJ, 'block.obj');
+    const { json, bin } = meshoptGlb({ positions: Array.from(block.positions), indices: Array.from(block.indices) });
+    await page
+      .locator('[data-testid="scene-file-input"]')
+      .setInputFiles({ name: 'block-meshopt.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(writeGlb(json, bin)) });
+    const shown = await waitForMesh('block-meshopt.glb');
+    expect(shown.bvhTriangles).toBe(138);
+    expect(Number(shown.metrics.rayEmitters!.hitsA)).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 

@@ -7,3 +7,4 @@ export { ColliderscopeBoundsTree, boundsTreeOf, computeBoundsTree, disposeBounds
 export { acceleratedRaycast } from './acceleratedRaycast';
 export { loadSimdRays as loadRaycastKernel, simdRaysUnavailableReason as raycastKernelUnavailableReason } from '../../query/rays/simdRays';
 export type { BuildOptions } from '../../bvh/options';
+export { meshoptGltfOptions } from './meshoptDecoder';

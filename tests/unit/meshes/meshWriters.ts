@@ -2,6 +2,7 @@
  * Writers of small mesh files for the parser tests: the reference a parser's output is compared to is
  * the mesh that went in. Kept deliberately plain (no cleverness a parser bug could share).
  */
+import { MeshoptEncoder } from 'meshoptimizer';
 
 export interface PlainMesh {
   positions: number[];
@@ -154,4 +155,43 @@ export function triangleSet(positions: ArrayLike<number>, indices: ArrayLike<num
     triangles.push([0, 1, 2].map((k) => corners[(first + k) % 3]).join(' | '));
   }
   return triangles.sort();
+}
+
+/**
+ * The GLB of `mesh` with every buffer view compressed as EXT_meshopt_compression lays it out: the
+ * compressed bytes in the binary chunk (buffer 0), the views pointing into a fallback buffer without
+ * data (buffer 1) and naming their compressed bytes in the extension. MeshoptEncoder.ready must have resolved.
+ */
+export function meshoptGlb(
+  mesh: PlainMesh,
+  indexMode: 'TRIANGLES' | 'INDICES' = 'TRIANGLES',
+  extension = 'EXT_meshopt_compression',
+): { json: Record<string, unknown>; bin: Uint8Array } {
+  const { json, bin } = writeGltfParts(mesh);
+  const views = json.bufferViews as { buffer: number; byteOffset: number; byteLength: number; byteStride?: number; extensions?: unknown }[];
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  views.forEach((view, i) => {
+    const source = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
+    const stride = i === 0 ? 12 : 4;
+    const count = view.byteLength / stride;
+    const encoded = MeshoptEncoder.encodeGltfBuffer(source, count, stride, i === 0 ? 'ATTRIBUTES' : indexMode);
+    view.buffer = 1;
+    if (i === 0) view.byteStride = 12;
+    view.extensions = {
+      [extension]: { buffer: 0, byteOffset: at, byteLength: encoded.length, byteStride: stride, count, mode: i === 0 ? 'ATTRIBUTES' : indexMode },
+    };
+    parts.push(encoded, new Uint8Array((4 - (encoded.length % 4)) % 4));
+    at += encoded.length + ((4 - (encoded.length % 4)) % 4);
+  });
+  const packed = new Uint8Array(at);
+  let offset = 0;
+  for (const part of parts) {
+    packed.set(part, offset);
+    offset += part.length;
+  }
+  json.buffers = [{ byteLength: packed.length }, { byteLength: bin.length, extensions: { [extension]: { fallback: true } } }];
+  json.extensionsUsed = [extension];
+  json.extensionsRequired = [extension];
+  return { json, bin: packed };
 }
