@@ -4,6 +4,8 @@ import { defineConfig } from 'vite';
 // three left to the user; the WebAssembly kernels travel as assets next to them. Types: tsconfig.lib.json.
 export default defineConfig({
   publicDir: false,
+  // The ray pool's worker awaits its parent at the top level: module workers only.
+  worker: { format: 'es' },
   build: {
     outDir: 'dist/lib',
     emptyOutDir: true,
