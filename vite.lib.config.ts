@@ -1,7 +1,8 @@
 import { defineConfig } from 'vite';
 
 // The library build (npm run build:lib): the core and the three.js adapter as ES modules in dist/lib,
-// three left to the user; the WebAssembly kernels travel as assets next to them. Types: tsconfig.lib.json.
+// three left to the user; the WebAssembly kernels inlined into the bundles (library mode inlines assets).
+// Types: tsconfig.lib.json.
 export default defineConfig({
   publicDir: false,
   // The ray pool's worker awaits its parent at the top level: module workers only.
