@@ -15,7 +15,8 @@
  * pairs). Wall speed-up = single wall / pool wall; CPU speed-up = single CPU / pool CPU (1.00: the split
  * added no work; below 1: spinning, staging and chunk claims cost CPU); cores used = pool CPU / pool wall
  * (on a shared, busy machine this says how much of the speed-up the scheduler allowed); parallel
- * efficiency = the threads' busy time over threads × wall. The hits are compared (bit for bit) only after
+ * efficiency = the threads' busy time over threads × wall; serial = the caller's staging and putting the
+ * hits back (RayPoolCast.stagingMs), the part no thread count shortens. The hits are compared (bit for bit) only after
  * the timing. Results go to bench-results/pool-rays.json with the load average at start and end.
  *
  *   npx tsx tests/bench/pool-rays.ts              full run (512 terrain, 100k rays, 9 pairs per thread count)
@@ -67,8 +68,10 @@ const uploadMs = performance.now() - uploadStart;
 interface Sample {
   wallMs: number;
   cpuMs: number;
-  /** The pool only: each thread's busy ms. */
+  /** The pool only: each thread's busy ms, the caller's serial part (staging, hits back) and its wait for workers. */
   busyMs?: number[];
+  stagingMs?: number;
+  waitMs?: number;
 }
 function timeSingle(hitsOut: RayHits): Sample {
   const wall = performance.now();
@@ -83,7 +86,7 @@ function timePool(hitsOut: RayHits): Sample {
   const sample = { wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
   if (result === null) throw new Error('the pool cast nothing: a worker of an earlier cast was still busy');
   if (result.notices.length > 0) throw new Error(`the pool lost a worker: ${result.notices.join('; ')}`);
-  return { ...sample, busyMs: result.busyMs };
+  return { ...sample, busyMs: result.busyMs, stagingMs: result.stagingMs, waitMs: result.waitMs };
 }
 
 const report = new BenchReport(import.meta.url, { cells: CELLS, rays: RAYS, pairs: PAIRS, threads: THREADS, seed: SEED, path: 'castNow' });
@@ -120,13 +123,23 @@ for (const threads of THREADS) {
   const unit = `cast of ${RAYS.toLocaleString('en')} rays`;
   const efficiency = median(pooled.map((s) => s.busyMs!.reduce((a, b) => a + b, 0) / (s.busyMs!.length * s.wallMs)));
   const coresUsed = median(pooled.map((s) => s.cpuMs / s.wallMs));
+  const stagingMs = median(pooled.map((s) => s.stagingMs!));
+  const waitMs = median(pooled.map((s) => s.waitMs!));
   const wall = report.add(pairedRow(`pool, ${label}: wall`, 'pool', 'single-thread SIMD', wallTimes, { unit, extra: { clock: 'wall', threads } }));
   const cpu = report.add(pairedRow(`pool, ${label}: CPU`, 'pool', 'single-thread SIMD', cpuTimes, { unit, extra: { clock: 'cpu', threads } }));
-  report.addQuality({ name: `pool, ${label}`, threads, parallelEfficiency: efficiency, coresUsed, mRaysPerS: RAYS / (wall.ourMs / 1000) / 1e6 });
+  report.addQuality({
+    name: `pool, ${label}`,
+    threads,
+    parallelEfficiency: efficiency,
+    coresUsed,
+    mRaysPerS: RAYS / (wall.ourMs / 1000) / 1e6,
+    stagingMs,
+    waitMs,
+  });
   rows.push(
     `${label.padEnd(26)} ${wall.peerMs.toFixed(1).padStart(9)} ${wall.ourMs.toFixed(1).padStart(8)}  ${(wall.ratio.toFixed(2) + ' (' + formatSpread(wall.spread) + ')').padStart(32)}` +
       `  ${(cpu.ratio.toFixed(2) + ' (' + formatSpread(cpu.spread) + ')').padStart(32)}  ${(RAYS / (wall.ourMs / 1000) / 1e6).toFixed(3).padStart(8)}` +
-      `  ${coresUsed.toFixed(2).padStart(5)}  ${(100 * efficiency).toFixed(0).padStart(4)}%`,
+      `  ${coresUsed.toFixed(2).padStart(5)}  ${(100 * efficiency).toFixed(0).padStart(4)}%  ${stagingMs.toFixed(1).padStart(7)}  ${waitMs.toFixed(2).padStart(6)}`,
   );
   // Correctness after the timing: the pool's hits are the single-thread kernel's, bit for bit.
   let differ = 0;
@@ -139,12 +152,13 @@ for (const threads of THREADS) {
 await pool.close();
 report.note(failed ? 'hits differ from the single-thread kernel' : 'hits bit for bit those of the single-thread kernel at every thread count');
 console.log(
-  `\n${'threads'.padEnd(26)} ${'single ms'.padStart(9)} ${'pool ms'.padStart(8)}  ${'wall speed-up (min–max)'.padStart(32)}  ${'CPU speed-up (min–max)'.padStart(32)}  ${'M rays/s'.padStart(8)}  cores   eff`,
+  `\n${'threads'.padEnd(26)} ${'single ms'.padStart(9)} ${'pool ms'.padStart(8)}  ${'wall speed-up (min–max)'.padStart(32)}  ${'CPU speed-up (min–max)'.padStart(32)}  ${'M rays/s'.padStart(8)}  cores   eff  serial  wait`,
 );
 for (const row of rows) console.log(row);
 console.log(
   '(ms: median wall ms per cast; speed-ups: single / pool, median of the pair ratios (min–max[, p10–p90]); M rays/s: the pool, from its median wall;\n' +
-    ' cores: pool CPU ms / wall ms, the cores the process actually got; eff: parallel efficiency, busy time over threads × wall)',
+    ' cores: pool CPU ms / wall ms, the cores the process actually got; eff: parallel efficiency, busy time over threads × wall;\n' +
+    " serial: the caller's ms staging the rays and putting the hits back, which no thread count shortens; wait: its ms waiting for workers' last chunks)",
 );
 console.log(
   `load average at end ${loadavg()
