@@ -1,8 +1,9 @@
 /**
  * A worker of the ray pool (rayPool.ts), in a page or a Node worker thread: instantiates the
  * shared-memory ray kernel over the pool's memory once, then casts chunks of each batch it is told of
- * (rayChunks.ts), first blocking until the caller has staged it (awaitCast), and answers { type: 'done', job }. An error is caught and answered as
- * { type: 'failed', job, error }; the pool then drops this worker and finishes its chunks.
+ * (rayChunks.ts), first blocking until the caller has staged it (awaitCast), and answers
+ * { type: 'done', job }. An error is caught and answered as { type: 'failed', job, error }; the pool
+ * then drops this worker and finishes its chunks.
  */
 
 import { connectToParent } from '../../platform/workerPort';
