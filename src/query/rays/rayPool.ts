@@ -254,16 +254,18 @@ export class RayPool {
   async cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions> = {}): Promise<RayPoolCast> {
     const started = performance.now();
     const staged = this.prepare(bvh, rays, hits, options);
-    this.stage(staged, rays, options);
-    const stagedMs = performance.now() - started;
     const { job, words } = staged;
     const mainThread = options.mainThread ?? true;
+    let stagedMs = 0;
     let chunksOnCaller = 0;
     let callerMs = 0;
+    // As in castNow, the workers are told first and wait for the staging (awaitCast).
     const outcome = await this.pool.run(
       (slot, id) => this.jobMessage(staged, slot, id, options),
       () => {
+        this.stage(staged, rays, options);
         const start = performance.now();
+        stagedMs = start - started;
         if (mainThread) chunksOnCaller += pullRayChunks(this.kernel, words, job, 0);
         callerMs += performance.now() - start;
       },
