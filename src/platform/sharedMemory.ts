@@ -54,3 +54,17 @@ export function growSharedMemoryTo(memory: WebAssembly.Memory, bytes: number, ma
     throw new SharedMemoryFullError(bytes, maximumBytes, error);
   }
 }
+
+/**
+ * Whether this thread may block on Atomics.wait: workers and Node may, a page's main thread may not
+ * (Atomics.wait throws there), so code that waits on shared memory spins on such a thread instead.
+ */
+export function threadCanBlock(): boolean {
+  try {
+    // The word holds 0, not 1: a thread allowed to wait returns 'not-equal' at once.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -15,7 +15,8 @@
  * pairs). Wall speed-up = single wall / pool wall; CPU speed-up = single CPU / pool CPU (1.00: the split
  * added no work; below 1: spinning, staging and chunk claims cost CPU); cores used = pool CPU / pool wall
  * (on a shared, busy machine this says how much of the speed-up the scheduler allowed); parallel
- * efficiency = the threads' busy time over threads × wall. The hits are compared (bit for bit) only after
+ * efficiency = the threads' busy time over threads × wall; serial = the caller's staging and putting the
+ * hits back (RayPoolCast.stagingMs), the part no thread count shortens. The hits are compared (bit for bit) only after
  * the timing. Results go to bench-results/pool-rays.json with the load average at start and end.
  *
  *   npx tsx tests/bench/pool-rays.ts              full run (512 terrain, 100k rays, 9 pairs per thread count)
@@ -23,6 +24,7 @@
  *   options: --cells N  --rays N  --pairs N  --threads 1,2,…
  */
 import { cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
 import type { RayHits } from '../../src/query/rays/index';
@@ -67,8 +69,10 @@ const uploadMs = performance.now() - uploadStart;
 interface Sample {
   wallMs: number;
   cpuMs: number;
-  /** The pool only: each thread's busy ms. */
+  /** The pool only: each thread's busy ms, the caller's serial part (staging, hits back) and its wait for workers. */
   busyMs?: number[];
+  stagingMs?: number;
+  waitMs?: number;
 }
 function timeSingle(hitsOut: RayHits): Sample {
   const wall = performance.now();
@@ -83,7 +87,7 @@ function timePool(hitsOut: RayHits): Sample {
   const sample = { wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
   if (result === null) throw new Error('the pool cast nothing: a worker of an earlier cast was still busy');
   if (result.notices.length > 0) throw new Error(`the pool lost a worker: ${result.notices.join('; ')}`);
-  return { ...sample, busyMs: result.busyMs };
+  return { ...sample, busyMs: result.busyMs, stagingMs: result.stagingMs, waitMs: result.waitMs };
 }
 
 const report = new BenchReport(import.meta.url, { cells: CELLS, rays: RAYS, pairs: PAIRS, threads: THREADS, seed: SEED, path: 'castNow' });
@@ -120,13 +124,23 @@ for (const threads of THREADS) {
   const unit = `cast of ${RAYS.toLocaleString('en')} rays`;
   const efficiency = median(pooled.map((s) => s.busyMs!.reduce((a, b) => a + b, 0) / (s.busyMs!.length * s.wallMs)));
   const coresUsed = median(pooled.map((s) => s.cpuMs / s.wallMs));
+  const stagingMs = median(pooled.map((s) => s.stagingMs!));
+  const waitMs = median(pooled.map((s) => s.waitMs!));
   const wall = report.add(pairedRow(`pool, ${label}: wall`, 'pool', 'single-thread SIMD', wallTimes, { unit, extra: { clock: 'wall', threads } }));
   const cpu = report.add(pairedRow(`pool, ${label}: CPU`, 'pool', 'single-thread SIMD', cpuTimes, { unit, extra: { clock: 'cpu', threads } }));
-  report.addQuality({ name: `pool, ${label}`, threads, parallelEfficiency: efficiency, coresUsed, mRaysPerS: RAYS / (wall.ourMs / 1000) / 1e6 });
+  report.addQuality({
+    name: `pool, ${label}`,
+    threads,
+    parallelEfficiency: efficiency,
+    coresUsed,
+    mRaysPerS: RAYS / (wall.ourMs / 1000) / 1e6,
+    stagingMs,
+    waitMs,
+  });
   rows.push(
     `${label.padEnd(26)} ${wall.peerMs.toFixed(1).padStart(9)} ${wall.ourMs.toFixed(1).padStart(8)}  ${(wall.ratio.toFixed(2) + ' (' + formatSpread(wall.spread) + ')').padStart(32)}` +
       `  ${(cpu.ratio.toFixed(2) + ' (' + formatSpread(cpu.spread) + ')').padStart(32)}  ${(RAYS / (wall.ourMs / 1000) / 1e6).toFixed(3).padStart(8)}` +
-      `  ${coresUsed.toFixed(2).padStart(5)}  ${(100 * efficiency).toFixed(0).padStart(4)}%`,
+      `  ${coresUsed.toFixed(2).padStart(5)}  ${(100 * efficiency).toFixed(0).padStart(4)}%  ${stagingMs.toFixed(1).padStart(7)}  ${waitMs.toFixed(2).padStart(6)}`,
   );
   // Correctness after the timing: the pool's hits are the single-thread kernel's, bit for bit.
   let differ = 0;
@@ -137,14 +151,96 @@ for (const threads of THREADS) {
   }
 }
 await pool.close();
+
+// The ceiling: two single-thread kernels at once, each on its own copy of the terrain, tree and rays
+// (nothing shared, no chunks, no staging to split), against one alone, in alternating pairs. What two
+// copies gain over one is the most any split of this work across two threads could gain on this
+// machine at this moment: the cores the process gets, and what two walks cost each other (caches,
+// memory bandwidth, and hyperthreads where the machine's threads share a core).
+const signals = new Int32Array(new SharedArrayBuffer(8));
+const casterUrl = new URL('./_independentCaster.ts', import.meta.url).href;
+const caster = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(casterUrl)}); });`, {
+  eval: true,
+  workerData: { signals: signals.buffer, cells: CELLS, rays: RAYS, seed: SEED },
+});
+await new Promise((resolve, reject) => {
+  caster.once('message', resolve);
+  caster.once('error', reject);
+});
+let go = 0;
+function timeTwoCopies(): Sample {
+  const wall = performance.now();
+  const cpu = cpuMs();
+  Atomics.store(signals, 0, ++go);
+  Atomics.notify(signals, 0);
+  kernel!.cast(bvh, rays, singleHits);
+  while (Atomics.load(signals, 1) !== go) Atomics.wait(signals, 1, go - 1, 1000);
+  return { wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
+}
+timeTwoCopies();
+const alone: Sample[] = [];
+const twoCopies: Sample[] = [];
+for (let pair = 0; pair < PAIRS; pair++) {
+  if (pair % 2 === 0) {
+    alone.push(timeSingle(singleHits));
+    twoCopies.push(timeTwoCopies());
+  } else {
+    twoCopies.push(timeTwoCopies());
+    alone.push(timeSingle(singleHits));
+  }
+}
+Atomics.store(signals, 0, -1);
+Atomics.notify(signals, 0);
+await caster.terminate();
+// Per cast: a pair of copies' ms halved, so that the ratios read as the pool's (single ms / ms per cast).
+const halved = (samples: Sample[], key: 'wallMs' | 'cpuMs'): number[] => samples.map((s) => s[key] / 2);
+const ceilingUnit = `cast of ${RAYS.toLocaleString('en')} rays`;
+const ceilingWall = report.add(
+  pairedRow(
+    'two independent copies: wall per cast',
+    'two copies',
+    'single-thread SIMD',
+    { oursMs: halved(twoCopies, 'wallMs'), peerMs: times(alone, 'wallMs'), repeats: 1 },
+    {
+      unit: ceilingUnit,
+      extra: { clock: 'wall', threads: 2 },
+    },
+  ),
+);
+const ceilingCpu = report.add(
+  pairedRow(
+    'two independent copies: CPU per cast',
+    'two copies',
+    'single-thread SIMD',
+    { oursMs: halved(twoCopies, 'cpuMs'), peerMs: times(alone, 'cpuMs'), repeats: 1 },
+    {
+      unit: ceilingUnit,
+      extra: { clock: 'cpu', threads: 2 },
+    },
+  ),
+);
+const ceilingCores = median(twoCopies.map((s) => s.cpuMs / s.wallMs));
+report.addQuality({
+  name: 'two independent copies (ceiling)',
+  threads: 2,
+  coresUsed: ceilingCores,
+  mRaysPerS: RAYS / (ceilingWall.ourMs / 1000) / 1e6,
+});
+rows.push(
+  `${'ceiling: 2 copies'.padEnd(26)} ${ceilingWall.peerMs.toFixed(1).padStart(9)} ${ceilingWall.ourMs.toFixed(1).padStart(8)}  ${(ceilingWall.ratio.toFixed(2) + ' (' + formatSpread(ceilingWall.spread) + ')').padStart(32)}` +
+    `  ${(ceilingCpu.ratio.toFixed(2) + ' (' + formatSpread(ceilingCpu.spread) + ')').padStart(32)}  ${(RAYS / (ceilingWall.ourMs / 1000) / 1e6).toFixed(3).padStart(8)}` +
+    `  ${ceilingCores.toFixed(2).padStart(5)}`,
+);
 report.note(failed ? 'hits differ from the single-thread kernel' : 'hits bit for bit those of the single-thread kernel at every thread count');
 console.log(
-  `\n${'threads'.padEnd(26)} ${'single ms'.padStart(9)} ${'pool ms'.padStart(8)}  ${'wall speed-up (min–max)'.padStart(32)}  ${'CPU speed-up (min–max)'.padStart(32)}  ${'M rays/s'.padStart(8)}  cores   eff`,
+  `\n${'threads'.padEnd(26)} ${'single ms'.padStart(9)} ${'pool ms'.padStart(8)}  ${'wall speed-up (min–max)'.padStart(32)}  ${'CPU speed-up (min–max)'.padStart(32)}  ${'M rays/s'.padStart(8)}  cores   eff  serial  wait`,
 );
 for (const row of rows) console.log(row);
 console.log(
   '(ms: median wall ms per cast; speed-ups: single / pool, median of the pair ratios (min–max[, p10–p90]); M rays/s: the pool, from its median wall;\n' +
-    ' cores: pool CPU ms / wall ms, the cores the process actually got; eff: parallel efficiency, busy time over threads × wall)',
+    ' cores: pool CPU ms / wall ms, the cores the process actually got; eff: parallel efficiency, busy time over threads × wall;\n' +
+    " serial: the caller's ms staging the rays and putting the hits back, which no thread count shortens; wait: its ms waiting for workers' last chunks;\n" +
+    " ceiling: two single-thread kernels at once, each on its own copy; pool ms: their ms per cast (half a pair's), the most a split over 2 threads could gain here)",
 );
 console.log(
   `load average at end ${loadavg()

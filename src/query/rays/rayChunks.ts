@@ -18,6 +18,10 @@
  * i32 microseconds it was busy with it | i32 chunks it cast. A calling thread that cannot wait for
  * messages (a page's main thread) waits on the busy words instead: once none is set, every claimed chunk
  * is either done or abandoned by a thread that failed, and it casts the abandoned ones itself.
+ *
+ * castNow tells the workers of a cast before staging it: each worker blocks on the cursor word
+ * (awaitCast) until the caller publishes the cast there, so the message's trip and the worker's wake-up
+ * happen during the staging rather than after it.
  */
 
 export const CHUNK_RECORD_BYTES = 32;
@@ -89,6 +93,42 @@ function castChunk(kernel: SharedRayExports, words: Int32Array, job: RayChunkJob
 /** The cursor's value when a cast tagged `tag` begins. */
 export const startingCursor = (tag: number): number => tag << 20;
 
+/**
+ * The cursor's value before the first cast: the last tag's, with no chunk left, so that a worker told
+ * of cast 0 before it is staged waits for it (awaitCast) rather than taking the zeroed word for it.
+ */
+export const UNUSED_CURSOR = ((CAST_TAGS - 1) << 20) | MAX_CHUNKS;
+
+/**
+ * A worker, told of a cast that the caller may still be staging (castNow tells the workers first, so
+ * that their wake-up overlaps the staging): blocks on the cursor word until the caller publishes the
+ * cast there (Atomics.notify). True once it is published; false when a later cast has begun (this one
+ * is over) or after `waitMs` (the caller gave up on it), and the worker then takes no part.
+ */
+export function awaitCast(words: Int32Array, job: RayChunkJob, waitMs: number): boolean {
+  const cursor = job.cursor >> 2;
+  const previousTag = (job.tag + CAST_TAGS - 1) % CAST_TAGS;
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    const value = Atomics.load(words, cursor);
+    const tag = value >>> 20;
+    if (tag === job.tag) return true;
+    if (tag !== previousTag) return false;
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    Atomics.wait(words, cursor, value, left);
+  }
+}
+
+/**
+ * The caller: publishes a staged cast to the workers (those blocked in awaitCast wake up), or, when
+ * `staged` is false (its staging failed), the cast's tag with no chunk to claim, so nobody waits for it.
+ */
+export function publishCast(words: Int32Array, job: RayChunkJob, staged = true): void {
+  Atomics.store(words, job.cursor >> 2, staged ? startingCursor(job.tag) : startingCursor(job.tag) | MAX_CHUNKS);
+  Atomics.notify(words, job.cursor >> 2);
+}
+
 /** The next chunk of the job, or −1 when none is left or the cursor belongs to another cast. */
 function claimChunk(words: Int32Array, job: RayChunkJob): number {
   const cursor = job.cursor >> 2;
@@ -124,7 +164,28 @@ export function pullRayChunks(kernel: SharedRayExports, words: Int32Array, job: 
     words[record + 2] = Math.round(1000 * (performance.now() - start));
     words[record + 3] = cast;
     Atomics.store(words, record, 0);
+    // A caller that may block waits on this word (waitForThreads).
+    Atomics.notify(words, record);
   }
+}
+
+/**
+ * The caller, once it has no chunk left to claim: waits until no thread in `slots` is inside a chunk,
+ * blocking on their busy words where this thread may block (`canBlock`), spinning elsewhere (a page's
+ * main thread); returns the slots still busy after `waitMs` (taken for dead), none when all finished.
+ */
+export function waitForThreads(words: Int32Array, job: RayChunkJob, slots: readonly number[], waitMs: number, canBlock: boolean): number[] {
+  const start = performance.now();
+  for (const slot of slots) {
+    const record = (job.threads + slot * THREAD_RECORD_BYTES) >> 2;
+    for (;;) {
+      if (Atomics.load(words, record) === 0) break;
+      const left = waitMs - (performance.now() - start);
+      if (left <= 0) return slots.filter((s) => threadBusy(words, job, s));
+      if (canBlock) Atomics.wait(words, record, 1, left);
+    }
+  }
+  return [];
 }
 
 /** Whether the thread in `slot` is between its first claim and its last chunk. */

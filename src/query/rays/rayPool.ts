@@ -4,7 +4,7 @@ import { KERNEL_STACK_ENTRY_BYTES } from '../../bvh/layoutSpec';
 import { InvalidParameterError } from '../../errors';
 import { instantiateWasm } from '../../platform/loadWasm';
 import { WASM_PAGE_BYTES, alignTo } from '../../platform/moduleMemory';
-import { createSharedMemory, growSharedMemoryTo, hardwareThreads, sharedMemoryUnavailableReason } from '../../platform/sharedMemory';
+import { createSharedMemory, growSharedMemoryTo, hardwareThreads, sharedMemoryUnavailableReason, threadCanBlock } from '../../platform/sharedMemory';
 import { isWasmSimdSupported } from '../../platform/simdSupport';
 import { MAX_POOL_WORKERS, WorkerPool } from '../../platform/workerPool';
 import type { SpawnPoolWorker } from '../../platform/workerPort';
@@ -14,12 +14,13 @@ import {
   CHUNK_RECORD_BYTES,
   MAX_CHUNKS,
   THREAD_RECORD_BYTES,
+  UNUSED_CURSOR,
   allChunksDone,
   finishUndoneChunks,
+  publishCast,
   pullRayChunks,
-  startingCursor,
-  threadBusy,
   threadBusyMs,
+  waitForThreads,
   type RayChunkFault,
   type RayChunkJob,
   type SharedRayExports,
@@ -94,6 +95,13 @@ export interface RayPoolCast {
    * others), then the workers in slot order (0 for one that woke after the work was gone).
    */
   busyMs: number[];
+  /**
+   * The calling thread's serial part, ms: checking and staging the rays before any chunk can be claimed,
+   * and putting the hits back after the last one (the part that no thread count shortens).
+   */
+  stagingMs: number;
+  /** castNow: how long the calling thread waited for workers to finish their last chunks, ms (cast: 0). */
+  waitMs: number;
   /** Chunks the batch was cut into, and how many the calling thread cast (its share, plus recovery). */
   chunks: number;
   chunksOnCaller: number;
@@ -142,6 +150,8 @@ export class RayPool {
     private readonly maximumPages: number,
     private readonly pool: WorkerPool,
     private readonly stragglerWaitMs: number,
+    /** Whether the calling thread may block on Atomics.wait (not a page's main thread): else it spins. */
+    private readonly canBlock: boolean,
   ) {}
 
   /** The default worker count: hardware threads − 1, at least 1. */
@@ -176,12 +186,13 @@ export class RayPool {
     const kernel = loaded.instance.exports as unknown as SharedRayExports;
     const threads = threadRecordsAt(kernel);
     growSharedMemoryTo(memory, threads + (MAX_POOL_WORKERS + 1) * THREAD_RECORD_BYTES, maximumPages);
+    Atomics.store(new Int32Array(memory.buffer), cursorAt(kernel) >> 2, UNUSED_CURSOR);
     // A worker starting in a slot has nothing under way: a dead predecessor's busy word is cleared.
     const pool = new WorkerPool(options.spawn ?? spawnRayWorker, (slot) => {
       Atomics.store(new Int32Array(memory.buffer), (threads + slot * THREAD_RECORD_BYTES) >> 2, 0);
       return { type: 'init', module, memory, slot };
     });
-    const rayPool = new RayPool(memory, kernel, maximumPages, pool, stragglerWaitMs);
+    const rayPool = new RayPool(memory, kernel, maximumPages, pool, stragglerWaitMs, threadCanBlock());
     await rayPool.setWorkers(workers);
     return rayPool;
   }
@@ -219,7 +230,7 @@ export class RayPool {
 
   /** Copies a BVH into the shared memory now rather than on its first cast. */
   upload(bvh: BVH): void {
-    const base = alignTo(this.kernel.heapBase(), 64);
+    const base = cursorAt(this.kernel);
     const threads = threadRecordsAt(this.kernel);
     const areas = alignTo(threads + (MAX_POOL_WORKERS + 1) * THREAD_RECORD_BYTES, 64);
     const stackOffset = alignTo(this.kernel.threadAreaBytes(), 64);
@@ -242,16 +253,19 @@ export class RayPool {
    */
   async cast(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions> = {}): Promise<RayPoolCast> {
     const started = performance.now();
-    const staged = this.stage(bvh, rays, hits, options);
+    const staged = this.prepare(bvh, rays, hits, options);
     const { job, words } = staged;
-    const fault = options.fault ?? null;
     const mainThread = options.mainThread ?? true;
+    let stagedMs = 0;
     let chunksOnCaller = 0;
     let callerMs = 0;
+    // As in castNow, the workers are told first and wait for the staging (awaitCast).
     const outcome = await this.pool.run(
-      (slot, id) => ({ type: 'job', job: id, batch: job, fault: fault !== null && fault.slot === slot ? fault.kind : null }),
+      (slot, id) => this.jobMessage(staged, slot, id, options),
       () => {
+        this.stage(staged, rays, options);
         const start = performance.now();
+        stagedMs = start - started;
         if (mainThread) chunksOnCaller += pullRayChunks(this.kernel, words, job, 0);
         callerMs += performance.now() - start;
       },
@@ -262,7 +276,7 @@ export class RayPool {
     const start = performance.now();
     chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);
     callerMs += performance.now() - start;
-    return this.finish(staged, hits, started, callerMs, chunksOnCaller, outcome.notices);
+    return this.finish(staged, hits, started, stagedMs, callerMs, 0, chunksOnCaller, outcome.notices);
   }
 
   /**
@@ -280,32 +294,44 @@ export class RayPool {
     const threads = threadRecordsAt(this.kernel);
     for (const slot of slots) if (Atomics.load(records, (threads + slot * THREAD_RECORD_BYTES) >> 2) !== 0) return null;
     const started = performance.now();
-    const staged = this.stage(bvh, rays, hits, options);
+    const staged = this.prepare(bvh, rays, hits, options);
     const { job, words } = staged;
-    const fault = options.fault ?? null;
-    this.pool.post((slot, id) => ({ type: 'job', job: id, batch: job, fault: fault !== null && fault.slot === slot ? fault.kind : null }));
+    // The workers are told first: they wake up while the rays are staged, and wait for them (awaitCast).
+    this.pool.post((slot, id) => this.jobMessage(staged, slot, id, options));
+    this.stage(staged, rays, options);
     let start = performance.now();
+    const stagedMs = start - started;
     let chunksOnCaller = pullRayChunks(this.kernel, words, job, 0);
     let callerMs = performance.now() - start;
     const notices: string[] = [];
-    const waitStart = performance.now();
     const stragglerWaitMs = this.stragglerWaitMs;
-    for (let waiting = slots; waiting.length > 0;) {
-      waiting = waiting.filter((slot) => threadBusy(words, job, slot));
-      if (waiting.length > 0 && performance.now() - waitStart > stragglerWaitMs) {
-        for (const slot of waiting) notices.push(`worker ${slot} did not finish its chunk within ${stragglerWaitMs} ms; the calling thread cast it`);
-        this.pool.notices.push(...notices);
-        break;
-      }
+    const waitStart = performance.now();
+    const stragglers = waitForThreads(words, job, slots, stragglerWaitMs, this.canBlock);
+    const waitMs = performance.now() - waitStart;
+    if (stragglers.length > 0) {
+      for (const slot of stragglers) notices.push(`worker ${slot} did not finish its chunk within ${stragglerWaitMs} ms; the calling thread cast it`);
+      this.pool.notices.push(...notices);
     }
     start = performance.now();
     chunksOnCaller += finishUndoneChunks(this.kernel, words, job, 0);
     callerMs += performance.now() - start;
-    return this.finish(staged, hits, started, callerMs, chunksOnCaller, notices);
+    return this.finish(staged, hits, started, stagedMs, callerMs, waitMs, chunksOnCaller, notices);
   }
 
-  /** Checks a cast, copies the BVH (when new) and the rays into the shared memory and cuts the batch into chunks. */
-  private stage(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions>): StagedCast {
+  /** A worker's message for a cast: the job, and how long it may wait for the job to be staged. */
+  private jobMessage(staged: StagedCast, slot: number, id: number, options: Partial<RayPoolCastOptions>): RayJobMessage {
+    const fault = options.fault ?? null;
+    return {
+      type: 'job',
+      job: id,
+      batch: staged.job,
+      fault: fault !== null && fault.slot === slot ? fault.kind : null,
+      waitMs: this.stragglerWaitMs,
+    };
+  }
+
+  /** Checks a cast, copies the BVH in (when new), makes room for the rays and cuts the batch into chunks. */
+  private prepare(bvh: BVH, rays: RayBatch, hits: RayHits, options: Partial<RayPoolCastOptions>): StagedCast {
     checkBuffers(rays, hits);
     if (this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) this.upload(bvh);
     const cast = kernelCast(bvh, options);
@@ -318,8 +344,6 @@ export class RayPool {
     }
     const staging = rayStagingAt(layout.rays, layout.rayCapacity);
     const chunks = alignTo(staging.end, 64);
-    const buffer = this.memory.buffer;
-    const order = stageRays(this.rayOrder, bvh, rays, options.reorder ?? true, buffer, staging);
     const { scene } = layout;
     const threads = this.pool.size + 1;
     const chunkSize = Math.max(
@@ -355,16 +379,42 @@ export class RayPool {
       areaStride: layout.areaStride,
       stackOffset: layout.stackOffset,
     };
-    const words = new Int32Array(buffer);
-    words.fill(0, chunks >> 2, (chunks + CHUNK_RECORD_BYTES * chunkCount) >> 2);
-    Atomics.store(words, layout.cursor >> 2, startingCursor(job.tag));
-    return { job, words, order, staging, cast, count, slots: this.pool.slots() };
+    const words = new Int32Array(this.memory.buffer);
+    return { bvh, job, words, order: null, staging, cast, count, slots: this.pool.slots() };
+  }
+
+  /**
+   * Copies the rays into the shared memory (in Morton order for big batches), clears the chunk records
+   * and publishes the cast on the cursor word: from then on any thread may claim its chunks. A cast that
+   * fails here is published with nothing to claim, so that no worker waits for it.
+   */
+  private stage(staged: StagedCast, rays: RayBatch, options: Partial<RayPoolCastOptions>): void {
+    const { job, words } = staged;
+    try {
+      staged.order = stageRays(this.rayOrder, staged.bvh, rays, options.reorder ?? true, this.memory.buffer, staged.staging);
+      words.fill(0, job.chunks >> 2, (job.chunks + CHUNK_RECORD_BYTES * job.chunkCount) >> 2);
+    } catch (error) {
+      publishCast(words, job, false);
+      throw error;
+    }
+    publishCast(words, job);
   }
 
   /** Puts the hits back in the caller's order and sums the chunks' counters. */
-  private finish(staged: StagedCast, hits: RayHits, started: number, callerMs: number, chunksOnCaller: number, notices: string[]): RayPoolCast {
+  private finish(
+    staged: StagedCast,
+    hits: RayHits,
+    started: number,
+    stagedMs: number,
+    callerMs: number,
+    waitMs: number,
+    chunksOnCaller: number,
+    notices: string[],
+  ): RayPoolCast {
     const { job, words, order, staging, cast, count, slots } = staged;
+    const unstageStart = performance.now();
     unstageHits(order, count, this.memory.buffer, staging, hits);
+    const stagingMs = stagedMs + performance.now() - unstageStart;
     let nodesVisited = 0;
     let trianglesTested = 0;
     let subtreesMasked = 0;
@@ -391,12 +441,23 @@ export class RayPool {
     );
     const busyMs = [callerMs, ...slots.map((slot) => threadBusyMs(words, job, slot))];
     const wallMs = performance.now() - started;
-    return { counters, threads: slots.length + 1, wallMs, busyMs, chunks: job.chunkCount, chunksOnCaller, notices };
+    return { counters, threads: slots.length + 1, wallMs, busyMs, stagingMs, waitMs, chunks: job.chunkCount, chunksOnCaller, notices };
   }
+}
+
+/** What a worker is told of a cast (rayPoolWorker.ts). */
+interface RayJobMessage {
+  type: 'job';
+  job: number;
+  batch: RayChunkJob;
+  fault: RayChunkFault | null;
+  /** The longest a worker waits for the cast to be staged before taking no part in it. */
+  waitMs: number;
 }
 
 /** A cast between its staging and its results. */
 interface StagedCast {
+  bvh: BVH;
   job: RayChunkJob;
   words: Int32Array;
   order: Int32Array | null;
@@ -407,9 +468,14 @@ interface StagedCast {
   slots: number[];
 }
 
-/** Where the thread records lie: past the cursor, which opens the memory JavaScript may use. */
+/** Where the cursor lies: it opens the memory JavaScript may use. */
+function cursorAt(kernel: SharedRayExports): number {
+  return alignTo(kernel.heapBase(), 64);
+}
+
+/** Where the thread records lie: past the cursor. */
 function threadRecordsAt(kernel: SharedRayExports): number {
-  return alignTo(kernel.heapBase(), 64) + 64;
+  return cursorAt(kernel) + 64;
 }
 
 /** The end of the ray staging area and of the chunk records after it, for `capacity` rays. */

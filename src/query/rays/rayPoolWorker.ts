@@ -1,12 +1,13 @@
 /**
  * A worker of the ray pool (rayPool.ts), in a page or a Node worker thread: instantiates the
  * shared-memory ray kernel over the pool's memory once, then casts chunks of each batch it is told of
- * (rayChunks.ts) and answers { type: 'done', job }. An error is caught and answered as
- * { type: 'failed', job, error }; the pool then drops this worker and finishes its chunks.
+ * (rayChunks.ts), first blocking until the caller has staged it (awaitCast), and answers
+ * { type: 'done', job }. An error is caught and answered as { type: 'failed', job, error }; the pool
+ * then drops this worker and finishes its chunks.
  */
 
 import { connectToParent } from '../../platform/workerPort';
-import { pullRayChunks, type RayChunkFault, type RayChunkJob, type SharedRayExports } from './rayChunks';
+import { awaitCast, pullRayChunks, type RayChunkFault, type RayChunkJob, type SharedRayExports } from './rayChunks';
 
 interface InitMessage {
   type: 'init';
@@ -19,6 +20,7 @@ interface JobMessage {
   job: number;
   batch: RayChunkJob;
   fault: RayChunkFault | null;
+  waitMs: number;
 }
 
 const parent = await connectToParent();
@@ -46,6 +48,9 @@ parent.onMessage((data) => {
     // The memory may have grown since the last job: views are made afresh over its current buffer.
     if (words === null || words.buffer.byteLength !== memory.buffer.byteLength) words = new Int32Array(memory.buffer);
     const fault = message.fault;
+    // The caller may still be staging the rays (castNow tells the workers first). A cast given up on
+    // leaves nothing to claim: pullRayChunks then casts nothing.
+    awaitCast(words, message.batch, message.waitMs);
     pullRayChunks(
       kernel,
       words,
