@@ -1,7 +1,7 @@
 // The heightfield net's scan (src/particles/heightfieldNet.ts, which documents the rule): the live
 // particles of slots [start, end) whose centre is below the terrain's triangle under them, listed in
 // slot order. Every float is computed in float64 with the same operations in the same order as the
-// TypeScript, so both find the same particles; the few found are put back by the TypeScript.
+// TypeScript (HeightfieldNet.groundAt), so both find the same particles; the few found are put back by the TypeScript.
 //
 // The parameters arrive in one block written by src/particles/particleKernel.ts (the offsets below);
 // the heights are a copy of the terrain's grid in this module's memory.
