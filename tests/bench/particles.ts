@@ -28,11 +28,6 @@
  */
 import {
   PARTICLE_PHASES,
-  ParticleSystem,
-  Sandbox,
-  buildBVH,
-  parseScene,
-  showcaseEffects,
   loadSimdParticles,
   loadSimdRays,
   simdParticlesUnavailableReason,
@@ -42,12 +37,10 @@ import {
   type ParticleSystemState,
 } from '../../src/core';
 import { pairedCpu, timed } from './_pairedCpu';
+import { BUDGET, DT, PARTICLES, TARGET_FELL, TARGET_MS, particleWorld, quick, type ParticleWorld } from './_particleBench';
 import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
-const quick = process.argv.includes('--quick');
 const CELLS = quick ? 128 : 512;
-const PARTICLES = quick ? 10_000 : 100_000;
-const BUDGET = quick ? 100 : 1_000;
 const SETTLE = quick ? 120 : 420;
 const WARM = quick ? 20 : 60;
 const FRAMES = quick ? 60 : 600;
@@ -55,9 +48,6 @@ const FRAMES = quick ? 60 : 600;
 const TIMED = quick ? 30 : 300;
 /** Frames per timed chunk: a pair is BLOCK frames of the mode and BLOCK of the reference (one frame alone is too short for process.cpuUsage). */
 const BLOCK = 5;
-const DT = 1 / 60;
-const TARGET_MS = 4;
-const TARGET_FELL = 0.005;
 
 interface Mode {
   name: string;
@@ -115,13 +105,8 @@ function calibrate(): number {
   return best;
 }
 
-interface World {
-  sandbox: Sandbox;
-  system: ParticleSystem;
-}
-
 /** Restores the snapshot into `world` in `mode`, empty caches, then WARM frames (discarded) and the check off. */
-function start(world: World, snapshot: ParticleSystemState, mode: Mode): void {
+function start(world: ParticleWorld, snapshot: ParticleSystemState, mode: Mode): void {
   const { sandbox, system } = world;
   system.restore(snapshot);
   Object.assign(
@@ -134,7 +119,7 @@ function start(world: World, snapshot: ParticleSystemState, mode: Mode): void {
   system.options.checkFallThrough = false;
 }
 
-function measure(world: World, referenceWorld: World, snapshot: ParticleSystemState, mode: Mode, reference: Mode): Row {
+function measure(world: ParticleWorld, referenceWorld: ParticleWorld, snapshot: ParticleSystemState, mode: Mode, reference: Mode): Row {
   const { sandbox, system } = world;
   start(world, snapshot, mode);
   let cpuSteps: number[];
@@ -205,15 +190,8 @@ async function main(): Promise<void> {
     console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
   if ((await loadSimdParticles()) === null)
     console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
-  const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
   // Two worlds, each with its own terrain and tree: each mode's, and the reference's beside it for the paired frames.
-  const makeWorld = (): World => {
-    const sandbox = new Sandbox(scene, undefined, 8);
-    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-    const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }), { seed: scene.seed }, false);
-    sandbox.addSystem(system);
-    return { sandbox, system };
-  };
+  const makeWorld = (): ParticleWorld => particleWorld('particles-bench', { cells: CELLS });
   const world = makeWorld();
   const { sandbox, system } = world;
   const referenceWorld = makeWorld();
