@@ -19,9 +19,10 @@
  * back-to-back blocks, the order alternating, each from its own timing loop; "cpu × ref" is the median of
  * the pairs' mode / reference step-time ratios (below 1: cheaper than the reference) with its spread
  * (table and JSON from _report.ts). The measured frames follow, on the mode's world.
- * "step" is the simulation (spawn, wind, move, cache, rays); "check" is the fall-through check against
- * the true surface, which only measuring needs. Fell through = lives that were ever below the true
- * surface by more than their radius; below = share of particle-frames spent there.
+ * "step" is the simulation (spawn, wind, move, rays, cache and the heightfield net's "ground"); "check"
+ * is the fall-through check against the true surface, which only measuring needs. Fell through = lives
+ * that were ever below the true surface by more than their radius; below = share of particle-frames
+ * spent there.
  *
  *   npx tsx tests/bench/particles.ts            full run (≈ 1 min, half of it the reference mode)
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
@@ -150,7 +151,7 @@ function measure(world: ParticleWorld, referenceWorld: ParticleWorld, snapshot: 
   for (let frame = 0; frame < FRAMES; frame++) {
     sandbox.step(DT);
     const ms = system.phaseMs;
-    steps.push(ms.spawn + ms.wind + ms.move + ms.cache + ms.rays);
+    steps.push(ms.spawn + ms.wind + ms.move + ms.cache + ms.rays + ms.ground);
     checks.push(ms.verify);
     for (const p of PARTICLE_PHASES) phases[p].push(ms[p]);
     alive += system.frame.alive;
