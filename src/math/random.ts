@@ -30,15 +30,31 @@ export class Random {
   }
 
   nextUint32(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    return this.nextInt32() >>> 0;
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    return this.nextUint32() / 4294967296;
+    return (this.nextInt32() >>> 0) / 4294967296;
+  }
+
+  /**
+   * `count` uniforms in [0, 1) into out[0 .. count): the same numbers as `count` calls of next(), for
+   * hot loops (a float returned from a call the engine does not inline is allocated).
+   */
+  fill(out: Float64Array, count: number): void {
+    for (let k = 0; k < count; k++) out[k] = (this.nextInt32() >>> 0) / 4294967296;
+  }
+
+  /**
+   * The next 32 random bits as a signed integer: a small integer to the engine, where an unsigned one
+   * of 2^31 or more is a float, allocated when returned from a call that is not inlined.
+   */
+  private nextInt32(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) | 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return t ^ (t >>> 14);
   }
 
   /** Uniform in [min, max). */

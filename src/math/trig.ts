@@ -66,3 +66,27 @@ export function cos(x: number): number {
   const y = reduced;
   return quadrant === 0 ? kernelCos(y) : quadrant === 1 ? -kernelSin(y) : quadrant === 2 ? -kernelCos(y) : kernelSin(y);
 }
+
+/**
+ * sin x into out[0] and cos x into out[1], the same bits as sin(x) and cos(x): for hot loops, where a
+ * float returned from a call the engine does not inline is allocated (thousands of spawns a frame).
+ */
+export function sinCos(x: number, out: Float64Array): void {
+  if (!Number.isFinite(x)) {
+    out[0] = out[1] = NaN;
+    return;
+  }
+  if (Math.abs(x) <= 0.7853981633974483) {
+    out[0] = x === 0 ? x : kernelSin(x);
+    out[1] = kernelCos(x);
+    return;
+  }
+  // reduce(), written out: its remainder stays a local.
+  const n = Math.round(x * TWO_OVER_PI);
+  const y = x - n * PIO2_HEAD - n * PIO2_TAIL;
+  const quadrant = n & 3;
+  const s = kernelSin(y),
+    c = kernelCos(y);
+  out[0] = quadrant === 0 ? s : quadrant === 1 ? c : quadrant === 2 ? -s : -c;
+  out[1] = quadrant === 0 ? c : quadrant === 1 ? -s : quadrant === 2 ? -c : s;
+}

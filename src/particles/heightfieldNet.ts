@@ -1,6 +1,16 @@
 import type { TerrainMesh } from '../terrain/heightfield';
 import { PLANE_CONTACT, type ParticleBuffers } from './particleBuffers';
 
+/** The triangle under a point of the grid: its cell, which half, its height there and its rises per grid step in x and z. */
+interface GroundCell {
+  col: number;
+  row: number;
+  upper: boolean;
+  ground: number;
+  slopeX: number;
+  slopeZ: number;
+}
+
 /**
  * The exact backstop under the planes, for a terrain that is a heightfield: each live particle's x, z
  * is looked up in the grid (two triangles per cell, split as the mesh splits them) and a particle
@@ -27,6 +37,8 @@ export class HeightfieldNet {
   readonly inverseSpacing: number;
   /** 1 for each material id (0–255) whose triangles catch particles. */
   private readonly kept = new Uint8Array(256).fill(1);
+  /** groundAt's answer, reused (the scan calls it for every live particle). */
+  private readonly cell: GroundCell = { col: 0, row: 0, upper: false, ground: 0, slopeX: 0, slopeZ: 0 };
 
   constructor(terrain: TerrainMesh) {
     const { cells, worldSize } = terrain.params;
@@ -44,6 +56,47 @@ export class HeightfieldNet {
   }
 
   /**
+   * The ground under grid coordinates gx, gz (in [0, cells]) into this.cell: the triangle's height there
+   * and which triangle of the cell it is. The WebAssembly scan (findUnder) mirrors this arithmetic, in
+   * float64, operation for operation.
+   */
+  private groundAt(gx: number, gz: number): GroundCell {
+    const h = this.heights;
+    const cells = this.cells;
+    const side = this.side;
+    // gx, gz ∈ [0, cells]: truncation is the floor.
+    const col = Math.min(gx | 0, cells - 1);
+    const row = Math.min(gz | 0, cells - 1);
+    const u = gx - col;
+    const v = gz - row;
+    const a = row * side + col;
+    const ha = h[a]!,
+      hb = h[a + 1]!,
+      hc = h[a + side]!,
+      hd = h[a + side + 1]!;
+    const cell = this.cell;
+    cell.col = col;
+    cell.row = row;
+    // Triangle (a, c, b) covers u + v ≤ 1, (b, c, d) the rest (as TerrainHeightSampler); ∂h/∂x, ∂h/∂z per grid step.
+    cell.upper = u + v > 1;
+    if (cell.upper) {
+      cell.ground = hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd);
+      cell.slopeX = hd - hc;
+      cell.slopeZ = hd - hb;
+    } else {
+      cell.ground = ha + u * (hb - ha) + v * (hc - ha);
+      cell.slopeX = hb - ha;
+      cell.slopeZ = hc - ha;
+    }
+    return cell;
+  }
+
+  /** A world x or z as a grid coordinate (cells from the grid's edge; its floor is the cell in [0, cells]). */
+  private toGrid(x: number): number {
+    return (x + this.half) * this.inverseSpacing;
+  }
+
+  /**
    * Catches the live particles of slots [start, end) that are under the ground; returns how many. The
    * scan is the WebAssembly twin's (findUnder, src/platform/assembly/particles/findUnder.ts) to the
    * bit; each particle found is then caught by catchOne, as the twin's list is by catchListed.
@@ -51,32 +104,15 @@ export class HeightfieldNet {
   catch(b: ParticleBuffers, start: number, end: number, radius: number): number {
     const positions = b.positions;
     const lifetimes = b.lifetimes;
-    const h = this.heights;
     const cells = this.cells;
-    const side = this.side;
-    const half = this.half;
-    const inverseSpacing = this.inverseSpacing;
     let caught = 0;
     for (let i = start; i < end; i++) {
       if (lifetimes[i] === 0) continue;
       const i4 = 4 * i;
-      const y = positions[i4 + 1]!;
-      const gx = (positions[i4]! + half) * inverseSpacing;
-      const gz = (positions[i4 + 2]! + half) * inverseSpacing;
+      const gx = this.toGrid(positions[i4]!);
+      const gz = this.toGrid(positions[i4 + 2]!);
       if (!(gx >= 0 && gx <= cells && gz >= 0 && gz <= cells)) continue;
-      // gx, gz ∈ [0, cells]: truncation is the floor.
-      const col = Math.min(gx | 0, cells - 1);
-      const row = Math.min(gz | 0, cells - 1);
-      const u = gx - col;
-      const v = gz - row;
-      const a = row * side + col;
-      const ha = h[a]!,
-        hb = h[a + 1]!,
-        hc = h[a + side]!,
-        hd = h[a + side + 1]!;
-      // Triangle (a, c, b) covers u + v ≤ 1, (b, c, d) the rest (as TerrainHeightSampler).
-      const ground = u + v > 1 ? hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd) : ha + u * (hb - ha) + v * (hc - ha);
-      if (y < ground) caught += this.catchOne(b, i, radius);
+      if (positions[i4 + 1]! < this.groundAt(gx, gz).ground) caught += this.catchOne(b, i, radius);
     }
     return caught;
   }
@@ -91,37 +127,13 @@ export class HeightfieldNet {
   /** Puts particle i, found under the ground, back on its triangle unless the triangle's material is not kept; 1 if it did. */
   private catchOne(b: ParticleBuffers, i: number, radius: number): number {
     const positions = b.positions;
-    const h = this.heights;
-    const cells = this.cells;
-    const side = this.side;
-    const inverseSpacing = this.inverseSpacing;
     const i4 = 4 * i;
     const x = positions[i4]!;
     const z = positions[i4 + 2]!;
-    const gx = (x + this.half) * inverseSpacing;
-    const gz = (z + this.half) * inverseSpacing;
-    const col = Math.min(gx | 0, cells - 1);
-    const row = Math.min(gz | 0, cells - 1);
-    const u = gx - col;
-    const v = gz - row;
-    const a = row * side + col;
-    const ha = h[a]!,
-      hb = h[a + 1]!,
-      hc = h[a + side]!,
-      hd = h[a + side + 1]!;
-    const upper = u + v > 1;
-    if (this.kept[this.materials[2 * (row * cells + col) + (upper ? 1 : 0)]!] === 0) return 0;
-    const ground = upper ? hd + (1 - u) * (hc - hd) + (1 - v) * (hb - hd) : ha + u * (hb - ha) + v * (hc - ha);
-    this.putBack(
-      b,
-      i4,
-      x,
-      z,
-      ground,
-      upper ? (hd - hc) * inverseSpacing : (hb - ha) * inverseSpacing,
-      upper ? (hd - hb) * inverseSpacing : (hc - ha) * inverseSpacing,
-      radius,
-    );
+    const cell = this.groundAt(this.toGrid(x), this.toGrid(z));
+    if (this.kept[this.materials[2 * (cell.row * this.cells + cell.col) + (cell.upper ? 1 : 0)]!] === 0) return 0;
+    const inverseSpacing = this.inverseSpacing;
+    this.putBack(b, i4, x, z, cell.ground, cell.slopeX * inverseSpacing, cell.slopeZ * inverseSpacing, radius);
     b.planeSources[i] = PLANE_CONTACT;
     b.touching[i] = 1;
     return 1;

@@ -1,10 +1,14 @@
-import { cos, sin } from '../math/trig';
+import { cos, sinCos } from '../math/trig';
 import type { Random } from '../math/random';
 import { effectCapacity, type ParticleEffectParams } from './effectParams';
 import { NO_PLANE_OFFSET, PLANE_CACHE, PLANE_NONE, cellStamp, type ParticleBuffers } from './particleBuffers';
 import { SURFACE_CODE, cellCoordinate, directionCode } from './cacheKey';
 import { PlaneCache, planeIndexOf } from './planeCache';
 import { SurfaceStores } from './surfaceStores';
+
+/** A spawn's random draws and the sin and cos of its azimuth (written here: nothing allocated per particle). */
+const draws = new Float64Array(5);
+const phiSinCos = new Float64Array(2);
 
 /** What an effect carries from frame to frame besides its particles and cache. */
 export interface EffectCursorState {
@@ -102,21 +106,25 @@ export class ParticleEffect {
         oy = 0,
         oz = 0;
       for (let attempt = 0; attempt < 8; attempt++) {
-        ox = 2 * random.next() - 1;
-        oy = 2 * random.next() - 1;
-        oz = 2 * random.next() - 1;
+        random.fill(draws, 3);
+        ox = 2 * draws[0]! - 1;
+        oy = 2 * draws[1]! - 1;
+        oz = 2 * draws[2]! - 1;
         if (ox * ox + oy * oy + oz * oz <= 1) break;
       }
       const x = ex + ox * p.emitterRadius;
       const y = ey + oy * p.emitterRadius;
       const z = ez + oz * p.emitterRadius;
       // A direction uniform over the spherical cap of half-angle `spread` around the axis.
-      const cosTheta = 1 - random.next() * (1 - cosSpread);
+      // The rest of the particle's draws, in the order they are used.
+      random.fill(draws, 5);
+      const cosTheta = 1 - draws[0]! * (1 - cosSpread);
       const sinTheta = Math.sqrt(Math.max(0, 1 - cosTheta * cosTheta));
-      const phi = 2 * Math.PI * random.next();
-      const cu = cos(phi) * sinTheta;
-      const cw = sin(phi) * sinTheta;
-      const speed = p.speed * (0.6 + 0.4 * random.next());
+      const phi = 2 * Math.PI * draws[1]!;
+      sinCos(phi, phiSinCos);
+      const cu = phiSinCos[1]! * sinTheta;
+      const cw = phiSinCos[0]! * sinTheta;
+      const speed = p.speed * (0.6 + 0.4 * draws[2]!);
       const vx = (ax * cosTheta + ux * cu + wx * cw) * speed;
       const vy = (ay * cosTheta + uy * cu + wy * cw) * speed;
       const vz = (az * cosTheta + uz * cu + wz * cw) * speed;
@@ -128,10 +136,10 @@ export class ParticleEffect {
       velocities[i4 + 1] = vy;
       velocities[i4 + 2] = vz;
       buffers.ages[i] = 0;
-      buffers.lifetimes[i] = p.lifetime * (0.8 + 0.2 * random.next());
+      buffers.lifetimes[i] = p.lifetime * (0.8 + 0.2 * draws[3]!);
       buffers.fellThrough[i] = 0;
       buffers.touching[i] = 0;
-      const shade = 0.85 + 0.15 * random.next();
+      const shade = 0.85 + 0.15 * draws[4]!;
       colours[i4] = red * shade;
       colours[i4 + 1] = green * shade;
       colours[i4 + 2] = blue * shade;

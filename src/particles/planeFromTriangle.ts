@@ -1,15 +1,15 @@
 /**
- * The plane of triangle `triangle` of an indexed mesh, facing against (dx, dy, dz) (the side a ray
- * along that direction arrives from), written as nx, ny, nz, d (n·p = d) into out[offset ..].
- * Returns false, writing nothing, for a degenerate triangle.
+ * The plane of triangle `triangle` of an indexed mesh, facing against the direction (dx, dy, dz) at
+ * directions[at ..] (the side a ray along it arrives from), written as nx, ny, nz, d (n·p = d) into
+ * out[offset ..]. Returns false, writing nothing, for a degenerate triangle. (The direction comes in its
+ * array: float arguments to a call the engine does not inline are allocated, 1,000 rays a frame.)
  */
 export function planeFromTriangle(
   positions: Float32Array,
   indices: Uint32Array,
   triangle: number,
-  dx: number,
-  dy: number,
-  dz: number,
+  directions: Float32Array,
+  at: number,
   out: Float32Array,
   offset: number,
 ): boolean {
@@ -31,7 +31,7 @@ export function planeFromTriangle(
   const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(length > 0 && length < Infinity)) return false;
   // A double-sided hit may come from behind: the plane must face the particle.
-  const scale = nx * dx + ny * dy + nz * dz > 0 ? -1 / length : 1 / length;
+  const scale = nx * directions[at]! + ny * directions[at + 1]! + nz * directions[at + 2]! > 0 ? -1 / length : 1 / length;
   nx *= scale;
   ny *= scale;
   nz *= scale;

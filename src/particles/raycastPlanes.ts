@@ -5,9 +5,10 @@ import { castRays } from '../query/rays/castRays';
 import type { RayBatch, RayHits } from '../query/rays/rayTypes';
 import { PLANE_FAR, PLANE_NONE, PLANE_RAY, type ParticleBuffers } from './particleBuffers';
 import type { ParticleEffect } from './particleEffect';
-import { adoptPlane } from './adoptPlane';
+import { ADOPT_RADIUS, ADOPT_REACH, adoptPlane } from './adoptPlane';
 import { directionCode, type CacheKeying } from './cacheKey';
 import { planeFromTriangle } from './planeFromTriangle';
+import { HIT, HIT_LENGTH } from './surfaceStores';
 
 /**
  * How far behind a particle its ray starts: two frames of its motion plus its radius, so a particle
@@ -63,6 +64,10 @@ export class PlaneRaycaster {
   /** The last cast's work. */
   counters: QueryCounters = createQueryCounters();
   private readonly plane = new Float32Array(4);
+  /** The radius and reach for adoptPlane. */
+  private readonly adoptLengths = new Float64Array(2);
+  /** A hit and its plane for SurfaceStores.store. */
+  private readonly hit = new Float64Array(HIT_LENGTH);
 
   /** Rays for this frame: every live particle (reference), else each effect's budget (its carry grows by `budget`). */
   pick(
@@ -205,6 +210,8 @@ export class PlaneRaycaster {
     const hitTriangle = this.hits.triangle;
     const hitT = this.hits.t;
     const particle = this.particle;
+    const hit = this.hit;
+    const lengths = this.adoptLengths;
     const meshPositions = bvh.positions;
     const meshIndices = bvh.indices;
     let hitCount = 0;
@@ -214,6 +221,7 @@ export class PlaneRaycaster {
       const cache = effect.cache;
       const halfDrop = 0.5 * gravity * effect.params.lookahead;
       const radius = effect.params.radius;
+      lengths[ADOPT_RADIUS] = radius;
       const end = this.end[e]!;
       for (; r < end; r++) {
         const triangle = hitTriangle[r]!;
@@ -221,14 +229,15 @@ export class PlaneRaycaster {
         const i = particle[r]!;
         const i4 = 4 * i;
         const r3 = 3 * r;
-        if (!planeFromTriangle(meshPositions, meshIndices, triangle, directions[r3]!, directions[r3 + 1]!, directions[r3 + 2]!, plane, 0)) continue;
+        if (!planeFromTriangle(meshPositions, meshIndices, triangle, directions, r3, plane, 0)) continue;
         const dx = velocities[i4]!,
           dy = velocities[i4 + 1]! - halfDrop,
           dz = velocities[i4 + 2]!;
         // The ray starts `back` behind the particle, so the surface can be at most that far behind it.
         const length = Math.sqrt(directions[r3]! ** 2 + directions[r3 + 1]! ** 2 + directions[r3 + 2]! ** 2);
         const backT = tMax[r]! - FAR_REACH;
-        if (!adoptPlane(b, i, plane, 0, radius, backT * length + radius)) continue;
+        lengths[ADOPT_REACH] = backT * length + radius;
+        if (!adoptPlane(b, i, plane, 0, lengths)) continue;
         hitCount++;
         sources[i] = hitT[r]! <= 1 + backT ? PLANE_RAY : PLANE_FAR;
         const nx = plane[0]!,
@@ -240,10 +249,14 @@ export class PlaneRaycaster {
           cache.store(positions[i4]!, positions[i4 + 1]!, positions[i4 + 2]!, directionCode(dx, dy, dz), nx, ny, nz, d);
         } else {
           const t = hitT[r]!;
-          const hx = origins[r3]! + t * directions[r3]!;
-          const hy = origins[r3 + 1]! + t * directions[r3 + 1]!;
-          const hz = origins[r3 + 2]! + t * directions[r3 + 2]!;
-          effect.surfaceStores.store(cache, meshPositions, meshIndices, triangle, hx, hy, hz, nx, ny, nz, d, footprints);
+          hit[HIT.x] = origins[r3]! + t * directions[r3]!;
+          hit[HIT.y] = origins[r3 + 1]! + t * directions[r3 + 1]!;
+          hit[HIT.z] = origins[r3 + 2]! + t * directions[r3 + 2]!;
+          hit[HIT.nx] = nx;
+          hit[HIT.ny] = ny;
+          hit[HIT.nz] = nz;
+          hit[HIT.d] = d;
+          effect.surfaceStores.store(cache, meshPositions, meshIndices, triangle, hit, footprints);
         }
       }
     }

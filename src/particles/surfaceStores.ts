@@ -10,6 +10,10 @@ const STEEP_NY = 0.2;
 /** How far (metres) one plane must be below the other to count as a crease rather than rounding. */
 const CREASE = 1e-4;
 
+/** Where SurfaceStores.store reads a hit: its point x, y, z and the plane n·p = d. */
+export const HIT = { x: 0, y: 1, z: 2, nx: 3, ny: 4, nz: 5, d: 6 } as const;
+export const HIT_LENGTH = 7;
+
 /**
  * Puts raycast hits into a surface-keyed plane cache.
  *
@@ -51,23 +55,11 @@ export class SurfaceStores {
   constructor(private readonly restartAfter = 2 ** 30) {}
 
   /**
-   * A hit at (hx, hy, hz) on `triangle` of the mesh, whose plane facing the ray is n·p = d. Without
-   * `footprint`, only the hit's column takes it.
+   * A hit on `triangle` of the mesh: `hit` holds its point and the triangle's plane facing the ray, n·p =
+   * d, at the HIT offsets (a typed array, as float arguments to a call the engine does not inline are
+   * allocated; 1,000 hits a frame). Without `footprint`, only the hit's column takes the plane.
    */
-  store(
-    cache: PlaneCache,
-    meshPositions: Float32Array,
-    meshIndices: Uint32Array,
-    triangle: number,
-    hx: number,
-    hy: number,
-    hz: number,
-    nx: number,
-    ny: number,
-    nz: number,
-    d: number,
-    footprint = true,
-  ): void {
+  store(cache: PlaneCache, meshPositions: Float32Array, meshIndices: Uint32Array, triangle: number, hit: Float64Array, footprint = true): void {
     if (this.indices !== meshIndices || this.cache !== cache) {
       // Another mesh (triangle numbers mean other triangles) or another cache.
       this.indices = meshIndices;
@@ -83,15 +75,15 @@ export class SurfaceStores {
       this.base = cache.insertedSinceClear;
     }
     // The column hit is the one place known exactly: it takes this plane at every hit.
-    const hitX = cache.cellX(hx),
-      hitY = cache.cellY(hy),
-      hitZ = cache.cellX(hz);
-    offerHit(cache, hitX, hitY, hitZ, nx, ny, nz, d, hx, hz);
-    offerHit(cache, hitX, hitY + 1, hitZ, nx, ny, nz, d, hx, hz);
+    const hitX = cache.cellX(hit[HIT.x]!),
+      hitY = cache.cellY(hit[HIT.y]!),
+      hitZ = cache.cellX(hit[HIT.z]!);
+    offerHit(cache, hitX, hitY, hitZ, hit);
+    offerHit(cache, hitX, hitY + 1, hitZ, hit);
     const stamp = this.stamps[triangle]!;
-    if (!footprint || (stamp > 0 && this.base + stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(ny) >= STEEP_NY)) return;
+    if (!footprint || (stamp > 0 && this.base + stamp - 1 >= cache.evictedSinceClear) || !(Math.abs(hit[HIT.ny]!) >= STEEP_NY)) return;
     const first = cache.insertedSinceClear - this.base;
-    storeColumns(cache, meshPositions, meshIndices, triangle, hitX, hitZ, nx, ny, nz, d);
+    storeColumns(cache, meshPositions, meshIndices, triangle, hitX, hitZ, hit);
     this.stamps[triangle] = first + 1;
   }
 }
@@ -104,11 +96,12 @@ function storeColumns(
   triangle: number,
   hitX: number,
   hitZ: number,
-  nx: number,
-  ny: number,
-  nz: number,
-  d: number,
+  hit: Float64Array,
 ): void {
+  const nx = hit[HIT.nx]!,
+    ny = hit[HIT.ny]!,
+    nz = hit[HIT.nz]!,
+    d = hit[HIT.d]!;
   const a = 3 * meshIndices[3 * triangle]!;
   const b = 3 * meshIndices[3 * triangle + 1]!;
   const c = 3 * meshIndices[3 * triangle + 2]!;
@@ -139,18 +132,24 @@ function storeColumns(
       const e2 = sign * ((ax - cx) * (pz - cz) - (az - cz) * (px - cx));
       if (e0 < 0 || e1 < 0 || e2 < 0) continue;
       const iy = cache.cellY((d - nx * px - nz * pz) * inverseNy);
-      offerFootprint(cache, ix, iy, iz, nx, ny, nz, d);
-      offerFootprint(cache, ix, iy + 1, iz, nx, ny, nz, d);
+      offerFootprint(cache, ix, iy, iz, hit);
+      offerFootprint(cache, ix, iy + 1, iz, hit);
     }
   }
 }
 
 /**
  * How far each of two planes is below the other, at worst, over column (ix, iz): sinking.old for the
- * plane held at planes[p ..], sinking.offered for n·p = d. Both −Infinity when either plane is steep.
+ * plane held at planes[p ..], sinking.offered for the hit's. Both −Infinity when either plane is steep.
  */
-const sinking = { old: 0, offered: 0 };
-function worstSinking(planes: Float32Array, p: number, side: number, ix: number, iz: number, nx: number, ny: number, nz: number, d: number): void {
+const sinking = new Float64Array(2);
+const OLD = 0;
+const OFFERED = 1;
+function worstSinking(planes: Float32Array, p: number, side: number, ix: number, iz: number, hit: Float64Array): void {
+  const nx = hit[HIT.nx]!,
+    ny = hit[HIT.ny]!,
+    nz = hit[HIT.nz]!,
+    d = hit[HIT.d]!;
   const ox = planes[p]!,
     oy = planes[p + 1]!,
     oz = planes[p + 2]!,
@@ -166,58 +165,55 @@ function worstSinking(planes: Float32Array, p: number, side: number, ix: number,
       offeredBelow = Math.max(offeredBelow, -difference);
     }
   }
-  sinking.old = oldBelow;
-  sinking.offered = offeredBelow;
+  sinking[OLD] = oldBelow;
+  sinking[OFFERED] = offeredBelow;
 }
 
-function write(planes: Float32Array, p: number, nx: number, ny: number, nz: number, d: number): void {
-  planes[p] = nx;
-  planes[p + 1] = ny;
-  planes[p + 2] = nz;
+/** The hit's plane into planes[p ..], with the offset `d`. */
+function write(planes: Float32Array, p: number, hit: Float64Array, d: number): void {
+  planes[p] = hit[HIT.nx]!;
+  planes[p + 1] = hit[HIT.ny]!;
+  planes[p + 2] = hit[HIT.nz]!;
   planes[p + 3] = d;
 }
 
 /** A footprint column keeps the plane that sinks particles less over it. */
-function offerFootprint(cache: PlaneCache, ix: number, iy: number, iz: number, nx: number, ny: number, nz: number, d: number): void {
+function offerFootprint(cache: PlaneCache, ix: number, iy: number, iz: number, hit: Float64Array): void {
   const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
   if (slot < 0) return;
   const planes = cache.planes;
   const p = planeIndexOf(slot);
   if (!cache.claimedNew) {
-    worstSinking(planes, p, cache.cellSide, ix, iz, nx, ny, nz, d);
-    if (!(sinking.offered < sinking.old)) return;
+    worstSinking(planes, p, cache.cellSide, ix, iz, hit);
+    if (!(sinking[OFFERED]! < sinking[OLD]!)) return;
   }
-  write(planes, p, nx, ny, nz, d);
+  write(planes, p, hit, hit[HIT.d]!);
 }
 
 /** The hit's column takes the plane, or across a crease the envelope of both (see SurfaceStores). */
-function offerHit(
-  cache: PlaneCache,
-  ix: number,
-  iy: number,
-  iz: number,
-  nx: number,
-  ny: number,
-  nz: number,
-  d: number,
-  hx: number,
-  hz: number,
-): void {
+function offerHit(cache: PlaneCache, ix: number, iy: number, iz: number, hit: Float64Array): void {
   const slot = cache.claimCell(ix, iy, iz, SURFACE_CODE);
   if (slot < 0) return;
   const planes = cache.planes;
   const p = planeIndexOf(slot);
   const oy = planes[p + 1]!;
+  const nx = hit[HIT.nx]!,
+    ny = hit[HIT.ny]!,
+    nz = hit[HIT.nz]!,
+    d = hit[HIT.d]!;
+  let offset = d;
   if (!cache.claimedNew && Math.abs(oy) >= STEEP_NY && Math.abs(ny) >= STEEP_NY) {
+    const hx = hit[HIT.x]!,
+      hz = hit[HIT.z]!;
     const heldAtHit = (planes[p + 3]! - planes[p]! * hx - planes[p + 2]! * hz) / oy;
     if (heldAtHit < (d - nx * hx - nz * hz) / ny - CREASE) {
-      worstSinking(planes, p, cache.cellSide, ix, iz, nx, ny, nz, d);
-      if (sinking.old < sinking.offered) {
-        planes[p + 3] = planes[p + 3]! + oy * Math.max(0, sinking.old);
+      worstSinking(planes, p, cache.cellSide, ix, iz, hit);
+      if (sinking[OLD]! < sinking[OFFERED]!) {
+        planes[p + 3] = planes[p + 3]! + oy * Math.max(0, sinking[OLD]!);
         return;
       }
-      d += ny * Math.max(0, sinking.offered);
+      offset = d + ny * Math.max(0, sinking[OFFERED]!);
     }
   }
-  write(planes, p, nx, ny, nz, d);
+  write(planes, p, hit, offset);
 }

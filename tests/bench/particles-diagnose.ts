@@ -17,16 +17,11 @@
  *   npx tsx tests/bench/particles-diagnose.ts [--kind hetero --seed 1337 --height 150 --size 128 --cells 1024]
  *   npx tsx tests/bench/particles-diagnose.ts --quick    smoke run (128 cells, 10k particles, 60 frames)
  */
-import { ParticleSystem, Sandbox, buildBVH, loadSimdParticles, loadSimdRays, parseScene, showcaseEffects, type TerrainKind } from '../../src/core';
+import { loadSimdParticles, loadSimdRays, type TerrainKind } from '../../src/core';
 import { TerrainHeightSampler } from '../../src/particles/terrainHeight';
+import { BUDGET, DT, PARTICLES, option, particleWorld, quick } from './_particleBench';
 import { BenchReport } from './_report';
 
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-const option = (name: string, fallback: string): string => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 && at + 1 < argv.length ? argv[at + 1]! : fallback;
-};
 const kind = option('kind', 'hetero') as TerrainKind;
 const seed = Number(option('seed', '1337'));
 const heightScale = Number(option('height', '150'));
@@ -34,23 +29,12 @@ const worldSize = Number(option('size', '128'));
 const cells = Number(option('cells', quick ? '128' : '1024'));
 const SETTLE = Number(option('settle', quick ? '30' : '240'));
 const FRAMES = Number(option('frames', quick ? '30' : '360'));
-const PARTICLES = quick ? 10_000 : 100_000;
-const BUDGET = quick ? 100 : 1_000;
-const DT = 1 / 60;
 const SOURCES = ['none', 'ray', 'cache', 'contact', 'far'];
 
 async function main(): Promise<void> {
   await loadSimdRays();
   await loadSimdParticles();
-  const scene = parseScene({ name: 'diagnose', seed: 20120619, terrain: { kind, seed, heightScale, worldSize, cells } });
-  const sandbox = new Sandbox(scene, undefined, 8);
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  const system = new ParticleSystem(
-    showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }),
-    { seed: scene.seed, heightfieldNet: false },
-    false,
-  );
-  sandbox.addSystem(system);
+  const { sandbox, system } = particleWorld('diagnose', { kind, seed, heightScale, worldSize, cells }, { heightfieldNet: false });
   const terrain = sandbox.terrain;
   const sampler = new TerrainHeightSampler(terrain);
   const spacing = worldSize / cells;

@@ -11,43 +11,20 @@
  *   options: --kinds ridged,fbm  --seeds 1337,777  --heights 20,150  --sizes 128,4096  --cells 128,1024
  *            --particles N  --budget N  --frames N  --settle N
  */
-import {
-  ParticleSystem,
-  Sandbox,
-  TERRAIN_KINDS,
-  buildBVH,
-  loadSimdParticles,
-  loadSimdRays,
-  parseScene,
-  showcaseEffects,
-  type ParticleMode,
-  type TerrainKind,
-} from '../../src/core';
+import { TERRAIN_KINDS, loadSimdParticles, loadSimdRays, type ParticleMode, type TerrainKind } from '../../src/core';
+import { BUDGET, DT, PARTICLES, TARGET_FELL, list, numbers, option, particleWorld, quick } from './_particleBench';
 import { BenchReport } from './_report';
-
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-function option(name: string, fallback: string): string {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 && at + 1 < argv.length ? argv[at + 1]! : fallback;
-}
-const list = (name: string, fallback: string): string[] => option(name, fallback).split(',');
-const numbers = (name: string, fallback: string): number[] => list(name, fallback).map(Number);
 
 const KINDS = list('kinds', TERRAIN_KINDS.join(',')) as TerrainKind[];
 const SEEDS = numbers('seeds', quick ? '1337' : '1337,777,5');
 const HEIGHTS = numbers('heights', '20,150');
 const SIZES = numbers('sizes', '128,4096');
 const CELLS = numbers('cells', quick ? '64' : '128,1024');
-const PARTICLES = Number(option('particles', quick ? '10000' : '100000'));
-const BUDGET = Number(option('budget', quick ? '100' : '1000'));
 const SETTLE = Number(option('settle', quick ? '60' : '240'));
 const FRAMES = Number(option('frames', quick ? '60' : '360'));
-const DT = 1 / 60;
 const MODE = option('mode', 'budget') as ParticleMode;
 /** --net off: the planes alone, without the heightfield net under them. */
 const NET = option('net', 'on') !== 'off';
-const TARGET_FELL = 0.005;
 
 interface Row {
   kind: TerrainKind;
@@ -62,15 +39,7 @@ interface Row {
 }
 
 function run(kind: TerrainKind, seed: number, heightScale: number, worldSize: number, cells: number): Row {
-  const scene = parseScene({ name: 'particles-grid', seed: 20120619, terrain: { kind, seed, heightScale, worldSize, cells } });
-  const sandbox = new Sandbox(scene, undefined, 8);
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  const system = new ParticleSystem(
-    showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }),
-    { seed: scene.seed, mode: MODE, heightfieldNet: NET },
-    false,
-  );
-  sandbox.addSystem(system);
+  const { sandbox, system } = particleWorld('particles-grid', { kind, seed, heightScale, worldSize, cells }, { mode: MODE, heightfieldNet: NET });
   for (let frame = 0; frame < SETTLE; frame++) sandbox.step(DT);
   system.resetTotals();
   for (let frame = 0; frame < FRAMES; frame++) sandbox.step(DT);

@@ -15,19 +15,15 @@
  *   npx tsx tests/bench/particles-net.ts            full run (a few minutes)
  *   npx tsx tests/bench/particles-net.ts --quick    smoke run (128 cells, 10k particles)
  */
-import { ParticleSystem, Sandbox, buildBVH, loadSimdParticles, loadSimdRays, parseScene, showcaseEffects, type TerrainKind } from '../../src/core';
+import { loadSimdParticles, loadSimdRays, type TerrainKind } from '../../src/core';
 import { pairedCpu, timed } from './_pairedCpu';
+import { BUDGET, DT, PARTICLES, TARGET_MS, particleWorld, quick, type ParticleWorld } from './_particleBench';
 import { BenchReport, formatSpread, pairedRow } from './_report';
 
-const quick = process.argv.includes('--quick');
-const PARTICLES = quick ? 10_000 : 100_000;
-const BUDGET = quick ? 100 : 1_000;
 const SETTLE = quick ? 60 : 300;
 const WARM = quick ? 10 : 30;
 const PAIRS = quick ? 6 : 40;
 const BLOCK = 5;
-const DT = 1 / 60;
-const TARGET_MS = 4;
 /** Frames after the pairs whose phase times (wall) give the net's share of the step. */
 const MEASURED = quick ? 10 : 60;
 
@@ -45,17 +41,8 @@ const TERRAINS: Terrain[] = quick
       { name: 'hetero 1337 h150 128 m 1024 cells', terrain: { kind: 'hetero', seed: 1337, heightScale: 150, worldSize: 128, cells: 1024 } },
     ];
 
-function makeWorld(terrain: Terrain['terrain'], net: boolean): { sandbox: Sandbox; system: ParticleSystem } {
-  const scene = parseScene({ name: 'particles-net', seed: 20120619, terrain });
-  const sandbox = new Sandbox(scene, undefined, 8);
-  sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-  const system = new ParticleSystem(
-    showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }),
-    { seed: scene.seed, heightfieldNet: net },
-    false,
-  );
-  sandbox.addSystem(system);
-  return { sandbox, system };
+function makeWorld(terrain: Terrain['terrain'], net: boolean): ParticleWorld {
+  return particleWorld('particles-net', terrain, { heightfieldNet: net });
 }
 
 async function main(): Promise<void> {

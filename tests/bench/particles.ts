@@ -19,20 +19,16 @@
  * back-to-back blocks, the order alternating, each from its own timing loop; "cpu × ref" is the median of
  * the pairs' mode / reference step-time ratios (below 1: cheaper than the reference) with its spread
  * (table and JSON from _report.ts). The measured frames follow, on the mode's world.
- * "step" is the simulation (spawn, wind, move, cache, rays); "check" is the fall-through check against
- * the true surface, which only measuring needs. Fell through = lives that were ever below the true
- * surface by more than their radius; below = share of particle-frames spent there.
+ * "step" is the simulation (spawn, wind, move, rays, cache and the heightfield net's "ground"); "check"
+ * is the fall-through check against the true surface, which only measuring needs. Fell through = lives
+ * that were ever below the true surface by more than their radius; below = share of particle-frames
+ * spent there.
  *
  *   npx tsx tests/bench/particles.ts            full run (≈ 1 min, half of it the reference mode)
  *   npx tsx tests/bench/particles.ts --quick    smoke run (128-cell terrain, 10k particles, a few seconds)
  */
 import {
   PARTICLE_PHASES,
-  ParticleSystem,
-  Sandbox,
-  buildBVH,
-  parseScene,
-  showcaseEffects,
   loadSimdParticles,
   loadSimdRays,
   simdParticlesUnavailableReason,
@@ -42,12 +38,10 @@ import {
   type ParticleSystemState,
 } from '../../src/core';
 import { pairedCpu, timed } from './_pairedCpu';
+import { BUDGET, DT, PARTICLES, TARGET_FELL, TARGET_MS, particleWorld, quick, type ParticleWorld } from './_particleBench';
 import { BenchReport, formatSpread, pairedRow, type PairedRow } from './_report';
 
-const quick = process.argv.includes('--quick');
 const CELLS = quick ? 128 : 512;
-const PARTICLES = quick ? 10_000 : 100_000;
-const BUDGET = quick ? 100 : 1_000;
 const SETTLE = quick ? 120 : 420;
 const WARM = quick ? 20 : 60;
 const FRAMES = quick ? 60 : 600;
@@ -55,9 +49,6 @@ const FRAMES = quick ? 60 : 600;
 const TIMED = quick ? 30 : 300;
 /** Frames per timed chunk: a pair is BLOCK frames of the mode and BLOCK of the reference (one frame alone is too short for process.cpuUsage). */
 const BLOCK = 5;
-const DT = 1 / 60;
-const TARGET_MS = 4;
-const TARGET_FELL = 0.005;
 
 interface Mode {
   name: string;
@@ -115,13 +106,8 @@ function calibrate(): number {
   return best;
 }
 
-interface World {
-  sandbox: Sandbox;
-  system: ParticleSystem;
-}
-
 /** Restores the snapshot into `world` in `mode`, empty caches, then WARM frames (discarded) and the check off. */
-function start(world: World, snapshot: ParticleSystemState, mode: Mode): void {
+function start(world: ParticleWorld, snapshot: ParticleSystemState, mode: Mode): void {
   const { sandbox, system } = world;
   system.restore(snapshot);
   Object.assign(
@@ -134,7 +120,7 @@ function start(world: World, snapshot: ParticleSystemState, mode: Mode): void {
   system.options.checkFallThrough = false;
 }
 
-function measure(world: World, referenceWorld: World, snapshot: ParticleSystemState, mode: Mode, reference: Mode): Row {
+function measure(world: ParticleWorld, referenceWorld: ParticleWorld, snapshot: ParticleSystemState, mode: Mode, reference: Mode): Row {
   const { sandbox, system } = world;
   start(world, snapshot, mode);
   let cpuSteps: number[];
@@ -165,7 +151,7 @@ function measure(world: World, referenceWorld: World, snapshot: ParticleSystemSt
   for (let frame = 0; frame < FRAMES; frame++) {
     sandbox.step(DT);
     const ms = system.phaseMs;
-    steps.push(ms.spawn + ms.wind + ms.move + ms.cache + ms.rays);
+    steps.push(ms.spawn + ms.wind + ms.move + ms.cache + ms.rays + ms.ground);
     checks.push(ms.verify);
     for (const p of PARTICLE_PHASES) phases[p].push(ms[p]);
     alive += system.frame.alive;
@@ -205,15 +191,8 @@ async function main(): Promise<void> {
     console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
   if ((await loadSimdParticles()) === null)
     console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
-  const scene = parseScene({ name: 'particles-bench', seed: 20120619, terrain: { cells: CELLS } });
   // Two worlds, each with its own terrain and tree: each mode's, and the reference's beside it for the paired frames.
-  const makeWorld = (): World => {
-    const sandbox = new Sandbox(scene, undefined, 8);
-    sandbox.setBvh(buildBVH(sandbox.terrain.positions, sandbox.terrain.indices));
-    const system = new ParticleSystem(showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }), { seed: scene.seed }, false);
-    sandbox.addSystem(system);
-    return { sandbox, system };
-  };
+  const makeWorld = (): ParticleWorld => particleWorld('particles-bench', { cells: CELLS });
   const world = makeWorld();
   const { sandbox, system } = world;
   const referenceWorld = makeWorld();

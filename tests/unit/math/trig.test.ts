@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/math/random';
-import { cos, sin } from '../../../src/math/trig';
+import { cos, sin, sinCos } from '../../../src/math/trig';
 
 /** Distance in units in the last place between two doubles of the same sign (through their bits). */
 function ulps(a: number, b: number): number {
@@ -44,6 +44,18 @@ describe('portable sin and cos', () => {
       const x = (k * Math.PI) / 4;
       expect(Math.abs(sin(x) - Math.sin(x))).toBeLessThan(1e-15);
       expect(Math.abs(cos(x) - Math.cos(x))).toBeLessThan(1e-15);
+    }
+  });
+
+  it('sinCos gives sin and cos to the bit: random angles of every size, quadrant boundaries, ±0, NaN, infinities', () => {
+    const random = new Random(29);
+    const angles = [0, -0, NaN, Infinity, -Infinity, 0.7853981633974483, -0.7853981633974483, 1e300];
+    for (let k = -8; k <= 8; k++) angles.push((k * Math.PI) / 4, (k * Math.PI) / 4 + 1e-12);
+    for (let i = 0; i < 5_000; i++) angles.push(random.range(-1, 1) * 10 ** (i % 7));
+    const out = new Float64Array(2);
+    for (const x of angles) {
+      sinCos(x, out);
+      expect([Object.is(out[0], sin(x)), Object.is(out[1], cos(x)), x]).toEqual([true, true, x]);
     }
   });
 });

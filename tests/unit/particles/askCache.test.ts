@@ -33,7 +33,7 @@ function referenceAsk(b: ParticleBuffers, from: number, to: number, cache: Plane
     const ownDistance = b.planes[i4]! * p[i4]! + b.planes[i4 + 1]! * p[i4 + 1]! + b.planes[i4 + 2]! * p[i4 + 2]! - b.planes[i4 + 3]!;
     if (b.planeSources[i] === PLANE_RAY && !(entryDistance < ownDistance)) continue;
     const speed = Math.hypot(v[i4]!, v[i4 + 1]!, v[i4 + 2]!);
-    if (adoptPlane(b, i, planes, at, radius, lookBehind(radius, speed, dt) + HEIGHT)) b.planeSources[i] = PLANE_CACHE;
+    if (adoptPlane(b, i, planes, at, Float64Array.of(radius, lookBehind(radius, speed, dt) + HEIGHT))) b.planeSources[i] = PLANE_CACHE;
   }
 }
 

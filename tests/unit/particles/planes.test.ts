@@ -16,6 +16,8 @@ import {
 
 const terrain = generateTerrain({ cells: 48, worldSize: 48, heightScale: 10, seed: 5 });
 const bvh = buildBVH(terrain.positions, terrain.indices);
+const DOWN = Float32Array.of(0, -1, 0);
+const UP = Float32Array.of(0, 1, 0);
 
 describe('planes from raycasts', () => {
   it('the plane of the hit triangle holds the hit point, is unit length, faces the ray and matches the surface (seed 31)', () => {
@@ -36,7 +38,7 @@ describe('planes from raycasts', () => {
     for (let i = 0; i < n; i++) {
       if (hits.triangle[i]! < 0) continue;
       const [dx, dy, dz] = rays.directions.subarray(3 * i, 3 * i + 3);
-      expect(planeFromTriangle(terrain.positions, terrain.indices, hits.triangle[i]!, dx!, dy!, dz!, plane, 0)).toBe(true);
+      expect(planeFromTriangle(terrain.positions, terrain.indices, hits.triangle[i]!, rays.directions, 3 * i, plane, 0)).toBe(true);
       const t = hits.t[i]!;
       const [hx, hy, hz] = [0, 1, 2].map((k) => rays.origins[3 * i + k]! + t * rays.directions[3 * i + k]!) as [number, number, number];
       const [nx, ny, nz, d] = plane as unknown as [number, number, number, number];
@@ -55,11 +57,11 @@ describe('planes from raycasts', () => {
   it('flips a plane seen from behind and refuses a degenerate triangle', () => {
     const positions = new Float32Array([0, 0, 0, 0, 0, 1, 1, 0, 0, 2, 0, 0]);
     const out = new Float32Array(8);
-    expect(planeFromTriangle(positions, new Uint32Array([0, 1, 2]), 0, 0, -1, 0, out, 0)).toBe(true);
+    expect(planeFromTriangle(positions, new Uint32Array([0, 1, 2]), 0, DOWN, 0, out, 0)).toBe(true);
     expect(Array.from(out.subarray(0, 4))).toEqual([0, 1, 0, 0]);
-    expect(planeFromTriangle(positions, new Uint32Array([0, 1, 2]), 0, 0, 1, 0, out, 4)).toBe(true);
+    expect(planeFromTriangle(positions, new Uint32Array([0, 1, 2]), 0, UP, 0, out, 4)).toBe(true);
     expect(Array.from(out.subarray(4, 8)).map((v) => v + 0)).toEqual([0, -1, 0, 0]);
-    expect(planeFromTriangle(positions, new Uint32Array([0, 2, 3]), 0, 0, -1, 0, out, 0)).toBe(false);
+    expect(planeFromTriangle(positions, new Uint32Array([0, 2, 3]), 0, DOWN, 0, out, 0)).toBe(false);
   });
 
   it('every plane a particle takes from its ray is its hit triangle’s plane', () => {
@@ -78,16 +80,7 @@ describe('planes from raycasts', () => {
       for (let r = 0; r < rays.count; r++) {
         const i = particle[r]!;
         if (hits.triangle[r]! < 0 || planeSources[i] !== PLANE_RAY) continue;
-        planeFromTriangle(
-          sandbox.terrain.positions,
-          sandbox.terrain.indices,
-          hits.triangle[r]!,
-          rays.directions[3 * r]!,
-          rays.directions[3 * r + 1]!,
-          rays.directions[3 * r + 2]!,
-          plane,
-          0,
-        );
+        planeFromTriangle(sandbox.terrain.positions, sandbox.terrain.indices, hits.triangle[r]!, rays.directions, 3 * r, plane, 0);
         expect(Array.from(planes.subarray(4 * i, 4 * i + 4))).toEqual(Array.from(plane));
         checked++;
       }

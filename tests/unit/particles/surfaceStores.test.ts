@@ -18,10 +18,13 @@ function entries(cache: PlaneCache): Map<string, number[]> {
 /** The plane of a triangle facing up, as float32 values. */
 function upPlane(positions: Float32Array, indices: Uint32Array, triangle: number): number[] {
   const plane = new Float32Array(4);
-  expect(planeFromTriangle(positions, indices, triangle, 0, -1, 0, plane, 0)).toBe(true);
+  expect(planeFromTriangle(positions, indices, triangle, Float32Array.of(0, -1, 0), 0, plane, 0)).toBe(true);
   return Array.from(plane);
 }
 
+/** A hit at x, y, z on the plane n·p = d, as SurfaceStores.store reads it. */
+const hitOf = (x: number, y: number, z: number, nx: number, ny: number, nz: number, d: number): Float64Array =>
+  Float64Array.of(x, y, z, nx, ny, nz, d);
 const heightOf = (plane: readonly number[], x: number, z: number): number => (plane[3]! - plane[0]! * x - plane[2]! * z) / plane[1]!;
 
 /** Barycentric coordinates of (x, z) in the triangle's xz projection (solved directly, not by edge signs). */
@@ -87,7 +90,7 @@ describe('SurfaceStores', () => {
       if (u + v > 1) [u, v] = [1 - u, 1 - v];
       const hit = [0, 1, 2].map((k) => positions[k]! + u * (positions[3 + k]! - positions[k]!) + v * (positions[6 + k]! - positions[k]!));
       const cache = new PlaneCache(4096, SIDE, HEIGHT);
-      new SurfaceStores().store(cache, positions, indices, 0, hit[0]!, hit[1]!, hit[2]!, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+      new SurfaceStores().store(cache, positions, indices, 0, hitOf(hit[0]!, hit[1]!, hit[2]!, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
       const found = entries(cache);
       const wanted = expectedCells(positions, indices, plane, hit);
       expect([...found.keys()].sort()).toEqual([...wanted].sort());
@@ -104,7 +107,7 @@ describe('SurfaceStores', () => {
     const stores = new SurfaceStores();
     const cache = new PlaneCache(4096, SIDE, HEIGHT);
     const hitAt = (x: number, z: number): void =>
-      stores.store(cache, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+      stores.store(cache, positions, indices, 0, hitOf(x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
     hitAt(0.1, 0.1);
     const first = cache.counters.inserts;
     expect(first).toBeGreaterThan(10);
@@ -118,7 +121,7 @@ describe('SurfaceStores', () => {
     expect(cache.counters.inserts).toBe(first);
     // Another cache (the effect's cell sizes changed): nothing of the old one is assumed.
     const other = new PlaneCache(4096, SIDE, HEIGHT);
-    stores.store(other, positions, indices, 0, 0.6, heightOf(plane, 0.6, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+    stores.store(other, positions, indices, 0, hitOf(0.6, heightOf(plane, 0.6, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
     expect(other.size).toBe(first);
     // Stamps that start again (every 40 insertions here instead of 2^30) still skip stored footprints:
     // a footprint is stored in full at most once per restart.
@@ -127,7 +130,7 @@ describe('SurfaceStores', () => {
     let fullStores = 0;
     for (let round = 0; round < 30; round++) {
       roomy.resetCounters();
-      restarting.store(roomy, positions, indices, 0, 0.3, heightOf(plane, 0.3, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+      restarting.store(roomy, positions, indices, 0, hitOf(0.3, heightOf(plane, 0.3, 0.3), 0.3, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
       const claims = roomy.counters.inserts + roomy.counters.updates;
       expect([2, first]).toContain(claims);
       if (claims === first) fullStores++;
@@ -139,15 +142,22 @@ describe('SurfaceStores', () => {
     expect(fullStores).toBeLessThanOrEqual(8);
     // Footprints off: only the hit's column, every time.
     const hitOnly = new PlaneCache(4096, SIDE, HEIGHT);
-    new SurfaceStores().store(hitOnly, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!, false);
+    new SurfaceStores().store(
+      hitOnly,
+      positions,
+      indices,
+      0,
+      hitOf(0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!),
+      false,
+    );
     expect([...entries(hitOnly).keys()].sort()).toEqual(
       [`0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT)},0`, `0,${Math.floor(heightOf(plane, 0.1, 0.1) / HEIGHT) + 1},0`].sort(),
     );
     // A cache too small for the footprint evicts its own entries while storing: the next hit stores it again.
     const small = new PlaneCache(6, SIDE, HEIGHT);
-    stores.store(small, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+    stores.store(small, positions, indices, 0, hitOf(0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
     small.resetCounters();
-    stores.store(small, positions, indices, 0, 0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+    stores.store(small, positions, indices, 0, hitOf(0.1, heightOf(plane, 0.1, 0.1), 0.1, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
     expect(small.counters.evictions).toBeGreaterThan(0);
     // Evicting only entries older than a footprint leaves it stored; evicting one of its own does not.
     // Ordinals in `sized`: 0–3 four unrelated cells, 4–5 the hit's column, 6… the footprint.
@@ -155,7 +165,7 @@ describe('SurfaceStores', () => {
     const fresh = new SurfaceStores();
     for (let k = 0; k < 4; k++) sized.storeCell(100 + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0);
     const storeAt = (x: number, z: number): void =>
-      fresh.store(sized, positions, indices, 0, x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!);
+      fresh.store(sized, positions, indices, 0, hitOf(x, heightOf(plane, x, z), z, plane[0]!, plane[1]!, plane[2]!, plane[3]!));
     storeAt(0.1, 0.1);
     for (let k = 0; k < 6; k++) sized.storeCell(200 + k, 0, 0, SURFACE_CODE, 0, 1, 0, 0); // evicts ordinals 0–5
     sized.resetCounters();
@@ -209,7 +219,7 @@ describe('SurfaceStores', () => {
       ] as const;
       hits.forEach(([x, z], t) => {
         const p = planes[t]!;
-        stores.store(cache, positions, indices, t, x, heightOf(p, x, z), z, p[0]!, p[1]!, p[2]!, p[3]!);
+        stores.store(cache, positions, indices, t, hitOf(x, heightOf(p, x, z), z, p[0]!, p[1]!, p[2]!, p[3]!));
       });
       const band = Math.floor(heightOf(planes[1]!, 0.3, 0.45) / HEIGHT);
       if (band !== Math.floor(heightOf(planes[0]!, 0.48, 0.27) / HEIGHT)) continue;
@@ -248,7 +258,7 @@ describe('SurfaceStores', () => {
       const stores = new SurfaceStores();
       const hitOn = (t: number, x: number, z: number): void => {
         const p = planes[t]!;
-        stores.store(cache, positions, indices, t, x, heightOf(p, x, z), z, p[0]!, p[1]!, p[2]!, p[3]!);
+        stores.store(cache, positions, indices, t, hitOf(x, heightOf(p, x, z), z, p[0]!, p[1]!, p[2]!, p[3]!));
       };
       hitOn(0, 0.48, 0.27);
       const before = cache.findCell(1, Math.floor(heightOf(planes[1]!, 0.375, 0.375) / HEIGHT), 1, SURFACE_CODE);
