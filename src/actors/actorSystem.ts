@@ -115,6 +115,7 @@ export class ActorSystem implements SimSystem {
       pairs: c.pairs,
       windSamples: c.windSamples,
       substeps: c.substeps,
+      warmStarted: c.warmStarted,
       wokenByContacts: c.actor.woken,
       wokenByEffects: this.wokenByEffects,
       windMs: round(p.wind),

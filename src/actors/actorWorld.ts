@@ -9,7 +9,8 @@ import { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 import { applyWindToActors, WindBatch, type WindSampler } from './actorWind';
 import * as ContactLayout from './contactBuffer';
 import { ContactBuffer } from './contactBuffer';
-import { prepareContacts, solvePushOut, solveVelocities } from './contactSolver';
+import { ContactCache, type ContactCacheSnapshot } from './contactCache';
+import { prepareContacts, solvePushOut, solveVelocities, warmStartContacts } from './contactSolver';
 import type { ActorShape } from './shapes';
 import { findTerrainContacts, type TriangleSource } from './terrainContacts';
 import { TriangleBoxQuery } from './triangleBoxQuery';
@@ -66,8 +67,8 @@ export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.f
   gravity: 9.81,
   substep: 1 / 60,
   maxSubsteps: 3,
-  velocityIterations: 10,
-  pushIterations: 4,
+  velocityIterations: 4,
+  pushIterations: 2,
   restitution: 0.2,
   friction: 0.6,
   rollingResistance: 0.08,
@@ -146,6 +147,8 @@ export interface ActorPhaseTimes {
 
 export interface ActorWorldSnapshot {
   readonly actors: ActorSnapshot;
+  /** The warm-start impulses: the next step depends on them as on the velocities. */
+  readonly contactCache: ContactCacheSnapshot;
 }
 
 /** Everything a filter lets through. */
@@ -169,6 +172,8 @@ export class ActorWorld {
   readonly actors = new ActorBuffers();
   readonly options: ActorWorldOptions;
   readonly contacts = new ContactBuffer();
+  /** Last substep's impulses per contact, the next substep's starting point (warm starting). */
+  private readonly contactCache = new ContactCache();
   bvh: BVH | null = null;
   /** Lowest y an actor may reach before it counts as fallen off the terrain (from the BVH's box). */
   private floor = -Infinity;
@@ -195,6 +200,8 @@ export class ActorWorld {
     actorContacts: 0,
     terrain: { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 },
     actor: { pairsTested: 0, sphereTests: 0, woken: 0 },
+    /** Contacts of the last substep found again from the one before (warm-started from its impulses). */
+    warmStarted: 0,
     fellAsleep: 0,
     /** Woken by wakeActors since the world was made (not reset per step). */
     wokenByBox: 0,
@@ -220,6 +227,8 @@ export class ActorWorld {
   /** The terrain to collide with; null for none (actors then fall freely). Needs the 'quantized' layout. */
   setTerrain(bvh: BVH | null, source?: TriangleSource): void {
     this.bvh = bvh;
+    // Triangle numbers of another terrain: the cached terrain impulses would land on the wrong contacts.
+    this.contactCache.clear();
     if (bvh === null) {
       this.triangleSource = null;
       this.floor = -Infinity;
@@ -260,6 +269,7 @@ export class ActorWorld {
 
   clear(): void {
     this.actors.clear();
+    this.contactCache.clear();
     this.broadPhaseStale = true;
   }
 
@@ -376,7 +386,9 @@ export class ActorWorld {
 
     this.markTouching();
     prepareContacts(a, contacts, h, o);
+    this.counters.warmStarted = warmStartContacts(a, contacts, this.contactCache, h, o.friction, o.rollingResistance);
     solveVelocities(a, contacts, o.velocityIterations, o.friction, o.rollingResistance);
+    this.contactCache.store(contacts, h);
     a.pushVelocity.fill(0, 0, 3 * a.count);
     a.pushAngular.fill(0, 0, 3 * a.count);
     if (o.pushIterations > 0) solvePushOut(a, contacts, o.pushIterations);
@@ -596,12 +608,13 @@ export class ActorWorld {
   }
 
   saveState(): ActorWorldSnapshot {
-    return { actors: this.actors.snapshot() };
+    return { actors: this.actors.snapshot(), contactCache: this.contactCache.snapshot() };
   }
 
   /** Restores a snapshot; the broad-phase is rebuilt from the restored boxes before the next step. */
   loadState(state: ActorWorldSnapshot): void {
     this.actors.restore(state.actors);
+    this.contactCache.restore(state.contactCache);
     this.broadPhaseStale = true;
   }
 

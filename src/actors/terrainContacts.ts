@@ -24,12 +24,13 @@ const closest = new Float64Array(3);
 /** Per triangle near the current actor: corners (9), bounds min/max x, y, z (6), unit normal (3), flat (1). */
 const TRIANGLE_STRIDE = 19;
 let triangleCache = new Float64Array(TRIANGLE_STRIDE * 64);
-/** Candidates of the current actor, over all its spheres: normal (3), point (3), depth, sphere radius. */
-const ACTOR_STRIDE = 8;
+/** Candidates of the current actor, over all its spheres: normal (3), point (3), depth, sphere radius, sphere (of the actor's), triangle. */
+const ACTOR_STRIDE = 10;
 let actorCandidates = new Float64Array(ACTOR_STRIDE * 64);
 const picked = new Int32Array(MANIFOLD_SIZE);
-// Candidates of the current sphere: normal (3), point (3), depth per slot.
-const candidates = new Float64Array(7 * CONTACTS_PER_SPHERE);
+// Candidates of the current sphere: normal (3), point (3), depth, triangle per slot.
+const SPHERE_STRIDE = 8;
+const candidates = new Float64Array(SPHERE_STRIDE * CONTACTS_PER_SPHERE);
 
 /**
  * Contacts between the awake actors' contact spheres and the terrain triangles near them, appended to
@@ -219,22 +220,23 @@ export function findTerrainContacts(
         }
         // Keep the deepest per normal direction, at most CONTACTS_PER_SPHERE directions.
         let merged = false;
+        const triangle = triangles[t]!;
         for (let k = 0; k < kept; k++) {
-          const o = 7 * k;
+          const o = SPHERE_STRIDE * k;
           if (cand[o]! * nx + cand[o + 1]! * ny + cand[o + 2]! * nz > SAME_NORMAL) {
-            if (depth > cand[o + 6]!) write(cand, o, nx, ny, nz, qx, qy, qz, depth);
+            if (depth > cand[o + 6]!) write(cand, o, nx, ny, nz, qx, qy, qz, depth, triangle);
             merged = true;
             break;
           }
         }
         if (merged) continue;
         if (kept < CONTACTS_PER_SPHERE) {
-          write(cand, 7 * kept, nx, ny, nz, qx, qy, qz, depth);
+          write(cand, SPHERE_STRIDE * kept, nx, ny, nz, qx, qy, qz, depth, triangle);
           kept++;
         } else {
           let shallowest = 0;
-          for (let k = 1; k < kept; k++) if (cand[7 * k + 6]! < cand[7 * shallowest + 6]!) shallowest = k;
-          if (depth > cand[7 * shallowest + 6]!) write(cand, 7 * shallowest, nx, ny, nz, qx, qy, qz, depth);
+          for (let k = 1; k < kept; k++) if (cand[SPHERE_STRIDE * k + 6]! < cand[SPHERE_STRIDE * shallowest + 6]!) shallowest = k;
+          if (depth > cand[SPHERE_STRIDE * shallowest + 6]!) write(cand, SPHERE_STRIDE * shallowest, nx, ny, nz, qx, qy, qz, depth, triangle);
         }
       }
       if (actorCandidates.length < ACTOR_STRIDE * (actorKept + kept)) {
@@ -245,8 +247,10 @@ export function findTerrainContacts(
       const out = actorCandidates;
       for (let k = 0; k < kept; k++) {
         const to = ACTOR_STRIDE * actorKept;
-        for (let j = 0; j < 7; j++) out[to + j] = cand[7 * k + j]!;
+        for (let j = 0; j < 7; j++) out[to + j] = cand[SPHERE_STRIDE * k + j]!;
         out[to + 7] = r;
+        out[to + 8] = s - first;
+        out[to + 9] = cand[SPHERE_STRIDE * k + 7]!;
         actorKept++;
       }
     }
@@ -255,12 +259,23 @@ export function findTerrainContacts(
     for (let k = 0; k < chosen; k++) {
       const o = ACTOR_STRIDE * picked[k]!;
       const c = actorCandidates;
-      contacts.add(i, TERRAIN, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!, c[o + 6]!, c[o + 7]!);
+      contacts.add(i, TERRAIN, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!, c[o + 6]!, c[o + 7]!, c[o + 8]!, c[o + 9]!);
     }
   }
 }
 
-function write(out: Float64Array, o: number, nx: number, ny: number, nz: number, px: number, py: number, pz: number, depth: number): void {
+function write(
+  out: Float64Array,
+  o: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  px: number,
+  py: number,
+  pz: number,
+  depth: number,
+  triangle: number,
+): void {
   out[o] = nx;
   out[o + 1] = ny;
   out[o + 2] = nz;
@@ -268,4 +283,5 @@ function write(out: Float64Array, o: number, nx: number, ny: number, nz: number,
   out[o + 4] = py;
   out[o + 5] = pz;
   out[o + 6] = depth;
+  out[o + 7] = triangle;
 }
