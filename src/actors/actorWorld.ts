@@ -13,6 +13,7 @@ import { ContactCache, type ContactCacheSnapshot } from './contactCache';
 import { prepareContacts, solvePushOut, solveVelocities, warmStartContacts } from './contactSolver';
 import type { ActorShape } from './shapes';
 import { findTerrainContacts, type TriangleSource } from './terrainContacts';
+import { TerrainNeighbours } from './terrainNeighbours';
 import { TriangleBoxQuery } from './triangleBoxQuery';
 import { ActorSweep } from './actorSweep';
 
@@ -174,6 +175,8 @@ export class ActorWorld {
   readonly contacts = new ContactBuffer();
   /** Last substep's impulses per contact, the next substep's starting point (warm starting). */
   private readonly contactCache = new ContactCache();
+  /** Each actor's nearby terrain triangles, kept while it stays near where they were gathered. */
+  private readonly neighbours = new TerrainNeighbours();
   bvh: BVH | null = null;
   /** Lowest y an actor may reach before it counts as fallen off the terrain (from the BVH's box). */
   private floor = -Infinity;
@@ -198,7 +201,8 @@ export class ActorWorld {
     pairs: 0,
     terrainContacts: 0,
     actorContacts: 0,
-    terrain: { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 },
+    /** triangleQueries: actors that needed their triangles; walks: of those, lists gathered by a BVH walk (the rest reused theirs). */
+    terrain: { triangleQueries: 0, walks: 0, trianglesNear: 0, sphereTriangleTests: 0 },
     actor: { pairsTested: 0, sphereTests: 0, woken: 0 },
     /** Contacts of the last substep found again from the one before (warm-started from its impulses). */
     warmStarted: 0,
@@ -218,6 +222,7 @@ export class ActorWorld {
     const switched = resolved.broadPhase !== this.options.broadPhase;
     Object.assign(this.options, resolved);
     if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.filter = resolved.terrainFilter;
+    this.neighbours.invalidate();
     if (switched) {
       this.broadPhase = makeBroadPhase(resolved.broadPhase);
       this.broadPhaseStale = true;
@@ -229,6 +234,7 @@ export class ActorWorld {
     this.bvh = bvh;
     // Triangle numbers of another terrain: the cached terrain impulses would land on the wrong contacts.
     this.contactCache.clear();
+    this.neighbours.invalidate();
     if (bvh === null) {
       this.triangleSource = null;
       this.floor = -Infinity;
@@ -270,6 +276,7 @@ export class ActorWorld {
   clear(): void {
     this.actors.clear();
     this.contactCache.clear();
+    this.neighbours.invalidate();
     this.broadPhaseStale = true;
   }
 
@@ -320,6 +327,11 @@ export class ActorWorld {
     return woken;
   }
 
+  /** The terrain's triangles moved (an edit, a refit): every actor gathers its nearby triangles afresh. */
+  terrainEdited(): void {
+    this.neighbours.invalidate();
+  }
+
   /** The terrain query's work in the last step (its BVH walks), or null with no terrain or a source of the caller's own. */
   terrainQueryCounters(): Readonly<QueryCounters> | null {
     return this.triangleSource instanceof TriangleBoxQuery ? this.triangleSource.counters : null;
@@ -333,7 +345,8 @@ export class ActorWorld {
     c.pairs = 0;
     c.terrainContacts = 0;
     c.actorContacts = 0;
-    c.terrain.triangleQueries = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = 0;
+    c.terrain.triangleQueries = c.terrain.walks = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = 0;
+    this.neighbours.resetCounters();
     if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.resetCounters();
     c.actor.pairsTested = c.actor.sphereTests = c.actor.woken = 0;
     c.fellAsleep = 0;
@@ -375,7 +388,8 @@ export class ActorWorld {
 
     const bvh = this.bvh;
     if (bvh !== null && this.triangleSource !== null) {
-      findTerrainContacts(a, this.triangleSource, bvh.positions, bvh.indices, contacts, h, o.contactMargin, this.counters.terrain);
+      findTerrainContacts(a, this.triangleSource, bvh.positions, bvh.indices, contacts, h, o.contactMargin, this.counters.terrain, this.neighbours);
+      this.counters.terrain.walks = this.neighbours.walks;
     }
     t2 = now();
     phase.terrainContacts += t2 - t;
@@ -615,6 +629,7 @@ export class ActorWorld {
   loadState(state: ActorWorldSnapshot): void {
     this.actors.restore(state.actors);
     this.contactCache.restore(state.contactCache);
+    this.neighbours.invalidate();
     this.broadPhaseStale = true;
   }
 
