@@ -5,9 +5,11 @@
  * triangles are kept as records ready for the contact tests (corners, bounds, unit normal), so a
  * reused list costs no set-up either.
  *
- * Reuse never changes the contacts: the grown box's list holds every triangle the exact box's list
- * holds (in the same tree order), and the extra ones are out of every contact sphere's reach, which the
- * contact tests check triangle by triangle anyway.
+ * Reuse does not change the contacts: the grown box's list holds every triangle the exact box's list
+ * holds, in tree order, and the extra ones are out of every contact sphere's reach, which the contact
+ * tests check triangle by triangle anyway. (With spatial splits a triangle referenced by several leaves
+ * is reported at the first leaf the walk enters, which a bigger box may reach earlier: the order of
+ * such a triangle could differ, and with it a tie between equally deep contacts.)
  *
  * A record: corners (9), bounds min/max x, y, z (6), unit normal (3), flat (1), triangle id (1).
  */
