@@ -11,7 +11,9 @@ export interface ActorContactCounters {
   woken: number;
 }
 
-const pairCandidates = new Float64Array(8 * CONTACTS_PER_PAIR);
+/** Per candidate: normal (3), point (3), depth, rolling radius, sphere of a, sphere of b. */
+const PAIR_STRIDE = 10;
+const pairCandidates = new Float64Array(PAIR_STRIDE * CONTACTS_PER_PAIR);
 const picked = new Int32Array(MANIFOLD_SIZE);
 /** The spheres of b that can reach a's box this substep (most of b's spheres face away from a). */
 let nearB = new Int32Array(64);
@@ -110,7 +112,7 @@ export function findActorContacts(
         if (d2 > limit * limit) continue;
         const distance = Math.sqrt(d2);
         const depth = ra + rb - distance;
-        if (kept === CONTACTS_PER_PAIR && depth <= cand[8 * shallowest + 6]!) continue;
+        if (kept === CONTACTS_PER_PAIR && depth <= cand[PAIR_STRIDE * shallowest + 6]!) continue;
         let nx: number, ny: number, nz: number;
         if (distance > 1e-9 * (ra + rb)) {
           nx = dx / distance;
@@ -134,7 +136,7 @@ export function findActorContacts(
         }
         // The contact point: the middle of the overlap (or of the gap) along the normal.
         const along = rb - 0.5 * depth;
-        const o = kept < CONTACTS_PER_PAIR ? 8 * kept++ : 8 * shallowest;
+        const o = kept < CONTACTS_PER_PAIR ? PAIR_STRIDE * kept++ : PAIR_STRIDE * shallowest;
         cand[o] = nx;
         cand[o + 1] = ny;
         cand[o + 2] = nz;
@@ -143,9 +145,11 @@ export function findActorContacts(
         cand[o + 5] = world[3 * j + 2]! + nz * along;
         cand[o + 6] = depth;
         cand[o + 7] = ra < rb ? ra : rb;
+        cand[o + 8] = i - firstA;
+        cand[o + 9] = j - firstB;
         if (kept === CONTACTS_PER_PAIR) {
           shallowest = 0;
-          for (let k = 1; k < kept; k++) if (cand[8 * k + 6]! < cand[8 * shallowest + 6]!) shallowest = k;
+          for (let k = 1; k < kept; k++) if (cand[PAIR_STRIDE * k + 6]! < cand[PAIR_STRIDE * shallowest + 6]!) shallowest = k;
         }
       }
     }
@@ -160,10 +164,23 @@ export function findActorContacts(
       counters.woken++;
     }
     // The deepest CONTACTS_PER_PAIR, of which the solver gets MANIFOLD_SIZE well spread.
-    const chosen = reduceManifold(cand, 8, kept, MANIFOLD_SIZE, Math.min(radius[a]!, radius[b]!), picked);
+    const chosen = reduceManifold(cand, PAIR_STRIDE, kept, MANIFOLD_SIZE, Math.min(radius[a]!, radius[b]!), picked);
     for (let k = 0; k < chosen; k++) {
-      const o = 8 * picked[k]!;
-      contacts.add(a, b, cand[o]!, cand[o + 1]!, cand[o + 2]!, cand[o + 3]!, cand[o + 4]!, cand[o + 5]!, cand[o + 6]!, cand[o + 7]!);
+      const o = PAIR_STRIDE * picked[k]!;
+      contacts.add(
+        a,
+        b,
+        cand[o]!,
+        cand[o + 1]!,
+        cand[o + 2]!,
+        cand[o + 3]!,
+        cand[o + 4]!,
+        cand[o + 5]!,
+        cand[o + 6]!,
+        cand[o + 7]!,
+        cand[o + 8]!,
+        cand[o + 9]!,
+      );
     }
   }
 }

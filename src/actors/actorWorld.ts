@@ -9,9 +9,11 @@ import { ActorBuffers, type ActorSnapshot } from './actorBuffers';
 import { applyWindToActors, WindBatch, type WindSampler } from './actorWind';
 import * as ContactLayout from './contactBuffer';
 import { ContactBuffer } from './contactBuffer';
-import { prepareContacts, solvePushOut, solveVelocities } from './contactSolver';
+import { ContactCache, type ContactCacheSnapshot } from './contactCache';
+import { prepareContacts, solvePushOut, solveVelocities, warmStartContacts } from './contactSolver';
 import type { ActorShape } from './shapes';
 import { findTerrainContacts, type TriangleSource } from './terrainContacts';
+import { TerrainNeighbours } from './terrainNeighbours';
 import { TriangleBoxQuery } from './triangleBoxQuery';
 import { ActorSweep } from './actorSweep';
 
@@ -66,8 +68,8 @@ export const DEFAULT_ACTOR_WORLD_OPTIONS: Readonly<ActorWorldOptions> = Object.f
   gravity: 9.81,
   substep: 1 / 60,
   maxSubsteps: 3,
-  velocityIterations: 10,
-  pushIterations: 4,
+  velocityIterations: 4,
+  pushIterations: 2,
   restitution: 0.2,
   friction: 0.6,
   rollingResistance: 0.08,
@@ -146,6 +148,8 @@ export interface ActorPhaseTimes {
 
 export interface ActorWorldSnapshot {
   readonly actors: ActorSnapshot;
+  /** The warm-start impulses: the next step depends on them as on the velocities. */
+  readonly contactCache: ContactCacheSnapshot;
 }
 
 /** Everything a filter lets through. */
@@ -169,6 +173,10 @@ export class ActorWorld {
   readonly actors = new ActorBuffers();
   readonly options: ActorWorldOptions;
   readonly contacts = new ContactBuffer();
+  /** Last substep's impulses per contact, the next substep's starting point (warm starting). */
+  private readonly contactCache = new ContactCache();
+  /** Each actor's nearby terrain triangles, kept while it stays near where they were gathered. */
+  private readonly neighbours = new TerrainNeighbours();
   bvh: BVH | null = null;
   /** Lowest y an actor may reach before it counts as fallen off the terrain (from the BVH's box). */
   private floor = -Infinity;
@@ -193,8 +201,11 @@ export class ActorWorld {
     pairs: 0,
     terrainContacts: 0,
     actorContacts: 0,
-    terrain: { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 },
+    /** triangleQueries: actors that needed their triangles; walks: of those, lists gathered by a BVH walk (the rest reused theirs). */
+    terrain: { triangleQueries: 0, walks: 0, trianglesNear: 0, sphereTriangleTests: 0 },
     actor: { pairsTested: 0, sphereTests: 0, woken: 0 },
+    /** Contacts of the last substep found again from the one before (warm-started from its impulses). */
+    warmStarted: 0,
     fellAsleep: 0,
     /** Woken by wakeActors since the world was made (not reset per step). */
     wokenByBox: 0,
@@ -211,6 +222,7 @@ export class ActorWorld {
     const switched = resolved.broadPhase !== this.options.broadPhase;
     Object.assign(this.options, resolved);
     if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.filter = resolved.terrainFilter;
+    this.neighbours.invalidate();
     if (switched) {
       this.broadPhase = makeBroadPhase(resolved.broadPhase);
       this.broadPhaseStale = true;
@@ -220,6 +232,9 @@ export class ActorWorld {
   /** The terrain to collide with; null for none (actors then fall freely). Needs the 'quantized' layout. */
   setTerrain(bvh: BVH | null, source?: TriangleSource): void {
     this.bvh = bvh;
+    // Triangle numbers of another terrain: the cached terrain impulses would land on the wrong contacts.
+    this.contactCache.clear();
+    this.neighbours.invalidate();
     if (bvh === null) {
       this.triangleSource = null;
       this.floor = -Infinity;
@@ -260,6 +275,8 @@ export class ActorWorld {
 
   clear(): void {
     this.actors.clear();
+    this.contactCache.clear();
+    this.neighbours.invalidate();
     this.broadPhaseStale = true;
   }
 
@@ -310,6 +327,11 @@ export class ActorWorld {
     return woken;
   }
 
+  /** The terrain's triangles moved (an edit, a refit): every actor gathers its nearby triangles afresh. */
+  terrainEdited(): void {
+    this.neighbours.invalidate();
+  }
+
   /** The terrain query's work in the last step (its BVH walks), or null with no terrain or a source of the caller's own. */
   terrainQueryCounters(): Readonly<QueryCounters> | null {
     return this.triangleSource instanceof TriangleBoxQuery ? this.triangleSource.counters : null;
@@ -323,7 +345,8 @@ export class ActorWorld {
     c.pairs = 0;
     c.terrainContacts = 0;
     c.actorContacts = 0;
-    c.terrain.triangleQueries = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = 0;
+    c.terrain.triangleQueries = c.terrain.walks = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = 0;
+    this.neighbours.resetCounters();
     if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.resetCounters();
     c.actor.pairsTested = c.actor.sphereTests = c.actor.woken = 0;
     c.fellAsleep = 0;
@@ -365,7 +388,8 @@ export class ActorWorld {
 
     const bvh = this.bvh;
     if (bvh !== null && this.triangleSource !== null) {
-      findTerrainContacts(a, this.triangleSource, bvh.positions, bvh.indices, contacts, h, o.contactMargin, this.counters.terrain);
+      findTerrainContacts(a, this.triangleSource, bvh.positions, bvh.indices, contacts, h, o.contactMargin, this.counters.terrain, this.neighbours);
+      this.counters.terrain.walks = this.neighbours.walks;
     }
     t2 = now();
     phase.terrainContacts += t2 - t;
@@ -376,7 +400,9 @@ export class ActorWorld {
 
     this.markTouching();
     prepareContacts(a, contacts, h, o);
+    this.counters.warmStarted = warmStartContacts(a, contacts, this.contactCache, h, o.friction, o.rollingResistance);
     solveVelocities(a, contacts, o.velocityIterations, o.friction, o.rollingResistance);
+    this.contactCache.store(contacts, h);
     a.pushVelocity.fill(0, 0, 3 * a.count);
     a.pushAngular.fill(0, 0, 3 * a.count);
     if (o.pushIterations > 0) solvePushOut(a, contacts, o.pushIterations);
@@ -596,12 +622,14 @@ export class ActorWorld {
   }
 
   saveState(): ActorWorldSnapshot {
-    return { actors: this.actors.snapshot() };
+    return { actors: this.actors.snapshot(), contactCache: this.contactCache.snapshot() };
   }
 
   /** Restores a snapshot; the broad-phase is rebuilt from the restored boxes before the next step. */
   loadState(state: ActorWorldSnapshot): void {
     this.actors.restore(state.actors);
+    this.contactCache.restore(state.contactCache);
+    this.neighbours.invalidate();
     this.broadPhaseStale = true;
   }
 

@@ -1,7 +1,9 @@
 /**
  * Contact points of one substep, packed for the solver. Each contact is one record of CONTACT_STRIDE
  * float64 in `data` (every solver iteration reads a contact's fields together, so they sit side by side)
- * and two int32 in `bodies`: actor a, and actor b or TERRAIN. The normal points from b (or the ground)
+ * and two int32 in `bodies`: actor a, and actor b or TERRAIN, and two int32 in `features`: which contact
+ * sphere of a and which triangle (or contact sphere of b) made it — with the bodies, the key under which
+ * the next substep finds the contact again (ContactCache). The normal points from b (or the ground)
  * towards a; depth > 0 is overlap, depth < 0 a gap the solver may close within the substep (a
  * speculative contact, which is what keeps fast actors from tunnelling through the terrain).
  *
@@ -45,6 +47,7 @@ export const TERRAIN = -1;
 export class ContactBuffer {
   data = new Float64Array(CONTACT_STRIDE * 256);
   bodies = new Int32Array(2 * 256);
+  features = new Int32Array(2 * 256);
   count = 0;
   /** How many of the contacts are with the terrain. */
   terrainCount = 0;
@@ -55,11 +58,26 @@ export class ContactBuffer {
   }
 
   /** Appends a contact; returns its record offset in `data`. Grows (doubling) when full. */
-  add(a: number, b: number, nx: number, ny: number, nz: number, px: number, py: number, pz: number, depth: number, rollRadius: number): number {
+  add(
+    a: number,
+    b: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    px: number,
+    py: number,
+    pz: number,
+    depth: number,
+    rollRadius: number,
+    featureA: number,
+    featureB: number,
+  ): number {
     if (this.count * 2 === this.bodies.length) this.grow();
     const i = this.count++;
     this.bodies[2 * i] = a;
     this.bodies[2 * i + 1] = b;
+    this.features[2 * i] = featureA;
+    this.features[2 * i + 1] = featureB;
     const o = CONTACT_STRIDE * i;
     const d = this.data;
     d[o] = nx;
@@ -80,5 +98,8 @@ export class ContactBuffer {
     const bodies = new Int32Array(this.bodies.length * 2);
     bodies.set(this.bodies);
     this.bodies = bodies;
+    const features = new Int32Array(this.features.length * 2);
+    features.set(this.features);
+    this.features = features;
   }
 }

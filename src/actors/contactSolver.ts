@@ -1,6 +1,7 @@
 import type { ActorBuffers } from './actorBuffers';
 import * as Layout from './contactBuffer';
 import type { ContactBuffer } from './contactBuffer';
+import { IMPULSE_STRIDE, type ContactCache } from './contactCache';
 
 // The record layout as module-local constants: hot loops then read plain bindings, not imported ones
 // (which some module loaders turn into property getters).
@@ -160,6 +161,114 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     data[o + C_LAMBDA_ROLL3] = 0;
   }
 }
+
+/**
+ * Warm starting: every contact the cache knows (same bodies, same features) starts from the impulses it
+ * ended the last substep with — scaled by the ratio of the substeps, clamped to this substep's friction
+ * cone and rolling limit — and those impulses are applied to the velocities before the sweeps. Call it
+ * after prepareContacts. Returns how many contacts the cache knew (some of them with no impulse).
+ */
+export function warmStartContacts(
+  actors: ActorBuffers,
+  contacts: ContactBuffer,
+  cache: ContactCache,
+  substep: number,
+  friction: number,
+  rollingResistance: number,
+): number {
+  if (cache.count === 0 || !(cache.substep > 0)) return 0;
+  const data = contacts.data;
+  const bodies = contacts.bodies;
+  const features = contacts.features;
+  const awake = actors.awake;
+  const invMass = actors.invMass;
+  const inertia = actors.invInertiaWorld;
+  const v = actors.velocity;
+  const w = actors.angularVelocity;
+  const impulses = cache.impulses;
+  const scale = substep / cache.substep;
+  let started = 0;
+  for (let c = 0; c < contacts.count; c++) {
+    const a = bodies[2 * c]!;
+    const b = bodies[2 * c + 1]!;
+    const entry = cache.find(a, b, features[2 * c]!, features[2 * c + 1]!);
+    if (entry < 0) continue;
+    started++;
+    const e = IMPULSE_STRIDE * entry;
+    const normal = impulses[e]! * scale;
+    if (!(normal > 0)) continue;
+    const o = CONTACT_STRIDE * c;
+    const nx = data[o]!,
+      ny = data[o + 1]!,
+      nz = data[o + 2]!;
+    const t1x = data[o + C_T1]!,
+      t1y = data[o + C_T1 + 1]!,
+      t1z = data[o + C_T1 + 2]!;
+    const t2x = data[o + C_T2]!,
+      t2y = data[o + C_T2 + 1]!,
+      t2z = data[o + C_T2 + 2]!;
+    const limit = friction * normal;
+    const fx = impulses[e + 1]! * scale,
+      fy = impulses[e + 2]! * scale,
+      fz = impulses[e + 3]! * scale;
+    const f1 = clamp(fx * t1x + fy * t1y + fz * t1z, limit);
+    const f2 = clamp(fx * t2x + fy * t2y + fz * t2z, limit);
+    const rollLimit = rollingResistance * normal * data[o + C_ROLL_RADIUS]!;
+    const rx = impulses[e + 4]! * scale,
+      ry = impulses[e + 5]! * scale,
+      rz = impulses[e + 6]! * scale;
+    const r1 = clamp(rx * t1x + ry * t1y + rz * t1z, rollLimit);
+    const r2 = clamp(rx * t2x + ry * t2y + rz * t2z, rollLimit);
+    const r3 = clamp(rx * nx + ry * ny + rz * nz, rollLimit);
+    data[o + C_LAMBDA_N] = normal;
+    data[o + C_LAMBDA_T1] = f1;
+    data[o + C_LAMBDA_T2] = f2;
+    data[o + C_LAMBDA_ROLL1] = r1;
+    data[o + C_LAMBDA_ROLL2] = r2;
+    data[o + C_LAMBDA_ROLL3] = r3;
+    const dynamicA = awake[a] !== 0;
+    const dynamicB = b >= 0 && awake[b] !== 0;
+    applyImpulse(
+      v,
+      w,
+      invMass,
+      inertia,
+      a,
+      dynamicA,
+      b,
+      dynamicB,
+      data[o + C_RA]!,
+      data[o + C_RA + 1]!,
+      data[o + C_RA + 2]!,
+      data[o + C_RB]!,
+      data[o + C_RB + 1]!,
+      data[o + C_RB + 2]!,
+      normal * nx + f1 * t1x + f2 * t2x,
+      normal * ny + f1 * t1y + f2 * t2y,
+      normal * nz + f1 * t1z + f2 * t2z,
+    );
+    const ax = r1 * t1x + r2 * t2x + r3 * nx,
+      ay = r1 * t1y + r2 * t2y + r3 * ny,
+      az = r1 * t1z + r2 * t2z + r3 * nz;
+    if (dynamicA) {
+      const i = 9 * a;
+      const a3 = 3 * a;
+      w[a3] = w[a3]! + inertia[i]! * ax + inertia[i + 1]! * ay + inertia[i + 2]! * az;
+      w[a3 + 1] = w[a3 + 1]! + inertia[i + 3]! * ax + inertia[i + 4]! * ay + inertia[i + 5]! * az;
+      w[a3 + 2] = w[a3 + 2]! + inertia[i + 6]! * ax + inertia[i + 7]! * ay + inertia[i + 8]! * az;
+    }
+    if (dynamicB) {
+      const i = 9 * b;
+      const b3 = 3 * b;
+      w[b3] = w[b3]! - (inertia[i]! * ax + inertia[i + 1]! * ay + inertia[i + 2]! * az);
+      w[b3 + 1] = w[b3 + 1]! - (inertia[i + 3]! * ax + inertia[i + 4]! * ay + inertia[i + 5]! * az);
+      w[b3 + 2] = w[b3 + 2]! - (inertia[i + 6]! * ax + inertia[i + 7]! * ay + inertia[i + 8]! * az);
+    }
+  }
+  return started;
+}
+
+const clamp = (value: number, limit: number): number => (value > limit ? limit : value < -limit ? -limit : value);
 
 /** d · I⁻¹ d for the world inverse inertia at offset i (none when i < 0). */
 function spinTerm(inertia: Float64Array, i: number, dx: number, dy: number, dz: number): number {

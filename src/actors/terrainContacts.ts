@@ -2,12 +2,9 @@ import type { ActorBuffers } from './actorBuffers';
 import { closestPointOnTriangle } from './closestPointOnTriangle';
 import { TERRAIN, type ContactBuffer } from './contactBuffer';
 import { MANIFOLD_SIZE, reduceManifold } from './manifold';
+import { TRIANGLE_STRIDE, writeTriangleRecords, type TerrainNeighbours, type TriangleSource } from './terrainNeighbours';
 
-/** Where terrain triangles near a box come from: the BVH walk, or all triangles in the tests. */
-export interface TriangleSource {
-  readonly triangles: Uint32Array;
-  run(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number;
-}
+export type { TriangleSource };
 
 /** A contact sphere keeps at most this many triangle contacts, with clearly different normals. */
 const CONTACTS_PER_SPHERE = 3;
@@ -21,15 +18,16 @@ export interface TerrainContactCounters {
 }
 
 const closest = new Float64Array(3);
-/** Per triangle near the current actor: corners (9), bounds min/max x, y, z (6), unit normal (3), flat (1). */
-const TRIANGLE_STRIDE = 19;
+/** The current actor's triangle records when no neighbour lists are kept. */
 let triangleCache = new Float64Array(TRIANGLE_STRIDE * 64);
-/** Candidates of the current actor, over all its spheres: normal (3), point (3), depth, sphere radius. */
-const ACTOR_STRIDE = 8;
+const unionScratch = new Float64Array(6);
+/** Candidates of the current actor, over all its spheres: normal (3), point (3), depth, sphere radius, sphere (of the actor's), triangle. */
+const ACTOR_STRIDE = 10;
 let actorCandidates = new Float64Array(ACTOR_STRIDE * 64);
 const picked = new Int32Array(MANIFOLD_SIZE);
-// Candidates of the current sphere: normal (3), point (3), depth per slot.
-const candidates = new Float64Array(7 * CONTACTS_PER_SPHERE);
+// Candidates of the current sphere: normal (3), point (3), depth, triangle per slot.
+const SPHERE_STRIDE = 8;
+const candidates = new Float64Array(SPHERE_STRIDE * CONTACTS_PER_SPHERE);
 
 /**
  * Contacts between the awake actors' contact spheres and the terrain triangles near them, appended to
@@ -42,6 +40,8 @@ const candidates = new Float64Array(7 * CONTACTS_PER_SPHERE);
  *   are kept as negative depths for the solver to close without tunnelling.
  * The terrain is one-sided: triangle normals come from the winding, (v1 − v0) × (v2 − v0).
  * An actor keeps at most MANIFOLD_SIZE of its spheres' contacts, well spread (see reduceManifold).
+ * With `neighbours`, each actor's triangle list is kept across substeps (TerrainNeighbours); without,
+ * `source` is walked for every actor every substep.
  */
 export function findTerrainContacts(
   actors: ActorBuffers,
@@ -52,6 +52,7 @@ export function findTerrainContacts(
   substep: number,
   margin: number,
   counters: TerrainContactCounters,
+  neighbours: TerrainNeighbours | null = null,
 ): void {
   const count = actors.count;
   const awake = actors.awake;
@@ -75,86 +76,51 @@ export function findTerrainContacts(
     const pointSpeed = Math.sqrt(vx * vx + vy * vy + vz * vz) + Math.sqrt(wx * wx + wy * wy + wz * wz) * radius[i]!;
     const reach = pointSpeed * substep + margin;
     const b = 6 * i;
-    const found = source.run(
-      box[b]! - reach,
-      box[b + 1]! - reach,
-      box[b + 2]! - reach,
-      box[b + 3]! + reach,
-      box[b + 4]! + reach,
-      box[b + 5]! + reach,
-    );
+    let found: number;
+    let tri: Float64Array;
+    let base: number;
+    let union: Float64Array;
+    let u: number;
+    if (neighbours !== null) {
+      // Slack: the distance the actor can cover in a few more substeps, at least a quarter of its size.
+      const slack = Math.max(2 * reach, 0.25 * radius[i]!);
+      found = neighbours.gather(
+        i,
+        box[b]! - reach,
+        box[b + 1]! - reach,
+        box[b + 2]! - reach,
+        box[b + 3]! + reach,
+        box[b + 4]! + reach,
+        box[b + 5]! + reach,
+        slack,
+        source,
+        positions,
+        indices,
+      );
+      tri = neighbours.records;
+      base = neighbours.start[i]!;
+      union = neighbours.union;
+      u = 6 * i;
+    } else {
+      found = source.run(box[b]! - reach, box[b + 1]! - reach, box[b + 2]! - reach, box[b + 3]! + reach, box[b + 4]! + reach, box[b + 5]! + reach);
+      // The triangles' corners, bounds and unit normals, once per actor rather than once per contact sphere.
+      if (triangleCache.length < TRIANGLE_STRIDE * found) triangleCache = new Float64Array(2 * TRIANGLE_STRIDE * found);
+      writeTriangleRecords(source.triangles, found, positions, indices, triangleCache, 0, unionScratch, 0);
+      tri = triangleCache;
+      base = 0;
+      union = unionScratch;
+      u = 0;
+    }
     counters.triangleQueries++;
     counters.trianglesNear += found;
     if (found === 0) continue;
-    const triangles = source.triangles;
-    // The triangles' corners, bounds and unit normals, once per actor rather than once per contact sphere.
-    if (triangleCache.length < TRIANGLE_STRIDE * found) triangleCache = new Float64Array(2 * TRIANGLE_STRIDE * found);
-    const tri = triangleCache;
     // The union of the triangles' bounds: a sphere out of its reach meets none of them (a box's upper spheres).
-    let nearMinX = Infinity,
-      nearMinY = Infinity,
-      nearMinZ = Infinity,
-      nearMaxX = -Infinity,
-      nearMaxY = -Infinity,
-      nearMaxZ = -Infinity;
-    for (let t = 0; t < found; t++) {
-      const i3 = 3 * triangles[t]!;
-      const a = 3 * indices[i3]!,
-        e = 3 * indices[i3 + 1]!,
-        f = 3 * indices[i3 + 2]!;
-      const ax = positions[a]!,
-        ay = positions[a + 1]!,
-        az = positions[a + 2]!;
-      const bx = positions[e]!,
-        by = positions[e + 1]!,
-        bz = positions[e + 2]!;
-      const qx0 = positions[f]!,
-        qy0 = positions[f + 1]!,
-        qz0 = positions[f + 2]!;
-      // Face normal from the winding.
-      const e1x = bx - ax,
-        e1y = by - ay,
-        e1z = bz - az;
-      const e2x = qx0 - ax,
-        e2y = qy0 - ay,
-        e2z = qz0 - az;
-      let fx = e1y * e2z - e1z * e2y,
-        fy = e1z * e2x - e1x * e2z,
-        fz = e1x * e2y - e1y * e2x;
-      const fLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
-      const flat = !(fLength > 1e-20);
-      if (!flat) {
-        fx /= fLength;
-        fy /= fLength;
-        fz /= fLength;
-      }
-      const o = TRIANGLE_STRIDE * t;
-      tri[o] = ax;
-      tri[o + 1] = ay;
-      tri[o + 2] = az;
-      tri[o + 3] = bx;
-      tri[o + 4] = by;
-      tri[o + 5] = bz;
-      tri[o + 6] = qx0;
-      tri[o + 7] = qy0;
-      tri[o + 8] = qz0;
-      tri[o + 9] = Math.min(ax, bx, qx0);
-      tri[o + 10] = Math.max(ax, bx, qx0);
-      tri[o + 11] = Math.min(ay, by, qy0);
-      tri[o + 12] = Math.max(ay, by, qy0);
-      tri[o + 13] = Math.min(az, bz, qz0);
-      tri[o + 14] = Math.max(az, bz, qz0);
-      tri[o + 15] = fx;
-      tri[o + 16] = fy;
-      tri[o + 17] = fz;
-      tri[o + 18] = flat ? 1 : 0;
-      if (tri[o + 9]! < nearMinX) nearMinX = tri[o + 9]!;
-      if (tri[o + 10]! > nearMaxX) nearMaxX = tri[o + 10]!;
-      if (tri[o + 11]! < nearMinY) nearMinY = tri[o + 11]!;
-      if (tri[o + 12]! > nearMaxY) nearMaxY = tri[o + 12]!;
-      if (tri[o + 13]! < nearMinZ) nearMinZ = tri[o + 13]!;
-      if (tri[o + 14]! > nearMaxZ) nearMaxZ = tri[o + 14]!;
-    }
+    const nearMinX = union[u]!,
+      nearMinY = union[u + 1]!,
+      nearMinZ = union[u + 2]!,
+      nearMaxX = union[u + 3]!,
+      nearMaxY = union[u + 4]!,
+      nearMaxZ = union[u + 5]!;
     const first = sphereStart[i]!;
     const last = first + sphereCount[i]!;
     let actorKept = 0;
@@ -171,7 +137,7 @@ export function findTerrainContacts(
       if (nearMinZ > cz + extent || nearMaxZ < cz - extent) continue;
       let kept = 0;
       for (let t = 0; t < found; t++) {
-        const o = TRIANGLE_STRIDE * t;
+        const o = base + TRIANGLE_STRIDE * t;
         if (tri[o + 9]! > cx + extent || tri[o + 10]! < cx - extent) continue;
         if (tri[o + 11]! > cy + extent || tri[o + 12]! < cy - extent) continue;
         if (tri[o + 13]! > cz + extent || tri[o + 14]! < cz - extent) continue;
@@ -219,22 +185,23 @@ export function findTerrainContacts(
         }
         // Keep the deepest per normal direction, at most CONTACTS_PER_SPHERE directions.
         let merged = false;
+        const triangle = tri[o + 19]!;
         for (let k = 0; k < kept; k++) {
-          const o = 7 * k;
+          const o = SPHERE_STRIDE * k;
           if (cand[o]! * nx + cand[o + 1]! * ny + cand[o + 2]! * nz > SAME_NORMAL) {
-            if (depth > cand[o + 6]!) write(cand, o, nx, ny, nz, qx, qy, qz, depth);
+            if (depth > cand[o + 6]!) write(cand, o, nx, ny, nz, qx, qy, qz, depth, triangle);
             merged = true;
             break;
           }
         }
         if (merged) continue;
         if (kept < CONTACTS_PER_SPHERE) {
-          write(cand, 7 * kept, nx, ny, nz, qx, qy, qz, depth);
+          write(cand, SPHERE_STRIDE * kept, nx, ny, nz, qx, qy, qz, depth, triangle);
           kept++;
         } else {
           let shallowest = 0;
-          for (let k = 1; k < kept; k++) if (cand[7 * k + 6]! < cand[7 * shallowest + 6]!) shallowest = k;
-          if (depth > cand[7 * shallowest + 6]!) write(cand, 7 * shallowest, nx, ny, nz, qx, qy, qz, depth);
+          for (let k = 1; k < kept; k++) if (cand[SPHERE_STRIDE * k + 6]! < cand[SPHERE_STRIDE * shallowest + 6]!) shallowest = k;
+          if (depth > cand[SPHERE_STRIDE * shallowest + 6]!) write(cand, SPHERE_STRIDE * shallowest, nx, ny, nz, qx, qy, qz, depth, triangle);
         }
       }
       if (actorCandidates.length < ACTOR_STRIDE * (actorKept + kept)) {
@@ -245,8 +212,10 @@ export function findTerrainContacts(
       const out = actorCandidates;
       for (let k = 0; k < kept; k++) {
         const to = ACTOR_STRIDE * actorKept;
-        for (let j = 0; j < 7; j++) out[to + j] = cand[7 * k + j]!;
+        for (let j = 0; j < 7; j++) out[to + j] = cand[SPHERE_STRIDE * k + j]!;
         out[to + 7] = r;
+        out[to + 8] = s - first;
+        out[to + 9] = cand[SPHERE_STRIDE * k + 7]!;
         actorKept++;
       }
     }
@@ -255,12 +224,23 @@ export function findTerrainContacts(
     for (let k = 0; k < chosen; k++) {
       const o = ACTOR_STRIDE * picked[k]!;
       const c = actorCandidates;
-      contacts.add(i, TERRAIN, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!, c[o + 6]!, c[o + 7]!);
+      contacts.add(i, TERRAIN, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!, c[o + 6]!, c[o + 7]!, c[o + 8]!, c[o + 9]!);
     }
   }
 }
 
-function write(out: Float64Array, o: number, nx: number, ny: number, nz: number, px: number, py: number, pz: number, depth: number): void {
+function write(
+  out: Float64Array,
+  o: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  px: number,
+  py: number,
+  pz: number,
+  depth: number,
+  triangle: number,
+): void {
   out[o] = nx;
   out[o + 1] = ny;
   out[o + 2] = nz;
@@ -268,4 +248,5 @@ function write(out: Float64Array, o: number, nx: number, ny: number, nz: number,
   out[o + 4] = py;
   out[o + 5] = pz;
   out[o + 6] = depth;
+  out[o + 7] = triangle;
 }

@@ -16,8 +16,8 @@ const GOLDEN: Record<string, string> = {
   'alpine-512': '1930872fdf95a724',
   'mesa-1024': '08bb3f41797f47b4',
   'particle-storm': '67039077ef452434',
-  'box-crowd': '16c98318c07a160c',
-  gusts: 'fcba0ac87441e477',
+  'box-crowd': 'ccb217597679277a',
+  gusts: '7cc1a017ee9c93b0',
   'capsule-sweeps': 'f73f13ef21e07541',
   'box-probe': '8b6b1f0f48a24cc7',
   'ray-lab': '302c102e0b67d181',
@@ -29,8 +29,8 @@ const GOLDEN: Record<string, string> = {
   'ours-vs-three-mesh-bvh': 'c863378a386fb113',
   'broad-phases': '71474cf038bfb172',
   'wind-vm': 'b375f465e79de103',
-  actors: 'c63354b9f4b8de57',
-  craters: 'f48da93dcfd9f88e',
+  actors: '35d5ffeffc437829',
+  craters: '30ac6bac004d9357',
 };
 
 beforeAll(async () => {
