@@ -22,11 +22,11 @@ const FIXTURES = fileURLToPath(new URL('../../fixtures/meshes/', import.meta.url
 const readerFor = (sceneFile: string) => (file: string) => loadMeshFile(resolve(dirname(sceneFile), file));
 
 /** The example level's state after 12 fixed steps (`npm run scene -- scenes/meshes/stairs-and-ramps.json --frames 12 --hash`). */
-const LEVEL_GOLDEN_HASH = 'd20cd9913ac1bda3';
+const LEVEL_GOLDEN_HASH = '569255fcabad167b';
 
 const CITY = `${SCENES_DIR}meshes/city-block.json`;
 /** The generated city's state after 12 fixed steps (`npm run scene -- scenes/meshes/city-block.json --frames 12 --hash`). */
-const CITY_GOLDEN_HASH = '9428fb2c54f156b6';
+const CITY_GOLDEN_HASH = 'e0e22c85e6d8d2cf';
 
 beforeAll(async () => {
   await Promise.all([loadSimdRays(), loadSimdCapsules(), loadSimdBoxTriangles(), loadWasmBuilder()]);
