@@ -10,7 +10,7 @@ import type { LeafGroups } from './rayLeafGroups';
 import { rewriteRayNodePlanes } from './rayNodeRecords';
 import { planRayScene, writeRayScene } from './rayScene';
 import { RayOrder } from './rayOrder';
-import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits } from './rayStaging';
+import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits, type RayStaging } from './rayStaging';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import type { AllHitsList, RayBatch, RayHits } from './rayTypes';
 
@@ -289,23 +289,7 @@ export class SimdRayKernel {
             layout.masks,
             filter,
           )
-        : this.exports.castRays(
-            layout.nodes,
-            nodeCount,
-            layout.magnitude,
-            layout.triangles,
-            layout.order,
-            origins,
-            directions,
-            tMaxs,
-            hitT,
-            hitTriangle,
-            count,
-            layout.stacks,
-            flags,
-            layout.masks,
-            filter,
-          );
+        : this.castAlone(layout, nodeCount, staging, count, flags, filter);
     unstageHits(order, count, buffer, staging, hits);
     if (allHits !== null) copyAllHits(allHits, this.exports.allHitsCount(), this.exports.allHitsDropped(), buffer, records);
     const nodesVisited = this.exports.countersNodes();
@@ -367,25 +351,10 @@ export class SimdRayKernel {
     f32[d + 1] = dy;
     f32[d + 2] = dz;
     f32[staging.tMaxs >> 2] = tMax;
-    const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
+    this.castAlone(layout, nodeCount, staging, 1, flags, filter);
     const e = this.exports;
-    e.castRays(
-      layout.nodes,
-      nodeCount,
-      layout.magnitude,
-      layout.triangles,
-      layout.order,
-      origins,
-      directions,
-      tMaxs,
-      hitT,
-      hitTriangle,
-      1,
-      layout.stacks,
-      flags,
-      layout.masks,
-      filter,
-    );
+    const hitT = staging.hitT;
+    const hitTriangle = staging.hitTriangle;
     this.oneT = f32[hitT >> 2]!;
     if (allHits !== null) {
       const stored = e.allHitsCount();
@@ -401,6 +370,28 @@ export class SimdRayKernel {
       }
     }
     return this.i32[hitTriangle >> 2]!;
+  }
+
+  /** The kernel's one-ray-at-a-time walk over `count` staged rays; returns how many were invalid. */
+  private castAlone(layout: Layout, nodeCount: number, staging: RayStaging, count: number, flags: number, filter: number): number {
+    const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
+    return this.exports.castRays(
+      layout.nodes,
+      nodeCount,
+      layout.magnitude,
+      layout.triangles,
+      layout.order,
+      origins,
+      directions,
+      tMaxs,
+      hitT,
+      hitTriangle,
+      count,
+      layout.stacks,
+      flags,
+      layout.masks,
+      filter,
+    );
   }
 
   private ensureMemory(bytes: number): void {
