@@ -63,11 +63,17 @@ async function waitForMesh(file: string): Promise<MeshMetrics> {
     (name) => {
       const app = (
         window as unknown as {
-          colliderscope: { status: { meshFile: string; bvhBuilding: boolean; building: boolean; simFrame: number } };
+          colliderscope: {
+            status: { meshFile: string; bvhBuilding: boolean; building: boolean; simFrame: number };
+            scenes: { sandbox: { system(name: string): { metrics(): Record<string, unknown> } | undefined } | null };
+          };
         }
       ).colliderscope;
       const s = app.status;
-      return s.meshFile === name && !s.building && !s.bvhBuilding && s.simFrame > 5;
+      // The ray emitters trace on a later frame than the first steps on a busy machine: wait for their first result.
+      const emitters = app.scenes.sandbox?.system('rayEmitters');
+      const traced = emitters === undefined || emitters.metrics().hitsA !== undefined;
+      return s.meshFile === name && !s.building && !s.bvhBuilding && s.simFrame > 5 && traced;
     },
     file,
     { timeout: 120_000 },
