@@ -39,11 +39,16 @@ describe('particles in real Chromium', () => {
       null,
       { timeout: 30_000 },
     );
-    // Let the effects fill up, then the cache must be answering and rays stay within the budget.
+    // Let the effects fill up (more than 500 live: the cache may answer before that), then the cache must
+    // be answering and rays stay within the budget.
     await page.waitForFunction(
-      () => /cache [1-9][\d,]* lookups/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      () => {
+        const text = document.querySelector('[data-testid="timing-hud"]')?.textContent ?? '';
+        const live = /particles: ([\d,]+) live/.exec(text);
+        return live !== null && Number(live[1]!.replace(/,/g, '')) > 500 && /cache [1-9][\d,]* lookups/.test(text);
+      },
       null,
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     );
     const budget = Number(await row(page, 'rays/frame (showcase)').locator('input').last().inputValue());
     const onBudget = await particleLine(page);
