@@ -10,7 +10,7 @@ import type { LeafGroups } from './rayLeafGroups';
 import { rewriteRayNodePlanes } from './rayNodeRecords';
 import { planRayScene, writeRayScene } from './rayScene';
 import { RayOrder } from './rayOrder';
-import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits, type RayStaging } from './rayStaging';
+import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits, type KernelCast, type RayStaging } from './rayStaging';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import type { AllHitsList, RayBatch, RayHits } from './rayTypes';
 
@@ -117,6 +117,8 @@ interface Layout {
   masks: number;
   rays: number;
   rayCapacity: number;
+  /** The staging area's addresses for rayCapacity rays (rayStaging.ts). */
+  staging: RayStaging;
 }
 
 /**
@@ -148,6 +150,8 @@ export class SimdRayKernel {
   private viewBuffer: ArrayBufferLike | null = null;
   private f32 = new Float32Array(0);
   private i32 = new Int32Array(0);
+  /** castOne's last frozen options, checked (oneCast). */
+  private keptCast: (KernelCast & { options: object; bvh: BVH; revision: number; allHits: AllHitsList | null }) | null = null;
   /** The float32 t of castOne's last hit (+∞ for a miss, NaN for an invalid ray). */
   oneT = Infinity;
 
@@ -171,7 +175,7 @@ export class SimdRayKernel {
     this.ensureMemory(rays + STAGED_RAY_BYTES * rayCapacity);
     writeRayScene(bvh, leaves, scene, this.exports.memory.buffer);
     const { magnitude, nodes, triangles, order, masks } = scene;
-    this.layout = { stacks, stackBytes, magnitude, nodes, triangles, order, masks, rays, rayCapacity };
+    this.layout = { stacks, stackBytes, magnitude, nodes, triangles, order, masks, rays, rayCapacity, staging: rayStagingAt(rays, rayCapacity) };
     this.resident = bvh;
     this.residentRevision = bvhRevision(bvh);
     this.residentLeaves = leaves;
@@ -242,7 +246,7 @@ export class SimdRayKernel {
     if (count > layout.rayCapacity) {
       const rayCapacity = Math.max(count, 2 * layout.rayCapacity);
       this.ensureMemory(layout.rays + STAGED_RAY_BYTES * rayCapacity);
-      layout = this.layout = { ...layout, rayCapacity };
+      layout = this.layout = { ...layout, rayCapacity, staging: rayStagingAt(layout.rays, rayCapacity) };
     }
     const capacity = layout.rayCapacity;
     // The batched walk's work areas follow the staging area (batchWalk.ts): ray records, batch stack,
@@ -259,7 +263,7 @@ export class SimdRayKernel {
       this.ensureMemory(records + 12 * allHits.capacity);
       this.exports.setAllHitsList(records, allHits.capacity);
     }
-    const staging = rayStagingAt(layout.rays, capacity);
+    const staging = layout.staging;
     const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
     const buffer = this.exports.memory.buffer;
     // The list names rays by their staged index: all-hits casts keep the caller's order.
@@ -326,11 +330,12 @@ export class SimdRayKernel {
     tMax: number,
     options: Partial<SimdCastOptions> = {},
   ): number {
-    const { flags, filter, nodeCount } = kernelCast(bvh, options, true);
-    const allHits = options.mode === 'all' ? checkAllHits(options.allHits, options.batch ?? 0) : null;
     if ((this.resident !== bvh || this.residentRevision !== bvhRevision(bvh)) && !this.patch(bvh)) this.upload(bvh);
+    const cast = this.oneCast(bvh, options);
+    const { flags, filter, nodeCount } = cast;
+    const allHits = cast.allHits;
     const layout = this.layout!;
-    const staging = rayStagingAt(layout.rays, layout.rayCapacity);
+    const staging = layout.staging;
     const list = alignTo(staging.end, 64);
     if (allHits !== null) {
       this.ensureMemory(list + 12 * allHits.capacity);
@@ -370,6 +375,21 @@ export class SimdRayKernel {
       }
     }
     return this.i32[hitTriangle >> 2]!;
+  }
+
+  /**
+   * castOne's checked options. A caller casting one ray per call passes the same frozen options object
+   * every time, so its check and flags are kept until the options, the tree or the tree's revision (a
+   * refit may change the collision masks) change; options that are not frozen are checked every call.
+   */
+  private oneCast(bvh: BVH, options: Partial<SimdCastOptions>): KernelCast & { allHits: AllHitsList | null } {
+    const kept = this.keptCast;
+    if (kept !== null && kept.options === options && kept.bvh === bvh && kept.revision === this.residentRevision) return kept;
+    const { flags, filter, nodeCount, rootCut } = kernelCast(bvh, options, true);
+    const allHits = options.mode === 'all' ? checkAllHits(options.allHits, options.batch ?? 0) : null;
+    const cast = { options, bvh, revision: this.residentRevision, flags, filter, nodeCount, rootCut, allHits };
+    this.keptCast = Object.isFrozen(options) ? cast : null;
+    return cast;
   }
 
   /** The kernel's one-ray-at-a-time walk over `count` staged rays; returns how many were invalid. */
