@@ -26,6 +26,13 @@ export const QUANTIZED_WORDS_BYTES = 48;
 export const QUANT_MAX = 65535;
 /** A hair above 1/65535 (quantize.ts). */
 export const QUANT_STEP_SCALE = (1 + 2 ** -24) / QUANT_MAX;
+/**
+ * The root frame reaches this fraction of the tree's extent past its box on every side. Only the root's
+ * four slots are quantized against it (a step of 1/65535 of the frame), so it costs no tightness, and a
+ * refit whose content leaves the tree's box by less (a crater dug below the lowest point) keeps the
+ * root frame, where a moved root frame re-encodes the whole tree. The full refit leaves the same.
+ */
+export const ROOT_FRAME_HEADROOM = 0.25;
 
 // The capsule kernel's node record (nodeRecords.ts): the quantized node, then its frame as float32.
 export const NODE_RECORD_BYTES = 128;
@@ -60,6 +67,7 @@ export const LAYOUT_TYPES = {
   QUANTIZED_WORDS_BYTES: 'usize',
   QUANT_MAX: 'i32',
   QUANT_STEP_SCALE: 'f64',
+  ROOT_FRAME_HEADROOM: 'f64',
   NODE_RECORD_BYTES: 'usize',
   NODE_RECORD_FRAME_MIN: 'usize',
   NODE_RECORD_FRAME_STEP: 'usize',

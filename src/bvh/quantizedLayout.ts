@@ -1,6 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import type { BuildTree } from './buildTree';
-import { QUANTIZED_NODE_BYTES, QUANTIZED_WORDS_BYTES } from './layoutSpec';
+import { QUANTIZED_NODE_BYTES, QUANTIZED_WORDS_BYTES, ROOT_FRAME_HEADROOM } from './layoutSpec';
 import { CHILD_TYPE_EMPTY, CHILD_TYPE_NODE, encodeChildWord, leafType } from './childWord';
 import { QUANT_MAX, frameIsSafe, quantizationStep, quantizeDown, quantizeUp } from './quantize';
 import { CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
@@ -43,6 +43,15 @@ export const quantizedBound = (u16: Uint16Array, node: number, bound: number, sl
 export const quantizedChildWord = (u32: Uint32Array, node: number, slot: number): number =>
   u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
 
+/** Moves every side of a frame (min xyz, max xyz) out by `headroom` of its extent on that axis. */
+export function widenFrame(frame: Float64Array, headroom: number): void {
+  for (let k = 0; k < 3; k++) {
+    const pad = headroom * (frame[k + 3]! - frame[k]!);
+    frame[k] = frame[k]! - pad;
+    frame[k + 3] = frame[k + 3]! + pad;
+  }
+}
+
 /** Widens an axis of a frame whose extent is positive but too small to quantize against safely. */
 export function makeFrameSafe(frame: Float64Array, offset: number): void {
   for (let axis = 0; axis < 3; axis++) {
@@ -76,6 +85,7 @@ export function packQuantized(wide: WideTree, tree: BuildTree, nodeMaskIndex: Ui
         rootFrame[k + 3] = Math.max(rootFrame[k + 3]!, tree.bounds[6 * source + 3 + k]!);
       }
     }
+    widenFrame(rootFrame, ROOT_FRAME_HEADROOM);
     makeFrameSafe(rootFrame, 0);
   }
   const sharedFrames = wide.sharedFrames.slice();

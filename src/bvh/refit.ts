@@ -2,7 +2,7 @@ import { ColliderscopeError, InvalidParameterError } from '../errors';
 import { DEFAULT_KERNEL, KERNELS, type Kernel } from '../platform/kernels';
 import type { BVH } from './buildBVH';
 import * as layout from './layoutSpec';
-import { makeFrameSafe, type QuantizedNodes } from './quantizedLayout';
+import { makeFrameSafe, widenFrame, type QuantizedNodes } from './quantizedLayout';
 import { createRefitState, decodeSlot, existingRefitState, forgetRefitState, writeFloatSlot, type RefitState } from './refitState';
 import { bvhRevision, markGeometryChanged } from './revision';
 import { currentWasmRefit, wasmRefitUnavailableReason, type WasmRefitKernel } from './wasmRefit';
@@ -67,7 +67,7 @@ export interface RefitOptions {
  */
 export const DEFAULT_REFIT_OPTIONS: Readonly<RefitOptions> = Object.freeze({
   widenSlack: 0.25,
-  rootSlack: 0.25,
+  rootSlack: layout.ROOT_FRAME_HEADROOM,
   narrowRatio: 1.5,
   kernel: DEFAULT_KERNEL,
 });
@@ -82,6 +82,9 @@ export const DEFAULT_REFIT_OPTIONS: Readonly<RefitOptions> = Object.freeze({
  * by more than that, which a rebuild in the background (a few hundred ms) repays within seconds.
  */
 export const REFIT_REBUILD_DEGRADATION = 1.15;
+
+/** Most doublings of a node's widening slack (escalatedSlack). */
+const MAX_SLACK_DOUBLINGS = 4;
 
 function resolveRefitOptions(options: Partial<RefitOptions>): RefitOptions {
   const resolved = { ...DEFAULT_REFIT_OPTIONS, ...options };
@@ -454,7 +457,10 @@ class RefitPass {
   /**
    * Every slot of `node` quantized against its frame (encodeSlot's operations, unrolled), giving each
    * node child that takes its frame from the slot its new frame. In a cascade (`cascade`), the node is
-   * recorded as rewritten and those children are pushed on the cascade stack: their frames moved.
+   * recorded as rewritten and those children are pushed on the cascade stack: their frames moved; and
+   * each such child's box keeps what its old frame covered, so the slack that earlier widenings gave
+   * the subtree survives (a tight re-encode would make the next stroke of a deepening crater escape
+   * every box below again). A box grown too loose is narrowed by encodeChangedSlots.
    */
   private encodeWhole(node: number, cascade: boolean): void {
     const { state, u16, u32, box, frame } = this;
@@ -474,13 +480,26 @@ class RefitPass {
       const ownsFrame = type === CHILD_TYPE_NODE && child < firstShared;
       const o = 6 * (4 * node + s);
       const base = QUANTIZED_NODE_U16 * node + s;
+      // The child's widening slack, fetched (and counted) at its first escaped side.
+      let slack = -1;
       for (let k = 0; k < 3; k++) {
         const frameMin = k === 0 ? minX : k === 1 ? minY : minZ;
         const step = k === 0 ? stepX : k === 1 ? stepY : stepZ;
         const low = box[o + k]!;
         const high = box[o + k + 3]!;
-        let qMin = quantizeMin(low, frameMin, step);
-        let qMax = quantizeMax(high, frameMin, step);
+        let wantLow = low;
+        let wantHigh = high;
+        if (cascade && ownsFrame) {
+          // Keep the old frame's reach; a side the content escaped moves out with slack, as in
+          // encodeChangedSlots.
+          const oldLow = frame[6 * child + k]!;
+          const oldHigh = frame[6 * child + k + 3]!;
+          if (low < oldLow || high > oldHigh) slack = slack >= 0 ? slack : this.escalatedSlack(this.options.widenSlack, child);
+          wantLow = low < oldLow ? low - slack * (high - low) : oldLow;
+          wantHigh = high > oldHigh ? high + slack * (high - low) : oldHigh;
+        }
+        let qMin = quantizeMin(wantLow, frameMin, step);
+        let qMax = quantizeMax(wantHigh, frameMin, step);
         let lo = frameMin + qMin * step;
         let hi = frameMin + qMax * step;
         if (ownsFrame && !frameSafe(lo, hi)) {
@@ -565,7 +584,7 @@ class RefitPass {
       const node = gathered[i]!;
       if (nodeChanged[node] !== epoch || state.nodeWritten[node] === epoch) continue;
       let frameChanged = false;
-      if (node === 0) frameChanged = this.setOwnFrame(0, this.options.rootSlack);
+      if (node === 0) frameChanged = this.setOwnFrame(0, this.options.rootSlack, 0, true);
       else if (node >= state.firstShared) frameChanged = this.setOwnFrame(node, 0);
       if (frameChanged && node === 0) this.rootFrameChanged = true;
       if (frameChanged) this.encodeWhole(node, true);
@@ -603,7 +622,7 @@ class RefitPass {
       for (let k = 0; k < 6; k++) target[k] = box[o + k]!;
       if (escapes) {
         // Move only the escaped sides out, by the slack on top of what the content needs.
-        const slack = this.options.widenSlack;
+        const slack = this.escalatedSlack(this.options.widenSlack, child);
         for (let k = 0; k < 3; k++) {
           const pad = slack * (box[o + k + 3]! - box[o + k]!);
           if (box[o + k]! < decoded[k]!) target[k] = box[o + k]! - pad;
@@ -622,6 +641,21 @@ class RefitPass {
       if (this.cascadeLength === this.cascade.length) this.cascade = growInt32(this.cascade);
       this.cascade[this.cascadeLength++] = child;
     }
+  }
+
+  /**
+   * The slack of a widening of `node`'s box (the root: its frame): `slack`, doubled for each widening of
+   * that node since the build, at most 2^MAX_SLACK_DOUBLINGS times. A crater dug deeper stroke by stroke
+   * escapes the same boxes again and again, and each escape of a box near the root re-encodes its whole
+   * subtree (5,462 nodes below a child of the root on 524k triangles, the whole tree for the root's
+   * frame); doubling bounds those escapes to the logarithm of the depth dug. Only boxes that keep
+   * escaping grow loose.
+   */
+  private escalatedSlack(slack: number, node: number): number {
+    const widenings = this.state.widenings;
+    const count = widenings[node]!;
+    if (count < MAX_SLACK_DOUBLINGS) widenings[node] = count + 1;
+    return slack * 2 ** count;
   }
 
   /**
@@ -667,7 +701,7 @@ class RefitPass {
    * the content widened by `headroom` of its extent on every side. Returns whether it changed; with
    * slack > 0 it changes only when the content escaped.
    */
-  private setOwnFrame(node: number, slack: number, headroom = 0): boolean {
+  private setOwnFrame(node: number, slack: number, headroom = 0, escalate = false): boolean {
     const { frame, union, target } = this;
     this.unionOfSlots(node, 15, union);
     const f = 6 * node;
@@ -675,6 +709,7 @@ class RefitPass {
       let escapes = false;
       for (let k = 0; k < 3; k++) if (union[k]! < frame[f + k]! || union[k + 3]! > frame[f + k + 3]!) escapes = true;
       if (!escapes) return false;
+      if (escalate) slack = this.escalatedSlack(slack, node);
       for (let k = 0; k < 3; k++) {
         const pad = slack * (union[k + 3]! - union[k]!);
         target[k] = union[k]! < frame[f + k]! ? union[k]! - pad : Math.min(union[k]!, frame[f + k]!);
@@ -682,14 +717,8 @@ class RefitPass {
       }
     } else {
       target.set(union);
-      // Headroom all round (the full refit's root): the first crater below the terrain's lowest point
-      // then fits without re-encoding the whole tree. It costs nothing in box tightness: only the
-      // root's four slots are quantized against this frame, a step of 1/65535 of it.
-      for (let k = 0; k < 3; k++) {
-        const pad = headroom * (union[k + 3]! - union[k]!);
-        target[k]! -= pad;
-        target[k + 3]! += pad;
-      }
+      // The full refit's root: the packer's headroom (layoutSpec.ts ROOT_FRAME_HEADROOM).
+      widenFrame(target, headroom);
     }
     makeFrameSafe(target, 0);
     let moved = false;

@@ -39,6 +39,9 @@ export interface RefitState {
   readonly slotVertices: Uint32Array;
   readonly box: Float64Array;
   readonly frame: Float64Array;
+  /** How many times each node's box (the root: its frame) has been widened since the build because its
+   *  content escaped it (refit.ts escalatedSlack). */
+  readonly widenings: Uint8Array;
   /** Per-call marks: a slot's box recomputed / changed, a node gathered / changed / re-encoded. */
   readonly slotSeen: Int32Array;
   readonly slotChanged: Int32Array;
@@ -87,6 +90,7 @@ export function adoptRefitState(bvh: BVH, state: RefitState): boolean {
     state.ownedSlots.length === slots &&
     state.box.length === 6 * slots &&
     state.frame.length === 6 * state.nodeCount &&
+    state.widenings.length === state.nodeCount &&
     state.triangleSlotStart.length === bvh.triangleCount + 1 &&
     state.slotVertexStart.length === slots + 1;
   if (!fits) throw new ColliderscopeError('internal: a refit state made for another tree');
@@ -211,6 +215,7 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     slotVertices: corners.slice(0, vertexCount),
     box,
     frame,
+    widenings: new Uint8Array(nodeCount),
     slotSeen: new Int32Array(slots),
     slotChanged: new Int32Array(slots),
     nodeSeen: new Int32Array(nodeCount),

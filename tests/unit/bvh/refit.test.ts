@@ -405,6 +405,60 @@ describe('refitBVH keeps every box around its triangles', () => {
   });
 });
 
+describe('a crater dug deeper stroke by stroke re-encodes little', () => {
+  /** The lowest vertex's x and z, and the terrain's height range. */
+  const lowestPoint = (mesh: TestMesh): { x: number; z: number; range: number } => {
+    const p = mesh.positions;
+    let lowest = 0;
+    let top = -Infinity;
+    for (let v = 0; v < p.length / 3; v++) {
+      if (p[3 * v + 1]! < p[3 * lowest + 1]!) lowest = v;
+      top = Math.max(top, p[3 * v + 1]!);
+    }
+    return { x: p[3 * lowest]!, z: p[3 * lowest + 2]!, range: top - p[3 * lowest + 1]! };
+  };
+
+  for (const builder of ['typescript', 'wasm', 'grid'] as const) {
+    it(`the built root frame has headroom below the lowest point (${builder} builder)`, () => {
+      const mesh = smallTerrain();
+      const bvh = buildBVH(mesh.positions, mesh.indices, { builder });
+      prepareRefit(bvh);
+      const { x, z, range } = lowestPoint(mesh);
+      // A crater a fifth of the height range below the lowest point: inside the root frame's headroom.
+      const report = refitBVH(bvh, bowl(mesh, x, z, 10, -0.2 * range));
+      expect(report.full).toBe(false);
+      expect(report.rootFrameChanged).toBe(false);
+      expect(report.nodesReencoded).toBeLessThan(bvh.quantized!.nodeCount);
+      expectCorrect(mesh, bvh, 90);
+    });
+  }
+
+  it('the root frame moves out a logarithmic number of times, and the boxes below keep their slack', () => {
+    const mesh = copyOf(generateTerrain({ cells: 48, seed: 5, worldSize: 192, heightScale: 20 }), 'terrain');
+    const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'grid' });
+    prepareRefit(bvh);
+    // A root move re-encodes every node down to the shared ones (which carry frames of their own).
+    const ordinaryNodes = bvh.quantized!.firstShared;
+    const { x, z, range } = lowestPoint(mesh);
+    const reports: RefitReport[] = [];
+    // 16 strokes of a fifth of the height range each: three times the height range dug in one spot.
+    for (let stroke = 0; stroke < 16; stroke++) reports.push(refitBVH(bvh, bowl(mesh, x, z, 10, -0.2 * range)));
+    const rootMoves = reports.filter((report) => report.rootFrameChanged).length;
+    // Slack doubling at each move: 0.25, 0.5, 1 and 2 times the extent cover it in at most four moves
+    // (a fixed quarter would move it every second stroke or so).
+    expect(rootMoves).toBeGreaterThan(0);
+    expect(rootMoves).toBeLessThanOrEqual(4);
+    // The stroke after a root move fits in the slack the whole-tree re-encode kept: it touches far fewer nodes.
+    for (let i = 0; i + 1 < reports.length; i++) {
+      if (!reports[i]!.rootFrameChanged) continue;
+      expect(reports[i]!.nodesReencoded).toBeGreaterThanOrEqual(ordinaryNodes);
+      expect(reports[i + 1]!.rootFrameChanged).toBe(false);
+      expect(reports[i + 1]!.nodesReencoded).toBeLessThan(ordinaryNodes / 4);
+    }
+    expectCorrect(mesh, bvh, 91);
+  });
+});
+
 describe('prepareRefit: the bookkeeping made ahead, so the first edit is a partial refit', () => {
   for (const [label, options] of BUILDS) {
     it(`leaves the tree untouched, then partial refits from the first edit stay correct (${label})`, () => {

@@ -14,6 +14,7 @@ import {
   QUANT_STEP_SCALE,
   QUANTIZED_NODE_BYTES,
   QUANTIZED_WORDS_BYTES,
+  ROOT_FRAME_HEADROOM,
 } from '../generated/layout';
 import { framesAt, kindAt, leafCountAt, leafStartAt, maskIndexAt, nodeBoxesAt, quantizedAt, refAt, sharedFramesAt, sourceAt } from './arena';
 
@@ -96,6 +97,14 @@ export function packQuantized(nodeCount: i32, firstShared: i32): i32 {
       store<f64>(ROOT_FRAME + 8 * k, Math.min(load<f64>(ROOT_FRAME + 8 * k), bound(binary, k)));
       store<f64>(ROOT_FRAME + 8 * k + 24, Math.max(load<f64>(ROOT_FRAME + 8 * k + 24), bound(binary, k + 4)));
     }
+  }
+  // Headroom all round, as the TypeScript packer leaves (layoutSpec.ts ROOT_FRAME_HEADROOM).
+  for (let k: usize = 0; k < 3; k++) {
+    const min = load<f64>(ROOT_FRAME + 8 * k);
+    const max = load<f64>(ROOT_FRAME + 8 * k + 24);
+    const pad = ROOT_FRAME_HEADROOM * (max - min);
+    store<f64>(ROOT_FRAME + 8 * k, min - pad);
+    store<f64>(ROOT_FRAME + 8 * k + 24, max + pad);
   }
   makeFrameSafe(ROOT_FRAME);
   memory.copy(framesAt, ROOT_FRAME, 48);
