@@ -5,6 +5,7 @@ import { ControlBar, type ControlActions } from '../ui/controlBar';
 import { HelpOverlay } from '../ui/helpOverlay';
 import { ResultDialog } from '../ui/resultDialog';
 import { benchmarkChart } from '../ui/benchmarkChart';
+import { threadSweepChart } from '../ui/threadSweepChart';
 import type { BarChart } from '../ui/barChart';
 import { ErrorBanner } from '../ui/errorBanner';
 import { Panel } from '../ui/panel';
@@ -30,6 +31,7 @@ import { UrlSync } from './urlSync';
 import { Gestures, claimCameraGestures } from './gestures';
 import { becomeCrossOriginIsolated } from './isolation';
 import { PageRayThreads } from './rayThreads';
+import { ThreadSweep, sweepMedians, sweepPhases, type ThreadSweepResult } from './threadSweep';
 
 /**
  * Boot and wiring: makes the page's parts, connects the panel, the keys and the buttons to them, and runs
@@ -62,6 +64,7 @@ class App implements SceneLoaderHost, PresenterHost {
   private readonly url: UrlSync;
   private readonly capture: CaptureActions;
   private readonly rayThreads: PageRayThreads;
+  private readonly threadSweep: ThreadSweep;
   readonly scenes: SceneLoader;
   /** Counters for tests and for the curious (window.colliderscope.status). */
   readonly status = newStatus();
@@ -147,12 +150,24 @@ class App implements SceneLoaderHost, PresenterHost {
     claimCameraGestures(gestures);
     this.help = new HelpOverlay(root, () => [...this.shortcuts.help(), gestures.help()]);
 
-    this.rayThreads = new PageRayThreads(report);
-    this.rayThreads.install(this.panel.gui, () => {
-      // Timings of the old thread count go; the hits are the same.
-      const emitters = this.scenes.sandbox?.system('rayEmitters');
-      if (emitters instanceof RayEmitterSystem) emitters.retrace();
+    const threads = (this.rayThreads = new PageRayThreads(report));
+    this.threadSweep = new ThreadSweep({
+      setWorkers: (workers) => threads.setWorkers(workers),
+      workers: () => threads.settings.workers,
+      startBenchmark: () => run.startBenchmark(),
     });
+    threads.install(
+      this.panel.gui,
+      () => {
+        // Timings of the old thread count go; the hits are the same.
+        const emitters = this.scenes.sandbox?.system('rayEmitters');
+        if (emitters instanceof RayEmitterSystem) emitters.retrace();
+      },
+      () => {
+        if (run.benchmarking) report('thread sweep: a benchmark is already running');
+        else void this.threadSweep.start(threads.maxWorkers + 1);
+      },
+    );
     const context: AppContext = {
       stage,
       rayThreads: this.rayThreads,
@@ -226,7 +241,11 @@ class App implements SceneLoaderHost, PresenterHost {
         this.legendsShownAt = time;
         this.legends.show(this.visibleLegends());
       }
-      if (benchmark !== null) this.resultDialog.show('Benchmark', benchmark, benchmarkChart(run.recorder.summary()));
+      if (benchmark !== null) {
+        const summary = run.recorder.summary();
+        if (this.threadSweep.running) void this.threadSweep.finished(summary).then((result) => result !== null && this.showSweep(result));
+        else this.resultDialog.show('Benchmark', benchmark, benchmarkChart(summary));
+      }
     }
     this.stats.end();
     Object.assign(this.status, {
@@ -237,6 +256,7 @@ class App implements SceneLoaderHost, PresenterHost {
       recordedFrames: run.recorder.frames.length,
       benchmarking: run.benchmarking,
       benchmarkResult: run.benchmarkResult,
+      sweepThreads: this.threadSweep.current,
       presenting: this.presenter.presenting,
       slide: this.presenter.slide,
     });
@@ -245,6 +265,18 @@ class App implements SceneLoaderHost, PresenterHost {
   };
 
   /** Counters features show in the HUD, kept per frame in recordings ("feature.line N"). */
+  /** A finished thread sweep: its table and speed-up chart in the result dialog. */
+  private showSweep(result: ThreadSweepResult): void {
+    const scene = this.status.scene;
+    const threads = result.points.map((point) => point.threads);
+    const rows = sweepPhases(result.points).map((phase) => ({ phase, medians: sweepMedians(result.points, phase) }));
+    const text = [`scene ${scene} · ${navigator.hardwareConcurrency} hardware threads · the ray emitters trace on the pool`, '', result.table].join(
+      '\n',
+    );
+    this.status.sweepResult = text;
+    this.resultDialog.show('Thread sweep', text, threadSweepChart(threads, rows));
+  }
+
   private featureCounters(): Record<string, MetricValue> {
     const counters: Record<string, MetricValue> = {};
     for (const feature of this.features) (feature.hudLines?.() ?? []).forEach((line, i) => (counters[`${feature.name}.${i}`] = line));

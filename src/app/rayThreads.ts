@@ -1,4 +1,5 @@
 import type GUI from 'lil-gui';
+import type { Controller } from 'lil-gui';
 import { MAX_POOL_WORKERS, RayPool, hardwareThreads, sharedMemoryUnavailableReason } from '../core';
 import type { HudLine } from '../ui/timingHud';
 
@@ -15,21 +16,30 @@ export class PageRayThreads {
   /** Why the page runs on one thread ('' while threads are possible). */
   private unavailable = sharedMemoryUnavailableReason() ?? '';
   private created: RayPool | null = null;
-  /** The worker count being applied, and the one asked for meanwhile. */
-  private applying = false;
+  /** The resize under way (its loop applies the last value asked for), and whether one was asked for meanwhile. */
+  private applying: Promise<void> | null = null;
   private pending = false;
 
   constructor(private readonly report: (message: string) => void) {}
 
-  /** Adds the slider to the panel and, where threads can share memory, starts the pool. */
-  install(gui: GUI, changed: () => void): void {
+  /** The slider's top: workers beside the main thread (at least 1, so a 1-core machine can try 2 threads). */
+  readonly maxWorkers = Math.min(MAX_POOL_WORKERS, Math.max(hardwareThreads(), 2));
+  private slider: Controller | null = null;
+
+  /**
+   * Adds the slider to the panel and, where threads can share memory, starts the pool; `sweep` is the
+   * folder's button that benchmarks the scene at every thread count (threadSweep.ts).
+   */
+  install(gui: GUI, changed: () => void, sweep?: () => void): void {
     const folder = gui.addFolder('Threads');
-    const slider = folder
-      .add(this.settings, 'workers', 0, Math.min(MAX_POOL_WORKERS, Math.max(hardwareThreads(), 2)), 1)
+    const slider = (this.slider = folder
+      .add(this.settings, 'workers', 0, this.maxWorkers, 1)
       .name('worker threads (0: main only)')
-      .onChange(() => void this.apply().then(changed));
+      .onChange(() => void this.apply().then(changed)));
+    const sweepButton = sweep === undefined ? null : folder.add({ sweep }, 'sweep').name(`benchmark 1 … ${this.maxWorkers + 1} threads`);
     if (this.unavailable !== '') {
       slider.disable();
+      sweepButton?.disable();
       folder.close();
       return;
     }
@@ -46,27 +56,42 @@ export class PageRayThreads {
     );
   }
 
+  /** Whether a pool exists to size (the page is isolated and the pool started). */
+  get available(): boolean {
+    return this.created !== null;
+  }
+
+  /** Sets the slider to `workers` and sizes the pool to it; resolves once it has them. */
+  async setWorkers(workers: number): Promise<void> {
+    this.settings.workers = workers;
+    this.slider?.updateDisplay();
+    // A resize already under way picks the new value up before it settles.
+    await this.apply();
+  }
+
   /** Sizes the pool to the slider (one resize at a time; the last value asked for wins). */
-  private async apply(): Promise<void> {
+  private apply(): Promise<void> {
     const pool = this.created;
-    if (pool === null) return;
-    if (this.applying) {
+    if (pool === null) return Promise.resolve();
+    if (this.applying !== null) {
       this.pending = true;
-      return;
+      return this.applying;
     }
-    this.applying = true;
-    try {
-      do {
-        this.pending = false;
-        const workers = Math.round(this.settings.workers);
-        await pool.setWorkers(workers);
-        this.pool = pool.workers > 0 ? pool : null;
-      } while (this.pending);
-    } catch (error) {
-      this.report(`threads: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.applying = false;
-    }
+    const resize = async (): Promise<void> => {
+      try {
+        do {
+          this.pending = false;
+          const workers = Math.round(this.settings.workers);
+          await pool.setWorkers(workers);
+          this.pool = pool.workers > 0 ? pool : null;
+        } while (this.pending);
+      } catch (error) {
+        this.report(`threads: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.applying = null;
+      }
+    };
+    return (this.applying = resize());
   }
 
   /** The HUD's line on threads: how many trace rays, or why only one. */

@@ -111,6 +111,14 @@ export class RunControl {
   /** Says which running systems keep no state to go back to, as a notice (nothing went wrong). */
   private cannotRewind(sandbox: Sandbox, action: string, consequence: string): void {
     const names = sandbox.systems.filter((system) => system.saveState === undefined || system.loadState === undefined).map((system) => system.name);
+    if (names.length === 0) {
+      // Every system keeps its states, but no frame 0 was saved of the world as it is now (sandbox.ts
+      // forgets its history when systems are switched on or off or the terrain's edits are replaced).
+      const message = `Systems were switched on or off (or the terrain's edits replaced) after frame 0, so there is no frame 0 of this world to go back to; ${consequence}.`;
+      if (this.host.notify !== undefined) this.host.notify(message, `${action} is not available now`);
+      else this.host.report(message);
+      return;
+    }
     const who =
       names.length === 1
         ? `The ${names[0]!} system keeps no history of its states`

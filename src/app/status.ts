@@ -29,6 +29,9 @@ export interface AppStatus {
   recordedFrames: number;
   benchmarking: boolean;
   benchmarkResult: string;
+  /** Threads of the thread sweep's benchmark under way (0: none), and the last sweep's table. */
+  sweepThreads: number;
+  sweepResult: string;
   presenting: boolean;
   /** The presenter's slide, -1 before presenter mode was first entered. */
   slide: number;
@@ -54,6 +57,8 @@ export function newStatus(): AppStatus {
     recordedFrames: 0,
     benchmarking: false,
     benchmarkResult: '',
+    sweepThreads: 0,
+    sweepResult: '',
     presenting: false,
     slide: -1,
   };
