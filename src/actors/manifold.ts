@@ -58,10 +58,11 @@ export function reduceManifold(cand: Float64Array, stride: number, count: number
 
 /**
  * Like reduceManifold, for a box's exact contacts (corners of a face clipped to triangles, often with
- * near-equal depths and the same normal): the deepest, the farthest from it, then the one spanning the
+ * near-equal depths and the same normal): the first (see below), the farthest from it, then the one spanning the
  * largest triangle with those two, then the one adding the most area to that triangle — so a box flat
  * on the ground keeps its four corners whatever the rounding, where farthest-point sampling may trade
- * a corner for a point on a triangle seam at the same distance. Past four, farthest-point sampling as
+ * a corner for a point on a triangle seam at the same distance. The first is the deepest, or among
+ * points as deep within 1% of `scale`, the farthest from their mean. Past four, farthest-point sampling as
  * in reduceManifold (points and normals). Deterministic: ties go to the lower index.
  */
 export function reduceBoxManifold(cand: Float64Array, stride: number, count: number, keep: number, scale: number, picked: Int32Array): number {
@@ -69,8 +70,36 @@ export function reduceBoxManifold(cand: Float64Array, stride: number, count: num
     for (let k = 0; k < count; k++) picked[k] = k;
     return count;
   }
-  let first = 0;
-  for (let k = 1; k < count; k++) if (cand[k * stride + 6]! > cand[first * stride + 6]!) first = k;
+  // First: among the deepest (within 1% of the scale: a face at rest has all its points equally deep),
+  // the farthest from the points' mean — a corner, not a point on a seam in the middle.
+  let deepest = -Infinity;
+  let mx = 0,
+    my = 0,
+    mz = 0;
+  for (let k = 0; k < count; k++) {
+    const c = k * stride;
+    if (cand[c + 6]! > deepest) deepest = cand[c + 6]!;
+    mx += cand[c + 3]!;
+    my += cand[c + 4]!;
+    mz += cand[c + 5]!;
+  }
+  mx /= count;
+  my /= count;
+  mz /= count;
+  let first = -1;
+  let firstDistance = -1;
+  for (let k = 0; k < count; k++) {
+    const c = k * stride;
+    if (cand[c + 6]! < deepest - 0.01 * scale) continue;
+    const dx = cand[c + 3]! - mx,
+      dy = cand[c + 4]! - my,
+      dz = cand[c + 5]! - mz;
+    const d = dx * dx + dy * dy + dz * dz;
+    if (d > firstDistance) {
+      firstDistance = d;
+      first = k;
+    }
+  }
   picked[0] = first;
   const o1 = first * stride;
   const x1 = cand[o1 + 3]!,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/core';
 import { BOX_TRIANGLE_MAX_POINTS, BOX_TRIANGLE_STRIDE, boxTriangleContacts } from '../../../src/actors/boxTriangle';
+import { reduceBoxManifold } from '../../../src/actors/manifold';
 
 type Vec = [number, number, number];
 
@@ -250,5 +251,35 @@ describe('box–triangle contacts', () => {
     }
     expect(compared).toBeGreaterThan(100);
     expect(touching).toBeGreaterThan(300);
+  });
+});
+
+describe('box manifold reduction', () => {
+  it('keeps the four corners of a face among seam points at the same distances, whatever the order', () => {
+    // A face from x −0.4…0.8, z −0.5…0.3 on flat ground, cut by seams at x = 0 and z = 0: corners and crossings.
+    const points: [number, number][] = [
+      [0, -0.5],
+      [-0.4, 0],
+      [0.8, -0.5],
+      [0, 0.3],
+      [-0.4, 0.3],
+      [0.8, 0],
+      [-0.4, -0.5],
+      [0.8, 0.3],
+    ];
+    const random = new Random(3);
+    for (let trial = 0; trial < 50; trial++) {
+      const order = points.map((p) => ({ p, key: random.next() })).sort((x, y) => x.key - y.key);
+      const stride = 10;
+      const cand = new Float64Array(stride * points.length);
+      order.forEach(({ p }, k) => {
+        cand.set([0, 1, 0, p[0], 0, p[1], 1e-4 * random.next()], stride * k);
+      });
+      const picked = new Int32Array(6);
+      const n = reduceBoxManifold(cand, stride, points.length, 4, 0.5, picked);
+      expect(n).toBe(4);
+      const chosen = Array.from(picked.subarray(0, n), (k) => order[k]!.p.join(',')).sort();
+      expect(chosen).toEqual(['-0.4,-0.5', '-0.4,0.3', '0.8,-0.5', '0.8,0.3']);
+    }
   });
 });
