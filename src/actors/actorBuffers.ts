@@ -1,5 +1,5 @@
 import { InvalidParameterError } from '../errors';
-import { boundingRadius, contactSpheres, encodeShape, massProperties, type ActorShape } from './shapes';
+import { boundingRadius, contactSpheres, encodeShape, massProperties, SHAPE_BOX, type ActorShape } from './shapes';
 
 type NumberArray = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
 /** A larger array of the same kind holding the old one's values first. */
@@ -51,7 +51,7 @@ export class ActorBuffers {
   rotation = new Float64Array(0);
   invInertiaWorld = new Float64Array(0);
   sphereWorld = new Float64Array(0);
-  /** Box of each actor's contact spheres, min xyz then max xyz. */
+  /** Bounds of each actor's contact spheres (and of the box itself, for a box), min xyz then max xyz. */
   box = new Float64Array(0);
   /** Whether the actor touched the terrain or another actor in the last step (only supported actors sleep). */
   touching = new Uint8Array(0);
@@ -225,6 +225,21 @@ export class ActorBuffers {
       if (wx + radius > maxX) maxX = wx + radius;
       if (wy + radius > maxY) maxY = wy + radius;
       if (wz + radius > maxZ) maxZ = wz + radius;
+    }
+    if (this.kind[i] === SHAPE_BOX) {
+      // A box's corners reach past its rounded lattice of spheres, and its terrain contacts are exact.
+      const hx = this.size[3 * i]!,
+        hy = this.size[3 * i + 1]!,
+        hz = this.size[3 * i + 2]!;
+      const ex = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
+      const ey = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
+      const ez = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
+      if (px - ex < minX) minX = px - ex;
+      if (py - ey < minY) minY = py - ey;
+      if (pz - ez < minZ) minZ = pz - ez;
+      if (px + ex > maxX) maxX = px + ex;
+      if (py + ey > maxY) maxY = py + ey;
+      if (pz + ez > maxZ) maxZ = pz + ez;
     }
     const b = this.box;
     b[6 * i] = minX;

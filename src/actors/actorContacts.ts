@@ -1,6 +1,8 @@
 import type { ActorBuffers } from './actorBuffers';
 import type { ContactBuffer } from './contactBuffer';
-import { MANIFOLD_SIZE, reduceManifold } from './manifold';
+import { BOX_BOX_MAX_POINTS, BOX_BOX_STRIDE, boxBoxContacts, boxBoxNormal, sphereBoxContact, sphereBoxResult } from './boxContacts';
+import { MANIFOLD_SIZE, reduceBoxManifold, reduceManifold } from './manifold';
+import { SHAPE_BOX } from './shapes';
 
 /** Contacts kept per actor pair: the deepest ones (two boxes face to face touch at up to 9×9 spheres). */
 export const CONTACTS_PER_PAIR = 8;
@@ -10,6 +12,11 @@ export interface ActorContactCounters {
   sphereTests: number;
   woken: number;
 }
+
+/** Contacts kept between two boxes: the corners of the face one rests on. */
+const BOX_PAIR_MANIFOLD_SIZE = 4;
+/** The points of one box–box call. */
+const boxPoints = new Float64Array(BOX_BOX_STRIDE * BOX_BOX_MAX_POINTS);
 
 /** Per candidate: normal (3), point (3), depth, rolling radius, sphere of a, sphere of b. */
 const PAIR_STRIDE = 10;
@@ -46,6 +53,7 @@ export function findActorContacts(
   const world = actors.sphereWorld;
   const box = actors.box;
   const cand = pairCandidates;
+  const kind = actors.kind;
   const wakeSquared = wakeSpeed * wakeSpeed;
   for (let p = 0; p < pairCount; p++) {
     const key = pairKeys[p]!;
@@ -65,91 +73,97 @@ export function findActorContacts(
       lastB = firstB + sphereCount[b]!;
     const boxB = 6 * b;
     const boxA = 6 * a;
-    if (nearB.length < lastB - firstB) nearB = new Int32Array(2 * (lastB - firstB));
-    let near = 0;
-    for (let j = firstB; j < lastB; j++) {
-      // As below for a's spheres: a sphere of b farther from a's box than it can reach meets none of a's.
-      const bx = world[3 * j]!,
-        by = world[3 * j + 1]!,
-        bz = world[3 * j + 2]!;
-      const grow = local[4 * j + 3]! + reach;
-      if (
-        bx + grow < box[boxA]! ||
-        bx - grow > box[boxA + 3]! ||
-        by + grow < box[boxA + 1]! ||
-        by - grow > box[boxA + 4]! ||
-        bz + grow < box[boxA + 2]! ||
-        bz - grow > box[boxA + 5]!
-      )
-        continue;
-      nearB[near++] = j;
-    }
-    for (let i = firstA; i < lastA && near > 0; i++) {
-      const ax = world[3 * i]!,
-        ay = world[3 * i + 1]!,
-        az = world[3 * i + 2]!;
-      const ra = local[4 * i + 3]!;
-      // Spheres of a farther from b's box than they can reach meet none of b's spheres.
-      const grow = ra + reach;
-      if (
-        ax + grow < box[boxB]! ||
-        ax - grow > box[boxB + 3]! ||
-        ay + grow < box[boxB + 1]! ||
-        ay - grow > box[boxB + 4]! ||
-        az + grow < box[boxB + 2]! ||
-        az - grow > box[boxB + 5]!
-      )
-        continue;
-      for (let n = 0; n < near; n++) {
-        const j = nearB[n]!;
-        counters.sphereTests++;
-        const dx = ax - world[3 * j]!,
-          dy = ay - world[3 * j + 1]!,
-          dz = az - world[3 * j + 2]!;
-        const rb = local[4 * j + 3]!;
-        const limit = ra + rb + reach;
-        const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 > limit * limit) continue;
-        const distance = Math.sqrt(d2);
-        const depth = ra + rb - distance;
-        if (kept === CONTACTS_PER_PAIR && depth <= cand[PAIR_STRIDE * shallowest + 6]!) continue;
-        let nx: number, ny: number, nz: number;
-        if (distance > 1e-9 * (ra + rb)) {
-          nx = dx / distance;
-          ny = dy / distance;
-          nz = dz / distance;
-        } else {
-          // Concentric spheres: separate along the line of the actors' centres, else straight up.
-          const cx = actors.position[3 * a]! - actors.position[3 * b]!;
-          const cy = actors.position[3 * a + 1]! - actors.position[3 * b + 1]!;
-          const cz = actors.position[3 * a + 2]! - actors.position[3 * b + 2]!;
-          const c = Math.sqrt(cx * cx + cy * cy + cz * cz);
-          if (c > 1e-12) {
-            nx = cx / c;
-            ny = cy / c;
-            nz = cz / c;
+    const aIsBox = kind[a] === SHAPE_BOX,
+      bIsBox = kind[b] === SHAPE_BOX;
+    if (aIsBox && bIsBox) kept = boxBoxCandidates(actors, a, b, reach, cand);
+    else if (aIsBox || bIsBox) kept = sphereBoxCandidates(actors, aIsBox ? b : a, aIsBox ? a : b, aIsBox, reach, cand, counters);
+    else {
+      if (nearB.length < lastB - firstB) nearB = new Int32Array(2 * (lastB - firstB));
+      let near = 0;
+      for (let j = firstB; j < lastB; j++) {
+        // As below for a's spheres: a sphere of b farther from a's box than it can reach meets none of a's.
+        const bx = world[3 * j]!,
+          by = world[3 * j + 1]!,
+          bz = world[3 * j + 2]!;
+        const grow = local[4 * j + 3]! + reach;
+        if (
+          bx + grow < box[boxA]! ||
+          bx - grow > box[boxA + 3]! ||
+          by + grow < box[boxA + 1]! ||
+          by - grow > box[boxA + 4]! ||
+          bz + grow < box[boxA + 2]! ||
+          bz - grow > box[boxA + 5]!
+        )
+          continue;
+        nearB[near++] = j;
+      }
+      for (let i = firstA; i < lastA && near > 0; i++) {
+        const ax = world[3 * i]!,
+          ay = world[3 * i + 1]!,
+          az = world[3 * i + 2]!;
+        const ra = local[4 * i + 3]!;
+        // Spheres of a farther from b's box than they can reach meet none of b's spheres.
+        const grow = ra + reach;
+        if (
+          ax + grow < box[boxB]! ||
+          ax - grow > box[boxB + 3]! ||
+          ay + grow < box[boxB + 1]! ||
+          ay - grow > box[boxB + 4]! ||
+          az + grow < box[boxB + 2]! ||
+          az - grow > box[boxB + 5]!
+        )
+          continue;
+        for (let n = 0; n < near; n++) {
+          const j = nearB[n]!;
+          counters.sphereTests++;
+          const dx = ax - world[3 * j]!,
+            dy = ay - world[3 * j + 1]!,
+            dz = az - world[3 * j + 2]!;
+          const rb = local[4 * j + 3]!;
+          const limit = ra + rb + reach;
+          const d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 > limit * limit) continue;
+          const distance = Math.sqrt(d2);
+          const depth = ra + rb - distance;
+          if (kept === CONTACTS_PER_PAIR && depth <= cand[PAIR_STRIDE * shallowest + 6]!) continue;
+          let nx: number, ny: number, nz: number;
+          if (distance > 1e-9 * (ra + rb)) {
+            nx = dx / distance;
+            ny = dy / distance;
+            nz = dz / distance;
           } else {
-            nx = 0;
-            ny = 1;
-            nz = 0;
+            // Concentric spheres: separate along the line of the actors' centres, else straight up.
+            const cx = actors.position[3 * a]! - actors.position[3 * b]!;
+            const cy = actors.position[3 * a + 1]! - actors.position[3 * b + 1]!;
+            const cz = actors.position[3 * a + 2]! - actors.position[3 * b + 2]!;
+            const c = Math.sqrt(cx * cx + cy * cy + cz * cz);
+            if (c > 1e-12) {
+              nx = cx / c;
+              ny = cy / c;
+              nz = cz / c;
+            } else {
+              nx = 0;
+              ny = 1;
+              nz = 0;
+            }
           }
-        }
-        // The contact point: the middle of the overlap (or of the gap) along the normal.
-        const along = rb - 0.5 * depth;
-        const o = kept < CONTACTS_PER_PAIR ? PAIR_STRIDE * kept++ : PAIR_STRIDE * shallowest;
-        cand[o] = nx;
-        cand[o + 1] = ny;
-        cand[o + 2] = nz;
-        cand[o + 3] = world[3 * j]! + nx * along;
-        cand[o + 4] = world[3 * j + 1]! + ny * along;
-        cand[o + 5] = world[3 * j + 2]! + nz * along;
-        cand[o + 6] = depth;
-        cand[o + 7] = ra < rb ? ra : rb;
-        cand[o + 8] = i - firstA;
-        cand[o + 9] = j - firstB;
-        if (kept === CONTACTS_PER_PAIR) {
-          shallowest = 0;
-          for (let k = 1; k < kept; k++) if (cand[PAIR_STRIDE * k + 6]! < cand[PAIR_STRIDE * shallowest + 6]!) shallowest = k;
+          // The contact point: the middle of the overlap (or of the gap) along the normal.
+          const along = rb - 0.5 * depth;
+          const o = kept < CONTACTS_PER_PAIR ? PAIR_STRIDE * kept++ : PAIR_STRIDE * shallowest;
+          cand[o] = nx;
+          cand[o + 1] = ny;
+          cand[o + 2] = nz;
+          cand[o + 3] = world[3 * j]! + nx * along;
+          cand[o + 4] = world[3 * j + 1]! + ny * along;
+          cand[o + 5] = world[3 * j + 2]! + nz * along;
+          cand[o + 6] = depth;
+          cand[o + 7] = ra < rb ? ra : rb;
+          cand[o + 8] = i - firstA;
+          cand[o + 9] = j - firstB;
+          if (kept === CONTACTS_PER_PAIR) {
+            shallowest = 0;
+            for (let k = 1; k < kept; k++) if (cand[PAIR_STRIDE * k + 6]! < cand[PAIR_STRIDE * shallowest + 6]!) shallowest = k;
+          }
         }
       }
     }
@@ -164,7 +178,10 @@ export function findActorContacts(
       counters.woken++;
     }
     // The deepest CONTACTS_PER_PAIR, of which the solver gets MANIFOLD_SIZE well spread.
-    const chosen = reduceManifold(cand, PAIR_STRIDE, kept, MANIFOLD_SIZE, Math.min(radius[a]!, radius[b]!), picked);
+    const chosen =
+      kind[a] === SHAPE_BOX && kind[b] === SHAPE_BOX
+        ? reduceBoxManifold(cand, PAIR_STRIDE, kept, BOX_PAIR_MANIFOLD_SIZE, Math.min(radius[a]!, radius[b]!), picked)
+        : reduceManifold(cand, PAIR_STRIDE, kept, MANIFOLD_SIZE, Math.min(radius[a]!, radius[b]!), picked);
     for (let k = 0; k < chosen; k++) {
       const o = PAIR_STRIDE * picked[k]!;
       contacts.add(
@@ -200,4 +217,126 @@ export function wake(actors: ActorBuffers, i: number): void {
   if (actors.lost[i] !== 0) return;
   actors.awake[i] = 1;
   actors.restFrames[i] = 0;
+}
+
+/**
+ * Exact contacts of boxes a and b (boxBoxContacts) as candidates; returns how many (at most
+ * BOX_BOX_MAX_POINTS = CONTACTS_PER_PAIR). Rolling radius: half the smaller box's smallest half extent,
+ * what its contact spheres had.
+ */
+function boxBoxCandidates(actors: ActorBuffers, a: number, b: number, reach: number, cand: Float64Array): number {
+  const position = actors.position;
+  const size = actors.size;
+  const rotation = actors.rotation;
+  const n = boxBoxContacts(
+    position[3 * a]!,
+    position[3 * a + 1]!,
+    position[3 * a + 2]!,
+    rotation,
+    9 * a,
+    size[3 * a]!,
+    size[3 * a + 1]!,
+    size[3 * a + 2]!,
+    position[3 * b]!,
+    position[3 * b + 1]!,
+    position[3 * b + 2]!,
+    rotation,
+    9 * b,
+    size[3 * b]!,
+    size[3 * b + 1]!,
+    size[3 * b + 2]!,
+    reach,
+    boxPoints,
+    0,
+  );
+  const roll = 0.5 * Math.min(size[3 * a]!, size[3 * a + 1]!, size[3 * a + 2]!, size[3 * b]!, size[3 * b + 1]!, size[3 * b + 2]!);
+  for (let k = 0; k < n; k++) {
+    const p = BOX_BOX_STRIDE * k;
+    const o = PAIR_STRIDE * k;
+    cand[o] = boxBoxNormal[0]!;
+    cand[o + 1] = boxBoxNormal[1]!;
+    cand[o + 2] = boxBoxNormal[2]!;
+    cand[o + 3] = boxPoints[p]!;
+    cand[o + 4] = boxPoints[p + 1]!;
+    cand[o + 5] = boxPoints[p + 2]!;
+    cand[o + 6] = boxPoints[p + 3]!;
+    cand[o + 7] = roll;
+    cand[o + 8] = boxPoints[p + 4]!;
+    cand[o + 9] = boxPoints[p + 5]!;
+  }
+  return n;
+}
+
+/**
+ * Contacts of each contact sphere of actor `spheres` (a sphere or a capsule) with the box of actor `box`
+ * (sphereBoxContact), the deepest CONTACTS_PER_PAIR kept as candidates of the pair (a, b): `boxIsA` says
+ * which of the two the box is, so the normal points from b towards a. Features: the sphere's index on
+ * its side, 0 on the box's. Rolling radius: the smaller of the sphere's and the box's contact spheres',
+ * as when the box was its spheres (a ball rolling on a box meets the same resistance as before).
+ */
+function sphereBoxCandidates(
+  actors: ActorBuffers,
+  spheres: number,
+  box: number,
+  boxIsA: boolean,
+  reach: number,
+  cand: Float64Array,
+  counters: ActorContactCounters,
+): number {
+  const position = actors.position;
+  const size = actors.size;
+  const rotation = actors.rotation;
+  const local = actors.sphereLocal;
+  const world = actors.sphereWorld;
+  const bounds = actors.box;
+  const cx = position[3 * box]!,
+    cy = position[3 * box + 1]!,
+    cz = position[3 * box + 2]!;
+  const hx = size[3 * box]!,
+    hy = size[3 * box + 1]!,
+    hz = size[3 * box + 2]!;
+  const first = actors.sphereStart[spheres]!;
+  const last = first + actors.sphereCount[spheres]!;
+  const flip = boxIsA ? -1 : 1;
+  const result = sphereBoxResult;
+  let kept = 0;
+  let shallowest = 0;
+  for (let s = first; s < last; s++) {
+    const sx = world[3 * s]!,
+      sy = world[3 * s + 1]!,
+      sz = world[3 * s + 2]!;
+    const sr = local[4 * s + 3]!;
+    const grow = sr + reach;
+    const o6 = 6 * box;
+    if (
+      sx + grow < bounds[o6]! ||
+      sx - grow > bounds[o6 + 3]! ||
+      sy + grow < bounds[o6 + 1]! ||
+      sy - grow > bounds[o6 + 4]! ||
+      sz + grow < bounds[o6 + 2]! ||
+      sz - grow > bounds[o6 + 5]!
+    )
+      continue;
+    counters.sphereTests++;
+    sphereBoxContact(sx, sy, sz, sr, cx, cy, cz, rotation, 9 * box, hx, hy, hz);
+    const depth = result[6]!;
+    if (depth < -reach) continue;
+    if (kept === CONTACTS_PER_PAIR && depth <= cand[PAIR_STRIDE * shallowest + 6]!) continue;
+    const o = kept < CONTACTS_PER_PAIR ? PAIR_STRIDE * kept++ : PAIR_STRIDE * shallowest;
+    cand[o] = flip * result[0]!;
+    cand[o + 1] = flip * result[1]!;
+    cand[o + 2] = flip * result[2]!;
+    cand[o + 3] = result[3]!;
+    cand[o + 4] = result[4]!;
+    cand[o + 5] = result[5]!;
+    cand[o + 6] = depth;
+    cand[o + 7] = Math.min(sr, 0.5 * Math.min(hx, hy, hz));
+    cand[o + 8] = boxIsA ? 0 : s - first;
+    cand[o + 9] = boxIsA ? s - first : 0;
+    if (kept === CONTACTS_PER_PAIR) {
+      shallowest = 0;
+      for (let k = 1; k < kept; k++) if (cand[PAIR_STRIDE * k + 6]! < cand[PAIR_STRIDE * shallowest + 6]!) shallowest = k;
+    }
+  }
+  return kept;
 }

@@ -202,7 +202,7 @@ export class ActorWorld {
     terrainContacts: 0,
     actorContacts: 0,
     /** triangleQueries: actors that needed their triangles; walks: of those, lists gathered by a BVH walk (the rest reused theirs). */
-    terrain: { triangleQueries: 0, walks: 0, trianglesNear: 0, sphereTriangleTests: 0 },
+    terrain: { triangleQueries: 0, walks: 0, trianglesNear: 0, sphereTriangleTests: 0, boxTriangleTests: 0 },
     actor: { pairsTested: 0, sphereTests: 0, woken: 0 },
     /** Contacts of the last substep found again from the one before (warm-started from its impulses). */
     warmStarted: 0,
@@ -345,7 +345,7 @@ export class ActorWorld {
     c.pairs = 0;
     c.terrainContacts = 0;
     c.actorContacts = 0;
-    c.terrain.triangleQueries = c.terrain.walks = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = 0;
+    c.terrain.triangleQueries = c.terrain.walks = c.terrain.trianglesNear = c.terrain.sphereTriangleTests = c.terrain.boxTriangleTests = 0;
     this.neighbours.resetCounters();
     if (this.triangleSource instanceof TriangleBoxQuery) this.triangleSource.resetCounters();
     c.actor.pairsTested = c.actor.sphereTests = c.actor.woken = 0;

@@ -1,8 +1,10 @@
 import { InvalidParameterError } from '../errors';
 
 /**
- * The three actor shapes, their mass properties, the contact spheres that stand in for them in every
- * collision test, and their drag (coefficient and area projected across the wind).
+ * The three actor shapes, their mass properties, the contact spheres that stand in for them in the
+ * collision tests (a box's own contacts are exact — boxTriangle.ts, boxContacts.ts — its spheres bound
+ * it for the broad-phase and the tests that still read them), and their drag (coefficient and area
+ * projected across the wind).
  *
  * Sizes are three numbers per actor, in the actor's local frame:
  *   sphere   (radius, radius, radius)

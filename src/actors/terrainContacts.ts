@@ -1,11 +1,18 @@
 import type { ActorBuffers } from './actorBuffers';
+import { BOX_TRIANGLE_MAX_POINTS, BOX_TRIANGLE_STRIDE, boxTriangleContacts } from './boxTriangle';
 import { closestPointOnTriangle } from './closestPointOnTriangle';
 import { TERRAIN, type ContactBuffer } from './contactBuffer';
-import { MANIFOLD_SIZE, reduceManifold } from './manifold';
+import { MANIFOLD_SIZE, reduceBoxManifold, reduceManifold } from './manifold';
+import { SHAPE_BOX } from './shapes';
 import { TRIANGLE_STRIDE, writeTriangleRecords, type TerrainNeighbours, type TriangleSource } from './terrainNeighbours';
 
 export type { TriangleSource };
 
+/**
+ * Terrain contacts a box keeps: its exact contacts on a plane are the corners of one face, and four of
+ * them hold it as well as more would (a box on a fold keeps two per side).
+ */
+const BOX_MANIFOLD_SIZE = 4;
 /** A contact sphere keeps at most this many triangle contacts, with clearly different normals. */
 const CONTACTS_PER_SPHERE = 3;
 /** Contacts of one sphere whose normals are closer than this (cosine) merge into the deepest. */
@@ -15,9 +22,13 @@ export interface TerrainContactCounters {
   triangleQueries: number;
   trianglesNear: number;
   sphereTriangleTests: number;
+  /** Box actor–triangle pairs given to the exact box–triangle test. */
+  boxTriangleTests: number;
 }
 
 const closest = new Float64Array(3);
+/** The current box–triangle call's points. */
+const boxPoints = new Float64Array(BOX_TRIANGLE_STRIDE * BOX_TRIANGLE_MAX_POINTS);
 /** The current actor's triangle records when no neighbour lists are kept. */
 let triangleCache = new Float64Array(TRIANGLE_STRIDE * 64);
 const unionScratch = new Float64Array(6);
@@ -39,6 +50,8 @@ const candidates = new Float64Array(SPHERE_STRIDE * CONTACTS_PER_SPHERE);
  * - anything further is no contact. Gaps up to `speculative` (how far the actor can travel this substep)
  *   are kept as negative depths for the solver to close without tunnelling.
  * The terrain is one-sided: triangle normals come from the winding, (v1 − v0) × (v2 − v0).
+ * A box skips its contact spheres: its contacts come from the exact box–triangle test (boxTriangle.ts),
+ * the corners of its face clipped to each triangle under it, with the triangle's normal.
  * An actor keeps at most MANIFOLD_SIZE of its spheres' contacts, well spread (see reduceManifold).
  * With `neighbours`, each actor's triangle list is kept across substeps (TerrainNeighbours); without,
  * `source` is walked for every actor every substep.
@@ -65,6 +78,7 @@ export function findTerrainContacts(
   const local = actors.sphereLocal;
   const world = actors.sphereWorld;
   const cand = candidates;
+  const kind = actors.kind;
   for (let i = 0; i < count; i++) {
     if (awake[i] === 0) continue;
     const vx = velocity[3 * i]!,
@@ -122,8 +136,11 @@ export function findTerrainContacts(
       nearMaxY = union[u + 4]!,
       nearMaxZ = union[u + 5]!;
     const first = sphereStart[i]!;
-    const last = first + sphereCount[i]!;
+    const last = kind[i] === SHAPE_BOX ? first : first + sphereCount[i]!;
     let actorKept = 0;
+    if (kind[i] === SHAPE_BOX) {
+      actorKept = boxCandidates(actors, i, tri, base, found, reach, counters);
+    }
     for (let s = first; s < last; s++) {
       const cx = world[3 * s]!,
         cy = world[3 * s + 1]!,
@@ -219,7 +236,10 @@ export function findTerrainContacts(
         actorKept++;
       }
     }
-    const chosen = reduceManifold(actorCandidates, ACTOR_STRIDE, actorKept, MANIFOLD_SIZE, radius[i]!, picked);
+    const chosen =
+      kind[i] === SHAPE_BOX
+        ? reduceBoxManifold(actorCandidates, ACTOR_STRIDE, actorKept, BOX_MANIFOLD_SIZE, radius[i]!, picked)
+        : reduceManifold(actorCandidates, ACTOR_STRIDE, actorKept, MANIFOLD_SIZE, radius[i]!, picked);
     contacts.terrainCount += chosen;
     for (let k = 0; k < chosen; k++) {
       const o = ACTOR_STRIDE * picked[k]!;
@@ -227,6 +247,103 @@ export function findTerrainContacts(
       contacts.add(i, TERRAIN, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!, c[o + 6]!, c[o + 7]!, c[o + 8]!, c[o + 9]!);
     }
   }
+}
+
+/**
+ * The exact contacts of box actor i with the `found` triangle records at tri[base…] (boxTriangleContacts
+ * per triangle whose bounds meet the box's grown by `reach`), written to actorCandidates; returns how many.
+ * Feature of a: the contact's feature id on the box; the rolling radius is half the box's smallest half
+ * extent (what its contact spheres had), so a box's spin still meets the same resistance.
+ */
+function boxCandidates(
+  actors: ActorBuffers,
+  i: number,
+  tri: Float64Array,
+  base: number,
+  found: number,
+  reach: number,
+  counters: TerrainContactCounters,
+): number {
+  const box = actors.box;
+  const b = 6 * i;
+  const minX = box[b]! - reach,
+    minY = box[b + 1]! - reach,
+    minZ = box[b + 2]! - reach,
+    maxX = box[b + 3]! + reach,
+    maxY = box[b + 4]! + reach,
+    maxZ = box[b + 5]! + reach;
+  const position = actors.position;
+  const cx = position[3 * i]!,
+    cy = position[3 * i + 1]!,
+    cz = position[3 * i + 2]!;
+  const size = actors.size;
+  const hx = size[3 * i]!,
+    hy = size[3 * i + 1]!,
+    hz = size[3 * i + 2]!;
+  const rollRadius = 0.5 * Math.min(hx, hy, hz);
+  const rotation = actors.rotation;
+  const r = 9 * i;
+  const points = boxPoints;
+  let kept = 0;
+  for (let t = 0; t < found; t++) {
+    const o = base + TRIANGLE_STRIDE * t;
+    if (tri[o + 9]! > maxX || tri[o + 10]! < minX) continue;
+    if (tri[o + 11]! > maxY || tri[o + 12]! < minY) continue;
+    if (tri[o + 13]! > maxZ || tri[o + 14]! < minZ) continue;
+    if (tri[o + 18] !== 0) continue;
+    counters.boxTriangleTests++;
+    const fx = tri[o + 15]!,
+      fy = tri[o + 16]!,
+      fz = tri[o + 17]!;
+    const n = boxTriangleContacts(
+      cx,
+      cy,
+      cz,
+      rotation,
+      r,
+      hx,
+      hy,
+      hz,
+      tri[o]!,
+      tri[o + 1]!,
+      tri[o + 2]!,
+      tri[o + 3]!,
+      tri[o + 4]!,
+      tri[o + 5]!,
+      tri[o + 6]!,
+      tri[o + 7]!,
+      tri[o + 8]!,
+      fx,
+      fy,
+      fz,
+      reach,
+      points,
+      0,
+    );
+    if (n === 0) continue;
+    if (actorCandidates.length < ACTOR_STRIDE * (kept + n)) {
+      const grown = new Float64Array(2 * Math.max(actorCandidates.length, ACTOR_STRIDE * (kept + n)));
+      grown.set(actorCandidates);
+      actorCandidates = grown;
+    }
+    const out = actorCandidates;
+    const triangle = tri[o + 19]!;
+    for (let k = 0; k < n; k++) {
+      const p = BOX_TRIANGLE_STRIDE * k;
+      const to = ACTOR_STRIDE * kept++;
+      out[to] = fx;
+      out[to + 1] = fy;
+      out[to + 2] = fz;
+      out[to + 3] = points[p]!;
+      out[to + 4] = points[p + 1]!;
+      out[to + 5] = points[p + 2]!;
+      out[to + 6] = points[p + 3]!;
+      out[to + 7] = rollRadius;
+      out[to + 8] = points[p + 4]!;
+      out[to + 9] = triangle;
+    }
+  }
+  return kept;
 }
 
 function write(

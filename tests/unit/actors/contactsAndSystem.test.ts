@@ -88,8 +88,8 @@ describe('terrain contacts', () => {
     }
     const viaBvh = new ContactBuffer();
     const viaAll = new ContactBuffer();
-    const countersBvh = { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 };
-    const countersAll = { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0 };
+    const countersBvh = { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0, boxTriangleTests: 0 };
+    const countersAll = { triangleQueries: 0, trianglesNear: 0, sphereTriangleTests: 0, boxTriangleTests: 0 };
     findTerrainContacts(world.actors, new SortedQuery(new TriangleBoxQuery(bvh)), bvh.positions, bvh.indices, viaBvh, 1 / 60, 0.05, countersBvh);
     findTerrainContacts(world.actors, new AllTriangles(bvh.positions, bvh.indices), bvh.positions, bvh.indices, viaAll, 1 / 60, 0.05, countersAll);
     expect(viaBvh.count).toBeGreaterThan(200);

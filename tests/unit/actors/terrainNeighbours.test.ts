@@ -7,10 +7,11 @@ import { findTerrainContacts } from '../../../src/actors/terrainContacts';
 import { TerrainNeighbours } from '../../../src/actors/terrainNeighbours';
 import { TriangleBoxQuery } from '../../../src/actors/triangleBoxQuery';
 
-const counters = (): { triangleQueries: number; trianglesNear: number; sphereTriangleTests: number } => ({
+const counters = (): { triangleQueries: number; trianglesNear: number; sphereTriangleTests: number; boxTriangleTests: number } => ({
   triangleQueries: 0,
   trianglesNear: 0,
   sphereTriangleTests: 0,
+  boxTriangleTests: 0,
 });
 
 /** Normal, point, depth, rolling radius, bodies and features of every contact. */
