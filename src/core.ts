@@ -52,5 +52,12 @@ export {
   simdBoxTrianglesUnavailableReason,
 } from './query/boxTriangle/boxTriangleKernel';
 export { SimdCapsuleKernel } from './query/capsule/capsuleKernel';
+export {
+  CapsulePool,
+  CapsulePoolUnavailableError,
+  type CapsulePoolOptions,
+  type CapsulePoolSweep,
+  type CapsulePoolSweepOptions,
+} from './query/capsule/capsulePool';
 export { loadSimdCapsules, simdCapsuleKernel, simdCapsulesUnavailableReason, sweepCapsulesSimd } from './query/capsule/simdCapsules';
 export { loadAllKernels } from './loadKernels';

@@ -18,8 +18,8 @@ export interface AppContext {
   /** The element the canvas and overlays live in. */
   readonly root: HTMLElement;
   readonly settings: AppSettings;
-  /** The page's ray pool, when it has workers (systems that cast ray batches may trace on it). */
-  readonly rayThreads: Pick<PageRayThreads, 'pool'>;
+  /** The page's ray and capsule pools, when they have workers (systems that cast ray batches or sweep capsule batches may run on them). */
+  readonly rayThreads: Pick<PageRayThreads, 'pool' | 'capsulePool'>;
   /**
    * The page's keyboard: a feature takes keys with `shortcuts.claim({ owner, codes, help, active, down, up })`;
    * while `active()` holds they are its own, before the page's shortcuts and the fly camera (no window

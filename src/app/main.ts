@@ -270,9 +270,11 @@ class App implements SceneLoaderHost, PresenterHost {
     const scene = this.status.scene;
     const threads = result.points.map((point) => point.threads);
     const rows = sweepPhases(result.points).map((phase) => ({ phase, medians: sweepMedians(result.points, phase) }));
-    const text = [`scene ${scene} · ${navigator.hardwareConcurrency} hardware threads · the ray emitters trace on the pool`, '', result.table].join(
-      '\n',
-    );
+    const text = [
+      `scene ${scene} · ${navigator.hardwareConcurrency} hardware threads · on the pools: the ray emitters' casts and the capsule crowd's sweeps`,
+      '',
+      result.table,
+    ].join('\n');
     this.status.sweepResult = text;
     this.resultDialog.show('Thread sweep', text, threadSweepChart(threads, rows));
   }

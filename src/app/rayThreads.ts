@@ -1,21 +1,25 @@
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import { MAX_POOL_WORKERS, RayPool, hardwareThreads, sharedMemoryUnavailableReason } from '../core';
+import { CapsulePool, MAX_POOL_WORKERS, RayPool, hardwareThreads, sharedMemoryUnavailableReason } from '../core';
 import type { HudLine } from '../ui/timingHud';
 
 /**
- * The page's ray threads: a RayPool (src/query/rays/rayPool.ts) that the ray emitters trace on, made
- * once the page is cross-origin isolated, and the "worker threads" slider that sizes it live (default
- * hardware threads − 1; 0: the main thread alone). Without isolation there is no pool: everything runs
- * on the main thread as before, and the HUD says why. Hits are bit for bit the same either way.
+ * The page's threads: a RayPool (src/query/rays/rayPool.ts) that the ray emitters trace on and a
+ * CapsulePool (src/query/capsule/capsulePool.ts) that the capsule crowd sweeps on, made once the page is
+ * cross-origin isolated, and the "worker threads" slider that sizes both live (default hardware threads
+ * − 1; 0: the main thread alone). Without isolation there are no pools: everything runs on the main
+ * thread as before, and the HUD says why. Hits and contacts are bit for bit the same either way.
  */
 export class PageRayThreads {
   /** The pool while it has workers to lend, else null (the systems then cast on the main thread). */
   pool: RayPool | null = null;
+  /** The capsule pool while it has workers to lend, else null. */
+  capsulePool: CapsulePool | null = null;
   readonly settings = { workers: RayPool.defaultWorkers() };
   /** Why the page runs on one thread ('' while threads are possible). */
   private unavailable = sharedMemoryUnavailableReason() ?? '';
   private created: RayPool | null = null;
+  private createdCapsules: CapsulePool | null = null;
   /** The resize under way (its loop applies the last value asked for), and whether one was asked for meanwhile. */
   private applying: Promise<void> | null = null;
   private pending = false;
@@ -43,25 +47,27 @@ export class PageRayThreads {
       folder.close();
       return;
     }
-    void RayPool.create({ workers: 0 }).then(
-      (pool) => {
+    // The crowd sweeps on one thread when its pool cannot start; the rays keep theirs.
+    const capsules = CapsulePool.create({ workers: 0 }).catch((error: unknown) => {
+      this.report(`capsule threads: ${error instanceof Error ? error.message : String(error)}; the crowd sweeps on one thread`);
+      return null;
+    });
+    void Promise.all([RayPool.create({ workers: 0 }), capsules]).then(
+      ([pool, capsulePool]) => {
         this.created = pool;
+        this.createdCapsules = capsulePool;
         return this.apply().then(changed);
       },
       (error: unknown) => {
         this.unavailable = error instanceof Error ? error.message : String(error);
         slider.disable();
+        sweepButton?.disable();
         this.report(`threads: ${this.unavailable}; the page runs on one thread`);
       },
     );
   }
 
-  /** Whether a pool exists to size (the page is isolated and the pool started). */
-  get available(): boolean {
-    return this.created !== null;
-  }
-
-  /** Sets the slider to `workers` and sizes the pool to it; resolves once it has them. */
+  /** Sets the slider to `workers` and sizes the pools to it; resolves once they have them. */
   async setWorkers(workers: number): Promise<void> {
     this.settings.workers = workers;
     this.slider?.updateDisplay();
@@ -84,6 +90,11 @@ export class PageRayThreads {
           const workers = Math.round(this.settings.workers);
           await pool.setWorkers(workers);
           this.pool = pool.workers > 0 ? pool : null;
+          const capsulePool = this.createdCapsules;
+          if (capsulePool !== null) {
+            await capsulePool.setWorkers(workers);
+            this.capsulePool = capsulePool.workers > 0 ? capsulePool : null;
+          }
         } while (this.pending);
       } catch (error) {
         this.report(`threads: ${error instanceof Error ? error.message : String(error)}`);
@@ -102,15 +113,15 @@ export class PageRayThreads {
         detail: `1 thread: ${this.unavailable}; the ray worker pool needs SharedArrayBuffer (COOP same-origin + COEP require-corp)`,
       };
     const pool = this.created;
-    const notices = pool?.notices ?? [];
+    const notices = [...(pool?.notices ?? []), ...(this.createdCapsules?.notices ?? []).map((notice) => `capsule pool: ${notice}`)];
     const last = notices.length > 0 ? ` · ${notices[notices.length - 1]}` : '';
     const threads = (this.pool?.workers ?? 0) + 1;
     const hardware = hardwareThreads();
     return {
       text: `${threads} ray thread${threads === 1 ? '' : 's'} · cross-origin isolated (${hardware} hardware threads)${last}`,
       detail:
-        `cross-origin isolated: the ray emitters trace on the main thread and ${threads - 1} pool worker${threads === 2 ? '' : 's'} ` +
-        `over shared memory (${hardware} hardware threads); other systems run on the main thread${notices.length > 0 ? `; ${notices.join('; ')}` : ''}`,
+        `cross-origin isolated: the ray emitters trace and the capsule crowd sweeps on the main thread and ${threads - 1} pool worker${threads === 2 ? '' : 's'} ` +
+        `each over shared memory (${hardware} hardware threads); other systems run on the main thread${notices.length > 0 ? `; ${notices.join('; ')}` : ''}`,
     };
   }
 }

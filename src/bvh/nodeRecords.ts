@@ -75,7 +75,7 @@ export function decodeFrames(nodes: QuantizedNodes): Float64Array {
 }
 
 /** Copies each node into its 128-byte record and adds its frame (decodeFrames), stored as float32. */
-export function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBuffer, start: number): void {
+export function writeNodeRecords(nodes: QuantizedNodes, buffer: ArrayBufferLike, start: number): void {
   const count = nodes.nodeCount;
   const bytes = new Uint8Array(buffer, start, NODE_RECORD_BYTES * count);
   const records = new Float32Array(buffer, start, (NODE_RECORD_BYTES / 4) * count);
@@ -129,7 +129,7 @@ export function quantizedNodesOf(bvh: BVH): QuantizedNodes {
  */
 export function rewriteNodeRecords(
   nodes: QuantizedNodes,
-  buffer: ArrayBuffer,
+  buffer: ArrayBufferLike,
   start: number,
   frames: Float64Array,
   list: Int32Array,

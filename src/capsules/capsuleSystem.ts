@@ -3,6 +3,7 @@ import { MASK_ALL } from '../bvh/collisionMasks';
 import type { StateHasher } from '../math/hash';
 import { DEFAULT_KERNEL, KERNEL_LABELS, type Kernel } from '../platform/kernels';
 import { CapsuleCrowd, type CrowdState } from '../query/capsule/capsuleCrowd';
+import type { CapsulePool } from '../query/capsule/capsulePool';
 import type { CapsuleSweeper, SweepCounters } from '../query/capsule/capsuleTypes';
 import { CapsuleCharacter } from '../query/capsule/characterController';
 import { simdCapsuleKernel, simdCapsulesUnavailableReason } from '../query/capsule/simdCapsules';
@@ -72,7 +73,8 @@ const DROP_HEIGHT = 1;
  * and whenever its settings change, so a paused page still sees it follow the pointer.
  *
  * The WebAssembly SIMD kernel is used once loaded (loadSimdCapsules; the page and the runner load it);
- * until then, or where WebAssembly SIMD is missing, TypeScript sweeps and the metrics say so.
+ * until then, or where WebAssembly SIMD is missing, TypeScript sweeps and the metrics say so. The
+ * crowd's batch is swept on a pool of threads when one is given (threads), with the very same contacts.
  */
 export class CapsuleSystem implements SimSystem {
   readonly name = 'capsules';
@@ -93,7 +95,29 @@ export class CapsuleSystem implements SimSystem {
   private readonly sweeper: CapsuleSweeper = (bvh, capsules, hits, options) => {
     const simd = this.kernel === 'wasm-simd' ? simdCapsuleKernel() : null;
     this.ran = simd === null ? 'typescript' : 'wasm-simd';
+    this.ranThreads = 1;
     return simd === null ? sweepCapsules(bvh, capsules, hits, options) : simd.sweep(bvh, capsules, hits, options);
+  };
+  /**
+   * A pool of threads for the crowd's batch (src/query/capsule/capsulePool.ts), or null: the calling
+   * thread alone. Used with the SIMD kernel chosen, while the pool has workers and takes the batch
+   * (CapsulePool.sweepNow); otherwise the crowd sweeps on this thread. The contacts are bit for bit the
+   * same either way, so the state and its hash do not depend on it.
+   */
+  threads: CapsulePool | null = null;
+  /** Threads of the last sweep (1: the calling thread alone). */
+  private ranThreads = 1;
+  private readonly crowdSweeper: CapsuleSweeper = (bvh, capsules, hits, options) => {
+    const pool = this.threads;
+    if (this.kernel === 'wasm-simd' && pool !== null && pool.workers > 0 && options?.trace === undefined) {
+      const pooled = pool.sweepNow(bvh, capsules, hits, options);
+      if (pooled !== null) {
+        this.ran = 'wasm-simd';
+        this.ranThreads = pooled.threads;
+        return pooled.counters;
+      }
+    }
+    return this.sweeper(bvh, capsules, hits, options);
   };
   // This step's work, over all parts.
   private sweeps = 0;
@@ -123,7 +147,7 @@ export class CapsuleSystem implements SimSystem {
   /** The kernel of the last sweep, and why not the chosen one when they differ. */
   kernelRan(): string {
     const ran = this.ran ?? (this.kernel === 'wasm-simd' && simdCapsuleKernel() !== null ? 'wasm-simd' : 'typescript');
-    if (ran === this.kernel) return KERNEL_LABELS[ran];
+    if (ran === this.kernel) return this.ranThreads > 1 ? `${KERNEL_LABELS[ran]} on ${this.ranThreads} threads` : KERNEL_LABELS[ran];
     return `${KERNEL_LABELS[ran]} (WebAssembly SIMD ${simdCapsulesUnavailableReason() || 'not loaded'})`;
   }
 
@@ -378,7 +402,7 @@ export class CapsuleSystem implements SimSystem {
       halfHeight: section.halfHeight,
       filter: section.filter ?? MASK_ALL,
     });
-    crowd.sweeper = this.sweeper;
+    crowd.sweeper = this.crowdSweeper;
     crowd.resize(section.count);
     return crowd;
   }

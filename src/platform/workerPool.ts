@@ -1,7 +1,7 @@
 /**
  * A pool of workers that take part in jobs over one shared memory, with the calling thread working
  * too. It knows nothing of the work: a job is a message per worker (what to do is in shared memory,
- * claimed chunk by chunk with an atomic counter, see src/query/rays/rayChunks.ts) and a function the
+ * claimed chunk by chunk with an atomic counter, see chunkClaims.ts) and a function the
  * calling thread runs meanwhile. run() resolves once every worker that got the job has answered it, or
  * died: a worker that throws, exits or is terminated during a job is dropped from the pool with a
  * notice, and the caller finishes whatever it left undone (the job outcome names it).

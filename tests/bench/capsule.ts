@@ -19,19 +19,19 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import { buildBVH } from '../../src/bvh/index';
 import { Random } from '../../src/math/random';
-import {
-  createCapsuleBatch,
-  createCapsuleHits,
-  sweepCapsules,
-  type CapsuleBatch,
-  type CapsuleHits,
-  type SweepCounters,
-} from '../../src/query/capsule/index';
+import { createCapsuleHits, sweepCapsules, type CapsuleBatch, type CapsuleHits, type SweepCounters } from '../../src/query/capsule/index';
 import { loadSimdCapsules } from '../../src/query/capsule/simdCapsules';
 import { generateTerrain, sampleTerrainHeight } from '../../src/terrain/index';
 import { compareWithReference, randomSweeps, type Mesh } from '../unit/capsule/capsuleCheck';
 import { pairedCpuMany, timed } from './_pairedCpu';
 import { BenchReport, formatSpread, pairedRow } from './_report';
+import {
+  CAPSULE_HALF_HEIGHT as HALF_HEIGHT,
+  CAPSULE_LIFT as LIFT,
+  CAPSULE_MOTION as MOTION,
+  CAPSULE_RADIUS as RADIUS,
+  benchSweeps,
+} from './_capsuleSets';
 import { coplanarTerraces, flatPlane, heightAt, needles, sharpRidges, spikes } from '../unit/capsule/heightfields';
 
 const quick = process.argv.includes('--quick');
@@ -44,38 +44,12 @@ if (checkArgument >= 0) {
 const CELLS = quick ? 64 : 512;
 const SWEEPS = quick ? 1_000 : 10_000;
 const PAIRS = quick ? 2 : 11;
-const RADIUS = 0.5;
-const HALF_HEIGHT = 1;
-const MOTION = 20;
-const LIFT = 5;
 const SEED = 20170302;
 
 const mesh = generateTerrain({ cells: CELLS, seed: SEED });
 const bvh = buildBVH(mesh.positions, mesh.indices, { layouts: ['quantized'] });
 
-function makeSweeps(random: Random): CapsuleBatch {
-  const batch = createCapsuleBatch(SWEEPS);
-  const half = mesh.params.worldSize / 2 - MOTION - 2;
-  for (let i = 0; i < SWEEPS; i++) {
-    const x = random.range(-half, half),
-      z = random.range(-half, half);
-    const y = sampleTerrainHeight(mesh, x, z) + LIFT;
-    const [ax, ay, az] = unitVector(random);
-    batch.start.set([x - ax * HALF_HEIGHT, y - ay * HALF_HEIGHT, z - az * HALF_HEIGHT], 3 * i);
-    batch.end.set([x + ax * HALF_HEIGHT, y + ay * HALF_HEIGHT, z + az * HALF_HEIGHT], 3 * i);
-    batch.radius[i] = RADIUS;
-    const [mx, my, mz] = unitVector(random);
-    batch.motion.set([mx * MOTION, my * MOTION, mz * MOTION], 3 * i);
-  }
-  return batch;
-}
-
-function unitVector(random: Random): [number, number, number] {
-  const y = random.range(-1, 1);
-  const angle = random.range(0, 2 * Math.PI);
-  const r = Math.sqrt(1 - y * y);
-  return [r * Math.cos(angle), y, r * Math.sin(angle)];
-}
+const makeSweeps = (random: Random): CapsuleBatch => benchSweeps(mesh, SWEEPS, random);
 
 await RAPIER.init();
 const world = new RAPIER.World({ x: 0, y: 0, z: 0 });

@@ -3,27 +3,12 @@
 // cannot change them). The memory layout is written by src/query/capsule/capsuleKernel.ts, which owns every
 // address passed in here.
 
-import { bestT, bestTriangle, contactNx, contactNy, contactNz, contactPx, contactPy, contactPz, loadCapsule } from './capsuleState';
-import {
-  DRAINED,
-  keptTriangles,
-  leavesVisited,
-  nodesVisited,
-  pairsKept,
-  pairsTested,
-  setScene,
-  subtreesMasked,
-  sweepCapsule,
-  traceCount,
-  trianglesMasked,
-  trianglesTested,
-} from './walk';
+import { setBatch, sweepRange } from './capsuleBatch';
+import { COUNTER_BYTES, storeCounters } from './counters';
+import { setScene } from './walk';
 
-/** Counters of the last batch (i32 each): nodes, triangles, pairs kept, pairs tested, the six pair
- *  types drained (sphere–vertex, sphere–edge, sphere–face, cylinder–vertex, cylinder–edge,
- *  cylinder–face), hits, invalid capsules, traced triangles, leaves, culled triangles, masked subtrees,
- *  masked triangles. */
-const COUNTERS: usize = memory.data(80, 16);
+/** Counters of the last batch (counters.ts). */
+const COUNTERS: usize = memory.data(<i32>COUNTER_BYTES, 16);
 
 /** Where JavaScript may start placing data. */
 export function heapBase(): usize {
@@ -31,10 +16,6 @@ export function heapBase(): usize {
 }
 export function countersAt(): usize {
   return COUNTERS;
-}
-
-function finite(x: f64): bool {
-  return Math.abs(x) < Infinity;
 }
 
 /**
@@ -87,70 +68,7 @@ export function sweepCapsules(
     referenceMasksAt,
     nodeMasksAt,
   );
-  let hits = 0;
-  let invalid = 0;
-  for (let i = 0; i < count; i++) {
-    const i3 = <usize>(12 * i);
-    const ax = <f64>load<f32>(startAt + i3),
-      ay = <f64>load<f32>(startAt + i3, 4),
-      az = <f64>load<f32>(startAt + i3, 8);
-    const bx = <f64>load<f32>(endAt + i3),
-      by = <f64>load<f32>(endAt + i3, 4),
-      bz = <f64>load<f32>(endAt + i3, 8);
-    const mx = <f64>load<f32>(motionAt + i3),
-      my = <f64>load<f32>(motionAt + i3, 4),
-      mz = <f64>load<f32>(motionAt + i3, 8);
-    const r = <f64>load<f32>(radiusAt + <usize>(4 * i));
-    const valid =
-      finite(ax) &&
-      finite(ay) &&
-      finite(az) &&
-      finite(bx) &&
-      finite(by) &&
-      finite(bz) &&
-      finite(mx) &&
-      finite(my) &&
-      finite(mz) &&
-      r >= 0 &&
-      finite(r);
-    const point = pointAt + i3,
-      normal = normalAt + i3;
-    store<u64>(point, 0);
-    store<f32>(point, 0, 8);
-    store<u64>(normal, 0);
-    store<f32>(normal, 0, 8);
-    if (!valid) {
-      store<f32>(toiAt + <usize>(4 * i), NaN);
-      store<i32>(triangleAt + <usize>(4 * i), -1);
-      invalid++;
-      continue;
-    }
-    loadCapsule(ax, ay, az, bx, by, bz, mx, my, mz, r);
-    if (nodeCount > 0) sweepCapsule(i == traceCapsule);
-    store<i32>(triangleAt + <usize>(4 * i), bestTriangle);
-    if (bestTriangle < 0) {
-      store<f32>(toiAt + <usize>(4 * i), 1);
-      continue;
-    }
-    hits++;
-    store<f32>(toiAt + <usize>(4 * i), <f32>bestT);
-    store<f32>(point, <f32>contactPx);
-    store<f32>(point, <f32>contactPy, 4);
-    store<f32>(point, <f32>contactPz, 8);
-    store<f32>(normal, <f32>contactNx);
-    store<f32>(normal, <f32>contactNy, 4);
-    store<f32>(normal, <f32>contactNz, 8);
-  }
-  store<i32>(COUNTERS, nodesVisited);
-  store<i32>(COUNTERS, trianglesTested, 4);
-  store<i32>(COUNTERS, pairsKept, 8);
-  store<i32>(COUNTERS, pairsTested, 12);
-  memory.copy(COUNTERS + 16, DRAINED, 24);
-  store<i32>(COUNTERS, hits, 40);
-  store<i32>(COUNTERS, invalid, 44);
-  store<i32>(COUNTERS, traceCount, 48);
-  store<i32>(COUNTERS, leavesVisited, 52);
-  store<i32>(COUNTERS, trianglesTested - keptTriangles, 56);
-  store<i32>(COUNTERS, subtreesMasked, 60);
-  store<i32>(COUNTERS, trianglesMasked, 64);
+  setBatch(startAt, endAt, motionAt, radiusAt, toiAt, triangleAt, pointAt, normalAt, nodeCount, traceCapsule);
+  sweepRange(0, count);
+  storeCounters(COUNTERS);
 }

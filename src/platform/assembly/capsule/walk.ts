@@ -80,7 +80,8 @@ export let leavesVisited: i32 = 0;
 export let keptTriangles: i32 = 0;
 export let subtreesMasked: i32 = 0;
 export let trianglesMasked: i32 = 0;
-export const DRAINED: usize = memory.data(24, 16); // i32 per pair type
+/** Pairs drained per pair type (i32 × 6); in the shared-memory build, in this thread's scratch (drained()). */
+const DRAINED: usize = memory.data(24, 16);
 export let traceCount: i32 = 0;
 
 // The capsule's box test, set per capsule: f32x4 splats of 1/(d + 0), the centre shifted for near and
@@ -104,6 +105,40 @@ const HIT_SLOT: usize = memory.data(16, 16);
 const HIT_NEAR: usize = memory.data(16, 16);
 const LEAF_REFERENCE: usize = memory.data(4 * LEAF_MAX, 16);
 const LEAF_TESTED: usize = memory.data(4 * LEAF_MAX, 16);
+
+// In the shared-memory build (threads enabled) every instance sees the same static data, so each thread
+// names scratch of its own (setThreadScratch), laid out as below; the single-thread build folds the
+// choice away and keeps the static addresses above.
+const SCRATCH_HIT_SLOT: usize = 0;
+const SCRATCH_HIT_NEAR: usize = 16;
+const SCRATCH_LEAF_REFERENCE: usize = 32;
+const SCRATCH_LEAF_TESTED: usize = SCRATCH_LEAF_REFERENCE + 4 * LEAF_MAX;
+const SCRATCH_DRAINED: usize = SCRATCH_LEAF_TESTED + 4 * LEAF_MAX;
+/** Bytes of one thread's walk scratch (16-byte aligned). */
+export const WALK_SCRATCH_BYTES: usize = (SCRATCH_DRAINED + 24 + 15) & ~15;
+let threadScratch: usize = 0;
+
+/** Shared-memory build: this instance's WALK_SCRATCH_BYTES of scratch (16-byte aligned). */
+export function setThreadScratch(at: usize): void {
+  threadScratch = at;
+}
+
+function hitSlots(): usize {
+  return ASC_FEATURE_THREADS ? threadScratch + SCRATCH_HIT_SLOT : HIT_SLOT;
+}
+function hitNears(): usize {
+  return ASC_FEATURE_THREADS ? threadScratch + SCRATCH_HIT_NEAR : HIT_NEAR;
+}
+function leafReferences(): usize {
+  return ASC_FEATURE_THREADS ? threadScratch + SCRATCH_LEAF_REFERENCE : LEAF_REFERENCE;
+}
+function leafTested(): usize {
+  return ASC_FEATURE_THREADS ? threadScratch + SCRATCH_LEAF_TESTED : LEAF_TESTED;
+}
+/** Where the pairs drained per type (i32 × 6: drain's order of types, tables.ts) are counted. */
+export function drained(): usize {
+  return ASC_FEATURE_THREADS ? threadScratch + SCRATCH_DRAINED : DRAINED;
+}
 
 export function setScene(
   nodesAt: usize,
@@ -135,6 +170,11 @@ export function setScene(
   filter = filterBits;
   referenceMasks = referenceMasksAt;
   nodeMasks = nodeMasksAt;
+  resetCounters();
+}
+
+/** Clears the work counters (the shared-memory build counts each chunk of a batch apart). */
+export function resetCounters(): void {
   nodesVisited = 0;
   trianglesTested = 0;
   pairsKept = 0;
@@ -144,7 +184,7 @@ export function setScene(
   subtreesMasked = 0;
   trianglesMasked = 0;
   traceCount = 0;
-  memory.fill(DRAINED, 0, 24);
+  memory.fill(drained(), 0, 24);
 }
 
 /** Sets the box test's constants for the loaded capsule. */
@@ -189,6 +229,8 @@ type Unfiltered = u16;
 /** The walk, compiled once per marker type; each copy keeps only its own checks. */
 function walk<Kind>(): void {
   const filtered = sizeof<Kind>() == sizeof<Filtered>();
+  const hitSlot = hitSlots(),
+    hitNear = hitNears();
   store<f32>(stack, 0);
   store<i32>(stack, 0, 4);
   let top: usize = 1;
@@ -245,14 +287,14 @@ function walk<Kind>(): void {
     // (ties go to the lower slot, as in orderByExit), missed lanes last; a lane's rank is the number
     // of smaller keys, and the slots land at their ranks.
     const hits = <usize>popcnt(bits);
-    storeByRank(rankOffsets(sortKeys(enter, hitMask)), enter, HIT_SLOT, HIT_NEAR);
+    storeByRank(rankOffsets(sortKeys(enter, hitMask)), enter, hitSlot, hitNear);
 
     // Leaves first, front to back.
     let i: usize = 0;
     do {
-      const word = load<u32>(p + 48 + 4 * <usize>load<i32>(HIT_SLOT + 4 * i));
+      const word = load<u32>(p + 48 + 4 * <usize>load<i32>(hitSlot + 4 * i));
       const type = (word >>> 24) & 15;
-      if (type == 0 || <f64>load<f32>(HIT_NEAR + 4 * i) > bestT * (1 + PLANE_SLACK)) continue;
+      if (type == 0 || <f64>load<f32>(hitNear + 4 * i) > bestT * (1 + PLANE_SLACK)) continue;
       if (filtered) sweepLeafFiltered(word & INDEX_MASK, type - 1);
       else sweepLeaf(word & INDEX_MASK, type - 1);
     } while (++i < hits);
@@ -262,9 +304,9 @@ function walk<Kind>(): void {
     i = hits;
     do {
       i--;
-      const slot = <usize>load<i32>(HIT_SLOT + 4 * i);
+      const slot = <usize>load<i32>(hitSlot + 4 * i);
       const word = load<u32>(p + 48 + 4 * slot);
-      const near = load<f32>(HIT_NEAR + 4 * i);
+      const near = load<f32>(hitNear + 4 * i);
       if (((word >>> 24) & 15) != 0 || <f64>near > limit) continue;
       const out = stack + top * STACK_ENTRY;
       store<f32>(out, near);
@@ -340,8 +382,8 @@ function collect(k: u32, word: i32, waiting: usize): usize {
   pairsKept += popcnt(kept);
   if (tested == 0) return waiting;
   pairsTested += popcnt(tested);
-  store<u32>(LEAF_REFERENCE + 4 * waiting, k);
-  store<i32>(LEAF_TESTED + 4 * waiting, tested);
+  store<u32>(leafReferences() + 4 * waiting, k);
+  store<i32>(leafTested() + 4 * waiting, tested);
   return waiting + 1;
 }
 
@@ -357,15 +399,17 @@ function drain(waiting: usize): void {
 }
 
 function drainType(waiting: usize, type: i32, typeBits: i32): void {
+  const waitingReferences = leafReferences(),
+    waitingTested = leafTested();
   let w: usize = 0;
-  let drained = 0;
+  let pairs = 0;
   do {
-    let bits = load<i32>(LEAF_TESTED + 4 * w) & typeBits;
+    let bits = load<i32>(waitingTested + 4 * w) & typeBits;
     if (bits == 0) continue;
-    const k = load<u32>(LEAF_REFERENCE + 4 * w);
+    const k = load<u32>(waitingReferences + 4 * w);
     const tri = triangleAt(triangles, k);
     const triangle = load<i32>(references + 4 * <usize>k);
-    drained += popcnt(bits);
+    pairs += popcnt(bits);
     do {
       const bit = ctz(bits);
       bits &= bits - 1;
@@ -379,5 +423,6 @@ function drainType(waiting: usize, type: i32, typeBits: i32): void {
       else cylinderFace(tri, triangle);
     } while (bits != 0);
   } while (++w < waiting);
-  store<i32>(DRAINED + 4 * <usize>type, load<i32>(DRAINED + 4 * <usize>type) + drained);
+  const counts = drained();
+  store<i32>(counts + 4 * <usize>type, load<i32>(counts + 4 * <usize>type) + pairs);
 }
