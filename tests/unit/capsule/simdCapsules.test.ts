@@ -86,16 +86,13 @@ function expectSameAsTypeScript(mesh: Mesh, bvh: BVH, batch: CapsuleBatch, optio
   expect(counters.invalid).toBe(expectedCounters.invalid);
   expect(counters.queries).toBe(expectedCounters.queries);
   expect(counters.boxesTested).toBe(4 * counters.nodesVisited);
-  for (const key of [
-    'nodesVisited',
-    'leavesVisited',
-    'trianglesTested',
-    'culled',
-    'pairsKept',
-    'pairsTested',
-    'subtreesMasked',
-    'trianglesMasked',
-  ] as const) {
+  // The kernel's float32 culls keep a rounding slack, so of the triangles both walks reach it may cull a
+  // few fewer; it reaches at least as many (its node boxes are as loose or looser), so those past the
+  // culls are at least as many, and the culled count stays close.
+  expect(counters.trianglesTested - counters.culled).toBeGreaterThanOrEqual(expectedCounters.trianglesTested - expectedCounters.culled);
+  expect(counters.culled).toBeGreaterThanOrEqual(0.99 * expectedCounters.culled - 20);
+  expect(counters.culled).toBeLessThanOrEqual(1.05 * expectedCounters.culled + 20);
+  for (const key of ['nodesVisited', 'leavesVisited', 'trianglesTested', 'pairsKept', 'pairsTested', 'subtreesMasked', 'trianglesMasked'] as const) {
     expect(counters[key]).toBeGreaterThanOrEqual(expectedCounters[key]);
     expect(counters[key]).toBeLessThanOrEqual(1.05 * expectedCounters[key] + 20);
   }
