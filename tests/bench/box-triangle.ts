@@ -31,9 +31,10 @@
  * (boxes placed on the mesh, every pair mapped onto the one box by a similarity). Every set is 16384
  * triangles against the one box, one call per contender, as above.
  *
- * A second table runs the box query over a terrain BVH (overlapBoxes): many probe-sized boxes resting
- * on the surface, in one batched walk or one walk per box, with the optimized test or v1 at the leaves,
- * each paired with v1 per box the same way.
+ * Two more tables run the box query (overlapBoxes) over a BVH of the terrain (boxes of 1..12 cells resting on
+ * the surface) and of the bunny (boxes of 1..12 mean edge lengths centred on its surface), in one batched
+ * walk or one walk per box, with the optimized test, the WebAssembly SIMD test (its float32 rows in the
+ * BVH's leaf order) or v1 at the leaves, each paired with v1 per box the same way.
  *
  *   npx tsx tests/bench/box-triangle.ts           full run
  *   npx tsx tests/bench/box-triangle.ts --quick   smoke run
@@ -300,41 +301,92 @@ console.log(exitLines.join('\n'));
 console.log(disagreements === 0 ? 'Every variant agrees with v1 on every triangle.' : `DISAGREEMENTS: ${disagreements}`);
 console.log(missed.length === 0 ? 'All four targets met by both the optimized test and the SIMD test.' : `Targets missed: ${missed.join('; ')}`);
 
-// The query over a terrain BVH; true when every variant found the same overlaps.
-function queryTable(): boolean {
-  const CELLS = quick ? 48 : 256;
-  const BOXES = quick ? 200 : 4000;
-  const terrain = generateTerrain({ cells: CELLS, seed: SEED });
-  const bvh = buildBVH(terrain.positions, terrain.indices, { layouts: ['quantized'] });
+interface QueryScene {
+  name: string;
+  positions: Float32Array;
+  indices: Uint32Array;
+  probes: BoxBatch;
+  /** What the boxes are, for the table's title. */
+  title: string;
+}
+
+/** The terrain: boxes of 1..12 cells resting on the surface. */
+function terrainQueryScene(boxes: number): QueryScene {
+  const cells = quick ? 48 : 256;
+  const terrain = generateTerrain({ cells, seed: SEED });
   const probeRandom = new Random(SEED + 1);
-  const probes: BoxBatch = { count: BOXES, centers: new Float32Array(3 * BOXES), halfSizes: new Float32Array(3 * BOXES) };
+  const probes: BoxBatch = { count: boxes, centers: new Float32Array(3 * boxes), halfSizes: new Float32Array(3 * boxes) };
   const half = terrain.params.worldSize / 2;
-  const spacing = terrain.params.worldSize / CELLS;
-  for (let i = 0; i < BOXES; i++) {
+  const spacing = terrain.params.worldSize / cells;
+  for (let i = 0; i < boxes; i++) {
     const x = probeRandom.range(-half, half),
       z = probeRandom.range(-half, half);
     probes.centers.set([x, sampleTerrainHeight(terrain, x, z), z], 3 * i);
     for (let k = 0; k < 3; k++) probes.halfSizes[3 * i + k] = spacing * probeRandom.range(0.5, 6);
   }
+  const title = `a ${cells}-cell terrain (${terrain.triangleCount} triangles), ${boxes} boxes of 1..12 cells resting on the surface`;
+  return { name: `${cells}-cell terrain`, positions: terrain.positions, indices: terrain.indices, probes, title };
+}
+
+/** The bunny: boxes of 1..12 mean edge lengths centred at random points of its surface. */
+function bunnyQueryScene(boxes: number): QueryScene {
+  const { positions, indices } = sourceMesh('bunny');
+  const triangles = indices.length / 3;
+  let edgeSum = 0;
+  for (let t = 0; t < triangles; t++) {
+    for (let e = 0; e < 3; e++) {
+      const i = 3 * indices[3 * t + e]!,
+        j = 3 * indices[3 * t + ((e + 1) % 3)]!;
+      edgeSum += Math.hypot(positions[i]! - positions[j]!, positions[i + 1]! - positions[j + 1]!, positions[i + 2]! - positions[j + 2]!);
+    }
+  }
+  const edge = edgeSum / (3 * triangles);
+  const probeRandom = new Random(SEED + 2);
+  const probes: BoxBatch = { count: boxes, centers: new Float32Array(3 * boxes), halfSizes: new Float32Array(3 * boxes) };
+  for (let i = 0; i < boxes; i++) {
+    const t = probeRandom.int(triangles);
+    let w0 = probeRandom.next(),
+      w1 = probeRandom.next();
+    if (w0 + w1 > 1) [w0, w1] = [1 - w0, 1 - w1];
+    for (let k = 0; k < 3; k++) {
+      const a = positions[3 * indices[3 * t]! + k]!,
+        b = positions[3 * indices[3 * t + 1]! + k]!,
+        c = positions[3 * indices[3 * t + 2]! + k]!;
+      probes.centers[3 * i + k] = (1 - w0 - w1) * a + w0 * b + w1 * c;
+      probes.halfSizes[3 * i + k] = edge * probeRandom.range(0.5, 6);
+    }
+  }
+  const title = `the bunny (${triangles} triangles), ${boxes} boxes of 1..12 mean edge lengths centred on its surface`;
+  return { name: 'bunny', positions, indices, probes, title };
+}
+
+// The query over a BVH of each mesh; true when every variant found the same overlaps.
+function queryTable(scene: QueryScene): boolean {
+  const { probes } = scene;
+  const bvh = buildBVH(scene.positions, scene.indices, { layouts: ['quantized'] });
   const list = createBoxOverlapList(4_000_000);
   const queryRows: Record<string, string>[] = [];
   const queryVariants = [
     ['optimized', true],
     ['optimized', false],
+    ['wasm-simd', true],
+    ['wasm-simd', false],
     ['v1', true],
     ['v1', false],
   ] as const;
+  const peer = queryVariants.length - 1;
   const queryTimed = queryVariants.map(([test, batched]) =>
-    timed(`overlapBoxes ${test} ${batched ? 'batched' : 'per box'}`, () => overlapBoxes(bvh, probes, list, { test, batched })),
+    timed(`overlapBoxes ${scene.name} ${test} ${batched ? 'batched' : 'per box'}`, () => overlapBoxes(bvh, probes, list, { test, batched })),
   );
+  for (let pass = 0; pass < (quick ? 2 : 5); pass++) for (const contender of queryTimed) contender.time(1);
   const queryPairs = pairedCpuMany(
-    queryTimed.slice(0, 3).map((contender) => [contender, queryTimed[3]!] as const),
+    queryTimed.slice(0, peer).map((contender) => [contender, queryTimed[peer]!] as const),
     { pairs: quick ? 2 : 11, minChunkMs: quick ? 20 : 150 },
   );
   const queryRowsPaired = queryPairs.map((times, v) =>
     report.add(
-      pairedRow(`query: ${queryTimed[v]!.label}`, queryTimed[v]!.label, queryTimed[3]!.label, times, {
-        unit: `${BOXES} boxes on a ${CELLS}-cell terrain`,
+      pairedRow(`query ${scene.name}: ${queryTimed[v]!.label}`, queryTimed[v]!.label, queryTimed[peer]!.label, times, {
+        unit: `${probes.count} boxes on ${scene.name}`,
       }),
     ),
   );
@@ -346,7 +398,7 @@ function queryTable(): boolean {
       'leaf test': test,
       walk: batched ? 'batched' : 'per box',
       ms: queryMs[v]!.toFixed(2),
-      'vs v1 per box': v === 3 ? '1' : `${queryRowsPaired[v]!.ratio.toFixed(2)}× (${formatSpread(queryRowsPaired[v]!.spread)})`,
+      'vs v1 per box': v === peer ? '1' : `${queryRowsPaired[v]!.ratio.toFixed(2)}× (${formatSpread(queryRowsPaired[v]!.spread)})`,
       'nodes visited': String(c.nodesVisited),
       'child boxes decoded': String(c.childBoxesDecoded),
       'box-node tests': String(c.boxesTested),
@@ -354,15 +406,14 @@ function queryTable(): boolean {
       overlaps: String(c.hits),
     });
   });
-  console.log(
-    `\nBox query on a ${CELLS}-cell terrain (${terrain.triangleCount} triangles), ${BOXES} boxes of 1..12 cells resting on the surface; CPU ms, median`,
-  );
+  console.log(`\nBox query on ${scene.title}; CPU ms, median`);
   console.table(queryRows);
   const sameOverlaps = queryCounters.every((c) => c.hits === queryCounters[0]!.hits);
-  if (!sameOverlaps) console.error('the query variants found different overlaps');
+  if (!sameOverlaps) console.error(`the query variants found different overlaps on ${scene.name}`);
   return sameOverlaps;
 }
-const sameOverlaps = withQuery ? queryTable() : true;
+const queryBoxes = quick ? 200 : 4000;
+const sameOverlaps = !withQuery || [queryTable(terrainQueryScene(queryBoxes)), queryTable(bunnyQueryScene(queryBoxes))].every(Boolean);
 if (disagreements > 0) console.error(`${disagreements} tests where the variants disagree`);
 report.note(disagreements === 0 ? 'every variant agrees with v1 on every triangle' : `${disagreements} disagreements`);
 report.note(missed.length === 0 ? 'all four targets met by the optimized and the SIMD test' : `targets missed: ${missed.join('; ')}`);
