@@ -189,7 +189,7 @@ export class SimdBoxTriangleKernel {
       f32[bounds4 + 12 + k] = centre;
       f32[bounds4 + 15 + k] = half;
     }
-    f32[bounds4 + 18] = Math.max(f32[bounds4 + 15]!, f32[bounds4 + 16]!, f32[bounds4 + 17]!);
+    f32[bounds4 + 18] = Math.max(Math.abs(f32[bounds4 + 15]!), Math.abs(f32[bounds4 + 16]!), Math.abs(f32[bounds4 + 17]!));
     f32[bounds4 + 19] = float32Up(Math.max(Math.abs(box[b]!), Math.abs(box[b + 1]!), Math.abs(box[b + 2]!)));
     const out = this.ids + 4 * this.idCapacity;
     const hits = this.exports.overlapBoxRows(

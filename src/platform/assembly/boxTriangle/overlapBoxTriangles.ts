@@ -270,7 +270,7 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
 // coordinates out of its range) take the exact test.
 //
 // bounds = 12 × f32: inner min xyz, inner max xyz, outer min xyz, outer max xyz; then the screen's 8 × f32
-// (at bounds + 48): the box centre and half sizes rounded to float32, the largest half size, and the
+// (at bounds + 48): the box centre and half sizes rounded to float32, the largest |half size|, and the
 // largest |centre coordinate| rounded up.
 
 const ROW_GROUP_BYTES: usize = 144;
