@@ -391,10 +391,10 @@ function beyondBy(p: v128, q: v128, r: v128): v128 {
  * margin on both sides does not separate in v1. A lane is decided separated when one axis decides it,
  * overlapping when all 13 are clear; lanes out of the range (NaN, infinity, S < 2⁻²⁰, T > 2⁴⁰) decide
  * nothing. Axes sharing a margin are folded into their largest beyondBy: one is beyond by more than the
- * margin exactly when the largest is, and all are clear exactly when the largest is. Returns the
- * decided-overlap lanes in bits 0–3 and the decided-separated lanes in bits 4–7.
+ * margin exactly when the largest is, and all are clear exactly when the largest is. It returns early
+ * once every lane of `undecided` is separated. Returns the decided-overlap lanes in bits 0–3 and the decided-separated lanes in bits 4–7.
  */
-function screenGroup(at: usize, screen: usize): i32 {
+function screenGroup(at: usize, screen: usize, undecided: i32): i32 {
   const cx = v128.load32_splat(screen),
     cy = v128.load32_splat(screen, 4),
     cz = v128.load32_splat(screen, 8);
@@ -442,6 +442,9 @@ function screenGroup(at: usize, screen: usize): i32 {
   const distance = f32x4.abs(f32x4.add(f32x4.add(f32x4.mul(nx, x0), f32x4.mul(ny, y0)), f32x4.mul(nz, z0)));
   const radius = f32x4.add(f32x4.add(f32x4.mul(f32x4.abs(nx), hx), f32x4.mul(f32x4.abs(ny), hy)), f32x4.mul(f32x4.abs(nz), hz));
   const planeBeyond = f32x4.sub(distance, radius);
+  // Most lanes that miss are settled by now: leave when every undecided lane is, as v1 leaves at its first separating axis.
+  let separatedBits = i32x4.bitmask(v128.and(v128.or(f32x4.gt(boxBeyond, m1), f32x4.gt(planeBeyond, m3)), inRange));
+  if ((separatedBits & undecided) == undecided) return separatedBits << 4;
   // 3. Edge × axis: an edge's two ends project alike, so its far vertex and one end span the triangle.
   const e2x = f32x4.sub(x0, x2),
     e2y = f32x4.sub(y0, y2),
@@ -470,6 +473,8 @@ function screenGroup(at: usize, screen: usize): i32 {
       f32x4.add(f32x4.mul(ay, hx), f32x4.mul(ax, hy)),
     ),
   );
+  separatedBits |= i32x4.bitmask(v128.and(f32x4.gt(edgeBeyond, m2), inRange));
+  if ((separatedBits & undecided) == undecided) return separatedBits << 4;
   ax = f32x4.abs(e1x);
   ay = f32x4.abs(e1y);
   az = f32x4.abs(e1z);
@@ -581,7 +586,7 @@ export function overlapBoxRows(
     let hitBits = containedBits;
     let undecided = ~(containedBits | separatedBits) & inRun;
     if (undecided != 0) {
-      const screened = screenGroup(at, bounds + 48);
+      const screened = screenGroup(at, bounds + 48, undecided);
       hitBits |= screened & undecided;
       undecided &= ~(screened | (screened >> 4));
     }
