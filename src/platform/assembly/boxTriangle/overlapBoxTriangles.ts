@@ -385,8 +385,8 @@ function beyondBy(p: v128, q: v128, r: v128): v128 {
  * compares (v − c against h; an edge axis' projections against its radius; the plane's |n·v0| against
  * Σ|nᵢ|hᵢ) is a polynomial of degree 1, 2 or 3 in coordinates of size ≤ S (S: the lane's largest
  * |v − c| or half size). Rounding v − c to float32 moves a coordinate by ≤ 2⁻²³·T (T = S + the largest
- * |c|), and float32 arithmetic moves the results by ≤ 2⁻¹⁸·T (degree 1), 2⁻¹⁸·T·S (2) and 2⁻¹⁴·T·S² (3);
- * float64's errors are 2²⁹ times smaller. The margins below are 2⁶–2⁸ times those bounds: an axis that
+ * |c|), and float32 arithmetic moves the results by ≤ 2⁻²¹·T (degree 1), 2⁻¹⁷·T·S (2) and 2⁻¹⁴·T·S² (3),
+ * that rounding included; float64 adds 2²⁹ times less. The margins below are 2⁵–2⁶ times those bounds: an axis that
  * separates in the screen by more than its margin separates in v1 too, and one clear by more than its
  * margin on both sides does not separate in v1. A lane is decided separated when one axis decides it,
  * overlapping when all 13 are clear; lanes out of the range (NaN, infinity, S < 2⁻²⁰, T > 2⁴⁰) decide
