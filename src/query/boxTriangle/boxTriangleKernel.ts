@@ -29,8 +29,8 @@ interface MemoryViews {
   u8: Uint8Array;
 }
 
-/** The box: 6 × f64, then its float32 bounds for the rows pass (12 × f32). */
-const BOX_BYTES = 96;
+/** The box: 6 × f64, then its float32 bounds for the rows pass (12 × f32) and the rows screen's box (8 × f32). */
+const BOX_BYTES = 128;
 /** Bytes of module memory per run element: id (4) and answer (1). */
 const RUN_BYTES = 5;
 /** A group of four triangles in rows: nine f32x4. */
@@ -185,7 +185,12 @@ export class SimdBoxTriangleKernel {
       f32[bounds4 + 3 + k] = float32Down(centre + half - margin);
       f32[bounds4 + 6 + k] = float32Down(centre - half - margin);
       f32[bounds4 + 9 + k] = float32Up(centre + half + margin);
+      // The screen's box: nearest float32 (its error is in the screen's margins), any NaN kept.
+      f32[bounds4 + 12 + k] = centre;
+      f32[bounds4 + 15 + k] = half;
     }
+    f32[bounds4 + 18] = Math.max(Math.abs(f32[bounds4 + 15]!), Math.abs(f32[bounds4 + 16]!), Math.abs(f32[bounds4 + 17]!));
+    f32[bounds4 + 19] = float32Up(Math.max(Math.abs(box[b]!), Math.abs(box[b + 1]!), Math.abs(box[b + 2]!)));
     const out = this.ids + 4 * this.idCapacity;
     const hits = this.exports.overlapBoxRows(
       this.box,

@@ -424,3 +424,124 @@ describe('the batched optimized test', () => {
     expect(EXIT_AXIS_Z - EXIT_AXIS_X).toBe(2);
   });
 });
+
+/**
+ * The rows pass's float32 screen decides a lane only when every one of v1's 13 axis tests is clear of its
+ * boundary by a margin that bounds float32's and float64's rounding. These cases put triangles on both
+ * sides of that margin: each slides along a random direction to where v1's answer flips (found by
+ * bisection on v1 itself), then sits at relative distances 2⁻⁴ … 2⁻⁴⁰ of its size before and after it,
+ * so the deciding axis (a box face, the plane or an edge axis, whichever meets first) is within, at and
+ * beyond the margin. Every answer must be v1's.
+ */
+describe('the SIMD rows pass: its float32 screen against v1', () => {
+  /** Each made case moved along its direction to the flip of v1's answer, and around it; the cases as flat arrays. */
+  function aroundTangency(count: number, make: () => { box: number[]; triangle: number[]; direction: number[] }) {
+    const boxes: number[] = [];
+    const triangles: number[] = [];
+    const box64 = new Float64Array(6);
+    const moved = new Float32Array(9);
+    const overlapsAt = (box: number[], triangle: number[], direction: number[], lambda: number): boolean => {
+      box64.set(box);
+      for (let k = 0; k < 9; k++) moved[k] = triangle[k]! + lambda * direction[k % 3]!;
+      return isOverlapExit(mollerV1(box64, 0, moved, 0, 1, 2));
+    };
+    for (let i = 0; i < count; i++) {
+      const { box, triangle, direction } = make();
+      let inside = 0;
+      let outside = 1;
+      if (!overlapsAt(box, triangle, direction, inside)) continue;
+      while (overlapsAt(box, triangle, direction, outside) && outside < 2 ** 60) outside *= 2;
+      for (let step = 0; step < 80; step++) {
+        const middle = (inside + outside) / 2;
+        if (middle === inside || middle === outside) break;
+        if (overlapsAt(box, triangle, direction, middle)) inside = middle;
+        else outside = middle;
+      }
+      for (let k = 4; k <= 40; k += 2) {
+        for (const sign of [-1, 1]) {
+          const lambda = outside * (1 + sign * 2 ** -k);
+          boxes.push(...box);
+          for (let c = 0; c < 9; c++) triangles.push(Math.fround(triangle[c]! + lambda * direction[c % 3]!));
+        }
+      }
+      boxes.push(...box);
+      for (let c = 0; c < 9; c++) triangles.push(Math.fround(triangle[c]! + outside * direction[c % 3]!));
+    }
+    return { boxes: Float64Array.from(boxes), positions: Float32Array.from(triangles), count: boxes.length / 6 };
+  }
+
+  const randomDirection = (random: Random): number[] => {
+    const d = [random.range(-1, 1), random.range(-1, 1), random.range(-1, 1)];
+    if (random.next() < 0.3) d[random.int(3)] = 0; // along a face or an edge of the box
+    return d;
+  };
+
+  /** A triangle through the box (its centroid near the centre), of `size` box sizes, with `scale` and `centre`. */
+  function crossingCase(random: Random, centreScale: number, size: number, degenerate: boolean) {
+    const centre = [0, 1, 2].map(() => random.range(-1, 1) * centreScale);
+    const half = [0, 1, 2].map(() => random.range(0.1, 1) * size);
+    const spread = size * 2 ** random.range(-4, 4);
+    const triangle: number[] = [];
+    for (let v = 0; v < 3; v++) for (let k = 0; k < 3; k++) triangle.push(centre[k]! + random.range(-1, 1) * spread);
+    if (degenerate) {
+      const kind = random.int(3);
+      const w = random.range(-2, 2);
+      for (let k = 0; k < 3; k++) {
+        if (kind === 0)
+          triangle[6 + k] = triangle[k]! + w * (triangle[3 + k]! - triangle[k]!); // collinear
+        else if (kind === 1)
+          triangle[6 + k] = triangle[3 + k]!; // repeated vertex
+        else triangle[3 + k] = triangle[6 + k] = triangle[k]!; // a point
+      }
+    }
+    return { box: [...centre, ...half], triangle, direction: randomDirection(random).map((d) => d * size) };
+  }
+
+  function expectV1(cases: { boxes: Float64Array; positions: Float32Array; count: number }): void {
+    const indices = Uint32Array.from({ length: 3 * cases.count }, (_, k) => k);
+    expect(cases.count).toBeGreaterThan(100);
+    expect(checkRows(cases.boxes, cases.positions, indices, cases.count, null)).toEqual([]);
+  }
+
+  it('random triangles slid to the flip of v1 and nudged across it, box near the origin (seed 521)', () => {
+    const random = new Random(521);
+    expectV1(aroundTangency(250, () => crossingCase(random, 10, random.range(0.5, 20), false)));
+  });
+
+  it('the same with the box far from the origin (|c| up to 2^30 box sizes: margins grow with |c|) (seed 522)', () => {
+    const random = new Random(522);
+    expectV1(aroundTangency(200, () => crossingCase(random, 2 ** random.range(10, 30), random.range(0.5, 20), false)));
+  });
+
+  it('degenerate triangles (collinear, a repeated vertex, a point) slid across the flip (seed 523)', () => {
+    const random = new Random(523);
+    expectV1(aroundTangency(250, () => crossingCase(random, 10, random.range(0.5, 20), true)));
+  });
+
+  it('huge and tiny coordinates: at the screen range limits 2^40 and 2^-20, and past them (seed 524)', () => {
+    const random = new Random(524);
+    const sizes = [2 ** 36, 2 ** 39, 2 ** 41, 2 ** 60, 2 ** -18, 2 ** -20, 2 ** -22, 2 ** -60];
+    expectV1(
+      aroundTangency(320, () => {
+        const size = sizes[random.int(sizes.length)]!;
+        return crossingCase(random, size * 4, size, random.next() < 0.2);
+      }),
+    );
+  });
+
+  it('random boxes and triangles of mixed scales, most lanes decided by the screen (seed 525)', () => {
+    const random = new Random(525);
+    const count = 4000;
+    const boxes = new Float64Array(6 * count);
+    const positions = new Float32Array(9 * count);
+    for (let i = 0; i < count; i++) {
+      const scale = 2 ** random.range(-10, 20);
+      const c = crossingCase(random, scale * 2 ** random.range(0, 12), scale, i % 10 === 0);
+      if (i % 13 === 0) c.box[3 + random.int(3)]! *= -1; // a negative half size: the raw kernel still gives v1's answer
+      boxes.set(c.box, 6 * i);
+      const shift = random.range(0, 3);
+      for (let k = 0; k < 9; k++) positions[9 * i + k] = c.triangle[k]! + shift * c.direction[k % 3]!;
+    }
+    expectV1({ boxes, positions, count });
+  });
+});

@@ -264,7 +264,14 @@ export function overlapBoxTriangles(box: usize, positions: usize, indices: usize
 // the ones mollerV1 reaches in float64. The other lanes take the exact test two at a time, on f64x2
 // promoted from the rows (the mesh's float32 values, so exactly the pair path's numbers).
 //
-// bounds = 12 × f32: inner min xyz, inner max xyz, outer min xyz, outer max xyz.
+// The lanes still undecided then take a float32 screen of all 13 axes (screenGroup below), four at a
+// time, which decides every lane whose every axis is clear of its boundary by a bound on the rounding
+// of both float32 and float64; only the lanes it leaves (an axis within that bound of touching, or
+// coordinates out of its range) take the exact test.
+//
+// bounds = 12 × f32: inner min xyz, inner max xyz, outer min xyz, outer max xyz; then the screen's 8 × f32
+// (at bounds + 48): the box centre and half sizes rounded to float32, the largest |half size|, and the
+// largest |centre coordinate| rounded up.
 
 const ROW_GROUP_BYTES: usize = 144;
 /** A 4-bit lane mask spread to four bytes of 0 or 1 (lane 0 in the lowest byte). */
@@ -360,6 +367,173 @@ function exactPair(at: usize, high: bool, box: usize): v128 {
   return separatedLanes(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, hx, hy, hz, nhx, nhy, nhz, apart3(v0x, v1x, v2x, hx, nhx));
 }
 
+/** Float32 range the screen decides in: coordinates ≥ 2⁻²⁰ in size (no underflow comes near its margins) and ≤ 2⁴⁰ (no overflow). */
+const SCREEN_SMALLEST: f32 = 9.5367431640625e-7; // 2^-20
+const SCREEN_LARGEST: f32 = 1099511627776; // 2^40
+
+/**
+ * How far the span [min(p, q), max(p, q)] lies beyond [−r, r] (p, q, r as one v1 axis test compares them):
+ * positive when it lies beyond, by the gap; negative when it reaches past both ends, by the lesser overreach.
+ * (pmin and pmax, one instruction each, where min and max pay for NaN and −0 rules: the screen's lanes are finite.)
+ */
+function beyondBy(p: v128, q: v128, r: v128): v128 {
+  return f32x4.pmax(f32x4.sub(f32x4.pmin(p, q), r), f32x4.neg(f32x4.add(r, f32x4.pmax(p, q))));
+}
+
+/**
+ * A float32 screen of mollerV1's 13 axes for the four lanes of a group. Every quantity a v1 axis test
+ * compares (v − c against h; an edge axis' projections against its radius; the plane's |n·v0| against
+ * Σ|nᵢ|hᵢ) is a polynomial of degree 1, 2 or 3 in coordinates of size ≤ S (S: the lane's largest
+ * |v − c| or half size). Rounding v − c to float32 moves a coordinate by ≤ 2⁻²³·T (T = S + the largest
+ * |c|), and float32 arithmetic moves the results by ≤ 2⁻²¹·T (degree 1), 2⁻¹⁷·T·S (2) and 2⁻¹⁴·T·S² (3),
+ * that rounding included; float64 adds 2²⁹ times less. The margins below are 2⁵–2⁶ times those bounds: an axis that
+ * separates in the screen by more than its margin separates in v1 too, and one clear by more than its
+ * margin on both sides does not separate in v1. A lane is decided separated when one axis decides it,
+ * overlapping when all 13 are clear; lanes out of the range (NaN, infinity, S < 2⁻²⁰, T > 2⁴⁰) decide
+ * nothing. Axes sharing a margin are folded into their largest beyondBy: one is beyond by more than the
+ * margin exactly when the largest is, and all are clear exactly when the largest is. It returns early
+ * once every lane of `undecided` is separated. Returns the decided-overlap lanes in bits 0–3 and the decided-separated lanes in bits 4–7.
+ */
+function screenGroup(at: usize, screen: usize, undecided: i32): i32 {
+  const cx = v128.load32_splat(screen),
+    cy = v128.load32_splat(screen, 4),
+    cz = v128.load32_splat(screen, 8);
+  const hx = v128.load32_splat(screen, 12),
+    hy = v128.load32_splat(screen, 16),
+    hz = v128.load32_splat(screen, 20);
+  const x0 = f32x4.sub(v128.load(at), cx),
+    y0 = f32x4.sub(v128.load(at, 16), cy),
+    z0 = f32x4.sub(v128.load(at, 32), cz);
+  const x1 = f32x4.sub(v128.load(at, 48), cx),
+    y1 = f32x4.sub(v128.load(at, 64), cy),
+    z1 = f32x4.sub(v128.load(at, 80), cz);
+  const x2 = f32x4.sub(v128.load(at, 96), cx),
+    y2 = f32x4.sub(v128.load(at, 112), cy),
+    z2 = f32x4.sub(v128.load(at, 128), cz);
+  // S and T; pmax drops a NaN, so the sum of the coordinates (NaN if any is NaN or ±∞ meet) rules NaN out.
+  let size = f32x4.pmax(v128.load32_splat(screen, 24), f32x4.pmax(f32x4.pmax(f32x4.abs(x0), f32x4.abs(y0)), f32x4.abs(z0)));
+  size = f32x4.pmax(size, f32x4.pmax(f32x4.pmax(f32x4.abs(x1), f32x4.abs(y1)), f32x4.abs(z1)));
+  size = f32x4.pmax(size, f32x4.pmax(f32x4.pmax(f32x4.abs(x2), f32x4.abs(y2)), f32x4.abs(z2)));
+  const sum = f32x4.add(f32x4.add(f32x4.add(x0, y0), f32x4.add(z0, x1)), f32x4.add(f32x4.add(y1, z1), f32x4.add(f32x4.add(x2, y2), z2)));
+  const reach = f32x4.add(size, v128.load32_splat(screen, 28));
+  const inRange = v128.and(f32x4.eq(sum, sum), v128.and(f32x4.ge(size, f32x4.splat(SCREEN_SMALLEST)), f32x4.le(reach, f32x4.splat(SCREEN_LARGEST))));
+  if (!v128.any_true(inRange)) return 0;
+  const m1 = f32x4.mul(reach, f32x4.splat(1.52587890625e-5)); // 2^-16·T
+  const m2 = f32x4.mul(f32x4.mul(reach, size), f32x4.splat(2.44140625e-4)); // 2^-12·T·S
+  const m3 = f32x4.mul(f32x4.mul(m2, size), f32x4.splat(16)); // 2^-8·T·S²
+  // 1. The box's axes: the triangle's span on each against ±h.
+  const boxBeyond = f32x4.pmax(
+    f32x4.pmax(
+      beyondBy(f32x4.pmin(f32x4.pmin(x0, x1), x2), f32x4.pmax(f32x4.pmax(x0, x1), x2), hx),
+      beyondBy(f32x4.pmin(f32x4.pmin(y0, y1), y2), f32x4.pmax(f32x4.pmax(y0, y1), y2), hy),
+    ),
+    beyondBy(f32x4.pmin(f32x4.pmin(z0, z1), z2), f32x4.pmax(f32x4.pmax(z0, z1), z2), hz),
+  );
+  // 2. The plane through v0 with normal n = e0 × e1: |n·v0| against Σ|nᵢ|hᵢ.
+  const e0x = f32x4.sub(x1, x0),
+    e0y = f32x4.sub(y1, y0),
+    e0z = f32x4.sub(z1, z0);
+  const e1x = f32x4.sub(x2, x1),
+    e1y = f32x4.sub(y2, y1),
+    e1z = f32x4.sub(z2, z1);
+  const nx = f32x4.sub(f32x4.mul(e0y, e1z), f32x4.mul(e0z, e1y));
+  const ny = f32x4.sub(f32x4.mul(e0z, e1x), f32x4.mul(e0x, e1z));
+  const nz = f32x4.sub(f32x4.mul(e0x, e1y), f32x4.mul(e0y, e1x));
+  const distance = f32x4.abs(f32x4.add(f32x4.add(f32x4.mul(nx, x0), f32x4.mul(ny, y0)), f32x4.mul(nz, z0)));
+  const radius = f32x4.add(f32x4.add(f32x4.mul(f32x4.abs(nx), hx), f32x4.mul(f32x4.abs(ny), hy)), f32x4.mul(f32x4.abs(nz), hz));
+  const planeBeyond = f32x4.sub(distance, radius);
+  // Most lanes that miss are settled by now: leave when every undecided lane is, as v1 leaves at its first separating axis.
+  let separatedBits = i32x4.bitmask(v128.and(v128.or(f32x4.gt(boxBeyond, m1), f32x4.gt(planeBeyond, m3)), inRange));
+  if ((separatedBits & undecided) == undecided) return separatedBits << 4;
+  // 3. Edge × axis: an edge's two ends project alike, so its far vertex and one end span the triangle.
+  const e2x = f32x4.sub(x0, x2),
+    e2y = f32x4.sub(y0, y2),
+    e2z = f32x4.sub(z0, z2);
+  let ax = f32x4.abs(e0x),
+    ay = f32x4.abs(e0y),
+    az = f32x4.abs(e0z);
+  let edgeBeyond = beyondBy(
+    f32x4.sub(f32x4.mul(e0z, y0), f32x4.mul(e0y, z0)),
+    f32x4.sub(f32x4.mul(e0z, y2), f32x4.mul(e0y, z2)),
+    f32x4.add(f32x4.mul(az, hy), f32x4.mul(ay, hz)),
+  );
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e0x, z0), f32x4.mul(e0z, x0)),
+      f32x4.sub(f32x4.mul(e0x, z2), f32x4.mul(e0z, x2)),
+      f32x4.add(f32x4.mul(az, hx), f32x4.mul(ax, hz)),
+    ),
+  );
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e0y, x0), f32x4.mul(e0x, y0)),
+      f32x4.sub(f32x4.mul(e0y, x2), f32x4.mul(e0x, y2)),
+      f32x4.add(f32x4.mul(ay, hx), f32x4.mul(ax, hy)),
+    ),
+  );
+  separatedBits |= i32x4.bitmask(v128.and(f32x4.gt(edgeBeyond, m2), inRange));
+  if ((separatedBits & undecided) == undecided) return separatedBits << 4;
+  ax = f32x4.abs(e1x);
+  ay = f32x4.abs(e1y);
+  az = f32x4.abs(e1z);
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e1z, y0), f32x4.mul(e1y, z0)),
+      f32x4.sub(f32x4.mul(e1z, y1), f32x4.mul(e1y, z1)),
+      f32x4.add(f32x4.mul(az, hy), f32x4.mul(ay, hz)),
+    ),
+  );
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e1x, z0), f32x4.mul(e1z, x0)),
+      f32x4.sub(f32x4.mul(e1x, z1), f32x4.mul(e1z, x1)),
+      f32x4.add(f32x4.mul(az, hx), f32x4.mul(ax, hz)),
+    ),
+  );
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e1y, x0), f32x4.mul(e1x, y0)),
+      f32x4.sub(f32x4.mul(e1y, x1), f32x4.mul(e1x, y1)),
+      f32x4.add(f32x4.mul(ay, hx), f32x4.mul(ax, hy)),
+    ),
+  );
+  ax = f32x4.abs(e2x);
+  ay = f32x4.abs(e2y);
+  az = f32x4.abs(e2z);
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e2z, y1), f32x4.mul(e2y, z1)),
+      f32x4.sub(f32x4.mul(e2z, y2), f32x4.mul(e2y, z2)),
+      f32x4.add(f32x4.mul(az, hy), f32x4.mul(ay, hz)),
+    ),
+  );
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e2x, z1), f32x4.mul(e2z, x1)),
+      f32x4.sub(f32x4.mul(e2x, z2), f32x4.mul(e2z, x2)),
+      f32x4.add(f32x4.mul(az, hx), f32x4.mul(ax, hz)),
+    ),
+  );
+  edgeBeyond = f32x4.pmax(
+    edgeBeyond,
+    beyondBy(
+      f32x4.sub(f32x4.mul(e2y, x1), f32x4.mul(e2x, y1)),
+      f32x4.sub(f32x4.mul(e2y, x2), f32x4.mul(e2x, y2)),
+      f32x4.add(f32x4.mul(ay, hx), f32x4.mul(ax, hy)),
+    ),
+  );
+  const separated = v128.or(v128.or(f32x4.gt(boxBeyond, m1), f32x4.gt(planeBeyond, m3)), f32x4.gt(edgeBeyond, m2));
+  const clear = v128.and(v128.and(f32x4.lt(boxBeyond, f32x4.neg(m1)), f32x4.lt(planeBeyond, f32x4.neg(m3))), f32x4.lt(edgeBeyond, f32x4.neg(m2)));
+  return i32x4.bitmask(v128.and(clear, inRange)) | (i32x4.bitmask(v128.and(separated, inRange)) << 4);
+}
+
 /**
  * The box against references first .. first + count − 1 of the rows (order[reference] is the triangle,
  * or the reference itself when order is 0); out[k] as overlapBoxTriangles writes it.
@@ -410,7 +584,12 @@ export function overlapBoxRows(
     const highLane = firstOfGroup + 4 <= end ? 4 : end - firstOfGroup;
     const inRun = (15 >> (4 - highLane + lowLane)) << lowLane;
     let hitBits = containedBits;
-    const undecided = ~(containedBits | separatedBits) & inRun;
+    let undecided = ~(containedBits | separatedBits) & inRun;
+    if (undecided != 0) {
+      const screened = screenGroup(at, bounds + 48, undecided);
+      hitBits |= screened & undecided;
+      undecided &= ~(screened | (screened >> 4));
+    }
     // The undecided lanes take the exact test, two at a time, straight from the rows.
     if ((undecided & 3) != 0) hitBits |= i64x2.bitmask(v128.not(exactPair(at, false, box))) & undecided & 3;
     if ((undecided & 12) != 0) hitBits |= (i64x2.bitmask(v128.not(exactPair(at, true, box))) << 2) & undecided & 12;
