@@ -3,6 +3,7 @@ import { InvalidParameterError } from '../../errors';
 import { chunkSizeFor, sumChunkCounter, type ChunkFault } from '../../platform/chunkClaims';
 import { alignTo } from '../../platform/moduleMemory';
 import { growSharedMemoryTo } from '../../platform/sharedMemory';
+import { PooledKernel } from '../../platform/pooledKernel';
 import { SharedKernelPool, type PoolRun, type SharedKernelPoolOptions } from '../../platform/sharedKernelPool';
 import { MAX_POOL_WORKERS } from '../../platform/workerPool';
 import { CHUNK_RECORD_BYTES, capsuleChunkRunner, type CapsuleChunkJob, type SharedCapsuleExports } from './capsuleChunks';
@@ -104,19 +105,15 @@ interface StagedSweep {
  * own walk, culls and feature tests, so contacts (time, triangle, point, normal) are bit for bit the
  * same whatever the thread count; counters are summed per chunk.
  */
-export class CapsulePool {
+export class CapsulePool extends PooledKernel<SharedCapsuleExports> {
   private layout: PoolLayout | null = null;
   private readonly scene: CapsuleScene;
   /** The summed counters of the last sweep (KERNEL_COUNTERS, reused). */
   private readonly tally = new Int32Array(KERNEL_COUNTERS);
 
-  private constructor(private readonly threads: SharedKernelPool<SharedCapsuleExports>) {
+  private constructor(threads: SharedKernelPool<SharedCapsuleExports>) {
+    super(threads);
     this.scene = new CapsuleScene(() => threads.memory.buffer);
-  }
-
-  /** The default worker count: hardware threads − 1, at least 1. */
-  static defaultWorkers(): number {
-    return SharedKernelPool.defaultWorkers();
   }
 
   /** Loads the kernel and starts the workers. Throws CapsulePoolUnavailableError where threads cannot share memory. */
@@ -129,30 +126,6 @@ export class CapsulePool {
       badParameter: (field: string, expected: string, received: unknown) => new InvalidParameterError(field, expected, received),
     };
     return new CapsulePool(await SharedKernelPool.create<SharedCapsuleExports>(spec, options));
-  }
-
-  /** Live workers (the calling thread works too: threads = workers + 1). */
-  get workers(): number {
-    return this.threads.workers;
-  }
-
-  /** Every notice so far: workers lost or unable to start. */
-  get notices(): readonly string[] {
-    return this.threads.notices;
-  }
-
-  /** Bytes of shared memory in use. */
-  get memoryBytes(): number {
-    return this.threads.memoryBytes;
-  }
-
-  /** Starts or stops workers (0 … MAX_POOL_WORKERS); not during a sweep. */
-  setWorkers(count: number): Promise<void> {
-    return this.threads.setWorkers(count);
-  }
-
-  close(): Promise<void> {
-    return this.threads.close();
   }
 
   /** Copies a BVH into the shared memory now rather than on its first sweep. */

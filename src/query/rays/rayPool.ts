@@ -5,6 +5,7 @@ import { KERNEL_STACK_ENTRY_BYTES } from '../../bvh/layoutSpec';
 import { chunkSizeFor, sumChunkCounter, type ChunkFault } from '../../platform/chunkClaims';
 import { alignTo } from '../../platform/moduleMemory';
 import { growSharedMemoryTo } from '../../platform/sharedMemory';
+import { PooledKernel } from '../../platform/pooledKernel';
 import { SharedKernelPool, type PoolRun, type SharedKernelPoolOptions } from '../../platform/sharedKernelPool';
 import { MAX_POOL_WORKERS } from '../../platform/workerPool';
 import { rayBatchCounters, type QueryCounters } from '../counters';
@@ -99,17 +100,14 @@ interface PoolLayout {
  * walk as in the single-thread kernel (rayKernel.ts), so hits, distances and triangle ids are bit for
  * bit the same whatever the thread count; counters are summed per chunk.
  */
-export class RayPool {
+export class RayPool extends PooledKernel<SharedRayExports> {
   private layout: PoolLayout | null = null;
   private resident: BVH | null = null;
   private residentRevision = -1;
   private readonly rayOrder = new RayOrder();
 
-  private constructor(private readonly threads: SharedKernelPool<SharedRayExports>) {}
-
-  /** The default worker count: hardware threads − 1, at least 1. */
-  static defaultWorkers(): number {
-    return SharedKernelPool.defaultWorkers();
+  private constructor(threads: SharedKernelPool<SharedRayExports>) {
+    super(threads);
   }
 
   /** Loads the kernel and starts the workers. Throws RayPoolUnavailableError where threads cannot share memory. */
@@ -122,30 +120,6 @@ export class RayPool {
       badParameter: (field: string, expected: string, received: unknown) => new InvalidParameterError(field, expected, received),
     };
     return new RayPool(await SharedKernelPool.create<SharedRayExports>(spec, options));
-  }
-
-  /** Live workers (the calling thread works too: threads = workers + 1). */
-  get workers(): number {
-    return this.threads.workers;
-  }
-
-  /** Every notice so far: workers lost or unable to start. */
-  get notices(): readonly string[] {
-    return this.threads.notices;
-  }
-
-  /** Bytes of shared memory in use. */
-  get memoryBytes(): number {
-    return this.threads.memoryBytes;
-  }
-
-  /** Starts or stops workers (0 … MAX_POOL_WORKERS); not during a cast. */
-  setWorkers(count: number): Promise<void> {
-    return this.threads.setWorkers(count);
-  }
-
-  close(): Promise<void> {
-    return this.threads.close();
   }
 
   /** Copies a BVH into the shared memory now rather than on its first cast. */
