@@ -19,7 +19,7 @@ export interface AppContext {
   readonly root: HTMLElement;
   readonly settings: AppSettings;
   /** The page's ray and capsule pools, when they have workers (systems that cast ray batches or sweep capsule batches may run on them). */
-  readonly rayThreads: Pick<PageRayThreads, 'pool' | 'capsulePool'>;
+  readonly rayThreads: Pick<PageRayThreads, 'pool' | 'capsulePoolForCrowd'>;
   /**
    * The page's keyboard: a feature takes keys with `shortcuts.claim({ owner, codes, help, active, down, up })`;
    * while `active()` holds they are its own, before the page's shortcuts and the fly camera (no window

@@ -4,17 +4,19 @@ import { CapsulePool, MAX_POOL_WORKERS, RayPool, hardwareThreads, sharedMemoryUn
 import type { HudLine } from '../ui/timingHud';
 
 /**
- * The page's threads: a RayPool (src/query/rays/rayPool.ts) that the ray emitters trace on and a
- * CapsulePool (src/query/capsule/capsulePool.ts) that the capsule crowd sweeps on, made once the page is
- * cross-origin isolated, and the "worker threads" slider that sizes both live (default hardware threads
- * − 1; 0: the main thread alone). Without isolation there are no pools: everything runs on the main
- * thread as before, and the HUD says why. Hits and contacts are bit for bit the same either way.
+ * The page's threads: a RayPool (src/query/rays/rayPool.ts) that the ray emitters trace on, made once
+ * the page is cross-origin isolated, and a CapsulePool (src/query/capsule/capsulePool.ts) that the
+ * capsule crowd sweeps on, made when a crowd first asks for it; the "worker threads" slider sizes both
+ * live (default hardware threads − 1; 0: the main thread alone). Without isolation there are no pools:
+ * everything runs on the main thread as before, and the HUD says why. Hits and contacts are bit for bit
+ * the same either way.
  */
 export class PageRayThreads {
   /** The pool while it has workers to lend, else null (the systems then cast on the main thread). */
   pool: RayPool | null = null;
-  /** The capsule pool while it has workers to lend, else null. */
-  capsulePool: CapsulePool | null = null;
+  /** The capsule pool while it has workers to lend, else null (capsulePoolForCrowd). */
+  private capsulePool: CapsulePool | null = null;
+  private capsulesAsked = false;
   readonly settings = { workers: RayPool.defaultWorkers() };
   /** Why the page runs on one thread ('' while threads are possible). */
   private unavailable = sharedMemoryUnavailableReason() ?? '';
@@ -47,15 +49,9 @@ export class PageRayThreads {
       folder.close();
       return;
     }
-    // The crowd sweeps on one thread when its pool cannot start; the rays keep theirs.
-    const capsules = CapsulePool.create({ workers: 0 }).catch((error: unknown) => {
-      this.report(`capsule threads: ${error instanceof Error ? error.message : String(error)}; the crowd sweeps on one thread`);
-      return null;
-    });
-    void Promise.all([RayPool.create({ workers: 0 }), capsules]).then(
-      ([pool, capsulePool]) => {
+    void RayPool.create({ workers: 0 }).then(
+      (pool) => {
         this.created = pool;
-        this.createdCapsules = capsulePool;
         return this.apply().then(changed);
       },
       (error: unknown) => {
@@ -65,6 +61,26 @@ export class PageRayThreads {
         this.report(`threads: ${this.unavailable}; the page runs on one thread`);
       },
     );
+  }
+
+  /**
+   * The capsule pool for the crowd while it has workers, else null (the crowd then sweeps on this
+   * thread). Made on the first ask once the ray pool is up, so a page without capsules starts no
+   * capsule workers; the crowd sweeps on one thread until it is ready, or for good when it cannot
+   * start (the rays keep their pool).
+   */
+  capsulePoolForCrowd(): CapsulePool | null {
+    if (!this.capsulesAsked && this.created !== null) {
+      this.capsulesAsked = true;
+      void CapsulePool.create({ workers: 0 }).then(
+        (pool) => {
+          this.createdCapsules = pool;
+          return this.apply();
+        },
+        (error: unknown) => this.report(`capsule threads: ${error instanceof Error ? error.message : String(error)}; the crowd sweeps on one thread`),
+      );
+    }
+    return this.capsulePool;
   }
 
   /** Sets the slider to `workers` and sizes the pools to it; resolves once they have them. */

@@ -57,7 +57,7 @@ describe('the capsule worker pool in real Chromium', () => {
     });
     expect(result).toMatchObject({ isolated: true, differ: 0, threads: 3, onCaller: 0, notices: [] });
     expect(result.hits).toBeGreaterThan(200);
-    // The page's own pools started (the HUD's threads line), with no error from the capsule pool.
+    // The page's ray pool started (the HUD's threads line); its capsule pool waits for a crowd to ask.
     await page.waitForFunction(
       () => /\d ray threads? · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
       null,

@@ -199,7 +199,7 @@ export class CapsuleFeature implements AppFeature {
   frame(): void {
     const system = this.system();
     // The page's capsule pool, when it has workers (the crowd falls back to this thread by itself).
-    if (system !== null) system.threads = this.context?.rayThreads.capsulePool ?? null;
+    if (system !== null) system.threads = this.context?.rayThreads.capsulePoolForCrowd() ?? null;
     this.kernelReadout.ran = system?.kernelRan() ?? '';
     this.drawProbe(system);
     this.followCharacter(system);
