@@ -584,7 +584,7 @@ class RefitPass {
       const node = gathered[i]!;
       if (nodeChanged[node] !== epoch || state.nodeWritten[node] === epoch) continue;
       let frameChanged = false;
-      if (node === 0) frameChanged = this.setOwnFrame(0, this.options.rootSlack, 0, true);
+      if (node === 0) frameChanged = this.setOwnFrame(0, this.options.rootSlack);
       else if (node >= state.firstShared) frameChanged = this.setOwnFrame(node, 0);
       if (frameChanged && node === 0) this.rootFrameChanged = true;
       if (frameChanged) this.encodeWhole(node, true);
@@ -697,11 +697,12 @@ class RefitPass {
 
   /**
    * A root or shared node's own frame := its content, made safe (quantizedLayout.ts), widened by
-   * `slack` of the extent on the sides where the content escaped the old frame, or with slack 0 set to
-   * the content widened by `headroom` of its extent on every side. Returns whether it changed; with
+   * `slack` (escalatedSlack: doubled per earlier widening) of the extent on the sides where the content
+   * escaped the old frame, or with slack 0 set to the content widened by `headroom` of its extent on
+   * every side. Returns whether it changed; with
    * slack > 0 it changes only when the content escaped.
    */
-  private setOwnFrame(node: number, slack: number, headroom = 0, escalate = false): boolean {
+  private setOwnFrame(node: number, slack: number, headroom = 0): boolean {
     const { frame, union, target } = this;
     this.unionOfSlots(node, 15, union);
     const f = 6 * node;
@@ -709,7 +710,7 @@ class RefitPass {
       let escapes = false;
       for (let k = 0; k < 3; k++) if (union[k]! < frame[f + k]! || union[k + 3]! > frame[f + k + 3]!) escapes = true;
       if (!escapes) return false;
-      if (escalate) slack = this.escalatedSlack(slack, node);
+      slack = this.escalatedSlack(slack, node);
       for (let k = 0; k < 3; k++) {
         const pad = slack * (union[k + 3]! - union[k]!);
         target[k] = union[k]! < frame[f + k]! ? union[k]! - pad : Math.min(union[k]!, frame[f + k]!);
