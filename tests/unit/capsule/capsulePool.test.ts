@@ -18,6 +18,7 @@ import { generateTerrain, sampleTerrainHeight, type TerrainMesh } from '../../..
 import { crossedSlivers, stackedDuplicates } from '../bvh/meshes';
 import { centreAbove, compareWithReference, randomSweeps, type SweepShape } from './capsuleCheck';
 import { needles, sharpRidges } from './heightfields';
+import { whenPoolTakes } from '../platform/poolNow';
 
 const BENCH_LIKE: SweepShape = { halfLength: [0, 1.5], radius: [0.05, 0.8], motion: [0.5, 8] };
 
@@ -128,12 +129,11 @@ describe('the capsule pool against the single-thread SIMD kernel, the TypeScript
     for (const workers of [0, 1, 2, 3]) {
       await pool.setWorkers(workers);
       const actual = createCapsuleHits(batch.count);
-      const sweep = pool.sweepNow(bvh, batch, actual, { quickCull: false });
-      expect(sweep).not.toBeNull();
+      const sweep = await whenPoolTakes(() => pool.sweepNow(bvh, batch, actual, { quickCull: false }));
       expect(differences(expected, actual, batch.count)).toEqual([]);
-      expect(sweep!.counters).toEqual(expectedCounters);
-      expect(sweep!.busyMs).toHaveLength(workers + 1);
-      expect(sweep!.notices).toEqual([]);
+      expect(sweep.counters).toEqual(expectedCounters);
+      expect(sweep.busyMs).toHaveLength(workers + 1);
+      expect(sweep.notices).toEqual([]);
     }
   });
 
@@ -214,10 +214,9 @@ describe('the capsule pool under bad conditions', () => {
     const expected = createCapsuleHits(batch.count);
     const expectedCounters = kernel.sweep(bvh, batch, expected);
     const actual = createCapsuleHits(batch.count);
-    const sweep = pool.sweepNow(bvh, batch, actual, { fault: { slot: 2, kind: 'throw' } });
-    expect(sweep).not.toBeNull();
+    const sweep = await whenPoolTakes(() => pool.sweepNow(bvh, batch, actual, { fault: { slot: 2, kind: 'throw' } }));
     expect(differences(expected, actual, batch.count)).toEqual([]);
-    expect(sweep!.counters).toEqual(expectedCounters);
+    expect(sweep.counters).toEqual(expectedCounters);
     // The thrown error reaches the pool as a message: poll for it, then the pool has two workers.
     await expect.poll(() => pool.workers, { timeout: 60_000 }).toBe(2);
     expect(pool.notices.some((notice) => /worker 2 failed: simulated fault/.test(notice))).toBe(true);

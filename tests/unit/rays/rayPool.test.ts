@@ -7,6 +7,7 @@ import type { SimdRayKernel } from '../../../src/query/rays/rayKernel';
 import { RayPool, type RayPoolCast, type RayPoolCastOptions } from '../../../src/query/rays/rayPool';
 import { loadSimdRays } from '../../../src/query/rays/simdRays';
 import { generateTerrain, type TerrainMesh } from '../../../src/terrain/index';
+import { whenPoolTakes } from '../platform/poolNow';
 import { emptyHits, invalidRayBatch, meshBounds, nodeBoxRays, randomRays } from './raySets';
 
 let terrain: TerrainMesh;
@@ -188,15 +189,14 @@ describe('the ray pool under bad conditions', () => {
 });
 
 describe('castNow: the pool without giving up the thread (a simulation step)', () => {
-  function castNowSameAsKernel(rays: RayBatch, options: Partial<RayPoolCastOptions> = {}, on: RayPool = pool): RayPoolCast {
+  async function castNowSameAsKernel(rays: RayBatch, options: Partial<RayPoolCastOptions> = {}, on: RayPool = pool): Promise<RayPoolCast> {
     const expected = emptyHits(rays.count);
     const expectedCounters = kernel.cast(bvh, rays, expected, { mode: options.mode ?? 'closest', doubleSided: options.doubleSided ?? false });
     const actual = emptyHits(rays.count);
-    const result = on.castNow(bvh, rays, actual, options);
-    expect(result).not.toBeNull();
+    const result = await whenPoolTakes(() => on.castNow(bvh, rays, actual, options));
     expect(differences(expected, actual, rays.count)).toEqual([]);
-    expect(result!.counters).toEqual(expectedCounters);
-    return result!;
+    expect(result.counters).toEqual(expectedCounters);
+    return result;
   }
 
   it('0, 1, 2 and 3 workers give the single-thread hits and counters bit for bit, with each thread’s busy time (seed 331)', async () => {
@@ -204,14 +204,14 @@ describe('castNow: the pool without giving up the thread (a simulation step)', (
     for (const workers of [0, 1, 2, 3]) {
       await pool.setWorkers(workers);
       for (const options of [{}, { reorder: false }, { mode: 'any' as const }, { doubleSided: true }]) {
-        const result = castNowSameAsKernel(rays, options);
+        const result = await castNowSameAsKernel(rays, options);
         expect(result.threads).toBe(workers + 1);
         expect(result.busyMs).toHaveLength(workers + 1);
         expect(result.busyMs.every((ms) => ms >= 0 && ms <= result.wallMs)).toBe(true);
         expect(result.notices).toEqual([]);
       }
-      castNowSameAsKernel({ ...rays, count: 0 });
-      castNowSameAsKernel({ ...rays, count: 21 });
+      await castNowSameAsKernel({ ...rays, count: 0 });
+      await castNowSameAsKernel({ ...rays, count: 21 });
     }
   });
 
@@ -219,10 +219,10 @@ describe('castNow: the pool without giving up the thread (a simulation step)', (
     await pool.setWorkers(0);
     await pool.setWorkers(2);
     const rays = mixedRays(332);
-    castNowSameAsKernel(rays, { fault: { slot: 1, kind: 'throw' } });
+    await castNowSameAsKernel(rays, { fault: { slot: 1, kind: 'throw' } });
     await vi.waitFor(() => expect(pool.notices).toContain('worker 1 failed: simulated fault in a worker'), { timeout: 30_000 });
     expect(pool.workers).toBe(1);
-    castNowSameAsKernel(rays);
+    await castNowSameAsKernel(rays);
   });
 
   it('a worker that exits mid-cast: the caller waits its bounded time, casts the chunk, and goes on (seed 333)', async () => {
@@ -234,7 +234,7 @@ describe('castNow: the pool without giving up the thread (a simulation step)', (
     let dying = await RayPool.create({ workers: 1, stragglerWaitMs: 200 });
     try {
       for (let attempt = 1; ; attempt++) {
-        castNowSameAsKernel(rays, { fault: { slot: 1, kind: 'exit' } }, dying);
+        await castNowSameAsKernel(rays, { fault: { slot: 1, kind: 'exit' } }, dying);
         await vi.waitFor(() => expect(dying.workers).toBe(0), { timeout: 30_000 });
         expect(dying.notices.some((n) => /worker 1 (died|failed)/.test(n))).toBe(true);
         if (straggled(dying) || attempt === 10) break;
@@ -242,9 +242,9 @@ describe('castNow: the pool without giving up the thread (a simulation step)', (
         dying = await RayPool.create({ workers: 1, stragglerWaitMs: 200 });
       }
       expect(straggled(dying)).toBe(true);
-      castNowSameAsKernel(rays, {}, dying);
+      await castNowSameAsKernel(rays, {}, dying);
       await dying.setWorkers(2);
-      castNowSameAsKernel(rays, {}, dying);
+      await castNowSameAsKernel(rays, {}, dying);
     } finally {
       await dying.close();
     }
