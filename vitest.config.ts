@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Unit test files whose subject is a module's state as first loaded (a kernel not yet loaded, its memory not yet grown). */
+const FRESH_MODULES = ['tests/unit/bvh/wasmBuilderFallback.test.ts', 'tests/unit/capsule/simdCapsules.test.ts', 'tests/unit/field/simd-wind.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -7,6 +10,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          exclude: FRESH_MODULES,
+          environment: 'node',
+          testTimeout: 60_000,
+          // Files share their worker's modules: importing the core once per file cost a third of the
+          // project's time. Files about a module's first-load state run apart, below.
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'unit-fresh',
+          include: FRESH_MODULES,
           environment: 'node',
           testTimeout: 60_000,
         },
