@@ -22,6 +22,8 @@ export class ActorSweep {
   private orderValid = false;
   /** The pairs of the last findPairs(), as keys a·2²⁴ + b (a < b), sorted. */
   keys = new Float64Array(256);
+  /** How many pairs the last findPairs() found. */
+  private lastCount = 0;
 
   /** Forgets every box. */
   reset(): void {
@@ -59,15 +61,25 @@ export class ActorSweep {
 
   /** Finds the overlapping pairs; returns their count, their keys (sorted) in `keys`. */
   findPairs(): number {
-    const boxes = this.boxes;
     if (!this.orderValid) this.rebuildOrder();
+    const axis = this.chooseAxis();
+    this.sortOrder(axis);
+    // Room for twice the last sweep's pairs (and four per box) before the sweep: growing inside it is
+    // rare then. (Each step of the sweep is its own function: V8 compiled the long loops of one big
+    // function on the stack, mid-call, and threw that code out again at every call.)
+    const wanted = Math.max(2 * this.lastCount, 4 * this.orderCount);
+    if (this.keys.length < wanted) this.keys = new Float64Array(wanted);
+    const count = this.sweepPairs(axis);
+    this.keys.subarray(0, count).sort();
+    this.lastCount = count;
+    return count;
+  }
+
+  /** Insertion sort of the order by min on the axis, then id: nearly sorted already. */
+  private sortOrder(axis: number): void {
+    const boxes = this.boxes;
     const order = this.order;
     const n = this.orderCount;
-    const axis = this.chooseAxis();
-    // The two other axes, checked once the sweep axis overlaps.
-    const u = axis === 0 ? 1 : 0,
-      v = axis === 2 ? 1 : 2;
-    // Insertion sort by min on the axis, then id: nearly sorted already.
     for (let i = 1; i < n; i++) {
       const id = order[i]!;
       const x = boxes[6 * id + axis]!;
@@ -81,6 +93,16 @@ export class ActorSweep {
       }
       order[j + 1] = id;
     }
+  }
+
+  /** The sweep over the sorted order: writes the pairs' keys (unsorted) to `keys`, returns how many. */
+  private sweepPairs(axis: number): number {
+    const boxes = this.boxes;
+    const order = this.order;
+    const n = this.orderCount;
+    // The two other axes, checked once the sweep axis overlaps.
+    const u = axis === 0 ? 1 : 0,
+      v = axis === 2 ? 1 : 2;
     let out = this.keys;
     let count = 0;
     for (let i = 0; i < n; i++) {
@@ -105,7 +127,6 @@ export class ActorSweep {
         out[count++] = a < b ? a * 16777216 + b : b * 16777216 + a;
       }
     }
-    out.subarray(0, count).sort();
     return count;
   }
 
