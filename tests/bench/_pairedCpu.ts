@@ -15,12 +15,37 @@
  * - Several contenders against one peer (pairedCpuMany): pair after pair, every contender with its own
  *   fresh peer timing beside it, so no contender is compared to a peer timed minutes away.
  */
+import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * A full garbage collection now: a benchmark that builds something big (a terrain, a BVH) between
+ * measurements collects its garbage before timing, so the next contender is not billed for it.
+ */
+export function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 /** Process CPU time (user + system), milliseconds. */
 export const cpuMs = (): number => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 };
+
+/**
+ * CPU time of the calling thread alone (Linux: /proc/thread-self/schedstat, nanoseconds), milliseconds;
+ * null where the system does not say. Unlike cpuMs it leaves out V8's helper threads (compiling hot
+ * functions, concurrent garbage marking), whose work lands on whatever step runs beside it.
+ */
+export function threadCpuMs(): number | null {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
 
 type TimingLoop = (run: () => void, repeats: number, clock: () => number) => number;
 
