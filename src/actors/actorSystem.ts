@@ -54,7 +54,7 @@ export class ActorSystem implements SimSystem {
 
   /** The ground moved under some bodies: those asleep there wake, so they fall into a crater or rise with a bump. */
   terrainDeformed(_world: World, area: Float64Array): void {
-    this.world.terrainEdited();
+    this.world.terrainEdited(area);
     this.world.wakeActors([area[0]!, -Infinity, area[1]!, area[2]!, Infinity, area[3]!]);
   }
 

@@ -327,9 +327,14 @@ export class ActorWorld {
     return woken;
   }
 
-  /** The terrain's triangles moved (an edit, a refit): every actor gathers its nearby triangles afresh. */
-  terrainEdited(): void {
-    this.neighbours.invalidate();
+  /**
+   * The terrain's triangles moved (an edit, a refit): the actors gather their nearby triangles afresh —
+   * with `area` (minX, minZ, maxX, maxZ: the heights changed only there), only those whose kept
+   * triangles reach over it.
+   */
+  terrainEdited(area?: ArrayLike<number>): void {
+    if (area === undefined) this.neighbours.invalidate();
+    else this.neighbours.invalidateArea(area[0]!, area[1]!, area[2]!, area[3]!);
   }
 
   /** The terrain query's work in the last step (its BVH walks), or null with no terrain or a source of the caller's own. */

@@ -139,6 +139,22 @@ export class TerrainNeighbours {
     this.used = 0;
   }
 
+  /**
+   * Forgets the lists whose grown box reaches over the area [minX, maxX] × [minZ, maxZ] (any height):
+   * the ground moved there, and only there (an edit moves heights, so a triangle that changed stays
+   * within the area that names it). The others still hold exactly the triangles they were gathered with.
+   */
+  invalidateArea(minX: number, minZ: number, maxX: number, maxZ: number): void {
+    const g = this.gathered;
+    const valid = this.valid;
+    for (let i = 0; i < valid.length; i++) {
+      if (valid[i] === 0) continue;
+      const b = 6 * i;
+      if (g[b]! > maxX || g[b + 3]! < minX || g[b + 2]! > maxZ || g[b + 5]! < minZ) continue;
+      valid[i] = 0;
+    }
+  }
+
   resetCounters(): void {
     this.walks = 0;
     this.reused = 0;

@@ -6,6 +6,8 @@ import { spawnPile } from '../../../src/actors/spawnPile';
 import { findTerrainContacts } from '../../../src/actors/terrainContacts';
 import { TerrainNeighbours } from '../../../src/actors/terrainNeighbours';
 import { TriangleBoxQuery } from '../../../src/actors/triangleBoxQuery';
+import { refitBVH } from '../../../src/bvh/refit';
+import { applyTerrainEdit } from '../../../src/terrain/edits';
 
 const counters = (): { triangleQueries: number; trianglesNear: number; sphereTriangleTests: number; boxTriangleTests: number } => ({
   triangleQueries: 0,
@@ -72,5 +74,38 @@ describe('TerrainNeighbours', () => {
     world.terrainEdited();
     world.step(1 / 60);
     expect(world.counters.terrain.walks).toBe(1);
+  });
+
+  it('after a crater, forgetting only the lists that reach the changed area steps the pile exactly as forgetting all', () => {
+    const terrain = generateTerrain({ cells: 48, worldSize: 48, heightScale: 8, kind: 'fbm', seed: 12 });
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const pile = (): ActorWorld => {
+      const world = new ActorWorld();
+      world.setTerrain(bvh);
+      spawnPile(world, { count: 80, center: [-4, 2], seed: 6 }, (x, z) => sampleTerrainHeight(terrain, x, z));
+      return world;
+    };
+    const forgetAll = pile();
+    const forgetArea = pile();
+    let walksAll = 0;
+    let walksArea = 0;
+    for (let frame = 0; frame < 150; frame++) {
+      // Craters under the pile, beside it and far from it (one reaching no list at all).
+      const at = frame === 40 ? [-4, 2] : frame === 80 ? [3, -1] : frame === 110 ? [18, 18] : null;
+      if (at !== null) {
+        const applied = applyTerrainEdit(terrain, { frame, kind: 'crater', at: [at[0]!, at[1]!], radius: 3, amount: 1.5 })!;
+        refitBVH(bvh, applied.triangles);
+        forgetAll.terrainEdited();
+        forgetArea.terrainEdited(applied.area);
+      }
+      forgetAll.step(1 / 60);
+      forgetArea.step(1 / 60);
+      walksAll += forgetAll.counters.terrain.walks;
+      walksArea += forgetArea.counters.terrain.walks;
+      expect(forgetArea.actors.position).toEqual(forgetAll.actors.position);
+      expect(forgetArea.actors.velocity).toEqual(forgetAll.actors.velocity);
+      expect(forgetArea.actors.angularVelocity).toEqual(forgetAll.actors.angularVelocity);
+    }
+    expect(walksArea).toBeLessThan(walksAll);
   });
 });
