@@ -121,7 +121,7 @@ export class PageRayThreads {
     return (this.applying = resize());
   }
 
-  /** The HUD's line on threads: how many trace rays, or why only one. */
+  /** The HUD's line on threads: how many trace rays and sweep the crowd, or why only one. */
   line(): HudLine {
     if (this.unavailable !== '')
       return {
@@ -134,7 +134,7 @@ export class PageRayThreads {
     const threads = (this.pool?.workers ?? 0) + 1;
     const hardware = hardwareThreads();
     return {
-      text: `${threads} ray thread${threads === 1 ? '' : 's'} · cross-origin isolated (${hardware} hardware threads)${last}`,
+      text: `${threads} thread${threads === 1 ? '' : 's'} for rays and crowd · cross-origin isolated (${hardware} hardware threads)${last}`,
       detail:
         `cross-origin isolated: the ray emitters trace and the capsule crowd sweeps on the main thread and ${threads - 1} pool worker${threads === 2 ? '' : 's'} ` +
         `each over shared memory (${hardware} hardware threads); other systems run on the main thread${notices.length > 0 ? `; ${notices.join('; ')}` : ''}`,

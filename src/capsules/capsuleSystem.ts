@@ -107,6 +107,11 @@ export class CapsuleSystem implements SimSystem {
   threads: CapsulePool | null = null;
   /** Threads of the last sweep (1: the calling thread alone). */
   private ranThreads = 1;
+  /**
+   * The crowd's last batch on the pool: each thread's busy ms ([0] the calling thread, then the
+   * workers) and the batch's wall ms; null when it ran on the calling thread alone.
+   */
+  crowdThreads: { busyMs: readonly number[]; wallMs: number } | null = null;
   private readonly crowdSweeper: CapsuleSweeper = (bvh, capsules, hits, options) => {
     const pool = this.threads;
     if (this.kernel === 'wasm-simd' && pool !== null && pool.workers > 0 && options?.trace === undefined) {
@@ -114,9 +119,11 @@ export class CapsuleSystem implements SimSystem {
       if (pooled !== null) {
         this.ran = 'wasm-simd';
         this.ranThreads = pooled.threads;
+        this.crowdThreads = { busyMs: pooled.busyMs, wallMs: pooled.wallMs };
         return pooled.counters;
       }
     }
+    this.crowdThreads = null;
     return this.sweeper(bvh, capsules, hits, options);
   };
   // This step's work, over all parts.

@@ -59,7 +59,7 @@ describe('the capsule worker pool in real Chromium', () => {
     expect(result.hits).toBeGreaterThan(200);
     // The page's ray pool started (the HUD's threads line); its capsule pool waits for a crowd to ask.
     await page.waitForFunction(
-      () => /\d ray threads? · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
+      () => /\d threads? for rays and crowd · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
       null,
       { timeout: 90_000 },
     );

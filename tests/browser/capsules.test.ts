@@ -179,6 +179,12 @@ describe('capsule sweeps in real Chromium', () => {
       .evaluate((box: HTMLInputElement) => box.checked || box.click());
     // The crowd's batch sweeps on the page's capsule pool when it has workers (same contacts).
     await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, WebAssembly SIMD( on \d threads)?\)/);
+    // With one worker beside the main thread, the batch runs on two threads and says how each was used.
+    const workers = control(folder(page, 'Threads'), page, 'worker threads (0: main only)').locator('input').first();
+    await workers.fill('1');
+    await workers.press('Enter');
+    await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, WebAssembly SIMD on 2 threads\)/);
+    await waitForHud(page, /stress threads [\d.]+ · [\d.]+ ms \/ [\d.]+ · eff \d+%/);
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-stress.png') });
     await kernel.selectOption('TypeScript');

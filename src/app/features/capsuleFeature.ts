@@ -28,6 +28,7 @@ import { cssColour, type Legend } from '../../view/legend';
 import { CapsuleProbeView } from '../../view/capsuleProbeView';
 import type { AppContext, AppFeature } from '../feature';
 import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
+import { threadsLine } from './threadsLine';
 
 interface CharacterPanel {
   enabled: boolean;
@@ -272,6 +273,8 @@ export class CapsuleFeature implements AppFeature {
       lines.push(
         `stress: ${n.toLocaleString('en')} capsules · one batch ${ms.toFixed(2)} ms (${(rate / 1000).toFixed(0)}k sweeps/s, ${ran}) · per sweep ${work === null ? '—' : `${(work.nodesVisited / Math.max(n, 1)).toFixed(1)} nodes, ${(work.trianglesTested / Math.max(n, 1)).toFixed(1)} triangles`} · ${work?.hits ?? 0} contacts`,
       );
+      const pooled = system.crowdThreads;
+      if (pooled !== null) lines.push(threadsLine('stress', pooled.busyMs, pooled.wallMs));
     }
     return lines;
   }

@@ -10,7 +10,6 @@ import {
   castRays,
   formatQueryCounters,
   loadSimdRays,
-  parallelEfficiency,
   prepareRayStrategies,
   rayEmittersNeedPreparation,
   resolveRayEmitters,
@@ -27,6 +26,7 @@ import {
 } from '../../core';
 import { registerThreeMeshBVHCaster } from '../../adapters/three/threeMeshBvhCaster';
 import { abChart } from '../../ui/abChart';
+import { threadsLine } from './threadsLine';
 import type { BarChart } from '../../ui/barChart';
 import { RAY_EMITTER_LEGEND, RayEmitterView } from '../../view/rayEmitterView';
 import type { Legend } from '../../view/legend';
@@ -74,15 +74,6 @@ function describe(s: RayEmitterStrategy): string {
   if (s.kernel === 'wasm-simd' && s.tree === '4-way' && s.layout === 'quantized' && s.triangleTest === 'watertight')
     return `4-way quantized · WebAssembly SIMD · ${batching} · watertight`;
   return `${s.tree} ${s.layout} · ${s.sorting} · ${batching} · ${s.triangleTest}${s.triangles === 'indexed' ? ' · indexed' : ''}`;
-}
-
-/**
- * A pooled trace's threads, short enough for one HUD line: each one's busy ms (the main thread first,
- * then the workers), the trace's wall ms, and the parallel efficiency (busy time over threads × wall time).
- */
-function threadsLine(label: string, threadMs: readonly number[], wallMs: number): string {
-  const busy = threadMs.map((ms) => ms.toFixed(1)).join(' · ');
-  return `${label} threads ${busy} ms / ${wallMs.toFixed(1)} · eff ${(100 * parallelEfficiency(threadMs, wallMs)).toFixed(0)}%`;
 }
 
 /**
