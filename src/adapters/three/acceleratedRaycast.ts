@@ -52,6 +52,25 @@ function tsAllOptions(doubleSided: boolean): Partial<CastOptions> {
 let previousTree: ColliderscopeBoundsTree | null = null;
 
 const inverseWorld = new Matrix4();
+/** The world matrix inverseWorld inverts: raycasts against one mesh (or meshes sharing a matrix) invert it once. */
+const invertedWorld = new Matrix4().makeScale(0, 0, 0);
+
+/** The inverse of a mesh's world matrix, recomputed only when the matrix differs from the last one inverted. */
+function inverseOf(world: Matrix4): Matrix4 {
+  const next = world.elements;
+  const last = invertedWorld.elements;
+  for (let i = 0; i < 16; i++) {
+    const x = next[i]!;
+    const y = last[i]!;
+    // Any difference, down to the sign of a zero (NaN differs from itself: recomputed every time).
+    if (x !== y || (x === 0 && 1 / x !== 1 / y)) {
+      invertedWorld.copy(world);
+      inverseWorld.copy(world).invert();
+      break;
+    }
+  }
+  return inverseWorld;
+}
 const localRay = new Ray();
 const attributes: HitAttributes = { position: undefined as unknown as VertexAttribute, uv: undefined, uv1: undefined, normal: undefined };
 
@@ -74,12 +93,15 @@ export function acceleratedRaycast(this: Mesh, raycaster: Raycaster, intersects:
   const material = this.material as Material | Material[] | undefined;
   if (material === undefined) return;
   const geometry = this.geometry;
-  inverseWorld.copy(this.matrixWorld).invert();
-  localRay.copy(raycaster.ray).applyMatrix4(inverseWorld);
+  localRay.copy(raycaster.ray).applyMatrix4(inverseOf(this.matrixWorld));
   // World distance per unit of the (unit) local direction, exact for any affine matrix.
   const m = this.matrixWorld.elements;
   const { x: dx, y: dy, z: dz } = localRay.direction;
-  const scale = Math.hypot(m[0] * dx + m[4] * dy + m[8] * dz, m[1] * dx + m[5] * dy + m[9] * dz, m[2] * dx + m[6] * dy + m[10] * dz);
+  const wx = m[0] * dx + m[4] * dy + m[8] * dz,
+    wy = m[1] * dx + m[5] * dy + m[9] * dz,
+    wz = m[2] * dx + m[6] * dy + m[10] * dz;
+  // (Only the query window depends on it, widened by WINDOW_SLACK: the exact test decides.)
+  const scale = Math.sqrt(wx * wx + wy * wy + wz * wz);
   if (!(scale > 0 && scale < Infinity)) {
     threeMeshRaycast.call(this, raycaster, intersects);
     return;

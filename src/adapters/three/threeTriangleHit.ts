@@ -50,9 +50,9 @@ export function threeTriangleHit(
   materialIndex: number,
 ): Intersection | null {
   const { position, uv, uv1, normal } = attributes;
-  cornerA.fromBufferAttribute(position, a);
-  cornerB.fromBufferAttribute(position, b);
-  cornerC.fromBufferAttribute(position, c);
+  readCorner(position, a, cornerA);
+  readCorner(position, b, cornerB);
+  readCorner(position, c, cornerC);
   const met =
     side === BackSide
       ? localRay.intersectTriangle(cornerC, cornerB, cornerA, true, localPoint)
@@ -78,4 +78,17 @@ export function threeTriangleHit(
   hit.barycoord = barycoord;
   hit.faceIndex = faceIndex;
   return hit;
+}
+
+/**
+ * A vertex of the position attribute, as fromBufferAttribute reads it: straight from the array for a
+ * plain attribute of three unnormalized components (the common case), else through its getters
+ * (interleaved, normalized or packed attributes).
+ */
+function readCorner(position: VertexAttribute, vertex: number, into: Vector3): void {
+  if ((position as Partial<BufferAttribute>).isBufferAttribute === true && position.itemSize === 3 && !position.normalized) {
+    const array = position.array;
+    const i = 3 * vertex;
+    into.set(array[i]!, array[i + 1]!, array[i + 2]);
+  } else into.fromBufferAttribute(position, vertex);
 }
