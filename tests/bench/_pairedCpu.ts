@@ -16,17 +16,6 @@
  *   fresh peer timing beside it, so no contender is compared to a peer timed minutes away.
  */
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-/**
- * A full garbage collection now: a benchmark that builds something big (a terrain, a BVH) between
- * measurements collects its garbage before timing, so the next contender is not billed for it.
- */
-export function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
 
 /** Process CPU time (user + system), milliseconds. */
 export const cpuMs = (): number => {

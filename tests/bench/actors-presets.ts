@@ -4,8 +4,9 @@
  * by the headless sandbox (the runner's code path: Sandbox.step → ActorSystem.step → ActorWorld.step) in
  * fixed 1/60 s steps, timing the actor system's own step (ActorSystem.step, wrapped here: the sandbox's
  * step also applies the scene's terrain edits, whose refit is the terrain's cost, not the actors'; its
- * CPU is printed beside as "frame"). Each terrain's sandbox is built, then its construction garbage is
- * collected before the first step. Per terrain, two windows of the run:
+ * CPU is printed beside as "frame"). (No forced garbage collection between terrains: a forced full GC
+ * made V8 drop compiled code, and the next terrain's landing then paid 1–3 ms per step recompiling it.)
+ * Per terrain, two windows of the run:
  *   - falling: the first FALL_FRAMES steps (the pile drops, lands and tumbles),
  *   - settled: the last SETTLED_FRAMES steps (what stays awake once the pile has come to rest),
  * each with the mean CPU ms per step of the step's own thread (/proc/thread-self/schedstat on Linux,
@@ -26,7 +27,7 @@ import { createHeadlessSandbox, loadSimdBoxTriangles, loadWasmBuilder, parseScen
 import type { ActorSystem } from '../../src/actors/actorSystem';
 import type { TerrainParams } from '../../src/terrain/params';
 import { loadSceneFile, presetNames, readField, SCENES_DIR } from '../../tools/sceneFiles';
-import { collectGarbage, cpuMs, quantile, threadCpuMs } from './_pairedCpu';
+import { cpuMs, quantile, threadCpuMs } from './_pairedCpu';
 import { BenchReport } from './_report';
 
 const args = process.argv.slice(2);
@@ -40,6 +41,8 @@ const FRAMES = quick ? 60 : 600;
 const FALL_FRAMES = quick ? 30 : 180;
 const SETTLED_FRAMES = quick ? 30 : 240;
 const DT = 1 / 60;
+/** Warm-up steps per terrain: past every pile's landing (the last, on alpine-512, ends near step 200). */
+const WARM_FRAMES = 240;
 /** The step's own thread's CPU clock where the system has one (Linux), else the process's. */
 const threadCpu: () => number = threadCpuMs() === null ? cpuMs : () => threadCpuMs()!;
 
@@ -132,7 +135,6 @@ function run(terrain: Record<string, unknown>, presets: string[], frames = FRAME
     stepCpu = threadCpu() - threadStart;
     stepWall = performance.now() - wallStart;
   };
-  collectGarbage();
   const contacts: number[] = [];
   const substeps: number[] = [];
   const phases = Object.fromEntries(PHASES.map((name) => [name, [] as number[]])) as Record<PhaseName, number[]>;
@@ -188,10 +190,10 @@ let selected = [...terrains.values()];
 if (only !== undefined) selected = selected.filter((t) => t.presets.some((p) => p.includes(only)));
 if (quick) selected = selected.slice(0, 3);
 
-// JIT warm-up, discarded: a short run on every terrain, so that no terrain measured pays for compiling
-// the code paths its shape is the first to make hot (steep slopes, boxes on folds…); a page running
-// actors has long compiled them.
-for (const { section } of quick ? selected.slice(-1) : selected) run(section, ['warm-up'], quick ? 20 : 120);
+// JIT warm-up, discarded: WARM_FRAMES steps on every terrain, past its pile's landing, so that no
+// terrain measured pays for compiling the code paths its shape is the first to make hot (steep slopes,
+// boxes on folds…); a page running actors has long compiled them.
+for (const { section } of quick ? selected.slice(-1) : selected) run(section, ['warm-up'], quick ? 20 : WARM_FRAMES);
 
 console.log(
   `300 actors (scenes/actors.json's pile) on each preset terrain, ${FRAMES} steps of 1/60 s; falling: steps 1–${FALL_FRAMES}, settled: the last ${SETTLED_FRAMES}`,
