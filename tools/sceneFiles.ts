@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ColliderscopeError, loadMesh, parseSceneText, type LoadedMesh, type SceneDefinition } from '../src/core';
 import { meshoptGltfOptions } from '../src/adapters/three/meshoptDecoder';
+import { nodeDracoGltfOptions } from './dracoFiles';
 
 /** The project's scenes folder: presets, their index and the field programs. */
 export const SCENES_DIR = fileURLToPath(new URL('../scenes/', import.meta.url));
@@ -32,8 +33,8 @@ export function presetNames(): string[] {
   return JSON.parse(readFileSync(`${SCENES_DIR}index.json`, 'utf8')) as string[];
 }
 
-/** The meshopt decoder three ships, ready before any file is read (meshopt-compressed glTF files decode). */
-const meshopt = await meshoptGltfOptions();
+/** The meshopt and Draco decoders three ships, ready before any file is read (compressed glTF files decode). */
+const decoders = { ...(await meshoptGltfOptions()), ...(await nodeDracoGltfOptions()) };
 
 /**
  * Reads a mesh file (.obj, .stl, .gltf, .glb) into flat positions and indices; a .gltf's external buffers
@@ -47,5 +48,5 @@ export function loadMeshFile(path: string): LoadedMesh {
     throw new ColliderscopeError(`cannot read the mesh file: ${(error as Error).message}`, { file: path });
   }
   const directory = dirname(path);
-  return loadMesh(path, bytes, { ...meshopt, loadUri: (uri) => readFileSync(resolve(directory, uri)) });
+  return loadMesh(path, bytes, { ...decoders, loadUri: (uri) => readFileSync(resolve(directory, uri)) });
 }

@@ -12,7 +12,7 @@ export function readPageMesh(
   name: string,
   bytes: Uint8Array,
   maxTriangles = PAGE_MAX_MESH_TRIANGLES,
-  decoders: Pick<GltfOptions, 'meshopt'> = {},
+  decoders: Pick<GltfOptions, 'meshopt' | 'draco'> = {},
 ): LoadedMesh {
   const mesh = loadMesh(name, bytes, { ...decoders, loadUri: refuseSeparateBuffer });
   if (mesh.triangleCount > maxTriangles) {

@@ -11,12 +11,16 @@ import {
   terrainMaterialInput,
   type BVH,
   type BVHBuilderName,
+  type GltfOptions,
   type RefitState,
   type TerrainMesh,
   type TerrainParams,
 } from '../core';
 import { readPageMesh, PAGE_MAX_MESH_TRIANGLES } from './pageMesh';
 import { meshoptGltfOptions } from '../adapters/three/meshoptDecoder';
+import { dracoGltfOptions } from '../adapters/three/dracoDecoder';
+import dracoWrapper from 'three/examples/jsm/libs/draco/gltf/draco_wasm_wrapper.js?raw';
+import dracoWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
 
 /**
  * Builds terrain and then its BVH off the main thread, so a 2M-triangle mesh never freezes the page.
@@ -139,8 +143,8 @@ async function buildMeshTerrain(
   post: (message: TerrainWorkerMessage, transfer?: Transferable[]) => void,
 ): Promise<void> {
   post({ id, kind: 'progress', fraction: 0.05, stage: `Reading ${request.name}` });
-  const [decoders] = await Promise.all([meshoptGltfOptions(), loadWasmBuilder(), loadSimdRays()]);
-  const mesh = readPageMesh(request.name, request.bytes, PAGE_MAX_MESH_TRIANGLES, decoders);
+  const [meshopt, draco] = await Promise.all([meshoptGltfOptions(), workerDracoOptions(), loadWasmBuilder(), loadSimdRays()]);
+  const mesh = readPageMesh(request.name, request.bytes, PAGE_MAX_MESH_TRIANGLES, { ...meshopt, ...draco });
   post({ id, kind: 'progress', fraction: -1, stage: `BVH over ${mesh.triangleCount.toLocaleString('en')} triangles` });
   const { terrain, bvh } = meshTerrain(mesh, { scale: request.scale, cells: request.cells, builder: 'wasm' });
   terrain.source = request.name;
@@ -148,6 +152,28 @@ async function buildMeshTerrain(
   post({ id, kind: 'terrain', mesh: terrain });
   const { posted, transfer } = postableTree(bvh);
   post({ id, kind: 'bvh', bvh: posted, refitState: null }, transfer);
+}
+
+let dracoOptions: Promise<Partial<Pick<GltfOptions, 'draco'>>> | null = null;
+
+/**
+ * The Draco decoder three ships, bundled with this worker (its wasm served beside the page), loaded at
+ * the first mesh file. Should it not load, Draco files are refused by name and every other file reads.
+ */
+function workerDracoOptions(): Promise<Partial<Pick<GltfOptions, 'draco'>>> {
+  dracoOptions ??= fetch(dracoWasmUrl)
+    .then((response) => {
+      if (!response.ok) throw new Error(`${dracoWasmUrl}: HTTP ${response.status}`);
+      return response.arrayBuffer();
+    })
+    .then((wasm): Promise<Partial<Pick<GltfOptions, 'draco'>>> => dracoGltfOptions(dracoWrapper, new Uint8Array(wasm)))
+    .catch((error: unknown) => {
+      console.warn(
+        `The Draco decoder did not load (${error instanceof Error ? error.message : String(error)}): Draco-compressed glTF files will be refused.`,
+      );
+      return {};
+    });
+  return dracoOptions;
 }
 
 /** The tree without the mesh arrays (the page has them), over copies of its node buffers and the buffers to transfer. */

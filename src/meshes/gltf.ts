@@ -1,6 +1,6 @@
 import { ColliderscopeError } from '../errors';
 import { parseJsonText } from '../scene/validate';
-import { AccessorReader, type MeshoptGltfDecoder } from './gltfAccessor';
+import { AccessorReader, type DracoGltfDecoder, type MeshoptGltfDecoder } from './gltfAccessor';
 import { isGlb, readGlb } from './glb';
 import { composeTrs, identityMatrix, linearDeterminant, multiplyMatrices, type Matrix4 } from './gltfTransform';
 import { MeshBuilder, meshError, type LoadedMesh } from './meshBuilder';
@@ -81,7 +81,15 @@ export interface GltfOptions {
    * three.js ships (three/examples/jsm/libs/meshopt_decoder.module.js), once its `ready` has resolved.
    */
   meshopt?: MeshoptGltfDecoder;
+  /**
+   * Decodes primitives compressed with KHR_draco_mesh_compression; without it such a file is refused by
+   * name. The page and the runner pass the decoder three.js ships (dracoGltfOptions in
+   * src/adapters/three/dracoDecoder.ts).
+   */
+  draco?: DracoGltfDecoder;
 }
+
+const DRACO_EXTENSION = 'KHR_draco_mesh_compression';
 
 const MESHOPT_EXTENSIONS = new Set(['EXT_meshopt_compression', 'KHR_meshopt_compression']);
 
@@ -89,7 +97,8 @@ const MESHOPT_EXTENSIONS = new Set(['EXT_meshopt_compression', 'KHR_meshopt_comp
  * Reads the triangles of a glTF 2.0 file (.gltf JSON text or .glb bytes) as one mesh in world space:
  * the default scene's node tree walked from its roots, each node's matrix or TRS applied to its mesh
  * (mirroring nodes flip the winding back), every primitive of mode triangles, strip or fan turned into
- * triangles. Points and lines are skipped and noted; Draco and meshopt compression are refused by name.
+ * triangles. Points and lines are skipped and noted; Draco and meshopt compression are decoded by the
+ * decoders in `options`, and refused by name without them.
  */
 export function parseGltf(data: Uint8Array | string, file = 'mesh.gltf', options: GltfOptions = {}): LoadedMesh {
   try {
@@ -121,6 +130,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
     throw fail(`only glTF 2.0 is read, this file says ${JSON.stringify(version)}`, 'asset.version');
   for (const name of doc.extensionsRequired ?? []) {
     if (MESHOPT_EXTENSIONS.has(name) && options.meshopt !== undefined) continue;
+    if (name === DRACO_EXTENSION && options.draco !== undefined) continue;
     const decoder = DECODER_EXTENSIONS[name];
     if (decoder !== undefined) {
       throw fail(
@@ -145,6 +155,33 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
     if (material === undefined) throw fail(`names material ${index}, which does not exist`, `${path}.material`);
     return typeof material.name === 'string' && material.name !== '' ? material.name : `material ${index}`;
   };
+  /** A Draco-compressed primitive's points and triangles, decoded (null: the primitive is not compressed). */
+  const dracoPrimitive = (
+    primitive: GltfPrimitive,
+    path: string,
+    decoder: DracoGltfDecoder,
+  ): { positions: Float32Array; indices: Uint32Array } | null => {
+    const raw = primitive.extensions?.[DRACO_EXTENSION];
+    if (raw === undefined) return null;
+    const field = `${path}.extensions.${DRACO_EXTENSION}`;
+    if (typeof raw !== 'object' || raw === null) throw fail('must be an object', field);
+    const { bufferView, attributes } = raw as { bufferView?: unknown; attributes?: Record<string, unknown> };
+    if (typeof bufferView !== 'number' || !Number.isInteger(bufferView) || bufferView < 0)
+      throw fail(`bufferView must be a whole number, got ${JSON.stringify(bufferView)}`, `${field}.bufferView`);
+    const id = attributes?.POSITION;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0)
+      throw fail(`attributes.POSITION must be the id of the compressed positions, got ${JSON.stringify(id)}`, `${field}.attributes`);
+    const bytes = accessors.viewBytes(bufferView, `${field}.bufferView`);
+    let decoded: { positions: Float32Array; indices: Uint32Array };
+    try {
+      decoded = decoder.decode(bytes, id);
+    } catch (error) {
+      throw fail(`the Draco data does not decode: ${error instanceof Error ? error.message : String(error)}`, field);
+    }
+    if (decoded.positions.length % 3 !== 0 || decoded.indices.length % 3 !== 0)
+      throw fail('the Draco data decodes to a partial point or triangle', field);
+    return decoded;
+  };
   const skipped = new Map<string, number>();
   const note = (what: string): void => void skipped.set(what, (skipped.get(what) ?? 0) + 1);
 
@@ -158,6 +195,7 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
 
   const addPrimitive = (primitive: GltfPrimitive, path: string, world: Matrix4): void => {
     for (const name of Object.keys(primitive.extensions ?? {})) {
+      if (name === DRACO_EXTENSION && options.draco !== undefined) continue;
       const decoder = DECODER_EXTENSIONS[name];
       if (decoder !== undefined)
         throw fail(`is compressed with ${name} (${decoder}), which this loader does not decode; re-export it uncompressed`, path);
@@ -172,7 +210,9 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
     if (position === undefined) throw fail('a primitive without a POSITION attribute', `${path}.attributes`);
     if (primitive.targets !== undefined && primitive.targets.length > 0) note('morph targets (the base shape was used)');
     mesh.useMaterial(materialName(primitive, path), { field: `${path}.material` });
-    const corners = accessors.read(position, 'VEC3', `${path}.attributes.POSITION`);
+    const draco = options.draco === undefined ? null : dracoPrimitive(primitive, path, options.draco);
+    const corners: ArrayLike<number> = draco?.positions ?? accessors.read(position, 'VEC3', `${path}.attributes.POSITION`);
+    const positionsPath = draco === null ? `accessors[${position}]` : `${path}.extensions.${DRACO_EXTENSION}`;
     const vertexCount = corners.length / 3;
     const first = mesh.vertexCount;
     mesh.reserveVertices(vertexCount);
@@ -186,14 +226,21 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
       if (!Number.isFinite(x + y + z) || !Number.isFinite(wx + wy + wz)) {
         throw fail(
           `vertex ${v} (${x}, ${y}, ${z}) is not finite${Number.isFinite(x + y + z) ? ' once its node transforms are applied' : ''}`,
-          `accessors[${position}]`,
+          positionsPath,
         );
       }
       mesh.addVertex(wx, wy, wz);
     }
-    let order: Float64Array;
+    let order: ArrayLike<number>;
     let orderPath: string;
-    if (primitive.indices !== undefined) {
+    if (draco !== null) {
+      // Decoded as a triangle list, whatever the primitive's mode (the extension allows lists and strips).
+      order = draco.indices;
+      orderPath = positionsPath;
+      for (let i = 0; i < order.length; i++) {
+        if (order[i]! >= vertexCount) throw fail(`decoded index ${i} is ${order[i]}, outside the ${vertexCount} decoded points`, orderPath);
+      }
+    } else if (primitive.indices !== undefined) {
       order = accessors.read(primitive.indices, 'SCALAR', `${path}.indices`);
       orderPath = `accessors[${primitive.indices}]`;
       for (let i = 0; i < order.length; i++) {
@@ -203,18 +250,20 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
         }
       }
     } else {
-      order = new Float64Array(vertexCount);
-      for (let i = 0; i < vertexCount; i++) order[i] = i;
+      const identity = new Float64Array(vertexCount);
+      for (let i = 0; i < vertexCount; i++) identity[i] = i;
+      order = identity;
       orderPath = path;
     }
+    const listMode = draco !== null ? 4 : mode;
     const mirrored = linearDeterminant(world) < 0;
     const add = (a: number, b: number, c: number): void =>
       mirrored ? mesh.addTriangle(first + a, first + c, first + b) : mesh.addTriangle(first + a, first + b, first + c);
-    if (mode === 4) {
+    if (listMode === 4) {
       if (order.length % 3 !== 0) note('triangle lists whose length is not a multiple of 3 (the extra indices were ignored)');
       mesh.reserveTriangles(Math.floor(order.length / 3), { field: orderPath });
       for (let i = 0; i + 2 < order.length; i += 3) add(order[i]!, order[i + 1]!, order[i + 2]!);
-    } else if (mode === 5) {
+    } else if (listMode === 5) {
       // Every other triangle of a strip turns the other way; swapping its first two corners keeps one winding.
       for (let i = 0; i + 2 < order.length; i++) {
         if (i % 2 === 0) add(order[i]!, order[i + 1]!, order[i + 2]!);

@@ -6,6 +6,16 @@ export interface MeshoptGltfDecoder {
   decodeGltfBuffer(target: Uint8Array, count: number, size: number, source: Uint8Array, mode: string, filter?: string): void;
 }
 
+/**
+ * What the reader asks of a Draco decoder (KHR_draco_mesh_compression): one primitive's compressed
+ * bytes in, its triangles' corners (three per triangle) and the attribute with the unique id
+ * `positionId` as three floats per point out. Throws for bytes it cannot decode. The core ships none:
+ * src/adapters/three/dracoDecoder.ts wraps the decoder three.js ships.
+ */
+export interface DracoGltfDecoder {
+  decode(data: Uint8Array, positionId: number): { positions: Float32Array; indices: Uint32Array };
+}
+
 /** The parts of a glTF document the accessor reader needs; everything else of the JSON is left unread. */
 export interface GltfAccessor {
   bufferView?: number;
@@ -116,7 +126,12 @@ export class AccessorReader {
     }
   }
 
-  /** The bytes of a buffer view (checked to lie inside its buffer) and its stride (0 when tightly packed). */
+  /** A buffer view's bytes (checked to lie inside its buffer; a meshopt-compressed one decoded). */
+  viewBytes(index: number, field: string): Uint8Array {
+    const { view } = this.view(index, field);
+    return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  }
+
   /** A meshopt-compressed view's bytes, decoded: every field checked first, a decoder failure named. */
   private decodeMeshopt(raw: unknown, decoder: MeshoptGltfDecoder, path: string): Uint8Array {
     if (typeof raw !== 'object' || raw === null) throw this.fail('must be an object', path);
@@ -145,6 +160,7 @@ export class AccessorReader {
     return target;
   }
 
+  /** The bytes of a buffer view (checked to lie inside its buffer) and its stride (0 when tightly packed). */
   private view(index: number, field: string): { view: DataView; stride: number } {
     const bufferView = this.bufferViews[index] as GltfBufferView | undefined;
     if (bufferView === undefined || typeof bufferView !== 'object') throw this.fail(`names bufferView ${index}, which does not exist`, field);

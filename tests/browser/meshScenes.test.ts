@@ -5,6 +5,7 @@ import { SCREENSHOT_DIR, appStatus, guiControl, openPage, startHarness, type Har
 import { canvasPixels } from './pixels';
 import { MeshoptEncoder } from 'meshoptimizer';
 import { parseObj } from '../../src/meshes/index';
+import { dracoGltfParts } from '../unit/meshes/dracoWriter';
 import { meshoptGlb, writeGlb } from '../unit/meshes/meshWriters';
 
 /**
@@ -287,6 +288,19 @@ describe('mesh scenes on the page', () => {
     const shown = await waitForMesh('block-meshopt.glb');
     expect(shown.bvhTriangles).toBe(138);
     expect(Number(shown.metrics.rayEmitters!.hitsA)).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the same block dropped as a Draco-compressed GLB, decoded in the worker by the decoder three ships', async () => {
+    const block = parseObj(SMALL_OBJ, 'block.obj');
+    const { json, bin } = await dracoGltfParts({ positions: Array.from(block.positions), indices: Array.from(block.indices) });
+    await page
+      .locator('[data-testid="scene-file-input"]')
+      .setInputFiles({ name: 'block-draco.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(writeGlb(json, bin)) });
+    const shown = await waitForMesh('block-draco.glb');
+    expect(shown.bvhTriangles).toBe(138);
+    expect(Number(shown.metrics.rayEmitters!.hitsA)).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'mesh-draco.png') });
     expect(errors).toEqual([]);
   });
 

@@ -8,3 +8,4 @@ export { acceleratedRaycast } from './acceleratedRaycast';
 export { loadSimdRays as loadRaycastKernel, simdRaysUnavailableReason as raycastKernelUnavailableReason } from '../../query/rays/simdRays';
 export type { BuildOptions } from '../../bvh/options';
 export { meshoptGltfOptions } from './meshoptDecoder';
+export { createDracoGltfDecoder, dracoGltfOptions } from './dracoDecoder';
