@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ColliderscopeError } from '../../../src/errors';
 import type { GltfOptions } from '../../../src/meshes/gltf';
 import { loadMesh } from '../../../src/meshes/index';
 import { generateTerrain } from '../../../src/terrain/index';
 import { nodeDracoGltfOptions } from '../../../tools/dracoFiles';
 import { dracoGltfParts } from './dracoWriter';
 import { triangleSet, writeGlb, writeGltfParts, type PlainMesh } from './meshWriters';
+import { errorOf } from './errorOf';
 
 let decoders: Pick<GltfOptions, 'draco'>;
 beforeAll(async () => {
@@ -15,16 +15,6 @@ beforeAll(async () => {
 function terrainMesh(cells = 20): PlainMesh {
   const terrain = generateTerrain({ cells, seed: 8 });
   return { positions: Array.from(terrain.positions), indices: Array.from(terrain.indices) };
-}
-
-function errorOf(call: () => unknown): ColliderscopeError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ColliderscopeError);
-    return error as ColliderscopeError;
-  }
-  throw new Error('expected an error, none was thrown');
 }
 
 describe('glTF with Draco-compressed primitives (KHR_draco_mesh_compression)', () => {

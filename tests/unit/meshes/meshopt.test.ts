@@ -5,6 +5,7 @@ import { ColliderscopeError } from '../../../src/errors';
 import { loadMesh, type LoadedMesh } from '../../../src/meshes/index';
 import { generateTerrain } from '../../../src/terrain/index';
 import { meshoptGlb, writeGlb, writeGltfParts, type PlainMesh } from './meshWriters';
+import { errorOf } from './errorOf';
 
 beforeAll(async () => {
   await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
@@ -13,16 +14,6 @@ beforeAll(async () => {
 function terrainMesh(): PlainMesh {
   const terrain = generateTerrain({ cells: 20, seed: 5 });
   return { positions: Array.from(terrain.positions), indices: Array.from(terrain.indices) };
-}
-
-function errorOf(call: () => unknown): ColliderscopeError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ColliderscopeError);
-    return error as ColliderscopeError;
-  }
-  throw new Error('expected an error, none was thrown');
 }
 
 const same = (a: LoadedMesh, b: LoadedMesh): void => {

@@ -2,25 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAX_BVH_TRIANGLES } from '../../../src/bvh/meshInput';
-import { ColliderscopeError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
 import { loadMesh, MAX_MESH_TRIANGLES, parseGltf, parseObj, parseStl, type LoadedMesh } from '../../../src/meshes/index';
 import { triangleSet, writeAsciiStl, writeBinaryStl, writeGlb, writeGltf, writeGltfParts, writeObj, type PlainMesh } from './meshWriters';
+import { errorOf } from './errorOf';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/meshes/', import.meta.url));
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(FIXTURES + name));
 const load = (name: string): LoadedMesh => loadMesh(name, fixture(name));
-
-/** The error a call throws (failing the test when it throws none, or something other than a ColliderscopeError). */
-function errorOf(call: () => unknown): ColliderscopeError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ColliderscopeError);
-    return error as ColliderscopeError;
-  }
-  throw new Error('expected an error, none was thrown');
-}
 
 /** Random vertices in a box and triangles over distinct vertices (random points: no triangle without area). */
 function randomMesh(seed: number, vertexCount: number, triangleCount: number): PlainMesh {
