@@ -3,7 +3,7 @@ import { MASK_ALL } from '../bvh/collisionMasks';
 import type { StateHasher } from '../math/hash';
 import { DEFAULT_KERNEL, KERNEL_LABELS, type Kernel } from '../platform/kernels';
 import { CapsuleCrowd, type CrowdState } from '../query/capsule/capsuleCrowd';
-import type { CapsulePool } from '../query/capsule/capsulePool';
+import type { CapsulePool, CapsulePoolSweep } from '../query/capsule/capsulePool';
 import type { CapsuleSweeper, SweepCounters } from '../query/capsule/capsuleTypes';
 import { CapsuleCharacter } from '../query/capsule/characterController';
 import { simdCapsuleKernel, simdCapsulesUnavailableReason } from '../query/capsule/simdCapsules';
@@ -111,7 +111,7 @@ export class CapsuleSystem implements SimSystem {
    * The crowd's last batch on the pool: each thread's busy ms ([0] the calling thread, then the
    * workers) and the batch's wall ms; null when it ran on the calling thread alone.
    */
-  crowdThreads: { busyMs: readonly number[]; wallMs: number } | null = null;
+  crowdThreads: Readonly<Pick<CapsulePoolSweep, 'busyMs' | 'wallMs'>> | null = null;
   private readonly crowdSweeper: CapsuleSweeper = (bvh, capsules, hits, options) => {
     const pool = this.threads;
     if (this.kernel === 'wasm-simd' && pool !== null && pool.workers > 0 && options?.trace === undefined) {
@@ -119,7 +119,7 @@ export class CapsuleSystem implements SimSystem {
       if (pooled !== null) {
         this.ran = 'wasm-simd';
         this.ranThreads = pooled.threads;
-        this.crowdThreads = { busyMs: pooled.busyMs, wallMs: pooled.wallMs };
+        this.crowdThreads = pooled;
         return pooled.counters;
       }
     }

@@ -233,16 +233,10 @@ function readGltf(data: Uint8Array | string, file: string, options: GltfOptions)
     }
     let order: ArrayLike<number>;
     let orderPath: string;
-    if (draco !== null) {
+    if (draco !== null || primitive.indices !== undefined) {
       // Decoded as a triangle list, whatever the primitive's mode (the extension allows lists and strips).
-      order = draco.indices;
-      orderPath = positionsPath;
-      for (let i = 0; i < order.length; i++) {
-        if (order[i]! >= vertexCount) throw fail(`decoded index ${i} is ${order[i]}, outside the ${vertexCount} decoded points`, orderPath);
-      }
-    } else if (primitive.indices !== undefined) {
-      order = accessors.read(primitive.indices, 'SCALAR', `${path}.indices`);
-      orderPath = `accessors[${primitive.indices}]`;
+      order = draco?.indices ?? accessors.read(primitive.indices!, 'SCALAR', `${path}.indices`);
+      orderPath = draco !== null ? positionsPath : `accessors[${primitive.indices}]`;
       for (let i = 0; i < order.length; i++) {
         const index = order[i]!;
         if (!Number.isInteger(index) || index < 0 || index >= vertexCount) {
