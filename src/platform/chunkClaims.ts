@@ -124,6 +124,18 @@ function claimChunk(words: Int32Array, job: ChunkJob): number {
 }
 
 /**
+ * Tests only: waits, spinning, until some thread has claimed the job's first chunk or `waitMs` has
+ * passed. A caller that simulates a fault in a worker lets that worker claim first, so that the fault
+ * lands inside a chunk however the threads happen to be scheduled.
+ */
+export function awaitFirstClaim(words: Int32Array, job: ChunkJob, waitMs: number): boolean {
+  const cursor = job.cursor >> 2;
+  const deadline = performance.now() + waitMs;
+  while (Atomics.load(words, cursor) === startingCursor(job.tag)) if (performance.now() > deadline) return false;
+  return true;
+}
+
+/**
  * Claims and runs chunks until none is left; returns how many this thread ran. Its thread record says
  * it is busy meanwhile, then how long it was. `fault` (tests only) is raised right after the first
  * claim, so the claimed chunk is left undone.

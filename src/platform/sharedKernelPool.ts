@@ -15,6 +15,7 @@ import {
   THREAD_RECORD_BYTES,
   UNUSED_CURSOR,
   allChunksDone,
+  awaitFirstClaim,
   clearChunkRecords,
   finishUndoneChunks,
   publishJob,
@@ -39,6 +40,8 @@ import type { SpawnPoolWorker } from './workerPort';
  * may have died: a page's main thread hears of that only later) before running the chunk itself.
  */
 const DEFAULT_STRAGGLER_WAIT_MS = 1000;
+/** Tests only: how long runNow, simulating a fault, waits for a worker's first claim before it claims too. */
+const FAULT_CLAIM_WAIT_MS = 10_000;
 /** The longest straggler wait a pool accepts: a minute of a frozen caller is already a hang. */
 const MAX_STRAGGLER_WAIT_MS = 60_000;
 
@@ -255,6 +258,8 @@ export class SharedKernelPool<Exports extends { heapBase(): number }> {
     // The workers are told first: they wake up while the batch is staged, and wait for it (awaitJob).
     this.pool.post((slot, id) => this.jobMessage(job, slot, id, fault));
     const words = this.stage(job, stage);
+    // A simulated fault (tests only) should land inside a chunk, whatever the scheduling: the workers claim first.
+    if (fault !== null && job.chunkCount > 0) awaitFirstClaim(words, job, FAULT_CLAIM_WAIT_MS);
     let start = performance.now();
     const stagedMs = start - started;
     let chunksOnCaller = pullChunks(caller, words, job, 0);
