@@ -298,6 +298,12 @@ class App implements SceneLoaderHost, PresenterHost {
             detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
           };
     const lines: (string | HudLine)[] = [ground, this.rayThreads.line()];
+    const software = this.stage.softwareRenderer;
+    if (software !== null)
+      lines.push({
+        text: 'software WebGL · no antialiasing',
+        detail: `WebGL runs on the CPU (${software}): drawn without multisampling, one pixel per CSS pixel, for about twice the frame rate`,
+      });
     for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
     return lines;
   }

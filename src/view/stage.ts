@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { FlyController } from './flyController';
+import { softwareRendererName } from './softwareRenderer';
 
 export type CameraMode = 'orbit' | 'fly';
 
@@ -14,7 +15,8 @@ export interface StageLook {
 
 /**
  * The three.js stage: renderer, camera, lights, fog and camera controls (orbit or fly). Drawables are
- * added to `scene`. Handles resizing and the device pixel ratio.
+ * added to `scene`. Handles resizing and the device pixel ratio. On a software renderer it draws without
+ * multisampling, one pixel per CSS pixel (softwareRenderer.ts).
  */
 export class Stage {
   readonly renderer: THREE.WebGLRenderer;
@@ -31,11 +33,17 @@ export class Stage {
   get worldSizeShown(): number {
     return this.worldSize;
   }
+  /** The CPU renderer WebGL runs on (SwiftShader…), or null on a GPU. */
+  readonly softwareRenderer = softwareRendererName();
   private look: StageLook = { fog: true, fogAmount: 0.35, sunElevation: 38, sunAzimuth: 135 };
 
   constructor(container: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true, powerPreference: 'high-performance' });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer = new THREE.WebGLRenderer({
+      antialias: this.softwareRenderer === null,
+      preserveDrawingBuffer: true,
+      powerPreference: 'high-performance',
+    });
+    this.renderer.setPixelRatio(this.pixelRatio());
     this.renderer.setSize(container.clientWidth, container.clientHeight);
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.renderer.domElement.tabIndex = 0;
@@ -56,7 +64,7 @@ export class Stage {
     const resize = (): void => {
       const width = container.clientWidth;
       const height = Math.max(container.clientHeight, 1);
-      this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+      this.renderer.setPixelRatio(this.pixelRatio());
       this.renderer.setSize(width, height);
       this.camera.aspect = width / height;
       this.camera.updateProjectionMatrix();
@@ -64,6 +72,10 @@ export class Stage {
     new ResizeObserver(resize).observe(container);
     window.addEventListener('resize', resize);
     this.applyLook(this.look);
+  }
+
+  private pixelRatio(): number {
+    return Math.min(window.devicePixelRatio || 1, this.softwareRenderer === null ? 2 : 1);
   }
 
   setCameraMode(mode: CameraMode): void {

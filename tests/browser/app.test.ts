@@ -40,6 +40,14 @@ describe('the sandbox in real Chromium', () => {
     await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.toMatch(
       /render[\s\S]*whole frame[\s\S]*one-off[\s\S]*terrain\.generate/,
     );
+    // SwiftShader draws on the CPU: the stage says so and draws without multisampling, at 1× pixels.
+    await expect(page.locator('[data-testid="timing-hud"]').textContent()).resolves.toMatch(/software WebGL · no antialiasing/);
+    const drawing = await page.evaluate(() => {
+      const canvas = document.querySelector('canvas')!;
+      const gl = canvas.getContext('webgl2')!;
+      return { samples: gl.getParameter(gl.SAMPLES) as number, width: canvas.width, cssWidth: canvas.clientWidth };
+    });
+    expect(drawing).toEqual({ samples: 0, width: drawing.cssWidth, cssWidth: drawing.cssWidth });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -72,21 +72,39 @@ describe('particles in real Chromium', () => {
     expect((await particleLine(page)).live).toBeGreaterThan(500);
 
     // A hit filling its whole triangle (on) against storing only the column it hit: each switch starts
-    // the caches afresh, and over the same second the footprints fill them several times faster.
-    const entriesAfterASecond = async (): Promise<number> => {
-      await page.waitForTimeout(1000);
-      return Number((await row(page, 'cache entries').locator('input').inputValue()).replace(/,/g, ''));
+    // the caches afresh, and over the same frames (paused, then stepped) the footprints fill them faster.
+    type Status = { colliderscope: { status: { simFrame: number; paused: boolean } } };
+    const simFrame = (): Promise<number> => page.evaluate(() => (window as unknown as Status).colliderscope.status.simFrame);
+    const entriesAfterFrames = async (frames: number): Promise<number> => {
+      // The checkbox keeps the focus, and a focused input takes keys as typing.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const from = await simFrame();
+      for (let i = 0; i < frames; i++) await page.keyboard.press('.');
+      await page.waitForFunction((target) => (window as unknown as Status).colliderscope.status.simFrame >= target, from + frames, {
+        timeout: 60_000,
+      });
+      const entries = row(page, 'cache entries').locator('input');
+      // The panel shows the count on its next frame.
+      await page.waitForTimeout(300);
+      return Number((await entries.inputValue()).replace(/,/g, ''));
     };
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => (window as unknown as Status).colliderscope.status.paused, null, { timeout: 30_000 });
     await row(page, 'hit fills its triangle').locator('input').uncheck();
-    const hitCellsOnly = await entriesAfterASecond();
+    const hitCellsOnly = await entriesAfterFrames(10);
     await row(page, 'hit fills its triangle').locator('input').check();
-    const footprints = await entriesAfterASecond();
+    const footprints = await entriesAfterFrames(10);
+    expect(hitCellsOnly).toBeGreaterThan(0);
     expect(footprints).toBeGreaterThan(1.5 * hitCellsOnly);
 
     await folder(page)
       .locator('.lil-title', { hasText: /^Display$/ })
       .click();
     await row(page, 'planes (sample)').locator('input').check();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => !(window as unknown as Status).colliderscope.status.paused, null, { timeout: 30_000 });
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'particles.png') });
 
