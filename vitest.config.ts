@@ -30,6 +30,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
+          // Most files test the built site: it is built once, before them.
+          globalSetup: ['tests/browser/buildSite.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -1,17 +1,23 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { closeAllPages, startHarness, type Harness } from '../../tools/chromium';
+import { resolve } from 'node:path';
+import { SCREENSHOT_DIR, closeAllPages, startHarness, type Harness } from '../../tools/chromium';
 
 export * from '../../tools/chromium';
 
+/** Where the browser project's global setup (buildSite.ts) builds the site, once per run. */
+export const BUILT_SITE_DIR = resolve(SCREENSHOT_DIR, 'site');
+
 /**
  * The harness for one test file: started before its tests, its pages closed after each test, all of it
- * closed at the end. The object is filled in by the time the tests run.
+ * closed at the end. The object is filled in by the time the tests run. The page is the built site
+ * (what a static host serves) unless `serving` is 'dev': files whose pages import the checkout's
+ * modules by path (/src/…) need the dev server.
  */
-export function useHarness(): Harness {
+export function useHarness(serving: 'built' | 'dev' = 'built'): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
-    Object.assign(harness, await startHarness());
+    Object.assign(harness, await startHarness(serving === 'built' ? BUILT_SITE_DIR : undefined));
   });
   afterEach(async () => {
     if (harness.browser !== undefined) await closeAllPages(harness);

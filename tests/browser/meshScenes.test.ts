@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, appStatus, guiControl, openPage, startHarness, type Harness } from './harness';
+import { BUILT_SITE_DIR, SCREENSHOT_DIR, appStatus, guiControl, openPage, startHarness, type Harness } from './harness';
 import { canvasPixels } from './pixels';
 import { MeshoptEncoder } from 'meshoptimizer';
 import { parseObj } from '../../src/meshes/index';
@@ -19,7 +19,7 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  harness = await startHarness();
+  harness = await startHarness(BUILT_SITE_DIR);
   ({ page, errors } = await openPage(harness, '?scene=stairs-and-ramps'));
 });
 

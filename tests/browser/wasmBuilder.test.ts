@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TerrainRequest, TerrainWorkerMessage } from '../../src/app/terrainWorker';
 import { LIGHT_TERRAIN, openPage, useHarness, waitForBvh } from './harness';
 
-const harness = useHarness();
+const harness = useHarness('dev');
 
 interface WorkerBuild {
   builder: string;
