@@ -44,6 +44,8 @@ export class RunControl {
   benchmarkResult = '';
   /** Frames left in the running benchmark, warm-up included; negative when none runs. */
   private benchmarkLeft = -1;
+  /** The frame the running benchmark began at when the sandbox could not go back to frame 0, else null. */
+  private benchmarkFrom: number | null = null;
 
   constructor(
     readonly run: RunOptions,
@@ -159,11 +161,17 @@ export class RunControl {
     if (sandbox !== null) this.recorder.start(this.host.recordingInfo(sandbox), sandbox);
   }
 
-  /** Restarts with the scene's seeds and runs unpaused with FIXED_DT steps: warm-up, then recorded frames. */
+  /**
+   * Restarts with the scene's seeds and runs unpaused with FIXED_DT steps: warm-up, then recorded frames.
+   * A sandbox that cannot go back to frame 0 is benchmarked from where it is, which its table says
+   * (no notice: the benchmark runs all the same).
+   */
   startBenchmark(): boolean {
-    if (this.host.sandbox() === null || this.benchmarking) return false;
+    const sandbox = this.host.sandbox();
+    if (sandbox === null || this.benchmarking) return false;
     if (this.recorder.recording) this.recorder.stop();
-    this.restart();
+    this.benchmarkFrom = sandbox.restart() ? null : sandbox.frame;
+    sandbox.timings.clear();
     this.paused = false;
     this.pendingSteps = 0;
     this.benchmarkLeft = BENCHMARK_WARMUP + this.run.benchmarkFrames;
@@ -182,7 +190,8 @@ export class RunControl {
     this.recorder.stop();
     const info = this.recorder.info!;
     this.benchmarkResult = [
-      `scene ${info.scene} · seed ${info.seed} · ${this.recorder.frames.length} frames of 1/60 s after ${BENCHMARK_WARMUP} warm-up frames`,
+      `scene ${info.scene} · seed ${info.seed} · ${this.recorder.frames.length} frames of 1/60 s after ${BENCHMARK_WARMUP} warm-up frames` +
+        (this.benchmarkFrom === null ? '' : ` · from frame ${this.benchmarkFrom} (this world cannot go back to frame 0)`),
       `${String(info.machine.userAgent)} · ${String(info.machine.cores)} cores · canvas ${String(info.machine.canvas)}`,
       linkOf(info.settings),
       '',

@@ -188,4 +188,17 @@ describe('RunControl', () => {
     expect(frame(0.05).dt).toBeCloseTo(0.05 * 0.25, 12);
     expect(control.recorder.frames).toHaveLength(run.benchmarkFrames);
   });
+
+  it('benchmarks a sandbox that cannot go back to frame 0 from where it is, says so in the table, and raises no notice', () => {
+    const fixed = setup({ rewindable: false, run: { benchmarkFrames: 5 } });
+    for (let i = 0; i < 7; i++) fixed.frame();
+    expect(fixed.control.startBenchmark()).toBe(true);
+    expect(fixed.sandbox.frame).toBe(7);
+    let table: string | null = null;
+    for (let frames = 0; table === null && frames < 1000; frames++) table = fixed.frame(0.05).table;
+    expect(table).toMatch(
+      /^scene tiny · seed 3 · 5 frames of 1\/60 s after 30 warm-up frames · from frame 7 \(this world cannot go back to frame 0\)$/m,
+    );
+    expect(fixed.messages).toEqual([]);
+  });
 });
