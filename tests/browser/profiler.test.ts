@@ -176,7 +176,7 @@ describe('the profiler', () => {
   }, 400_000);
 
   it('shows the benchmark as a bar chart with its numbers', async () => {
-    const { page, errors } = await openPage(harness, `?scene=capsule-sweeps${LIGHT_TERRAIN}`, STAGE);
+    const { page, errors } = await openPage(harness, `?scene=capsule-sweeps${LIGHT_TERRAIN}`);
     await waitForBuilds(page, 1);
     await page.evaluate(() => {
       const app = (window as unknown as { colliderscope: { settings: { run: { benchmarkFrames: number } } } }).colliderscope;

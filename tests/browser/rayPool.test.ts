@@ -6,7 +6,7 @@ const harness = useHarness();
 
 describe('the page’s ray emitters on the worker pool', () => {
   it('trace on the main thread and 2 workers, the HUD showing each thread’s busy time and the efficiency', async () => {
-    const { page, errors } = await openPage(harness, LIGHT_TERRAIN, { width: 1600, height: 900 });
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await waitForBvh(page);
     // Two workers beside the main thread, whatever the machine's default.
@@ -65,7 +65,7 @@ describe('the page’s ray emitters on the worker pool', () => {
   }, 420_000);
 
   it('the simd-vs-typescript preset, B on 2 workers, stepped 12 frames, reaches the runner’s golden hash', async () => {
-    const { page, errors } = await openPage(harness, '?scene=simd-vs-typescript', { width: 1600, height: 900 });
+    const { page, errors } = await openPage(harness, '?scene=simd-vs-typescript');
     await waitForBvh(page, 1);
     const workers = guiControl(guiFolder(page, 'Threads'), page, 'worker threads (0: main only)').locator('input').first();
     await workers.fill('2');
