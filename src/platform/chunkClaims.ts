@@ -47,7 +47,8 @@ export interface ChunkJob {
 
 /** A thread's own instance of a shared-memory kernel, set up for one job. */
 export interface ChunkRunner {
-  /** Sets the instance up for the job, in the work area of thread slot `slot` (0: the calling thread). */
+  /** Sets the instance up for the job, in the work area of thread slot `slot` (0: the calling thread);
+   *  called once the thread holds a chunk of the job (it may write to its work area). */
   begin(slot: number): void;
   /** Runs the items [first, end), writing their results and the range's counters at `countersAt`. */
   run(first: number, end: number, countersAt: number): void;
@@ -146,11 +147,14 @@ export function pullChunks(runner: ChunkRunner, words: Int32Array, job: ChunkJob
   const start = performance.now();
   let ran = 0;
   try {
-    runner.begin(slot);
     for (;;) {
       const chunk = claimChunk(words, job);
       fault?.();
       if (chunk < 0) return ran;
+      // Set up only once a chunk is held: the job cannot end meanwhile. A thread that woke after its
+      // job ended must not touch the memory by that job's layout (a kernel's set-up may clear its work
+      // area, which the next job may have placed elsewhere, over another thread's).
+      if (ran === 0) runner.begin(slot);
       runChunk(runner, words, job, chunk);
       ran++;
     }
