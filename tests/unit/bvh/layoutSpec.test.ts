@@ -15,7 +15,8 @@ import { NODE_RECORD_BYTES } from '../../../src/bvh/nodeRecords';
 import { QUANT_MAX, QUANT_STEP_SCALE } from '../../../src/bvh/quantize';
 import { QUANTIZED_NODE_BYTES, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from '../../../src/bvh/quantizedLayout';
 import { RAY_NODE_RECORD_BYTES } from '../../../src/query/rays/rayNodeRecords';
-import { GENERATED_LAYOUT_PATH, renderLayout } from '../../../tools/generate-layout';
+import { MASK_TO_PAIRS, PART_LUT } from '../../../src/query/capsule/featureBits';
+import { GENERATED_CAPSULE_TABLES_PATH, GENERATED_LAYOUT_PATH, renderCapsuleTables, renderLayout } from '../../../tools/generate-layout';
 
 /** `export const NAME: type = value;` lines of the generated AssemblyScript file. */
 function parseGenerated(text: string): Map<string, { type: string; value: number }> {
@@ -43,6 +44,15 @@ describe('layout constants shared by TypeScript and AssemblyScript', () => {
     for (const [name, type] of Object.entries(spec.LAYOUT_TYPES)) {
       expect(generated.get(name), name).toEqual({ type, value: values[name] });
     }
+  });
+
+  it('the generated capsule tables (npm run build:wasm) are featureBits.ts’s, as static data', () => {
+    const text = readFileSync(GENERATED_CAPSULE_TABLES_PATH, 'utf8');
+    expect(text, 'stale: run npm run build:wasm').toBe(renderCapsuleTables());
+    const table = (name: string): number[] =>
+      JSON.parse(new RegExp(`${name}: usize = memory\\.data<\\w+>\\((\\[[^\\]]*\\])`).exec(text)![1]!) as number[];
+    expect(table('PART_LUT')).toEqual(Array.from(PART_LUT));
+    expect(table('MASK_TO_PAIRS')).toEqual(Array.from(MASK_TO_PAIRS));
   });
 
   it('the TypeScript layouts read their numbers from the spec', () => {
