@@ -12,7 +12,7 @@ describe('actors in real Chromium', () => {
     // of the wind so it settles, with the wind's tracers and arrows off to spare the CPU.
     const { page, errors } = await openPage(
       harness,
-      '#Actors/count=40&Actors/enabled=true&Actors/wind=false&Wind/enabled=true&Wind/tracers=0&Wind/arrows=false&camera=45,30,185,25.6,12,153.6,50',
+      `${LIGHT_TERRAIN}&Actors/count=40&Actors/enabled=true&Actors/wind=false&Wind/enabled=true&Wind/tracers=0&Wind/arrows=false&camera=45,30,185,25.6,12,153.6,50`,
     );
     await waitForBuilds(page, 1);
     const folder = page.locator('.lil-gui').filter({ has: page.locator(':scope > .lil-title', { hasText: /^Actors$/ }) });

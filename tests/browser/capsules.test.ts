@@ -22,7 +22,7 @@ const waitForHud = (page: Page, pattern: RegExp, timeout = 30_000) =>
 
 describe('capsule sweeps in real Chromium', () => {
   it('off by default; the probe sweeps and follows Alt-drag, the character walks with WASD, the stress scene throws capsules', async () => {
-    const { page, errors } = await openPage(harness);
+    const { page, errors } = await openPage(harness, LIGHT_TERRAIN);
     await waitForBuilds(page, 1);
     await waitForBvh(page);
     expect(await hudText(page)).not.toMatch(/capsule probe|character:|stress:/);
