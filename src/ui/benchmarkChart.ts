@@ -3,6 +3,12 @@ import type { Bar, BarChart, BarGroup } from './barChart';
 import { groupColour, phaseColour } from './phaseColours';
 import { FRAME_PHASE, profileLayout } from './profileLayout';
 
+/**
+ * A view's median below which it counts as idle when its system took no step: the views of systems
+ * switched off still run each frame (to hide what they drew) and would list every system at 0.01 ms.
+ */
+const IDLE_VIEW_MS = 0.05;
+
 const ms = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 /**
@@ -28,7 +34,10 @@ export function benchmarkChart(summary: readonly PhaseSummary[]): BarChart {
   for (const group of layout.groups) {
     for (const phase of group.parts) {
       const b = bar(phase, partLabel(group.group, phase), groupColour(group.group));
-      if (b !== null && (b.value >= 0.005 || phase.startsWith('step.'))) frameBars.push(b);
+      if (b === null) continue;
+      const stepped = byPhase.has(`step.${group.group}`);
+      if (phase.startsWith('view.') && !stepped && b.value < IDLE_VIEW_MS) continue;
+      if (b.value >= 0.005 || phase.startsWith('step.')) frameBars.push(b);
     }
     for (const phase of group.details) {
       const b = bar(phase, phase, phaseColour(phase));

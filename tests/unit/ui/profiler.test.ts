@@ -96,4 +96,18 @@ describe('benchmark chart', () => {
     expect(chart.groups.map((g) => g.bars.map((b) => b.label))).toEqual([['actors step', 'render', 'whole frame'], ['actors.solve']]);
     expect(chart.groups[0]!.bars[1]).toMatchObject({ value: 3, low: 1.5, high: 4.5, text: '3.00 ms (p95 4.50)' });
   });
+
+  it('leaves out the idle views of systems that took no step, and keeps a view that draws', () => {
+    const row = (phase: string, median: number) => ({ phase, frames: 20, mean: median, median, p95: median * 1.5, min: median / 2, max: median * 2 });
+    const chart = benchmarkChart([
+      row('step.capsules', 1.2),
+      row('view.capsules', 0.01),
+      row('view.actors', 0.01),
+      row('view.wind', 0.01),
+      row('view.bvh', 0.4),
+      row('render', 2),
+      row('frame', 4),
+    ]);
+    expect(chart.groups[0]!.bars.map((b) => b.label)).toEqual(['capsules step', 'capsules view', 'bvh view', 'render', 'whole frame']);
+  });
 });
