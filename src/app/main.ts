@@ -64,6 +64,8 @@ class App implements SceneLoaderHost, PresenterHost {
   private readonly url: UrlSync;
   private readonly capture: CaptureActions;
   private readonly rayThreads: PageRayThreads;
+  /** The HUD's line saying WebGL runs on the CPU, or null on a GPU (it never changes). */
+  private readonly softwareLine: HudLine | null;
   private readonly threadSweep: ThreadSweep;
   readonly scenes: SceneLoader;
   /** Counters for tests and for the curious (window.colliderscope.status). */
@@ -80,6 +82,14 @@ class App implements SceneLoaderHost, PresenterHost {
     };
 
     const stage = (this.stage = new Stage(root));
+    const software = stage.softwareRenderer;
+    this.softwareLine =
+      software === null
+        ? null
+        : {
+            text: 'software WebGL · no antialiasing',
+            detail: `WebGL runs on the CPU (${software}): drawn without multisampling, one pixel per CSS pixel, for about twice the frame rate`,
+          };
     stage.scene.add(this.terrainView.group);
     stage.scene.add(this.meshView.group);
     this.banner = new ErrorBanner(root);
@@ -298,12 +308,7 @@ class App implements SceneLoaderHost, PresenterHost {
             detail: `terrain ${t.params.cells}² cells · ${t.triangleCount.toLocaleString('en')} triangles · built in ${t.generationMs.toFixed(0)} ms`,
           };
     const lines: (string | HudLine)[] = [ground, this.rayThreads.line()];
-    const software = this.stage.softwareRenderer;
-    if (software !== null)
-      lines.push({
-        text: 'software WebGL · no antialiasing',
-        detail: `WebGL runs on the CPU (${software}): drawn without multisampling, one pixel per CSS pixel, for about twice the frame rate`,
-      });
+    if (this.softwareLine !== null) lines.push(this.softwareLine);
     for (const feature of this.features) if (feature.hudLines !== undefined) lines.push(...feature.hudLines());
     return lines;
   }

@@ -32,11 +32,10 @@ export function benchmarkChart(summary: readonly PhaseSummary[]): BarChart {
   const frameBars: Bar[] = [];
   const detailBars: Bar[] = [];
   for (const group of layout.groups) {
+    const stepped = byPhase.has(`step.${group.group}`);
     for (const phase of group.parts) {
       const b = bar(phase, partLabel(group.group, phase), groupColour(group.group));
-      if (b === null) continue;
-      const stepped = byPhase.has(`step.${group.group}`);
-      if (phase.startsWith('view.') && !stepped && b.value < IDLE_VIEW_MS) continue;
+      if (b === null || (phase.startsWith('view.') && !stepped && b.value < IDLE_VIEW_MS)) continue;
       if (b.value >= 0.005 || phase.startsWith('step.')) frameBars.push(b);
     }
     for (const phase of group.details) {
