@@ -45,6 +45,12 @@ export const guiFolder = (page: Page, title: string): Locator =>
 export const guiControl = (scope: Page | Locator, page: Page, label: string): Locator =>
   scope.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
 
+/** Presses keyboard shortcuts on the page: the focused panel control is left first (a focused input takes keys as typing). */
+export async function pressShortcuts(page: Page, ...keys: string[]): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (const key of keys) await page.keyboard.press(key);
+}
+
 /** The timing HUD's text. */
 export const hudText = async (page: Page): Promise<string> => (await page.locator('[data-testid="timing-hud"]').textContent()) ?? '';
 

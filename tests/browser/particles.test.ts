@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN } from './harness';
+import { SCREENSHOT_DIR, openPage, pressShortcuts, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN } from './harness';
 
 const harness = useHarness();
 
@@ -73,23 +73,22 @@ describe('particles in real Chromium', () => {
 
     // A hit filling its whole triangle (on) against storing only the column it hit: each switch starts
     // the caches afresh, and over the same frames (paused, then stepped) the footprints fill them faster.
-    type Status = { colliderscope: { status: { simFrame: number; paused: boolean } } };
+    type Status = {
+      colliderscope: {
+        status: { simFrame: number; paused: boolean };
+        scenes: { sandbox: { system(name: string): { metrics(): { cacheEntries: number } } } };
+      };
+    };
     const simFrame = (): Promise<number> => page.evaluate(() => (window as unknown as Status).colliderscope.status.simFrame);
     const entriesAfterFrames = async (frames: number): Promise<number> => {
-      // The checkbox keeps the focus, and a focused input takes keys as typing.
-      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       const from = await simFrame();
-      for (let i = 0; i < frames; i++) await page.keyboard.press('.');
+      await pressShortcuts(page, ...new Array<string>(frames).fill('.'));
       await page.waitForFunction((target) => (window as unknown as Status).colliderscope.status.simFrame >= target, from + frames, {
         timeout: 60_000,
       });
-      const entries = row(page, 'cache entries').locator('input');
-      // The panel shows the count on its next frame.
-      await page.waitForTimeout(300);
-      return Number((await entries.inputValue()).replace(/,/g, ''));
+      return page.evaluate(() => (window as unknown as Status).colliderscope.scenes.sandbox.system('particles').metrics().cacheEntries);
     };
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.press('Space');
+    await pressShortcuts(page, 'Space');
     await page.waitForFunction(() => (window as unknown as Status).colliderscope.status.paused, null, { timeout: 30_000 });
     await row(page, 'hit fills its triangle').locator('input').uncheck();
     const hitCellsOnly = await entriesAfterFrames(10);
@@ -102,8 +101,7 @@ describe('particles in real Chromium', () => {
       .locator('.lil-title', { hasText: /^Display$/ })
       .click();
     await row(page, 'planes (sample)').locator('input').check();
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.press('Space');
+    await pressShortcuts(page, 'Space');
     await page.waitForFunction(() => !(window as unknown as Status).colliderscope.status.paused, null, { timeout: 30_000 });
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'particles.png') });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { createHeadlessSandbox, parseSceneText, runFixedSteps, loadAllKernels } from '../../src/core';
 import { readField } from '../../tools/sceneFiles';
-import { LIGHT_TERRAIN, SCREENSHOT_DIR, appStatus, guiControl, guiFolder, openPage, useHarness, waitForBvh } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, appStatus, guiControl, guiFolder, openPage, pressShortcuts, useHarness, waitForBvh } from './harness';
 
 const harness = useHarness();
 const FRAMES = 6;
@@ -113,9 +113,7 @@ describe('blast and sculpt in real Chromium', () => {
     expect(saved.terrainEdits[0]).toMatchObject({ kind: 'crater', frame: 0 });
     const runner = createHeadlessSandbox(saved, { readField });
     const expected = runFixedSteps(runner, FRAMES);
-    // The keys go to the page, not to the panel's last control.
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    for (let i = 0; i < FRAMES; i++) await page.keyboard.press('.');
+    await pressShortcuts(page, ...new Array<string>(FRAMES).fill('.'));
     await page.waitForFunction((n) => (window as unknown as PageWindow).colliderscope.scenes.sandbox.frame === n, FRAMES, { timeout: 60_000 });
     expect(await page.evaluate(() => (window as unknown as PageWindow).colliderscope.scenes.sandbox.hashes())).toEqual(runner.hashes());
     expect(await page.evaluate(() => (window as unknown as PageWindow).colliderscope.scenes.sandbox.hash())).toBe(expected);
