@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openPage, useHarness, LIGHT_TERRAIN } from './harness';
+import { hudMatch, openPage, useHarness, LIGHT_TERRAIN } from './harness';
 
 // The pages import the pools' modules by path: the dev server serves them.
 const harness = useHarness('dev');
@@ -63,11 +63,7 @@ describe('the capsule worker pool in real Chromium', () => {
     expect(result).toMatchObject({ isolated: true, differ: 0, threads: 3, onCaller: 0, notices: [] });
     expect(result.hits).toBeGreaterThan(200);
     // The page's ray pool started (the HUD's threads line); its capsule pool waits for a crowd to ask.
-    await page.waitForFunction(
-      () => /\d threads? for rays and crowd · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
-      null,
-      { timeout: 90_000 },
-    );
+    await hudMatch(page, /\d threads? for rays and crowd · cross-origin isolated/, 90_000);
     expect(errors).toEqual([]);
   });
 });
@@ -115,13 +111,7 @@ describe('the ray worker pool in real Chromium', () => {
     });
     expect(result).toMatchObject({ isolated: true, differ: 0, threads: 3, onCaller: 0, notices: [] });
     expect(result.hits).toBeGreaterThan(300);
-    await page.waitForFunction(
-      () => /\d threads? for rays and crowd · cross-origin isolated/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
-      null,
-      {
-        timeout: 90_000,
-      },
-    );
+    await hudMatch(page, /\d threads? for rays and crowd · cross-origin isolated/, 90_000);
     expect(errors).toEqual([]);
   });
 });
