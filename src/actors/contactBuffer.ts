@@ -16,8 +16,13 @@
  *   26     push-out velocity target (split impulse)      27 push-out impulse
  *   28     rolling radius (the contact sphere's)          29, 30, 31 rolling masses about t1, t2, normal
  *   32, 33, 34 rolling impulses about t1, t2, normal      35 (padding)
+ *   36..44 I_a⁻¹ (r_a × normal), I_a⁻¹ (r_a × t1), I_a⁻¹ (r_a × t2)   (zero when a does not move)
+ *   45..53 the same for b                                              (zero when b does not move)
+ *   54, 55 inverse masses of a and b                                   (zero when they do not move)
+ * The last rows are what an impulse along the normal or a tangent does to the bodies' spins and
+ * velocities: computed once per substep, they spare every solver sweep two matrix products per body.
  */
-export const CONTACT_STRIDE = 36;
+export const CONTACT_STRIDE = 56;
 export const C_NX = 0;
 export const C_PX = 3;
 export const C_DEPTH = 6;
@@ -41,6 +46,14 @@ export const C_ROLL_MASS3 = 31;
 export const C_LAMBDA_ROLL1 = 32;
 export const C_LAMBDA_ROLL2 = 33;
 export const C_LAMBDA_ROLL3 = 34;
+export const C_ANG_A_N = 36;
+export const C_ANG_A_T1 = 39;
+export const C_ANG_A_T2 = 42;
+export const C_ANG_B_N = 45;
+export const C_ANG_B_T1 = 48;
+export const C_ANG_B_T2 = 51;
+export const C_INV_MASS_A = 54;
+export const C_INV_MASS_B = 55;
 /** Body b of a contact with the ground. */
 export const TERRAIN = -1;
 

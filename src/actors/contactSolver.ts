@@ -29,6 +29,14 @@ const C_LAMBDA_ROLL1 = Layout.C_LAMBDA_ROLL1;
 const C_LAMBDA_ROLL2 = Layout.C_LAMBDA_ROLL2;
 const C_LAMBDA_ROLL3 = Layout.C_LAMBDA_ROLL3;
 const C_NX = Layout.C_NX;
+const C_ANG_A_N = Layout.C_ANG_A_N;
+const C_ANG_A_T1 = Layout.C_ANG_A_T1;
+const C_ANG_A_T2 = Layout.C_ANG_A_T2;
+const C_ANG_B_N = Layout.C_ANG_B_N;
+const C_ANG_B_T1 = Layout.C_ANG_B_T1;
+const C_ANG_B_T2 = Layout.C_ANG_B_T2;
+const C_INV_MASS_A = Layout.C_INV_MASS_A;
+const C_INV_MASS_B = Layout.C_INV_MASS_B;
 
 export interface SolverSettings {
   restitution: number;
@@ -124,14 +132,25 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     const mb = dynamicB ? invMass[b]! : 0;
     const ia = dynamicA ? 9 * a : -1;
     const ib = dynamicB ? 9 * b : -1;
+    data[o + C_INV_MASS_A] = ma;
+    data[o + C_INV_MASS_B] = mb;
     data[o + C_MASS_N] = inverseOr0(
-      ma + mb + angularTerm(inertia, ia, rax, ray, raz, nx, ny, nz) + angularTerm(inertia, ib, rbx, rby, rbz, nx, ny, nz),
+      ma +
+        mb +
+        angularResponse(inertia, ia, rax, ray, raz, nx, ny, nz, data, o + C_ANG_A_N) +
+        angularResponse(inertia, ib, rbx, rby, rbz, nx, ny, nz, data, o + C_ANG_B_N),
     );
     data[o + C_MASS_T1] = inverseOr0(
-      ma + mb + angularTerm(inertia, ia, rax, ray, raz, t1x, t1y, t1z) + angularTerm(inertia, ib, rbx, rby, rbz, t1x, t1y, t1z),
+      ma +
+        mb +
+        angularResponse(inertia, ia, rax, ray, raz, t1x, t1y, t1z, data, o + C_ANG_A_T1) +
+        angularResponse(inertia, ib, rbx, rby, rbz, t1x, t1y, t1z, data, o + C_ANG_B_T1),
     );
     data[o + C_MASS_T2] = inverseOr0(
-      ma + mb + angularTerm(inertia, ia, rax, ray, raz, t2x, t2y, t2z) + angularTerm(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z),
+      ma +
+        mb +
+        angularResponse(inertia, ia, rax, ray, raz, t2x, t2y, t2z, data, o + C_ANG_A_T2) +
+        angularResponse(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z, data, o + C_ANG_B_T2),
     );
     data[o + C_ROLL_MASS1] = inverseOr0(spinTerm(inertia, ia, t1x, t1y, t1z) + spinTerm(inertia, ib, t1x, t1y, t1z));
     data[o + C_ROLL_MASS2] = inverseOr0(spinTerm(inertia, ia, t2x, t2y, t2z) + spinTerm(inertia, ib, t2x, t2y, t2z));
@@ -181,7 +200,6 @@ export function warmStartContacts(
   const bodies = contacts.bodies;
   const features = contacts.features;
   const awake = actors.awake;
-  const invMass = actors.invMass;
   const inertia = actors.invInertiaWorld;
   const v = actors.velocity;
   const w = actors.angularVelocity;
@@ -228,21 +246,18 @@ export function warmStartContacts(
     data[o + C_LAMBDA_ROLL3] = r3;
     const dynamicA = awake[a] !== 0;
     const dynamicB = b >= 0 && awake[b] !== 0;
-    applyImpulse(
+    applyContactImpulse(
       v,
       w,
-      invMass,
-      inertia,
+      data,
+      o,
       a,
       dynamicA,
       b,
       dynamicB,
-      data[o + C_RA]!,
-      data[o + C_RA + 1]!,
-      data[o + C_RA + 2]!,
-      data[o + C_RB]!,
-      data[o + C_RB + 1]!,
-      data[o + C_RB + 2]!,
+      normal,
+      f1,
+      f2,
       normal * nx + f1 * t1x + f2 * t2x,
       normal * ny + f1 * t1y + f2 * t2y,
       normal * nz + f1 * t1z + f2 * t2z,
@@ -282,15 +297,37 @@ function spinTerm(inertia: Float64Array, i: number, dx: number, dy: number, dz: 
 
 const inverseOr0 = (k: number): number => (k > 0 ? 1 / k : 0);
 
-/** (r × d) · I⁻¹ (r × d) for the world inverse inertia at offset i (none when i < 0). */
-function angularTerm(inertia: Float64Array, i: number, rx: number, ry: number, rz: number, dx: number, dy: number, dz: number): number {
-  if (i < 0) return 0;
+/**
+ * Writes I⁻¹ (r × d) at data[at…at+2] (zeros when i < 0: a body that does not move) and returns
+ * (r × d) · I⁻¹ (r × d), its share of the effective mass along d.
+ */
+function angularResponse(
+  inertia: Float64Array,
+  i: number,
+  rx: number,
+  ry: number,
+  rz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  data: Float64Array,
+  at: number,
+): number {
+  if (i < 0) {
+    data[at] = 0;
+    data[at + 1] = 0;
+    data[at + 2] = 0;
+    return 0;
+  }
   const cx = ry * dz - rz * dy,
     cy = rz * dx - rx * dz,
     cz = rx * dy - ry * dx;
   const ix = inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
   const iy = inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
   const iz = inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz;
+  data[at] = ix;
+  data[at + 1] = iy;
+  data[at + 2] = iz;
   return cx * ix + cy * iy + cz * iz;
 }
 
@@ -306,7 +343,6 @@ export function solveVelocities(
   const bodies = contacts.bodies;
   const count = contacts.count;
   const awake = actors.awake;
-  const invMass = actors.invMass;
   const inertia = actors.invInertiaWorld;
   const v = actors.velocity;
   const w = actors.angularVelocity;
@@ -422,6 +458,7 @@ export function solveVelocities(
       let px = 0,
         py = 0,
         pz = 0;
+      let d1: number, d2: number;
       // Friction along the two tangents, each clamped to the friction cone's box.
       {
         const tx = data[o + C_T1]!,
@@ -433,10 +470,10 @@ export function solveVelocities(
         if (lambda > limit) lambda = limit;
         else if (lambda < -limit) lambda = -limit;
         data[o + C_LAMBDA_T1] = lambda;
-        const d = lambda - old;
-        px += d * tx;
-        py += d * ty;
-        pz += d * tz;
+        d1 = lambda - old;
+        px += d1 * tx;
+        py += d1 * ty;
+        pz += d1 * tz;
       }
       {
         const tx = data[o + C_T2]!,
@@ -448,13 +485,13 @@ export function solveVelocities(
         if (lambda > limit) lambda = limit;
         else if (lambda < -limit) lambda = -limit;
         data[o + C_LAMBDA_T2] = lambda;
-        const d = lambda - old;
-        px += d * tx;
-        py += d * ty;
-        pz += d * tz;
+        d2 = lambda - old;
+        px += d2 * tx;
+        py += d2 * ty;
+        pz += d2 * tz;
       }
-      if (px !== 0 || py !== 0 || pz !== 0) {
-        applyImpulse(v, w, invMass, inertia, a, dynamicA, b, dynamicB, rax, ray, raz, rbx, rby, rbz, px, py, pz);
+      if (d1 !== 0 || d2 !== 0) {
+        applyFrictionImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB, d1, d2, px, py, pz);
         // The normal row sees the friction just applied.
         vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
         vy = v[a3 + 1]! + w[a3 + 2]! * rax - w[a3]! * raz;
@@ -473,7 +510,7 @@ export function solveVelocities(
       const lambda = Math.max(0, old + data[o + C_MASS_N]! * (data[o + C_TARGET]! - normalSpeed));
       data[o + C_LAMBDA_N] = lambda;
       const d = lambda - old;
-      if (d !== 0) applyImpulse(v, w, invMass, inertia, a, dynamicA, b, dynamicB, rax, ray, raz, rbx, rby, rbz, d * nx, d * ny, d * nz);
+      if (d !== 0) applyNormalImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB, d, nx, ny, nz);
     }
   }
 }
@@ -484,8 +521,6 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
   const bodies = contacts.bodies;
   const count = contacts.count;
   const awake = actors.awake;
-  const invMass = actors.invMass;
-  const inertia = actors.invInertiaWorld;
   const v = actors.pushVelocity;
   const w = actors.pushAngular;
   for (let iteration = 0; iteration < iterations; iteration++) {
@@ -520,57 +555,132 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
       const lambda = Math.max(0, old + data[o + C_MASS_N]! * (target - (vx * nx + vy * ny + vz * nz)));
       data[o + C_LAMBDA_PUSH] = lambda;
       const d = lambda - old;
-      if (d !== 0) applyImpulse(v, w, invMass, inertia, a, dynamicA, b, dynamicB, rax, ray, raz, rbx, rby, rbz, d * nx, d * ny, d * nz);
+      if (d !== 0) applyNormalImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB, d, nx, ny, nz);
     }
   }
 }
 
-/** Impulse P at the contact: +P on a, −P on b; immovable bodies are left alone. */
-function applyImpulse(
+/**
+ * Impulse dn·n + d1·t1 + d2·t2 = P at contact record o: +P on a, −P on b, through the record's inverse
+ * masses and angular responses; immovable bodies are left alone.
+ */
+function applyContactImpulse(
   v: Float64Array,
   w: Float64Array,
-  invMass: Float64Array,
-  inertia: Float64Array,
+  data: Float64Array,
+  o: number,
   a: number,
   dynamicA: boolean,
   b: number,
   dynamicB: boolean,
-  rax: number,
-  ray: number,
-  raz: number,
-  rbx: number,
-  rby: number,
-  rbz: number,
+  dn: number,
+  d1: number,
+  d2: number,
   px: number,
   py: number,
   pz: number,
 ): void {
   if (dynamicA) {
-    const m = invMass[a]!;
+    const m = data[o + C_INV_MASS_A]!;
     const a3 = 3 * a;
     v[a3] = v[a3]! + m * px;
     v[a3 + 1] = v[a3 + 1]! + m * py;
     v[a3 + 2] = v[a3 + 2]! + m * pz;
-    const cx = ray * pz - raz * py,
-      cy = raz * px - rax * pz,
-      cz = rax * py - ray * px;
-    const i = 9 * a;
-    w[a3] = w[a3]! + inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
-    w[a3 + 1] = w[a3 + 1]! + inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
-    w[a3 + 2] = w[a3 + 2]! + inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz;
+    const n = o + C_ANG_A_N,
+      t1 = o + C_ANG_A_T1,
+      t2 = o + C_ANG_A_T2;
+    w[a3] = w[a3]! + (dn * data[n]! + d1 * data[t1]! + d2 * data[t2]!);
+    w[a3 + 1] = w[a3 + 1]! + (dn * data[n + 1]! + d1 * data[t1 + 1]! + d2 * data[t2 + 1]!);
+    w[a3 + 2] = w[a3 + 2]! + (dn * data[n + 2]! + d1 * data[t1 + 2]! + d2 * data[t2 + 2]!);
   }
   if (dynamicB) {
-    const m = invMass[b]!;
+    const m = data[o + C_INV_MASS_B]!;
     const b3 = 3 * b;
     v[b3] = v[b3]! - m * px;
     v[b3 + 1] = v[b3 + 1]! - m * py;
     v[b3 + 2] = v[b3 + 2]! - m * pz;
-    const cx = rby * pz - rbz * py,
-      cy = rbz * px - rbx * pz,
-      cz = rbx * py - rby * px;
-    const i = 9 * b;
-    w[b3] = w[b3]! - (inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz);
-    w[b3 + 1] = w[b3 + 1]! - (inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz);
-    w[b3 + 2] = w[b3 + 2]! - (inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz);
+    const n = o + C_ANG_B_N,
+      t1 = o + C_ANG_B_T1,
+      t2 = o + C_ANG_B_T2;
+    w[b3] = w[b3]! - (dn * data[n]! + d1 * data[t1]! + d2 * data[t2]!);
+    w[b3 + 1] = w[b3 + 1]! - (dn * data[n + 1]! + d1 * data[t1 + 1]! + d2 * data[t2 + 1]!);
+    w[b3 + 2] = w[b3 + 2]! - (dn * data[n + 2]! + d1 * data[t1 + 2]! + d2 * data[t2 + 2]!);
+  }
+}
+
+/** The friction impulse d1·t1 + d2·t2 = P at contact record o (a3, b3: the bodies' vector offsets). */
+function applyFrictionImpulse(
+  v: Float64Array,
+  w: Float64Array,
+  data: Float64Array,
+  o: number,
+  a3: number,
+  dynamicA: boolean,
+  b3: number,
+  dynamicB: boolean,
+  d1: number,
+  d2: number,
+  px: number,
+  py: number,
+  pz: number,
+): void {
+  if (dynamicA) {
+    const m = data[o + C_INV_MASS_A]!;
+    v[a3] = v[a3]! + m * px;
+    v[a3 + 1] = v[a3 + 1]! + m * py;
+    v[a3 + 2] = v[a3 + 2]! + m * pz;
+    const t1 = o + C_ANG_A_T1,
+      t2 = o + C_ANG_A_T2;
+    w[a3] = w[a3]! + (d1 * data[t1]! + d2 * data[t2]!);
+    w[a3 + 1] = w[a3 + 1]! + (d1 * data[t1 + 1]! + d2 * data[t2 + 1]!);
+    w[a3 + 2] = w[a3 + 2]! + (d1 * data[t1 + 2]! + d2 * data[t2 + 2]!);
+  }
+  if (dynamicB) {
+    const m = data[o + C_INV_MASS_B]!;
+    v[b3] = v[b3]! - m * px;
+    v[b3 + 1] = v[b3 + 1]! - m * py;
+    v[b3 + 2] = v[b3 + 2]! - m * pz;
+    const t1 = o + C_ANG_B_T1,
+      t2 = o + C_ANG_B_T2;
+    w[b3] = w[b3]! - (d1 * data[t1]! + d2 * data[t2]!);
+    w[b3 + 1] = w[b3 + 1]! - (d1 * data[t1 + 1]! + d2 * data[t2 + 1]!);
+    w[b3 + 2] = w[b3 + 2]! - (d1 * data[t1 + 2]! + d2 * data[t2 + 2]!);
+  }
+}
+
+/** The normal impulse d·n at contact record o (a3, b3: the bodies' vector offsets). */
+function applyNormalImpulse(
+  v: Float64Array,
+  w: Float64Array,
+  data: Float64Array,
+  o: number,
+  a3: number,
+  dynamicA: boolean,
+  b3: number,
+  dynamicB: boolean,
+  d: number,
+  nx: number,
+  ny: number,
+  nz: number,
+): void {
+  if (dynamicA) {
+    const m = d * data[o + C_INV_MASS_A]!;
+    v[a3] = v[a3]! + m * nx;
+    v[a3 + 1] = v[a3 + 1]! + m * ny;
+    v[a3 + 2] = v[a3 + 2]! + m * nz;
+    const n = o + C_ANG_A_N;
+    w[a3] = w[a3]! + d * data[n]!;
+    w[a3 + 1] = w[a3 + 1]! + d * data[n + 1]!;
+    w[a3 + 2] = w[a3 + 2]! + d * data[n + 2]!;
+  }
+  if (dynamicB) {
+    const m = d * data[o + C_INV_MASS_B]!;
+    v[b3] = v[b3]! - m * nx;
+    v[b3 + 1] = v[b3 + 1]! - m * ny;
+    v[b3 + 2] = v[b3 + 2]! - m * nz;
+    const n = o + C_ANG_B_N;
+    w[b3] = w[b3]! - d * data[n]!;
+    w[b3 + 1] = w[b3 + 1]! - d * data[n + 1]!;
+    w[b3 + 2] = w[b3 + 2]! - d * data[n + 2]!;
   }
 }
