@@ -31,11 +31,19 @@ const edgesB = new Int32Array(8);
 const sidesA = new Int32Array(8);
 const sidesB = new Int32Array(8);
 
+/** Where boxTriangleContactsOf reads the box: centre x, y, z, half extents x, y, z, reach. */
+export const BOX_QUERY_SIZE = 7;
+/** Where it reads the triangle in a record (terrainNeighbours.ts): corners at 0–8, unit normal here. */
+const RECORD_NORMAL = 15;
+
+const scratchBox = new Float64Array(BOX_QUERY_SIZE);
+const scratchTriangle = new Float64Array(RECORD_NORMAL + 3);
+
 /**
  * Contacts of the box (centre c, rotation R at rotation[r…r+8] row-major so that world = R · local, half
  * extents h) with the triangle (corners a, b, e; unit normal n from the winding), written to out[offset…]
  * with BOX_TRIANGLE_STRIDE per point; returns how many. `reach`: gaps up to this are kept (negative depth).
- * A degenerate triangle (zero normal) gives none.
+ * A degenerate triangle (zero normal) gives none. (The terrain contacts call boxTriangleContactsOf.)
  */
 export function boxTriangleContacts(
   cx: number,
@@ -62,6 +70,46 @@ export function boxTriangleContacts(
   out: Float64Array,
   offset: number,
 ): number {
+  scratchBox.set([cx, cy, cz, hx, hy, hz, reach]);
+  scratchTriangle.set([ax, ay, az, bx, by, bz, ex, ey, ez]);
+  scratchTriangle.set([nx, ny, nz], RECORD_NORMAL);
+  return boxTriangleContactsOf(scratchBox, rotation, r, scratchTriangle, 0, out, offset);
+}
+
+/**
+ * boxTriangleContacts on packed input: the box at box[0…BOX_QUERY_SIZE−1] (centre, half extents,
+ * reach) and the triangle record at tri[t…] (corners, and the unit normal at RECORD_NORMAL). Arrays and
+ * offsets only: a call V8 does not inline would box every float passed to it, and the terrain contacts
+ * make one per box and triangle.
+ */
+export function boxTriangleContactsOf(
+  box: Float64Array,
+  rotation: Float64Array,
+  r: number,
+  tri: Float64Array,
+  t: number,
+  out: Float64Array,
+  offset: number,
+): number {
+  const cx = box[0]!,
+    cy = box[1]!,
+    cz = box[2]!,
+    hx = box[3]!,
+    hy = box[4]!,
+    hz = box[5]!,
+    reach = box[6]!;
+  const ax = tri[t]!,
+    ay = tri[t + 1]!,
+    az = tri[t + 2]!,
+    bx = tri[t + 3]!,
+    by = tri[t + 4]!,
+    bz = tri[t + 5]!,
+    ex = tri[t + 6]!,
+    ey = tri[t + 7]!,
+    ez = tri[t + 8]!,
+    nx = tri[t + RECORD_NORMAL]!,
+    ny = tri[t + RECORD_NORMAL + 1]!,
+    nz = tri[t + RECORD_NORMAL + 2]!;
   if (nx === 0 && ny === 0 && nz === 0) return 0;
   // The box's axes: the columns of R.
   const ux = rotation[r]!,

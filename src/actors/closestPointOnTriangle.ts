@@ -1,3 +1,6 @@
+const scratchPoint = new Float64Array(3);
+const scratchCorners = new Float64Array(9);
+
 /**
  * The point of triangle (a, b, c) closest to p, written to out[0..2], found by the Voronoi-region walk of
  * Ericson's Real-Time Collision Detection §5.1.5: vertex regions, then edge regions, then the face, each
@@ -19,6 +22,31 @@ export function closestPointOnTriangle(
   cz: number,
   out: Float64Array,
 ): void {
+  scratchPoint[0] = px;
+  scratchPoint[1] = py;
+  scratchPoint[2] = pz;
+  scratchCorners.set([ax, ay, az, bx, by, bz, cx, cy, cz]);
+  closestPointOnTriangleAt(scratchPoint, 0, scratchCorners, 0, out);
+}
+
+/**
+ * closestPointOnTriangle with p at point[p…p+2] and the corners a, b, c at corners[c…c+8]. Arrays and
+ * offsets only: a call V8 does not inline would box every float passed to it, and the terrain contacts
+ * make one per contact sphere and triangle.
+ */
+export function closestPointOnTriangleAt(point: Float64Array, p: number, corners: Float64Array, c: number, out: Float64Array): void {
+  const px = point[p]!,
+    py = point[p + 1]!,
+    pz = point[p + 2]!;
+  const ax = corners[c]!,
+    ay = corners[c + 1]!,
+    az = corners[c + 2]!,
+    bx = corners[c + 3]!,
+    by = corners[c + 4]!,
+    bz = corners[c + 5]!,
+    cx = corners[c + 6]!,
+    cy = corners[c + 7]!,
+    cz = corners[c + 8]!;
   const abx = bx - ax,
     aby = by - ay,
     abz = bz - az;

@@ -134,27 +134,7 @@ export function prepareContacts(actors: ActorBuffers, contacts: ContactBuffer, s
     const ib = dynamicB ? 9 * b : -1;
     data[o + C_INV_MASS_A] = ma;
     data[o + C_INV_MASS_B] = mb;
-    data[o + C_MASS_N] = inverseOr0(
-      ma +
-        mb +
-        angularResponse(inertia, ia, rax, ray, raz, nx, ny, nz, data, o + C_ANG_A_N) +
-        angularResponse(inertia, ib, rbx, rby, rbz, nx, ny, nz, data, o + C_ANG_B_N),
-    );
-    data[o + C_MASS_T1] = inverseOr0(
-      ma +
-        mb +
-        angularResponse(inertia, ia, rax, ray, raz, t1x, t1y, t1z, data, o + C_ANG_A_T1) +
-        angularResponse(inertia, ib, rbx, rby, rbz, t1x, t1y, t1z, data, o + C_ANG_B_T1),
-    );
-    data[o + C_MASS_T2] = inverseOr0(
-      ma +
-        mb +
-        angularResponse(inertia, ia, rax, ray, raz, t2x, t2y, t2z, data, o + C_ANG_A_T2) +
-        angularResponse(inertia, ib, rbx, rby, rbz, t2x, t2y, t2z, data, o + C_ANG_B_T2),
-    );
-    data[o + C_ROLL_MASS1] = inverseOr0(spinTerm(inertia, ia, t1x, t1y, t1z) + spinTerm(inertia, ib, t1x, t1y, t1z));
-    data[o + C_ROLL_MASS2] = inverseOr0(spinTerm(inertia, ia, t2x, t2y, t2z) + spinTerm(inertia, ib, t2x, t2y, t2z));
-    data[o + C_ROLL_MASS3] = inverseOr0(spinTerm(inertia, ia, nx, ny, nz) + spinTerm(inertia, ib, nx, ny, nz));
+    writeEffectiveMasses(data, o, inertia, ia, ib);
 
     // Normal velocity before the solve, for restitution.
     let vx = velocity[3 * a]! + angular[3 * a + 1]! * raz - angular[3 * a + 2]! * ray;
@@ -246,22 +226,7 @@ export function warmStartContacts(
     data[o + C_LAMBDA_ROLL3] = r3;
     const dynamicA = awake[a] !== 0;
     const dynamicB = b >= 0 && awake[b] !== 0;
-    applyContactImpulse(
-      v,
-      w,
-      data,
-      o,
-      a,
-      dynamicA,
-      b,
-      dynamicB,
-      normal,
-      f1,
-      f2,
-      normal * nx + f1 * t1x + f2 * t2x,
-      normal * ny + f1 * t1y + f2 * t2y,
-      normal * nz + f1 * t1z + f2 * t2z,
-    );
+    applyWarmStart(v, w, data, o, a, dynamicA, b, dynamicB);
     const ax = r1 * t1x + r2 * t2x + r3 * nx,
       ay = r1 * t1y + r2 * t2y + r3 * ny,
       az = r1 * t1z + r2 * t2z + r3 * nz;
@@ -285,50 +250,80 @@ export function warmStartContacts(
 
 const clamp = (value: number, limit: number): number => (value > limit ? limit : value < -limit ? -limit : value);
 
-/** d · I⁻¹ d for the world inverse inertia at offset i (none when i < 0). */
-function spinTerm(inertia: Float64Array, i: number, dx: number, dy: number, dz: number): number {
-  if (i < 0) return 0;
-  return (
-    dx * (inertia[i]! * dx + inertia[i + 1]! * dy + inertia[i + 2]! * dz) +
-    dy * (inertia[i + 3]! * dx + inertia[i + 4]! * dy + inertia[i + 5]! * dz) +
-    dz * (inertia[i + 6]! * dx + inertia[i + 7]! * dy + inertia[i + 8]! * dz)
-  );
-}
-
 const inverseOr0 = (k: number): number => (k > 0 ? 1 / k : 0);
 
+/** Where a contact record keeps each direction of its basis: the normal, then the two tangents. */
+const DIRECTION_OFFSETS = [C_NX, C_T1, C_T2] as const;
+
 /**
- * Writes I⁻¹ (r × d) at data[at…at+2] (zeros when i < 0: a body that does not move) and returns
- * (r × d) · I⁻¹ (r × d), its share of the effective mass along d.
+ * The record's effective masses along the normal and the tangents, its rolling masses about them, and
+ * the angular responses I⁻¹ (r × d) of both bodies (zeros for a body that does not move, i < 0), from
+ * the record's offsets, basis and inverse masses. Plain integer arguments: a call V8 does not inline
+ * would box every float passed to it.
  */
-function angularResponse(
-  inertia: Float64Array,
-  i: number,
-  rx: number,
-  ry: number,
-  rz: number,
-  dx: number,
-  dy: number,
-  dz: number,
-  data: Float64Array,
-  at: number,
-): number {
-  if (i < 0) {
-    data[at] = 0;
-    data[at + 1] = 0;
-    data[at + 2] = 0;
-    return 0;
+function writeEffectiveMasses(data: Float64Array, o: number, inertia: Float64Array, ia: number, ib: number): void {
+  const linear = data[o + C_INV_MASS_A]! + data[o + C_INV_MASS_B]!;
+  let massN = linear,
+    massT1 = linear,
+    massT2 = linear;
+  let spinN = 0,
+    spinT1 = 0,
+    spinT2 = 0;
+  for (let side = 0; side < 2; side++) {
+    const i = side === 0 ? ia : ib;
+    const at = o + C_ANG_A_N + 9 * side;
+    if (i < 0) {
+      data.fill(0, at, at + 9);
+      continue;
+    }
+    const r = o + (side === 0 ? C_RA : C_RB);
+    const rx = data[r]!,
+      ry = data[r + 1]!,
+      rz = data[r + 2]!;
+    const i00 = inertia[i]!,
+      i01 = inertia[i + 1]!,
+      i02 = inertia[i + 2]!,
+      i10 = inertia[i + 3]!,
+      i11 = inertia[i + 4]!,
+      i12 = inertia[i + 5]!,
+      i20 = inertia[i + 6]!,
+      i21 = inertia[i + 7]!,
+      i22 = inertia[i + 8]!;
+    for (let direction = 0; direction < 3; direction++) {
+      const d = o + DIRECTION_OFFSETS[direction]!;
+      const dx = data[d]!,
+        dy = data[d + 1]!,
+        dz = data[d + 2]!;
+      const cx = ry * dz - rz * dy,
+        cy = rz * dx - rx * dz,
+        cz = rx * dy - ry * dx;
+      const ix = i00 * cx + i01 * cy + i02 * cz;
+      const iy = i10 * cx + i11 * cy + i12 * cz;
+      const iz = i20 * cx + i21 * cy + i22 * cz;
+      const to = at + 3 * direction;
+      data[to] = ix;
+      data[to + 1] = iy;
+      data[to + 2] = iz;
+      const term = cx * ix + cy * iy + cz * iz;
+      const spin = dx * (i00 * dx + i01 * dy + i02 * dz) + dy * (i10 * dx + i11 * dy + i12 * dz) + dz * (i20 * dx + i21 * dy + i22 * dz);
+      if (direction === 0) {
+        massN += term;
+        spinN += spin;
+      } else if (direction === 1) {
+        massT1 += term;
+        spinT1 += spin;
+      } else {
+        massT2 += term;
+        spinT2 += spin;
+      }
+    }
   }
-  const cx = ry * dz - rz * dy,
-    cy = rz * dx - rx * dz,
-    cz = rx * dy - ry * dx;
-  const ix = inertia[i]! * cx + inertia[i + 1]! * cy + inertia[i + 2]! * cz;
-  const iy = inertia[i + 3]! * cx + inertia[i + 4]! * cy + inertia[i + 5]! * cz;
-  const iz = inertia[i + 6]! * cx + inertia[i + 7]! * cy + inertia[i + 8]! * cz;
-  data[at] = ix;
-  data[at + 1] = iy;
-  data[at + 2] = iz;
-  return cx * ix + cy * iy + cz * iz;
+  data[o + C_MASS_N] = inverseOr0(massN);
+  data[o + C_MASS_T1] = inverseOr0(massT1);
+  data[o + C_MASS_T2] = inverseOr0(massT2);
+  data[o + C_ROLL_MASS1] = inverseOr0(spinT1);
+  data[o + C_ROLL_MASS2] = inverseOr0(spinT2);
+  data[o + C_ROLL_MASS3] = inverseOr0(spinN);
 }
 
 /** Velocity pass: friction then the normal, `iterations` sweeps over all contacts. */
@@ -491,7 +486,12 @@ export function solveVelocities(
         pz += d2 * tz;
       }
       if (d1 !== 0 || d2 !== 0) {
-        applyFrictionImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB, d1, d2, px, py, pz);
+        pending[0] = d1;
+        pending[1] = d2;
+        pending[2] = px;
+        pending[3] = py;
+        pending[4] = pz;
+        applyFrictionImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB);
         // The normal row sees the friction just applied.
         vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
         vy = v[a3 + 1]! + w[a3 + 2]! * rax - w[a3]! * raz;
@@ -510,7 +510,10 @@ export function solveVelocities(
       const lambda = Math.max(0, old + data[o + C_MASS_N]! * (data[o + C_TARGET]! - normalSpeed));
       data[o + C_LAMBDA_N] = lambda;
       const d = lambda - old;
-      if (d !== 0) applyNormalImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB, d, nx, ny, nz);
+      if (d !== 0) {
+        pending[0] = d;
+        applyNormalImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB);
+      }
     }
   }
 }
@@ -555,16 +558,26 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
       const lambda = Math.max(0, old + data[o + C_MASS_N]! * (target - (vx * nx + vy * ny + vz * nz)));
       data[o + C_LAMBDA_PUSH] = lambda;
       const d = lambda - old;
-      if (d !== 0) applyNormalImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB, d, nx, ny, nz);
+      if (d !== 0) {
+        pending[0] = d;
+        applyNormalImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB);
+      }
     }
   }
 }
 
 /**
- * Impulse dn·n + d1·t1 + d2·t2 = P at contact record o: +P on a, −P on b, through the record's inverse
- * masses and angular responses; immovable bodies are left alone.
+ * The impulse a helper below applies, passed through this array: a call V8 does not inline would box
+ * every float passed to it, and the sweeps make several per contact.
  */
-function applyContactImpulse(
+const pending = new Float64Array(5);
+
+/**
+ * The warm-start impulse of contact record o, from its normal and tangent impulses: P = λn·n + λ1·t1 +
+ * λ2·t2, +P on a and −P on b through the record's inverse masses and angular responses; immovable
+ * bodies are left alone.
+ */
+function applyWarmStart(
   v: Float64Array,
   w: Float64Array,
   data: Float64Array,
@@ -573,13 +586,13 @@ function applyContactImpulse(
   dynamicA: boolean,
   b: number,
   dynamicB: boolean,
-  dn: number,
-  d1: number,
-  d2: number,
-  px: number,
-  py: number,
-  pz: number,
 ): void {
+  const dn = data[o + C_LAMBDA_N]!,
+    d1 = data[o + C_LAMBDA_T1]!,
+    d2 = data[o + C_LAMBDA_T2]!;
+  const px = dn * data[o]! + d1 * data[o + C_T1]! + d2 * data[o + C_T2]!,
+    py = dn * data[o + 1]! + d1 * data[o + C_T1 + 1]! + d2 * data[o + C_T2 + 1]!,
+    pz = dn * data[o + 2]! + d1 * data[o + C_T1 + 2]! + d2 * data[o + C_T2 + 2]!;
   if (dynamicA) {
     const m = data[o + C_INV_MASS_A]!;
     const a3 = 3 * a;
@@ -608,7 +621,10 @@ function applyContactImpulse(
   }
 }
 
-/** The friction impulse d1·t1 + d2·t2 = P at contact record o (a3, b3: the bodies' vector offsets). */
+/**
+ * The friction impulse at contact record o, pending = [Δλ1, Δλ2, P] with P = Δλ1·t1 + Δλ2·t2 (a3, b3:
+ * the bodies' vector offsets).
+ */
 function applyFrictionImpulse(
   v: Float64Array,
   w: Float64Array,
@@ -618,12 +634,12 @@ function applyFrictionImpulse(
   dynamicA: boolean,
   b3: number,
   dynamicB: boolean,
-  d1: number,
-  d2: number,
-  px: number,
-  py: number,
-  pz: number,
 ): void {
+  const d1 = pending[0]!,
+    d2 = pending[1]!,
+    px = pending[2]!,
+    py = pending[3]!,
+    pz = pending[4]!;
   if (dynamicA) {
     const m = data[o + C_INV_MASS_A]!;
     v[a3] = v[a3]! + m * px;
@@ -648,7 +664,7 @@ function applyFrictionImpulse(
   }
 }
 
-/** The normal impulse d·n at contact record o (a3, b3: the bodies' vector offsets). */
+/** The normal impulse Δλ·n at contact record o, pending[0] = Δλ (a3, b3: the bodies' vector offsets). */
 function applyNormalImpulse(
   v: Float64Array,
   w: Float64Array,
@@ -658,11 +674,11 @@ function applyNormalImpulse(
   dynamicA: boolean,
   b3: number,
   dynamicB: boolean,
-  d: number,
-  nx: number,
-  ny: number,
-  nz: number,
 ): void {
+  const d = pending[0]!;
+  const nx = data[o]!,
+    ny = data[o + 1]!,
+    nz = data[o + 2]!;
   if (dynamicA) {
     const m = d * data[o + C_INV_MASS_A]!;
     v[a3] = v[a3]! + m * nx;

@@ -1,6 +1,6 @@
 import type { ActorBuffers } from './actorBuffers';
-import { BOX_TRIANGLE_MAX_POINTS, BOX_TRIANGLE_STRIDE, boxTriangleContacts } from './boxTriangle';
-import { closestPointOnTriangle } from './closestPointOnTriangle';
+import { BOX_QUERY_SIZE, BOX_TRIANGLE_MAX_POINTS, BOX_TRIANGLE_STRIDE, boxTriangleContactsOf } from './boxTriangle';
+import { closestPointOnTriangleAt } from './closestPointOnTriangle';
 import { TERRAIN, type ContactBuffer } from './contactBuffer';
 import { MANIFOLD_SIZE, reduceBoxManifold, reduceManifold } from './manifold';
 import { SHAPE_BOX } from './shapes';
@@ -27,6 +27,8 @@ export interface TerrainContactCounters {
 }
 
 const closest = new Float64Array(3);
+/** The current box's centre, half extents and reach, as boxTriangleContactsOf reads them. */
+const boxQuery = new Float64Array(BOX_QUERY_SIZE);
 /** The current box–triangle call's points. */
 const boxPoints = new Float64Array(BOX_TRIANGLE_STRIDE * BOX_TRIANGLE_MAX_POINTS);
 /** The current actor's triangle records when no neighbour lists are kept. */
@@ -168,7 +170,7 @@ export function findTerrainContacts(
         const flat = tri[o + 18] !== 0;
         const height = flat ? 0 : (cx - ax) * fx + (cy - ay) * fy + (cz - az) * fz;
         if (height < -r || height > above) continue;
-        closestPointOnTriangle(cx, cy, cz, ax, ay, az, tri[o + 3]!, tri[o + 4]!, tri[o + 5]!, tri[o + 6]!, tri[o + 7]!, tri[o + 8]!, closest);
+        closestPointOnTriangleAt(world, 3 * s, tri, o, closest);
         const qx = closest[0]!,
           qy = closest[1]!,
           qz = closest[2]!;
@@ -281,6 +283,14 @@ function boxCandidates(
     hy = size[3 * i + 1]!,
     hz = size[3 * i + 2]!;
   const rollRadius = 0.5 * Math.min(hx, hy, hz);
+  const query = boxQuery;
+  query[0] = cx;
+  query[1] = cy;
+  query[2] = cz;
+  query[3] = hx;
+  query[4] = hy;
+  query[5] = hz;
+  query[6] = reach;
   const rotation = actors.rotation;
   const r = 9 * i;
   const points = boxPoints;
@@ -295,31 +305,7 @@ function boxCandidates(
     const fx = tri[o + 15]!,
       fy = tri[o + 16]!,
       fz = tri[o + 17]!;
-    const n = boxTriangleContacts(
-      cx,
-      cy,
-      cz,
-      rotation,
-      r,
-      hx,
-      hy,
-      hz,
-      tri[o]!,
-      tri[o + 1]!,
-      tri[o + 2]!,
-      tri[o + 3]!,
-      tri[o + 4]!,
-      tri[o + 5]!,
-      tri[o + 6]!,
-      tri[o + 7]!,
-      tri[o + 8]!,
-      fx,
-      fy,
-      fz,
-      reach,
-      points,
-      0,
-    );
+    const n = boxTriangleContactsOf(boxQuery, rotation, r, tri, o, points, 0);
     if (n === 0) continue;
     if (actorCandidates.length < ACTOR_STRIDE * (kept + n)) {
       const grown = new Float64Array(2 * Math.max(actorCandidates.length, ACTOR_STRIDE * (kept + n)));
