@@ -27,6 +27,8 @@ export interface TerrainContactCounters {
 }
 
 const closest = new Float64Array(3);
+/** Offsets of the current actor's triangle records within reach of its box. */
+let nearRecords = new Int32Array(64);
 /** The current box's centre, half extents and reach, as boxTriangleContactsOf reads them. */
 const boxQuery = new Float64Array(BOX_QUERY_SIZE);
 /** The current box–triangle call's points. */
@@ -143,6 +145,28 @@ export function findTerrainContacts(
     if (kind[i] === SHAPE_BOX) {
       actorKept = boxCandidates(actors, i, tri, base, found, reach, counters);
     }
+    // The records of the triangles within reach of the actor's box: its spheres then scan only these
+    // (the kept list has slack, and a record is two and a half cache lines). Grown by a hair so that
+    // rounding cannot drop a triangle some sphere's own test below would keep.
+    let near = 0;
+    if (last > first) {
+      const grow = reach + 1e-9 * (1 + radius[i]! + reach);
+      const minX = box[b]! - grow,
+        minY = box[b + 1]! - grow,
+        minZ = box[b + 2]! - grow,
+        maxX = box[b + 3]! + grow,
+        maxY = box[b + 4]! + grow,
+        maxZ = box[b + 5]! + grow;
+      if (nearRecords.length < found) nearRecords = new Int32Array(2 * found);
+      for (let t = 0; t < found; t++) {
+        const o = base + TRIANGLE_STRIDE * t;
+        if (tri[o + 9]! > maxX || tri[o + 10]! < minX) continue;
+        if (tri[o + 11]! > maxY || tri[o + 12]! < minY) continue;
+        if (tri[o + 13]! > maxZ || tri[o + 14]! < minZ) continue;
+        nearRecords[near++] = o;
+      }
+    }
+    const records = nearRecords;
     for (let s = first; s < last; s++) {
       const cx = world[3 * s]!,
         cy = world[3 * s + 1]!,
@@ -155,8 +179,8 @@ export function findTerrainContacts(
       if (nearMinY > cy + extent || nearMaxY < cy - extent || nearMinX > cx + extent || nearMaxX < cx - extent) continue;
       if (nearMinZ > cz + extent || nearMaxZ < cz - extent) continue;
       let kept = 0;
-      for (let t = 0; t < found; t++) {
-        const o = base + TRIANGLE_STRIDE * t;
+      for (let t = 0; t < near; t++) {
+        const o = records[t]!;
         if (tri[o + 9]! > cx + extent || tri[o + 10]! < cx - extent) continue;
         if (tri[o + 11]! > cy + extent || tri[o + 12]! < cy - extent) continue;
         if (tri[o + 13]! > cz + extent || tri[o + 14]! < cz - extent) continue;
