@@ -273,7 +273,8 @@ function writeEffectiveMasses(data: Float64Array, o: number, inertia: Float64Arr
     const i = side === 0 ? ia : ib;
     const at = o + C_ANG_A_N + 9 * side;
     if (i < 0) {
-      data.fill(0, at, at + 9);
+      // (Plain stores: a call to fill costs more than the nine of them.)
+      for (let k = at; k < at + 9; k++) data[k] = 0;
       continue;
     }
     const r = o + (side === 0 ? C_RA : C_RB);
