@@ -55,6 +55,21 @@ describe('golden determinism hashes', () => {
   );
 });
 
+/**
+ * The 12-step hashes end before any pile lands: this one pins the actors' contacts and solver, after
+ * the pile of scenes/actors.json has landed and tumbled (240 steps). Same rule: a change here means the
+ * simulation computes something else.
+ */
+const ACTORS_LANDED_FRAMES = 240;
+const ACTORS_LANDED_GOLDEN = '85c782b0968e2db8';
+
+describe('golden determinism hash of a landed pile', () => {
+  it(`actors reaches its golden hash after ${ACTORS_LANDED_FRAMES} fixed steps`, () => {
+    const sandbox = createHeadlessSandbox(loadSceneFile(`${SCENES_DIR}actors.json`), { readField });
+    expect(runFixedSteps(sandbox, ACTORS_LANDED_FRAMES)).toBe(ACTORS_LANDED_GOLDEN);
+  });
+});
+
 describe('determinism', () => {
   const gusts = (): SceneDefinition => loadSceneFile(`${SCENES_DIR}gusts.json`);
 
