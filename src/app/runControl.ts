@@ -2,7 +2,7 @@ import { FrameRecorder, type MetricValue, type RecordingInfo, type Sandbox } fro
 
 /** The step of fixed-step runs, single steps and benchmarks. */
 export const FIXED_DT = 1 / 60;
-/** Frames run before a benchmark starts recording (JIT warm-up, first uploads). */
+/** The default of the frames run before a benchmark starts recording (JIT warm-up, first uploads). */
 export const BENCHMARK_WARMUP = 30;
 /** The range `slower` and `faster` keep the time scale in. */
 export const MIN_TIME_SCALE = 0.05;
@@ -16,6 +16,8 @@ export interface RunOptions {
   fixedStep: boolean;
   /** Frames a benchmark records after its warm-up. */
   benchmarkFrames: number;
+  /** Frames a benchmark runs before it records (BENCHMARK_WARMUP by default). */
+  benchmarkWarmup: number;
 }
 
 /** What run control needs from its host; nothing here touches the DOM. */
@@ -32,7 +34,7 @@ export interface RunControlHost {
 
 /**
  * How the simulation advances: pause and run, single steps, step back, restart, the time scale, fixed
- * steps, recording, and the benchmark (restart, BENCHMARK_WARMUP frames, then `benchmarkFrames` recorded
+ * steps, recording, and the benchmark (restart, `benchmarkWarmup` frames, then `benchmarkFrames` recorded
  * frames of FIXED_DT). The page asks `nextStepDt` once per frame, steps the sandbox by it, renders, then
  * calls `endFrame`. No DOM and no three.js: the unit tests drive it in Node with a real sandbox.
  */
@@ -46,6 +48,9 @@ export class RunControl {
   private benchmarkLeft = -1;
   /** The frame the running benchmark began at when the sandbox could not go back to frame 0, else null. */
   private benchmarkFrom: number | null = null;
+  /** The warm-up and recorded frames of the running benchmark (the settings as they were when it started). */
+  private benchmarkWarmup = BENCHMARK_WARMUP;
+  private benchmarkRecorded = 0;
 
   constructor(
     readonly run: RunOptions,
@@ -174,13 +179,15 @@ export class RunControl {
     sandbox.timings.clear();
     this.paused = false;
     this.pendingSteps = 0;
-    this.benchmarkLeft = BENCHMARK_WARMUP + this.run.benchmarkFrames;
+    this.benchmarkWarmup = Math.max(0, Math.round(this.run.benchmarkWarmup));
+    this.benchmarkRecorded = this.run.benchmarkFrames;
+    this.benchmarkLeft = this.benchmarkWarmup + this.benchmarkRecorded;
     return true;
   }
 
   private advanceBenchmark(sandbox: Sandbox): string | null {
     if (!this.benchmarking) return null;
-    if (this.benchmarkLeft === this.run.benchmarkFrames) {
+    if (this.benchmarkLeft === this.benchmarkRecorded) {
       // Warm-up over: measure from here.
       sandbox.timings.clear();
       this.recorder.start(this.host.recordingInfo(sandbox), sandbox);
@@ -190,7 +197,7 @@ export class RunControl {
     this.recorder.stop();
     const info = this.recorder.info!;
     this.benchmarkResult = [
-      `scene ${info.scene} · seed ${info.seed} · ${this.recorder.frames.length} frames of 1/60 s after ${BENCHMARK_WARMUP} warm-up frames` +
+      `scene ${info.scene} · seed ${info.seed} · ${this.recorder.frames.length} frames of 1/60 s after ${this.benchmarkWarmup} warm-up frames` +
         (this.benchmarkFrom === null ? '' : ` · from frame ${this.benchmarkFrom} (this world cannot go back to frame 0)`),
       `${String(info.machine.userAgent)} · ${String(info.machine.cores)} cores · canvas ${String(info.machine.canvas)}`,
       linkOf(info.settings),

@@ -134,6 +134,7 @@ export class Panel {
     runLive(run.add(r, 'fixedStep').name('fixed time step'));
     runLive(run.add(r, 'timings').name('per-phase timing'));
     run.add(r, 'benchmarkFrames', 30, 3000, 10).name('benchmark frames');
+    run.add(r, 'benchmarkWarmup', 0, 300, 5).name('benchmark warm-up frames');
     run.close();
   }
 

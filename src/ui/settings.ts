@@ -27,6 +27,8 @@ export interface RunSettings {
   timings: boolean;
   /** Frames the benchmark button runs, after its warm-up. */
   benchmarkFrames: number;
+  /** Frames the benchmark runs first, unrecorded (compiling hot code, first uploads to the GPU). */
+  benchmarkWarmup: number;
 }
 
 export interface AppSettings {
@@ -54,4 +56,5 @@ export const DEFAULT_RUN_SETTINGS: Readonly<RunSettings> = Object.freeze({
   fixedStep: false,
   timings: true,
   benchmarkFrames: 300,
+  benchmarkWarmup: 30,
 });

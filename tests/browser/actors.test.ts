@@ -53,7 +53,11 @@ describe('actors in real Chromium', () => {
   it('300 actors on the ridged terrain settle and sleep; the HUD counts one step’s contacts, not its substeps’ sum', async () => {
     // Fixed steps of 4/60 s, as a slow page frame gives: four substeps' worth, taken as the cap of three; no wind,
     // so the pile can rest.
-    const { page, errors } = await openPage(harness, `${LIGHT_TERRAIN}&Actors/enabled=true&Actors/count=300&Run/timeScale=4&Run/fixedStep=true`, SMALL);
+    const { page, errors } = await openPage(
+      harness,
+      `${LIGHT_TERRAIN}&Actors/enabled=true&Actors/count=300&Run/timeScale=4&Run/fixedStep=true`,
+      SMALL,
+    );
     await waitForBuilds(page, 1);
     await waitForBvh(page);
     const census = (): Promise<{ asleep: number; contacts: number; substeps: number; buffer: number; frame: number }> =>

@@ -49,6 +49,10 @@ describe('the page’s ray emitters on the worker pool', () => {
     const frames = guiControl(run, page, 'benchmark frames').locator('input').first();
     await frames.fill('30');
     await frames.press('Enter');
+    // The sweep's mechanics are the point here, not its figures: a short warm-up per thread count.
+    const warmup = guiControl(run, page, 'benchmark warm-up frames').locator('input').first();
+    await warmup.fill('5');
+    await warmup.press('Enter');
     await guiControl(threads, page, 'benchmark 1 … 3 threads').locator('button').click();
     type Status = { colliderscope: { status: { sweepThreads: number; sweepResult: string } } };
     await page.waitForFunction(() => (window as unknown as Status).colliderscope.status.sweepThreads > 0, null, { timeout: 90_000 });

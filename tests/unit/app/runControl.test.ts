@@ -43,7 +43,7 @@ function setup(options: { rewindable?: boolean; history?: number; run?: Partial<
   const clock = new Clock(options.rewindable ?? true);
   sandbox.addSystem(clock);
   const messages: string[] = [];
-  const run: RunOptions = { timeScale: 1, fixedStep: false, benchmarkFrames: 300, ...options.run };
+  const run: RunOptions = { timeScale: 1, fixedStep: false, benchmarkFrames: 300, benchmarkWarmup: BENCHMARK_WARMUP, ...options.run };
   const control = new RunControl(run, { sandbox: () => sandbox, report: (m) => messages.push(m), recordingInfo: () => INFO });
   /** One page frame of `realDt` seconds: ask, step, render, end; returns the step taken and the benchmark table. */
   const frame = (realDt = 0.03): { dt: number; table: string | null } => {
@@ -187,6 +187,39 @@ describe('RunControl', () => {
     // Afterwards the run goes on at the user's time scale, and nothing more is recorded.
     expect(frame(0.05).dt).toBeCloseTo(0.05 * 0.25, 12);
     expect(control.recorder.frames).toHaveLength(run.benchmarkFrames);
+  });
+
+  it('benchmarks after the warm-up the settings name, and keeps the counts it started with when they change', () => {
+    const { control, frame, run } = setup({ run: { benchmarkFrames: 6, benchmarkWarmup: 3 } });
+    expect(control.startBenchmark()).toBe(true);
+    // Settings changed while it runs apply to the next benchmark, not this one.
+    run.benchmarkWarmup = 50;
+    run.benchmarkFrames = 40;
+    let table: string | null = null;
+    let frames = 0;
+    let recordingFrom = -1;
+    while (table === null && frames < 1000) {
+      table = frame(0.05).table;
+      frames++;
+      if (recordingFrom < 0 && control.recorder.recording) recordingFrom = frames;
+    }
+    expect(recordingFrom).toBe(4);
+    expect(frames).toBe(3 + 1 + 6);
+    expect(control.recorder.frames).toHaveLength(6);
+    expect(table).toMatch(/^scene tiny · seed 3 · 6 frames of 1\/60 s after 3 warm-up frames$/m);
+    // No warm-up at all: recording from the first frame.
+    run.benchmarkWarmup = 0;
+    run.benchmarkFrames = 4;
+    expect(control.startBenchmark()).toBe(true);
+    table = null;
+    frames = 0;
+    while (table === null && frames < 1000) {
+      table = frame(0.05).table;
+      frames++;
+    }
+    expect(frames).toBe(1 + 4);
+    expect(control.recorder.frames).toHaveLength(4);
+    expect(table).toMatch(/after 0 warm-up frames/);
   });
 
   it('benchmarks a sandbox that cannot go back to frame 0 from where it is, says so in the table, and raises no notice', () => {
