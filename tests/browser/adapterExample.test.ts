@@ -6,7 +6,8 @@ const harness = useHarness();
 
 describe('three.js adapter example page', () => {
   it('builds the BVH, reports a hovered face with its raycast time, and logs no error', async () => {
-    const { page, errors } = await openPage(harness, 'examples/raycast.html');
+    // A small window: SwiftShader draws the 240,000-triangle knot on every pointer move.
+    const { page, errors } = await openPage(harness, 'examples/raycast.html', { width: 640, height: 400 });
     await page.waitForSelector('#status[data-ready]', { timeout: 120_000 });
     expect(await page.locator('#status').textContent()).toMatch(/triangles, BVH built in \d+ ms, WebAssembly SIMD/);
     // Sweep the pointer across the middle of the view until it is over the knot.
