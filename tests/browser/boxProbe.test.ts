@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, escapeRegExp, waitForBvh } from './harness';
+import { SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, escapeRegExp, waitForBvh, waitForFrames } from './harness';
 
 const harness = useHarness();
 
@@ -82,7 +82,7 @@ describe('the box probe in real Chromium', () => {
     const bigger = await overlapped(page, `box probe: ${first} overlapped`);
     expect(bigger).toBeGreaterThan(first);
     await setNumber(page, 'yaw °', 30);
-    await page.waitForTimeout(500);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe.png') });
 
     // Shift+drag moves the centre to the terrain under the pointer (right of the timing panel, left of the GUI).
@@ -102,7 +102,7 @@ describe('the box probe in real Chromium', () => {
       before,
       { timeout: 10_000 },
     );
-    await page.waitForTimeout(500);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe-dragged.png') });
     await control(page, 'time every test here').locator('button').click();
     await page.waitForFunction(
@@ -123,7 +123,7 @@ describe('the box probe in real Chromium', () => {
     expect(await control(page, 'box probe').locator('input').isChecked()).toBe(true);
     expect(await control(page, 'yaw °').locator('input').last().inputValue()).toBe('30');
     expect(await control(page, 'show rejected candidates').locator('input').isChecked()).toBe(true);
-    await page.waitForTimeout(500);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'box-probe-preset.png') });
     expect(errors).toEqual([]);
     await page.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl, waitForBvh } from './harness';
+import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, waitForBuilds, useHarness, guiFolder, guiControl, waitForBvh, waitForFrames } from './harness';
 
 const harness = useHarness();
 
@@ -38,7 +38,7 @@ describe('capsule sweeps in real Chromium', () => {
     await control(probe, page, 'look at the probe')
       .locator('button')
       .evaluate((button: HTMLButtonElement) => button.click());
-    await page.waitForTimeout(1500);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-probe.png') });
 
     // Alt-drag moves the start to the terrain under the pointer.
@@ -50,8 +50,7 @@ describe('capsule sweeps in real Chromium', () => {
     await page.mouse.move(760, 430, { steps: 5 });
     await page.mouse.up();
     await page.keyboard.up('Alt');
-    await page.waitForTimeout(300);
-    expect(await startX.inputValue()).not.toBe(before);
+    await expect.poll(() => startX.inputValue(), { timeout: 30_000 }).not.toBe(before);
     await control(probe, page, 'show probe')
       .locator('input')
       .evaluate((box: HTMLInputElement) => box.click());
@@ -66,9 +65,8 @@ describe('capsule sweeps in real Chromium', () => {
     // In fly mode WASD also moves the fly camera, unless the character has claimed the keys.
     await page.locator('canvas').first().focus();
     await page.keyboard.press('f');
-    await page.waitForTimeout(300);
     // Not silently: a notice says who holds W A S D.
-    await expect(page.locator('[data-testid="error-banner"]').textContent()).resolves.toMatch(/W A S D walk the character/);
+    await expect.poll(() => page.locator('[data-testid="error-banner"]').textContent(), { timeout: 30_000 }).toMatch(/W A S D walk the character/);
     /** The character's place (from the HUD) and the camera's, read together. */
     const where = () =>
       page.evaluate(() => {
@@ -79,12 +77,21 @@ describe('capsule sweeps in real Chromium', () => {
         return { x: Number(match?.[1]), z: Number(match?.[2]), cameraX: camera.x, cameraZ: camera.z };
       });
     const start = await where();
+    // W held until the character has walked half a unit (SwiftShader may draw a frame a second, and the
+    // character moves with the simulation's steps), then released.
     await page.keyboard.down('KeyW');
-    await page.waitForTimeout(3000);
+    await expect
+      .poll(
+        async () => {
+          const now = await where();
+          return Math.hypot(now.x - start.x, now.z - start.z);
+        },
+        { timeout: 60_000 },
+      )
+      .toBeGreaterThan(0.5);
     await page.keyboard.up('KeyW');
-    await page.waitForTimeout(1000);
+    await waitForFrames(page);
     const end = await where();
-    // SwiftShader may draw a frame a second; the character moves with the simulation's steps.
     expect(Math.hypot(end.x - start.x, end.z - start.z)).toBeGreaterThan(0.5);
     // The camera followed the character and no more: flying would have added tens of units per frame.
     expect(Math.abs(end.cameraX - start.cameraX - (end.x - start.x))).toBeLessThan(2);
@@ -123,7 +130,11 @@ describe('capsule sweeps in real Chromium', () => {
       .locator('input')
       .evaluate((box: HTMLInputElement) => box.checked || box.click());
     await waitForHud(page, /stress: 300 capsules · one batch [\d.]+ ms/);
-    await page.waitForTimeout(1500);
+    // Framed by the folder's focus button (the camera was wherever the character left it).
+    await control(folder(page, 'Capsule sweeps'), page, '⌖ focus the camera on the capsules')
+      .locator('button')
+      .evaluate((button: HTMLButtonElement) => button.click());
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-stress.png') });
     expect(await hudText(page)).toMatch(/\d+ contacts/);
     expect(errors).toEqual([]);
@@ -160,7 +171,7 @@ describe('capsule sweeps in real Chromium', () => {
       .locator('button')
       .evaluate((button: HTMLButtonElement) => button.click());
     await control(sweeps, page, 'capsule kernel').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(1000);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-probe.png') });
 
     // The stress scene's batch follows the switch live, both ways.
@@ -185,7 +196,7 @@ describe('capsule sweeps in real Chromium', () => {
     await workers.press('Enter');
     await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, WebAssembly SIMD on 2 threads\)/);
     await waitForHud(page, /stress threads [\d.]+ · [\d.]+ ms \/ [\d.]+ · eff \d+%/);
-    await page.waitForTimeout(1000);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capsule-kernel-stress.png') });
     await kernel.selectOption('TypeScript');
     await waitForHud(page, /stress: 2,000 capsules · one batch [\d.]+ ms \(\d+k sweeps\/s, TypeScript\)/);

@@ -63,3 +63,17 @@ export async function hudMatch(page: Page, pattern: RegExp, timeout = 60_000): P
   );
   return pattern.exec(await hudText(page))![0];
 }
+
+/**
+ * Waits until the page has drawn `count` more frames: what a change needs to be on screen before a
+ * screenshot, however slow the software renderer is (a frame can take seconds on a busy machine).
+ */
+export async function waitForFrames(page: Page, count = 2, timeout = 60_000): Promise<void> {
+  const frames = (): Promise<number> =>
+    page.evaluate(() => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames);
+  await page.waitForFunction(
+    (until) => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames >= until,
+    (await frames()) + count,
+    { timeout },
+  );
+}

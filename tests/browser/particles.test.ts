@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, openPage, pressShortcuts, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN } from './harness';
+import { SCREENSHOT_DIR, openPage, pressShortcuts, waitForBuilds, useHarness, guiControl, LIGHT_TERRAIN, waitForFrames } from './harness';
 
 const harness = useHarness();
 
@@ -103,7 +103,7 @@ describe('particles in real Chromium', () => {
     await row(page, 'planes (sample)').locator('input').check();
     await pressShortcuts(page, 'Space');
     await page.waitForFunction(() => !(window as unknown as Status).colliderscope.status.paused, null, { timeout: 30_000 });
-    await page.waitForTimeout(500);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'particles.png') });
 
     // The reference mode casts one ray per live particle: far more than the budget.

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
@@ -13,6 +12,7 @@ import {
   hudText,
   LIGHT_TERRAIN,
   waitForBvh,
+  waitForFrames,
 } from './harness';
 
 const harness = useHarness();
@@ -46,7 +46,7 @@ describe('ray emitters in real Chromium', () => {
     await control(page, 'A/B: also trace with B').locator('input').check();
     const ratio = await hudLine(page, /B \/ A|B\/A time [\d.]+× · nodes [\d.]+× · boxes [\d.]+× · triangles [\d.]+× · same hits/);
     expect(ratio).toMatch(/same hits/);
-    await page.waitForTimeout(300);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'ray-emitters.png') });
     expect(errors).toEqual([]);
     await page.close();
@@ -67,7 +67,7 @@ describe('ray emitters in real Chromium', () => {
     );
     const label = (await page.locator('[data-testid="hud-bar-chart"]').getAttribute('aria-label')) ?? '';
     expect(await hudLine(page, /B three-mesh-bvh: [^\n]*?· B\/A time [\d.]+× · same hits/)).toMatch(/hits/);
-    await page.waitForTimeout(300);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'ours-vs-three-mesh-bvh.png'), timeout: 180_000 });
     await page
       .locator('[data-testid="hud-bar-chart"]')
@@ -108,10 +108,9 @@ describe('ray emitters in real Chromium', () => {
     const ignoringWater = await trace();
     expect(ignoringWater).toMatchObject({ filter: 7, waterHits: 0 });
     expect(ignoringWater.hits).toBeGreaterThan(0);
-    await page.waitForTimeout(300);
+    await waitForFrames(page);
     // Software WebGL on a busy machine may take tens of seconds for a frame: a generous ceiling.
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'masks-ignore-water.png'), timeout: 180_000 });
-    copyFileSync(join(SCREENSHOT_DIR, 'masks-ignore-water.png'), '/tmp/colliderscope-masks-ignore-water.png');
 
     // Water back in the filter: the rays that crossed the lake stop on it.
     await page.locator('.lil-title', { hasText: /^Ray emitters$/ }).click();

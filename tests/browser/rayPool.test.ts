@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, guiControl, guiFolder, hudMatch, hudText, openPage, useHarness, waitForBuilds, waitForBvh, LIGHT_TERRAIN } from './harness';
+import {
+  SCREENSHOT_DIR,
+  guiControl,
+  guiFolder,
+  hudMatch,
+  hudText,
+  openPage,
+  useHarness,
+  waitForBuilds,
+  waitForBvh,
+  LIGHT_TERRAIN,
+  waitForFrames,
+} from './harness';
 
 const harness = useHarness();
 
@@ -27,7 +39,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     const line = await hudMatch(page, /A threads [\d.]+ · [\d.]+ · [\d.]+ ms \/ [\d.]+ · eff \d+%/, 90_000);
     expect(line.split(' · ')).toHaveLength(4);
     expect(await hudText(page)).toMatch(/A 4-way quantized · WebAssembly SIMD · one at a time · watertight/);
-    await page.waitForTimeout(300);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'ray-pool-emitters.png') });
 
     // Back to the main thread alone: the per-thread line goes, the rays stay.

@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { createHeadlessSandbox, parseSceneText, runFixedSteps, loadAllKernels } from '../../src/core';
 import { readField } from '../../tools/sceneFiles';
-import { LIGHT_TERRAIN, SCREENSHOT_DIR, appStatus, guiControl, guiFolder, openPage, pressShortcuts, useHarness, waitForBvh } from './harness';
+import {
+  LIGHT_TERRAIN,
+  SCREENSHOT_DIR,
+  appStatus,
+  guiControl,
+  guiFolder,
+  openPage,
+  pressShortcuts,
+  useHarness,
+  waitForBvh,
+  waitForFrames,
+} from './harness';
 
 const harness = useHarness();
 const FRAMES = 6;
@@ -40,8 +51,8 @@ async function editAt(page: Page, x: number, y: number, toX = x, toY = y): Promi
   await page.keyboard.down('Shift');
   await page.mouse.down();
   if (toX !== x || toY !== y) await page.mouse.move(toX, toY, { steps: 12 });
-  // A brush strokes while held: hold long enough for a few strokes whatever the frame rate.
-  if (toX !== x || toY !== y) await page.waitForTimeout(400);
+  // A brush strokes while held: hold for a few frames, a stroke or more each, whatever the frame rate.
+  if (toX !== x || toY !== y) await waitForFrames(page, 3);
   await page.mouse.up();
   await page.keyboard.up('Shift');
   await page.keyboard.up('Control');
@@ -89,7 +100,7 @@ describe('blast and sculpt in real Chromium', () => {
       null,
       { timeout: 10_000 },
     );
-    await page.waitForTimeout(300);
+    await waitForFrames(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'terrain-crater.png') });
 
     // The raise brush, dragged: several strokes, each an edit.
