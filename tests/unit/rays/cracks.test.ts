@@ -24,20 +24,18 @@ function crackBatch(seed: number): RayBatch {
 }
 
 describe('no cracks through the BVH', () => {
-  // Four seeds: one million float32 rays aimed exactly at shared edges and vertices of the grid. Each
+  // Two seeds: half a million float32 rays aimed exactly at shared edges and vertices of the grid. Each
   // crosses the surface once near t = 1, so a miss is a crack in the box tests or the triangle test.
-  it.each([31, 32, 33, 34])(
-    'the default test through the quantized BVH misses none of 250k rays through shared edges and vertices (seed %i)',
-    (seed) => {
-      const rays = crackBatch(seed);
-      const hits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
-      const counters = castRays(bvh, rays, hits);
-      expect(counters.invalid).toBe(0);
-      let misses = 0;
-      for (let i = 0; i < rays.count; i++) if (hits.triangle[i]! < 0) misses++;
-      expect(misses).toBe(0);
-    },
-  );
+  // (tests/bench/cracks.ts sends millions more, at every precision.)
+  it.each([31, 32])('the default test through the quantized BVH misses none of 250k rays through shared edges and vertices (seed %i)', (seed) => {
+    const rays = crackBatch(seed);
+    const hits = { t: new Float32Array(rays.count), triangle: new Int32Array(rays.count) };
+    const counters = castRays(bvh, rays, hits);
+    expect(counters.invalid).toBe(0);
+    let misses = 0;
+    for (let i = 0; i < rays.count; i++) if (hits.triangle[i]! < 0) misses++;
+    expect(misses).toBe(0);
+  });
 
   it('the float layout, double-sided, misses none either (seed 35)', () => {
     const rays = crackBatch(35);
