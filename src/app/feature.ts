@@ -33,6 +33,12 @@ export interface AppContext {
   readonly gestures: Gestures;
   /** The current sandbox, or null while the first terrain is still building. */
   sandbox(): Sandbox | null;
+  /**
+   * A scene was chosen and its systems wait for its terrain: the systems running meanwhile are the
+   * previous scene's, so a panel must not take its on/off state from them (the switch already shows the
+   * chosen scene's; the systems it names start, and the others stop, when the terrain arrives).
+   */
+  sceneSwitching(): boolean;
   /** Shows an error to the user without stopping anything. */
   reportError(message: string): void;
   /** The running system of a catalog name (src/systems.ts), or null while it is off or no terrain exists yet. */

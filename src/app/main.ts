@@ -187,6 +187,7 @@ class App implements SceneLoaderHost, PresenterHost {
       shortcuts: this.shortcuts,
       gestures,
       sandbox: () => this.scenes.sandbox,
+      sceneSwitching: () => this.scenes.switching,
       reportError: report,
       system: (name) => this.scenes.sandbox?.system(name) ?? null,
       setSystem: (name, section) => this.scenes.setSystem(name, section),

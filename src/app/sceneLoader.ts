@@ -119,6 +119,11 @@ export class SceneLoader {
   }
 
   /** Hands a scene to the features (before its terrain is built): each takes its section, or turns off without one. */
+  /** A scene was chosen over a running one and its systems wait for its terrain (see AppContext.sceneSwitching). */
+  get switching(): boolean {
+    return this.systemsPending && this.sandbox !== null;
+  }
+
   announce(scene: SceneDefinition): void {
     for (const feature of this.host.features) feature.sceneLoaded?.(scene);
     this.systemsPending = true;

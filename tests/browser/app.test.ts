@@ -236,13 +236,33 @@ describe('the sandbox in real Chromium', () => {
     await unknown.page.close();
   });
 
-  it('builds 2.1M triangles in a worker with a progress bar while the page keeps drawing', async () => {
-    const { page, errors } = await openPage(harness, '?scene=mesa-1024');
+  it('builds 2.1M triangles in a worker with a progress bar while the page keeps drawing; the scene left stops its systems', async () => {
+    // From a scene with the wind on to one with no system: the wind must not survive the switch, though
+    // the page keeps drawing the scene it leaves (and its panels) while the new terrain builds.
+    const { page, errors } = await openPage(harness, '?scene=wind-vm');
+    await waitForBuilds(page, 1);
+    const systems = (): Promise<string[]> =>
+      page.evaluate(() =>
+        (window as unknown as { colliderscope: { scenes: { sandbox: { systems: { name: string }[] } } } }).colliderscope.scenes.sandbox.systems.map(
+          (system) => system.name,
+        ),
+      );
+    expect(await systems()).toEqual(['wind']);
+    const framesBefore = (await appStatus(page)).frames;
+    await guiControl(page, page, 'preset').locator('select').selectOption('mesa-1024');
     await page.locator('[data-testid="progress"]').waitFor({ state: 'visible' });
     // Frames keep coming while the worker builds: the main thread is free.
-    await page.waitForFunction(() => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames >= 5);
-    const status = await waitForBuilds(page, 1, 110_000);
+    await page.waitForFunction(
+      (n) => (window as unknown as { colliderscope: { status: { frames: number } } }).colliderscope.status.frames >= n,
+      framesBefore + 5,
+    );
+    const status = await waitForBuilds(page, 2, 110_000);
     expect(status.triangles).toBe(2 * 1024 * 1024);
+    // The scene states no system: none runs, and the Wind folder's switch is off.
+    expect(await systems()).toEqual([]);
+    await framesAdvance(page, 2);
+    expect(await systems()).toEqual([]);
+    await expect(guiControl(guiFolder(page, 'Wind'), page, 'wind').locator('input').first().isChecked()).resolves.toBe(false);
     await framesAdvance(page, 1);
     // Software WebGL draws 2M triangles slowly on a busy machine: a ceiling, not an expectation.
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'mesa-1024.png'), timeout: 120_000 });

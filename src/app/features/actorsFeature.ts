@@ -121,7 +121,7 @@ export class ActorsFeature implements AppFeature {
 
   frame(dtSeconds: number): void {
     const system = this.system;
-    this.settings.enabled = system !== null;
+    if (this.context?.sceneSwitching() !== true) this.settings.enabled = system !== null;
     const visible = system !== null;
     this.view.group.visible = visible;
     if (visible) this.view.update(system.world.actors);

@@ -145,7 +145,7 @@ export class BoxProbeFeature implements AppFeature {
 
   frame(_dt: number, sandbox: Sandbox): void {
     const system = this.system;
-    this.panel.enabled = system !== null;
+    if (this.context?.sceneSwitching() !== true) this.panel.enabled = system !== null;
     this.view.visible = system !== null;
     if (system === null) {
       this.painted = null;

@@ -127,7 +127,7 @@ export class BroadPhaseFeature implements AppFeature {
 
   frame(dtSeconds: number): void {
     const system = this.system;
-    this.settings.enabled = system !== null;
+    if (this.context?.sceneSwitching() !== true) this.settings.enabled = system !== null;
     this.refreshVisibility();
     if (system === null) return;
     system.trackOverlaps = this.settings.highlight;

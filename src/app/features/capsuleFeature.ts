@@ -205,7 +205,7 @@ export class CapsuleFeature implements AppFeature {
     this.drawProbe(system);
     this.followCharacter(system);
     const crowd = system?.crowd ?? null;
-    this.stressPanel.enabled = crowd !== null;
+    if (this.context?.sceneSwitching() !== true) this.stressPanel.enabled = crowd !== null;
     this.crowdView.group.visible = crowd !== null;
     if (crowd !== null)
       this.crowdView.update(crowd.count, crowd.centres, crowd.axes, crowd.sinceHit, crowd.settings.radius, crowd.settings.halfHeight);
@@ -569,7 +569,7 @@ export class CapsuleFeature implements AppFeature {
    */
   private followCharacter(system: CapsuleSystem | null): void {
     const character = system?.character ?? null;
-    this.characterPanel.enabled = character !== null;
+    if (this.context?.sceneSwitching() !== true) this.characterPanel.enabled = character !== null;
     this.characterMesh.visible = character !== null;
     const context = this.context;
     if (system === null || character === null || context === null) {

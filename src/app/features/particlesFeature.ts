@@ -237,7 +237,7 @@ export class ParticlesFeature implements AppFeature {
 
   frame(_dtSeconds: number, sandbox: Sandbox): void {
     const system = this.system;
-    this.settings.enabled = system !== null;
+    if (this.context?.sceneSwitching() !== true) this.settings.enabled = system !== null;
     if (system !== this.seen) this.adopt(system, sandbox);
     this.setVisible(system !== null);
     if (system === null) return;

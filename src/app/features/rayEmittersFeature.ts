@@ -251,11 +251,12 @@ export class RayEmittersFeature implements AppFeature {
   frame(_dtSeconds: number, sandbox: Sandbox): void {
     const system = this.system;
     this.view.visible = system !== null;
+    const switching = this.context?.sceneSwitching() === true;
     if (system === null) {
-      if (this.preparing === null) this.panel.enabled = false;
+      if (this.preparing === null && !switching) this.panel.enabled = false;
       return;
     }
-    this.panel.enabled = true;
+    if (!switching) this.panel.enabled = true;
     // The page's ray pool, when it has workers (the system falls back to this thread by itself).
     system.threads = this.context?.rayThreads.pool ?? null;
     // Paused or not, an edit shows at once (the system traces only when its settings changed).

@@ -125,7 +125,7 @@ export class WindFeature implements AppFeature {
 
   frame(_dtSeconds: number, sandbox: Sandbox): void {
     const system = this.system();
-    this.panel.enabled = system !== null;
+    if (this.context?.sceneSwitching() !== true) this.panel.enabled = system !== null;
     if (system !== this.shown) {
       this.shown = system;
       this.panel.selected = system?.field.effects[0]?.label ?? '';
