@@ -79,6 +79,9 @@ async function startPreviewServer(outDir: string): Promise<PageServer> {
   return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
 }
 
+/** The ceiling of every page wait that names none (waitForFunction, locators, screenshots). */
+export const PAGE_WAIT_CEILING_MS = 120_000;
+
 /**
  * A page that records console errors and uncaught exceptions. Unless `firstVisit` is set, the page
  * behaves as for a returning visitor: the first-visit help overlay has been closed before.
@@ -90,6 +93,9 @@ export async function openPage(
   firstVisit = false,
 ): Promise<{ page: Page; errors: string[] }> {
   const page = await harness.browser.newPage({ viewport: size, acceptDownloads: true });
+  // Playwright's 30 s default is a wall-clock bet a busy 2-core machine can lose (a software-rendered
+  // frame of a heavy scene can take seconds): every wait without its own ceiling gets a generous one.
+  page.setDefaultTimeout(PAGE_WAIT_CEILING_MS);
   if (!firstVisit) await page.addInitScript(() => localStorage.setItem('colliderscope.helpSeen', '1'));
   const errors: string[] = [];
   page.on('console', (message: ConsoleMessage) => {

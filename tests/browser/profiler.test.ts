@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { LIGHT_TERRAIN, SCREENSHOT_DIR, openPage, useHarness, waitForBuilds } from './harness';
+import { LIGHT_TERRAIN, PAGE_WAIT_CEILING_MS, SCREENSHOT_DIR, openPage, useHarness, waitForBuilds } from './harness';
 
 const harness = useHarness();
 
@@ -52,6 +52,7 @@ async function setControl(page: Page, folder: string, property: string, value: u
 describe('the profiler', () => {
   it('draws a crisp chart on a chosen scale, groups phases by system, lists one-off events apart', async () => {
     const page = await harness.browser.newPage({ viewport: { width: 1024, height: 640 }, deviceScaleFactor: 2 });
+    page.setDefaultTimeout(PAGE_WAIT_CEILING_MS);
     await page.addInitScript(() => localStorage.setItem('colliderscope.helpSeen', '1'));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
