@@ -70,9 +70,27 @@ export function boxTriangleContacts(
   out: Float64Array,
   offset: number,
 ): number {
-  scratchBox.set([cx, cy, cz, hx, hy, hz, reach]);
-  scratchTriangle.set([ax, ay, az, bx, by, bz, ex, ey, ez]);
-  scratchTriangle.set([nx, ny, nz], RECORD_NORMAL);
+  const box = scratchBox;
+  const tri = scratchTriangle;
+  box[0] = cx;
+  box[1] = cy;
+  box[2] = cz;
+  box[3] = hx;
+  box[4] = hy;
+  box[5] = hz;
+  box[6] = reach;
+  tri[0] = ax;
+  tri[1] = ay;
+  tri[2] = az;
+  tri[3] = bx;
+  tri[4] = by;
+  tri[5] = bz;
+  tri[6] = ex;
+  tri[7] = ey;
+  tri[8] = ez;
+  tri[RECORD_NORMAL] = nx;
+  tri[RECORD_NORMAL + 1] = ny;
+  tri[RECORD_NORMAL + 2] = nz;
   return boxTriangleContactsOf(scratchBox, rotation, r, scratchTriangle, 0, out, offset);
 }
 

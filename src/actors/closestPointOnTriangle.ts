@@ -22,11 +22,22 @@ export function closestPointOnTriangle(
   cz: number,
   out: Float64Array,
 ): void {
-  scratchPoint[0] = px;
-  scratchPoint[1] = py;
-  scratchPoint[2] = pz;
-  scratchCorners.set([ax, ay, az, bx, by, bz, cx, cy, cz]);
-  closestPointOnTriangleAt(scratchPoint, 0, scratchCorners, 0, out);
+  // Element by element: an array literal here would allocate on every call of the capsule queries.
+  const point = scratchPoint;
+  const corners = scratchCorners;
+  point[0] = px;
+  point[1] = py;
+  point[2] = pz;
+  corners[0] = ax;
+  corners[1] = ay;
+  corners[2] = az;
+  corners[3] = bx;
+  corners[4] = by;
+  corners[5] = bz;
+  corners[6] = cx;
+  corners[7] = cy;
+  corners[8] = cz;
+  closestPointOnTriangleAt(point, 0, corners, 0, out);
 }
 
 /**
