@@ -451,9 +451,6 @@ export function solveVelocities(
           }
         }
       }
-      let px = 0,
-        py = 0,
-        pz = 0;
       let d1: number, d2: number;
       // Friction along the two tangents, each clamped to the friction cone's box.
       {
@@ -467,9 +464,6 @@ export function solveVelocities(
         else if (lambda < -limit) lambda = -limit;
         data[o + C_LAMBDA_T1] = lambda;
         d1 = lambda - old;
-        px += d1 * tx;
-        py += d1 * ty;
-        pz += d1 * tz;
       }
       {
         const tx = data[o + C_T2]!,
@@ -482,16 +476,10 @@ export function solveVelocities(
         else if (lambda < -limit) lambda = -limit;
         data[o + C_LAMBDA_T2] = lambda;
         d2 = lambda - old;
-        px += d2 * tx;
-        py += d2 * ty;
-        pz += d2 * tz;
       }
       if (d1 !== 0 || d2 !== 0) {
         pending[0] = d1;
         pending[1] = d2;
-        pending[2] = px;
-        pending[3] = py;
-        pending[4] = pz;
         applyFrictionImpulse(v, w, data, o, a3, dynamicA, b3, dynamicB);
         // The normal row sees the friction just applied.
         vx = v[a3]! + w[a3 + 1]! * raz - w[a3 + 2]! * ray;
@@ -571,7 +559,7 @@ export function solvePushOut(actors: ActorBuffers, contacts: ContactBuffer, iter
  * The impulse a helper below applies, passed through this array: a call V8 does not inline would box
  * every float passed to it, and the sweeps make several per contact.
  */
-const pending = new Float64Array(5);
+const pending = new Float64Array(2);
 
 /**
  * The warm-start impulse of contact record o, from its normal and tangent impulses: P = λn·n + λ1·t1 +
@@ -622,10 +610,7 @@ function applyWarmStart(
   }
 }
 
-/**
- * The friction impulse at contact record o, pending = [Δλ1, Δλ2, P] with P = Δλ1·t1 + Δλ2·t2 (a3, b3:
- * the bodies' vector offsets).
- */
+/** The friction impulse Δλ1·t1 + Δλ2·t2 at contact record o, pending = [Δλ1, Δλ2] (a3, b3: the bodies' vector offsets). */
 function applyFrictionImpulse(
   v: Float64Array,
   w: Float64Array,
@@ -637,10 +622,11 @@ function applyFrictionImpulse(
   dynamicB: boolean,
 ): void {
   const d1 = pending[0]!,
-    d2 = pending[1]!,
-    px = pending[2]!,
-    py = pending[3]!,
-    pz = pending[4]!;
+    d2 = pending[1]!;
+  // Summed from zero as the sweeps summed friction impulses before, so the rounding is the same.
+  const px = 0 + d1 * data[o + C_T1]! + d2 * data[o + C_T2]!,
+    py = 0 + d1 * data[o + C_T1 + 1]! + d2 * data[o + C_T2 + 1]!,
+    pz = 0 + d1 * data[o + C_T1 + 2]! + d2 * data[o + C_T2 + 2]!;
   if (dynamicA) {
     const m = data[o + C_INV_MASS_A]!;
     v[a3] = v[a3]! + m * px;
