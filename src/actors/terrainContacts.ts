@@ -141,31 +141,13 @@ export function findTerrainContacts(
       nearMaxZ = union[u + 5]!;
     const first = sphereStart[i]!;
     const last = kind[i] === SHAPE_BOX ? first : first + sphereCount[i]!;
-    let actorKept = 0;
-    if (kind[i] === SHAPE_BOX) {
-      actorKept = boxCandidates(actors, i, tri, base, found, reach, counters);
-    }
-    // The records of the triangles within reach of the actor's box: its spheres then scan only these
-    // (the kept list has slack, and a record is two and a half cache lines). Grown by a hair so that
-    // rounding cannot drop a triangle some sphere's own test below would keep.
-    let near = 0;
-    if (last > first) {
-      const grow = reach + 1e-9 * (1 + radius[i]! + reach);
-      const minX = box[b]! - grow,
-        minY = box[b + 1]! - grow,
-        minZ = box[b + 2]! - grow,
-        maxX = box[b + 3]! + grow,
-        maxY = box[b + 4]! + grow,
-        maxZ = box[b + 5]! + grow;
-      if (nearRecords.length < found) nearRecords = new Int32Array(2 * found);
-      for (let t = 0; t < found; t++) {
-        const o = base + TRIANGLE_STRIDE * t;
-        if (tri[o + 9]! > maxX || tri[o + 10]! < minX) continue;
-        if (tri[o + 11]! > maxY || tri[o + 12]! < minY) continue;
-        if (tri[o + 13]! > maxZ || tri[o + 14]! < minZ) continue;
-        nearRecords[near++] = o;
-      }
-    }
+    // The records of the triangles within reach of the actor's box: the box test or the contact spheres
+    // then scan only these (the kept list has slack, and a record is two and a half cache lines). For
+    // spheres the reach grows by a hair, so that rounding cannot drop a triangle some sphere's own test
+    // below would keep.
+    const isBox = kind[i] === SHAPE_BOX;
+    const near = listRecordsNear(tri, base, found, box, b, isBox ? reach : reach + 1e-9 * (1 + radius[i]! + reach));
+    let actorKept = isBox ? boxCandidates(actors, i, tri, near, reach, counters) : 0;
     const records = nearRecords;
     for (let s = first; s < last; s++) {
       const cx = world[3 * s]!,
@@ -276,28 +258,37 @@ export function findTerrainContacts(
 }
 
 /**
- * The exact contacts of box actor i with the `found` triangle records at tri[base…] (boxTriangleContacts
- * per triangle whose bounds meet the box's grown by `reach`), written to actorCandidates; returns how many.
+ * Lists in nearRecords the offsets of the `found` triangle records at tri[base…] whose bounds meet the
+ * actor's box (box[b…b+5]) grown by `grow`, in the list's order; returns how many.
+ */
+function listRecordsNear(tri: Float64Array, base: number, found: number, box: Float64Array, b: number, grow: number): number {
+  const minX = box[b]! - grow,
+    minY = box[b + 1]! - grow,
+    minZ = box[b + 2]! - grow,
+    maxX = box[b + 3]! + grow,
+    maxY = box[b + 4]! + grow,
+    maxZ = box[b + 5]! + grow;
+  if (nearRecords.length < found) nearRecords = new Int32Array(2 * found);
+  const records = nearRecords;
+  let near = 0;
+  for (let t = 0; t < found; t++) {
+    const o = base + TRIANGLE_STRIDE * t;
+    if (tri[o + 9]! > maxX || tri[o + 10]! < minX) continue;
+    if (tri[o + 11]! > maxY || tri[o + 12]! < minY) continue;
+    if (tri[o + 13]! > maxZ || tri[o + 14]! < minZ) continue;
+    records[near++] = o;
+  }
+  return near;
+}
+
+/**
+ * The exact contacts of box actor i with the `near` triangle records listed in nearRecords (those whose
+ * bounds meet the box's grown by `reach`; boxTriangleContactsOf per record), written to actorCandidates;
+ * returns how many.
  * Feature of a: the contact's feature id on the box; the rolling radius is half the box's smallest half
  * extent (what its contact spheres had), so a box's spin still meets the same resistance.
  */
-function boxCandidates(
-  actors: ActorBuffers,
-  i: number,
-  tri: Float64Array,
-  base: number,
-  found: number,
-  reach: number,
-  counters: TerrainContactCounters,
-): number {
-  const box = actors.box;
-  const b = 6 * i;
-  const minX = box[b]! - reach,
-    minY = box[b + 1]! - reach,
-    minZ = box[b + 2]! - reach,
-    maxX = box[b + 3]! + reach,
-    maxY = box[b + 4]! + reach,
-    maxZ = box[b + 5]! + reach;
+function boxCandidates(actors: ActorBuffers, i: number, tri: Float64Array, near: number, reach: number, counters: TerrainContactCounters): number {
   const position = actors.position;
   const cx = position[3 * i]!,
     cy = position[3 * i + 1]!,
@@ -319,11 +310,9 @@ function boxCandidates(
   const r = 9 * i;
   const points = boxPoints;
   let kept = 0;
-  for (let t = 0; t < found; t++) {
-    const o = base + TRIANGLE_STRIDE * t;
-    if (tri[o + 9]! > maxX || tri[o + 10]! < minX) continue;
-    if (tri[o + 11]! > maxY || tri[o + 12]! < minY) continue;
-    if (tri[o + 13]! > maxZ || tri[o + 14]! < minZ) continue;
+  const records = nearRecords;
+  for (let t = 0; t < near; t++) {
+    const o = records[t]!;
     if (tri[o + 18] !== 0) continue;
     counters.boxTriangleTests++;
     const fx = tri[o + 15]!,
