@@ -1,9 +1,10 @@
+import { DEFAULT_RUN_SETTINGS } from '../ui/settings';
 import { FrameRecorder, type MetricValue, type RecordingInfo, type Sandbox } from '../core';
 
 /** The step of fixed-step runs, single steps and benchmarks. */
 export const FIXED_DT = 1 / 60;
 /** The default of the frames run before a benchmark starts recording (JIT warm-up, first uploads). */
-export const BENCHMARK_WARMUP = 30;
+export const BENCHMARK_WARMUP = DEFAULT_RUN_SETTINGS.benchmarkWarmup;
 /** The range `slower` and `faster` keep the time scale in. */
 export const MIN_TIME_SCALE = 0.05;
 export const MAX_TIME_SCALE = 4;
