@@ -3,7 +3,7 @@ import { DEFAULT_KERNEL, KERNELS, type Kernel } from '../platform/kernels';
 import type { BVH } from './buildBVH';
 import * as layout from './layoutSpec';
 import { makeFrameSafe, widenFrame, type QuantizedNodes } from './quantizedLayout';
-import { createRefitState, decodeSlot, existingRefitState, forgetRefitState, writeFloatSlot, type RefitState } from './refitState';
+import { createRefitState, decodeSlot, existingRefitState, forgetRefitState, someSlotEscapes, writeFloatSlot, type RefitState } from './refitState';
 import { bvhRevision, markGeometryChanged } from './revision';
 import { currentWasmRefit, wasmRefitUnavailableReason, type WasmRefitKernel } from './wasmRefit';
 
@@ -130,7 +130,7 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
     checkNamedTriangles(bvh, triangles, named);
   }
   let state = existingRefitState(bvh);
-  const full = triangles === null || state === undefined;
+  const full = triangles === null || state === undefined || state.fullRefitPending;
   if (state === undefined) state = createRefitState(bvh, nodes);
   let kernel: Kernel = 'typescript';
   let kernelFallback = '';
@@ -147,6 +147,7 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
     checkAllPositions(bvh);
     throw new ColliderscopeError('internal: a non-finite coordinate that the position check did not find');
   }
+  state.fullRefitPending = false;
   if (state.changedTriangles.length < named) state.changedTriangles = new Uint32Array(Math.max(named, 2 * state.changedTriangles.length));
   if (!full) state.changedTriangles.set(triangles.subarray(0, named));
   markGeometryChanged(bvh, {
@@ -205,6 +206,7 @@ export function prepareRefit(bvh: BVH, options: Partial<Pick<RefitOptions, 'kern
     checkAllPositions(bvh);
     throw new ColliderscopeError('internal: a non-finite coordinate that the position check did not find');
   }
+  state.fullRefitPending = someSlotEscapes(state, nodes.u16, nodes.u32);
   return state;
 }
 

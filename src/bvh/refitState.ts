@@ -49,6 +49,13 @@ export interface RefitState {
   readonly nodeChanged: Int32Array;
   readonly nodeWritten: Int32Array;
   epoch: number;
+  /**
+   * The next refit must be a full one: the packed boxes do not all contain the exact boxes (a spatial
+   * split's clipped references: a leaf's box covers only its part of a triangle, while the refit's leaf
+   * box covers the whole triangle). Set by prepareRefit; the partial path assumes every slot's exact
+   * box lies inside its decoded box.
+   */
+  fullRefitPending: boolean;
   /** Σ weight · inflated half area over used slots (stats.ts: 1 for a node, triangles · cost ratio for
    *  a leaf), kept up to date slot by slot; the SAH cost is 1 + this / the root box's area. */
   weightedArea: number;
@@ -91,6 +98,7 @@ export function adoptRefitState(bvh: BVH, state: RefitState): boolean {
     state.box.length === 6 * slots &&
     state.frame.length === 6 * state.nodeCount &&
     state.widenings.length === state.nodeCount &&
+    typeof state.fullRefitPending === 'boolean' &&
     state.triangleSlotStart.length === bvh.triangleCount + 1 &&
     state.slotVertexStart.length === slots + 1;
   if (!fits) throw new ColliderscopeError('internal: a refit state made for another tree');
@@ -222,6 +230,7 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     nodeChanged: new Int32Array(nodeCount),
     nodeWritten: new Int32Array(nodeCount),
     epoch: 0,
+    fullRefitPending: false,
     weightedArea: 0,
     builtSahCost: bvh.stats.sahCost,
     work: new Int32Array(64),
@@ -231,6 +240,19 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
   };
   states.set(bvh, state);
   return state;
+}
+
+/** Whether some slot's exact box is not inside the box its encoding decodes to. */
+export function someSlotEscapes(state: RefitState, u16: Uint16Array, u32: Uint32Array): boolean {
+  const { box, frame } = state;
+  const decoded = new Float64Array(6);
+  for (let slot = 0; slot < 4 * state.nodeCount; slot++) {
+    if (((u32[QUANTIZED_NODE_U32 * (slot >> 2) + QUANTIZED_WORDS_U32 + (slot & 3)]! >>> 24) & 15) === 1) continue;
+    decodeSlot(u16, frame, slot >> 2, slot & 3, decoded);
+    const o = 6 * slot;
+    for (let k = 0; k < 3; k++) if (box[o + k]! < decoded[k]! || box[o + k + 3]! > decoded[k + 3]!) return true;
+  }
+  return false;
 }
 
 /** Each node's frame as min xyz, max xyz (decodeFrames in nodeRecords.ts keeps min and step instead). */

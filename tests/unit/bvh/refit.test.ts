@@ -487,6 +487,24 @@ describe('prepareRefit: the bookkeeping made ahead, so the first edit is a parti
     });
   }
 
+  it('a tree with clipped references (spatial splits) refits whole once, then partially, staying correct', () => {
+    const mesh = triangleSoup(3, 400);
+    const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'typescript', spatialSplits: true });
+    // A spatial split's leaf box covers only its part of a triangle; the refit's covers the whole.
+    expect(bvh.stats.references).toBeGreaterThan(bvh.triangleCount);
+    // The kernels hold the built geometry (warmCaches, without its whole-triangle containment check).
+    expectRaysMatchBruteForce(mesh, bvh, 7);
+    expectBoxesMatchBruteForce(mesh, bvh, 8);
+    expectCapsulesMatchFreshBuild(mesh, bvh, 9);
+    expect(prepareRefit(bvh).fullRefitPending).toBe(true);
+    const random = new Random(47);
+    for (let round = 0; round < 4; round++) {
+      const report = refitBVH(bvh, jitter(mesh, random, 0.05, 3));
+      expect(report.full).toBe(round === 0);
+      expectCorrect(mesh, bvh, 80 + round);
+    }
+  });
+
   it('a state made over a twin tree and posted (structured clone) refits exactly as one made here', () => {
     const here = smallTerrain();
     const there = smallTerrain();
