@@ -107,6 +107,8 @@ export class TriangleBoxQuery {
     const u32 = nodes.u32;
     const firstShared = nodes.firstShared;
     const sharedFrames = nodes.sharedFrames;
+    const ownsFrame = nodes.ownsFrame;
+    const ownFrames = nodes.ownFrames;
     const bvh = this.bvh;
     const order = bvh.triangleOrder;
     const indices = bvh.indices;
@@ -170,8 +172,9 @@ export class TriangleBoxQuery {
             sharedStamp[index - firstShared] = mark;
           }
           stackNode[top] = index;
-          // The common frame inline (a call here, not inlined by V8, cost ~40%); shared nodes through frames.ts.
-          if (index >= firstShared) writeChildFrame(stackFrame, 6 * top, index, firstShared, sharedFrames, loX, loY, loZ, hiX, hiY, hiZ);
+          // The common frame inline (a call here, not inlined by V8, cost ~40%); shared and detached nodes through frames.ts.
+          if (index >= firstShared || ownsFrame[index] === 1)
+            writeChildFrame(stackFrame, 6 * top, index, firstShared, sharedFrames, ownsFrame, ownFrames, loX, loY, loZ, hiX, hiY, hiZ);
           else {
             const o = 6 * top;
             stackFrame[o] = loX;

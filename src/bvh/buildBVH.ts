@@ -146,7 +146,9 @@ function quantizedFromWasm(trees: WasmBuiltTrees, wide: WideTree, nodeMaskIndex:
     rootFrame,
     firstShared: wide.firstShared,
     sharedFrames,
-    bytes: buffer.byteLength + 8 * sharedFrames.length,
+    ownsFrame: new Uint8Array(wide.nodeCount),
+    ownFrames: new Float64Array(0),
+    bytes: buffer.byteLength + 8 * sharedFrames.length + wide.nodeCount,
   };
 }
 

@@ -2,7 +2,7 @@ import type { BVH } from './buildBVH';
 import { CHILD_INDEX_MASK } from './childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET } from './floatLayout';
 import { QUANT_STEP_SCALE } from './quantize';
-import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32 } from './quantizedLayout';
+import { QUANTIZED_NODE_U16, QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, frameOf } from './quantizedLayout';
 
 /**
  * Called once per non-empty child slot with its decoded box (exactly what a query tests), the depth of
@@ -35,6 +35,7 @@ export function forEachNodeBox(
   const nodeCount = quantized?.nodeCount ?? float?.nodeCount ?? 0;
   if (nodeCount === 0) return;
   const seen = new Uint8Array(nodeCount);
+  const ownFrame = new Float64Array(6);
   const stack: number[] = [0, 0];
   const frames: number[][] = [quantized !== null ? Array.from(quantized.rootFrame) : []];
   while (stack.length > 0) {
@@ -63,9 +64,7 @@ export function forEachNodeBox(
       if (type !== 0) continue;
       const child = word & CHILD_INDEX_MASK;
       let childFrame = box;
-      if (quantized !== null && child >= quantized.firstShared) {
-        childFrame = Array.from(quantized.sharedFrames.subarray(6 * (child - quantized.firstShared), 6 * (child - quantized.firstShared) + 6));
-      }
+      if (quantized !== null && frameOf(quantized, child, ownFrame)) childFrame = Array.from(ownFrame);
       stack.push(child, depth + 1);
       frames.push(childFrame);
     }

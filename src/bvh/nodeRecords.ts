@@ -20,7 +20,7 @@ export { NODE_RECORD_BYTES } from './layoutSpec';
 
 /**
  * Each node's frame as the TypeScript walk derives it on its way down, in float64: min xyz and step xyz
- * at 6·node (root: rootFrame; a shared node: its sharedFrames entry; any other node: its decoded slot
+ * at 6·node (root: rootFrame; a shared or detached node: its own frame; any other node: its decoded slot
  * box in its parent).
  */
 export function decodeFrames(nodes: QuantizedNodes): Float64Array {
@@ -44,9 +44,15 @@ export function decodeFrames(nodes: QuantizedNodes): Float64Array {
     const g = 6 * (node - nodes.firstShared);
     setFrame(node, shared[g]!, shared[g + 1]!, shared[g + 2]!, shared[g + 3]!, shared[g + 4]!, shared[g + 5]!);
   }
+  const { ownsFrame, ownFrames } = nodes;
+  for (let node = 0; node < nodes.firstShared; node++) {
+    if (ownsFrame[node] !== 1) continue;
+    const g = 6 * node;
+    setFrame(node, ownFrames[g]!, ownFrames[g + 1]!, ownFrames[g + 2]!, ownFrames[g + 3]!, ownFrames[g + 4]!, ownFrames[g + 5]!);
+  }
   const u16 = nodes.u16;
   const u32 = nodes.u32;
-  // Parents come before their children (shared nodes, last, have their own frames).
+  // Parents come before their children (shared nodes, last, and detached ones have their own frames).
   for (let node = 0; node < count; node++) {
     const f = 6 * node;
     const minX = frames[f]!,
@@ -59,7 +65,7 @@ export function decodeFrames(nodes: QuantizedNodes): Float64Array {
     for (let slot = 0; slot < 4; slot++) {
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
       const child = word & CHILD_INDEX_MASK;
-      if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= nodes.firstShared) continue;
+      if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= nodes.firstShared || ownsFrame[child] === 1) continue;
       setFrame(
         child,
         minX + u16[b + slot]! * stepX,

@@ -16,7 +16,8 @@ import { CHILD_LEAF, CHILD_NODE, type WideTree } from './wideTree';
  *                 type, and the collision-mask index byte spread over the top nibbles of slots 0, 1)
  *
  * A node's children are quantized against the box the traversal holds for the node: the decoded slot
- * box in its parent, rootFrame for node 0, and sharedFrames[6(n − firstShared)..] for shared nodes.
+ * box in its parent, rootFrame for node 0, sharedFrames[6(n − firstShared)..] for shared nodes, and
+ * ownFrames[6n..] for a node a refit detached (ownsFrame[n] = 1; see frameOf).
  */
 export { QUANTIZED_NODE_BYTES } from './layoutSpec';
 export const QUANTIZED_NODE_U16 = QUANTIZED_NODE_BYTES / 2;
@@ -33,7 +34,27 @@ export interface QuantizedNodes {
   readonly rootFrame: Float64Array;
   readonly firstShared: number;
   readonly sharedFrames: Float64Array;
+  /**
+   * 1 for a node below firstShared that carries a frame of its own (min xyz, max xyz at ownFrames[6n..])
+   * instead of its decoded slot box: a refit that gives a node a new frame detaches its node children,
+   * keeping the frames their children are quantized against, so the change does not cascade down their
+   * subtrees (refit.ts). All 0 after a build and after a full refit.
+   */
+  readonly ownsFrame: Uint8Array;
+  /** The detached nodes' frames, 6 per node (empty until a refit first detaches one). */
+  ownFrames: Float64Array;
   readonly bytes: number;
+}
+
+/**
+ * The frame of a node that does not take its parent's decoded slot box as its frame (shared or
+ * detached), as min xyz, max xyz in `out`; false for a node whose frame is its decoded slot box.
+ */
+export function frameOf(nodes: QuantizedNodes, node: number, out: Float64Array): boolean {
+  if (node >= nodes.firstShared) out.set(nodes.sharedFrames.subarray(6 * (node - nodes.firstShared), 6 * (node - nodes.firstShared) + 6));
+  else if (nodes.ownsFrame[node] === 1) out.set(nodes.ownFrames.subarray(6 * node, 6 * node + 6));
+  else return false;
+  return true;
 }
 
 /** Bound b (0..5) of slot s of node n as a raw 16-bit value. */
@@ -164,6 +185,8 @@ export function packQuantized(wide: WideTree, tree: BuildTree, nodeMaskIndex: Ui
     rootFrame,
     firstShared: wide.firstShared,
     sharedFrames,
-    bytes: buffer.byteLength + 8 * sharedFrames.length,
+    ownsFrame: new Uint8Array(nodeCount),
+    ownFrames: new Float64Array(0),
+    bytes: buffer.byteLength + 8 * sharedFrames.length + nodeCount,
   };
 }

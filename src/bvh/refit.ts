@@ -16,7 +16,7 @@ export interface RefitReport {
   triangles: number;
   /** Leaf slots whose box was recomputed. */
   leavesRefit: number;
-  /** 64-byte nodes rewritten, cascades included. */
+  /** 64-byte nodes rewritten. */
   nodesReencoded: number;
   /** Wall time. */
   ms: number;
@@ -26,10 +26,12 @@ export interface RefitReport {
   builtSahCost: number;
   /** sahCost / builtSahCost. */
   degradation: number;
-  /** Node slots re-encoded against an unchanged frame whose child then got a new frame (each re-encodes
-   *  the child's subtree down to its shared nodes). */
-  cascades: number;
-  /** Whether the root frame moved (which re-encodes the whole tree). */
+  /** Nodes given a new frame (the root's or a detached node's widened, or a slot box re-encoded whose
+   *  child takes it as its frame): each is re-encoded whole and detaches its node children. */
+  framesMoved: number;
+  /** Nodes detached by this refit (quantizedLayout.ts ownsFrame): they keep their frames. */
+  nodesDetached: number;
+  /** Whether the root frame moved (its four slots re-encoded, its node children detached). */
   rootFrameChanged: boolean;
   /** The kernel that ran, and why it is not the one asked for ('' when it is). */
   kernel: Kernel;
@@ -40,14 +42,14 @@ export interface RefitOptions {
   /**
    * When a partial refit must widen a node's box (its content escaped the decoded box), the escaped
    * sides move out by this fraction of the box's extent on that axis beyond what the content needs,
-   * so the next edit nearby (a crater dug deeper, a brush stroke) fits without another cascade.
+   * so the next edit nearby (a crater dug deeper, a brush stroke) fits without another re-encode.
    */
   widenSlack: number;
-  /** The same for the root frame, whose change re-encodes the whole tree; a full refit also leaves this
-   *  much headroom on every side of the root frame (free: see setOwnFrame). */
+  /** The same for the root frame; a full refit also leaves this much headroom on every side of the root
+   *  frame (free: see setOwnFrame). */
   rootSlack: number;
   /**
-   * A partial refit narrows a node's box (re-encoding its subtree) only when the decoded box's area is
+   * A partial refit narrows a node's box (moving the child's frame) only when the decoded box's area is
    * more than this factor above its content's; smaller losses stay until the next full refit.
    */
   narrowRatio: number;
@@ -59,9 +61,8 @@ export interface RefitOptions {
 
 /*
  * Defaults measured on the 256- and 512-cell terrains (tests/bench/bvh-refit.ts): with no slack, a
- * crater digging below a node's box cascades into that node's subtree on every stroke; a quarter of the
- * extent absorbs the following strokes of a deepening crater while costing a few percent of SAH in the
- * widened boxes only. narrowRatio 1.5 stays above what the slack itself adds (a box widened by a quarter
+ * crater digging below a node's box re-encodes it on every stroke; a quarter of the extent absorbs the
+ * following strokes of a deepening crater while costing a few percent of SAH in the widened boxes only. narrowRatio 1.5 stays above what the slack itself adds (a box widened by a quarter
  * of its extent on one side grows its area by at most 1.25×), so a widened box is not narrowed back at
  * the next stroke.
  */
@@ -109,9 +110,10 @@ function resolveRefitOptions(options: Partial<RefitOptions>): RefitOptions {
  * A partial refit recomputes the named triangles' leaf boxes and their ancestors' exact boxes only,
  * re-encodes every leaf slot whose box changed (a leaf's encoding is local), and re-encodes a node slot
  * only when its content escaped the decoded box (widened with slack, see RefitOptions) or the box has
- * become much too loose: that changes the child's frame, so the child's whole subtree is re-encoded
- * against it (a cascade, stopping at shared nodes, which carry frames of their own). The first refit of
- * a BVH builds the refit's bookkeeping (refitState.ts) and refits the whole tree.
+ * become much too loose. That changes the child's frame, so the child is re-encoded against it, and its
+ * own node children are detached: they keep their frames as frames of their own (quantizedLayout.ts
+ * ownsFrame), so nothing below them changes. The first refit of a BVH builds the refit's bookkeeping
+ * (refitState.ts) and refits the whole tree; a full refit re-attaches every node.
  *
  * The float layout, when built, is updated slot by slot with the exact boxes. Afterwards bvhRevision
  * has moved, which makes every cache derived from the geometry remake itself on its next use.
@@ -172,7 +174,8 @@ export function refitBVH(bvh: BVH, triangles: Uint32Array | null, count?: number
     sahCost,
     builtSahCost,
     degradation: builtSahCost > 0 ? sahCost / builtSahCost : 1,
-    cascades: pass.cascades,
+    framesMoved: pass.framesMoved,
+    nodesDetached: pass.detached,
     rootFrameChanged: pass.rootFrameChanged,
     kernel,
     kernelFallback,
@@ -298,7 +301,8 @@ const slotType = (u32: Uint32Array, slot: number): number => (u32[QUANTIZED_NODE
 class RefitPass {
   leavesRefit = 0;
   nodesReencoded = 0;
-  cascades = 0;
+  framesMoved = 0;
+  detached = 0;
   rootFrameChanged = false;
   private readonly u16: Uint16Array;
   private readonly u32: Uint32Array;
@@ -311,8 +315,6 @@ class RefitPass {
   private readonly decoded = new Float64Array(6);
   private readonly target = new Float64Array(6);
   private readonly union = new Float64Array(6);
-  private cascade: Int32Array = new Int32Array(64);
-  private cascadeLength = 0;
 
   constructor(
     private readonly bvh: BVH,
@@ -349,9 +351,11 @@ class RefitPass {
     if (!this.computeExactBoxes(wasm, this.f32)) return false;
     if (this.state.nodeCount === 0) return true;
     // 3. Tight frames: the root's and the shared nodes' are their content made safe, every other one the
-    //    decoded slot box in its parent, in one ascending pass as the packer does.
+    //    decoded slot box in its parent (detached nodes attached again), in one ascending pass as the
+    //    packer does.
     this.rootFrameChanged = this.setOwnFrame(0, 0, this.options.rootSlack);
     for (let node = this.state.firstShared; node < this.state.nodeCount; node++) this.setOwnFrame(node, 0);
+    this.nodes.ownsFrame.fill(0);
     this.encodeAll();
     return true;
   }
@@ -458,15 +462,15 @@ class RefitPass {
 
   /**
    * Every slot of `node` quantized against its frame (encodeSlot's operations, unrolled), giving each
-   * node child that takes its frame from the slot its new frame. In a cascade (`cascade`), the node is
-   * recorded as rewritten and those children are pushed on the cascade stack: their frames moved; and
-   * each such child's box keeps what its old frame covered, so the slack that earlier widenings gave
-   * the subtree survives (a tight re-encode would make the next stroke of a deepening crater escape
-   * every box below again). A box grown too loose is narrowed by encodeChangedSlots.
+   * node child that takes its frame from the slot its new frame. With `detach` (the node's frame moved,
+   * in a partial refit) those children are detached instead (ownsFrame, quantizedLayout.ts): each keeps
+   * the frame its own children are quantized against, so the move stops here rather than re-encoding
+   * their subtrees, and its slot becomes its content's box; the node is recorded as rewritten.
    */
-  private encodeWhole(node: number, cascade: boolean): void {
+  private encodeWhole(node: number, detach: boolean): void {
     const { state, u16, u32, box, frame } = this;
     const firstShared = state.firstShared;
+    const ownsFrame = this.nodes.ownsFrame;
     const f = 6 * node;
     const minX = frame[f]!,
       minY = frame[f + 1]!,
@@ -479,32 +483,23 @@ class RefitPass {
       const type = (word >>> 24) & 15;
       if (type === 1) continue;
       const child = word & CHILD_INDEX_MASK;
-      const ownsFrame = type === CHILD_TYPE_NODE && child < firstShared;
+      let derivesFrame = type === CHILD_TYPE_NODE && child < firstShared && ownsFrame[child] !== 1;
+      if (derivesFrame && detach) {
+        this.detach(child);
+        derivesFrame = false;
+      }
       const o = 6 * (4 * node + s);
       const base = QUANTIZED_NODE_U16 * node + s;
-      // The child's widening slack, fetched (and counted) at its first escaped side.
-      let slack = -1;
       for (let k = 0; k < 3; k++) {
         const frameMin = k === 0 ? minX : k === 1 ? minY : minZ;
         const step = k === 0 ? stepX : k === 1 ? stepY : stepZ;
         const low = box[o + k]!;
         const high = box[o + k + 3]!;
-        let wantLow = low;
-        let wantHigh = high;
-        if (cascade && ownsFrame) {
-          // Keep the old frame's reach; a side the content escaped moves out with slack, as in
-          // encodeChangedSlots.
-          const oldLow = frame[6 * child + k]!;
-          const oldHigh = frame[6 * child + k + 3]!;
-          if (low < oldLow || high > oldHigh) slack = slack >= 0 ? slack : this.escalatedSlack(this.options.widenSlack, child);
-          wantLow = low < oldLow ? low - slack * (high - low) : oldLow;
-          wantHigh = high > oldHigh ? high + slack * (high - low) : oldHigh;
-        }
-        let qMin = quantizeMin(wantLow, frameMin, step);
-        let qMax = quantizeMax(wantHigh, frameMin, step);
+        let qMin = quantizeMin(low, frameMin, step);
+        let qMax = quantizeMax(high, frameMin, step);
         let lo = frameMin + qMin * step;
         let hi = frameMin + qMax * step;
-        if (ownsFrame && !frameSafe(lo, hi)) {
+        if (derivesFrame && !frameSafe(lo, hi)) {
           qMin = 0;
           qMax = QUANT_MAX;
           lo = frameMin;
@@ -514,21 +509,26 @@ class RefitPass {
           throw new ColliderscopeError(`internal: refit box of node ${node} slot ${s} does not contain its content on axis ${k}`);
         u16[base + 4 * k] = qMin;
         u16[base + 4 * (k + 3)] = qMax;
-        if (ownsFrame) {
+        if (derivesFrame) {
           frame[6 * child + k] = lo;
           frame[6 * child + k + 3] = hi;
         }
       }
-      if (cascade && ownsFrame) {
-        if (this.cascadeLength === this.cascade.length) this.cascade = growInt32(this.cascade);
-        this.cascade[this.cascadeLength++] = child;
-      }
     }
-    if (cascade && state.nodeWritten[node] !== this.epoch) {
+    if (detach && state.nodeWritten[node] !== this.epoch) {
       state.nodeWritten[node] = this.epoch;
       if (this.nodesReencoded === state.changedNodes.length) state.changedNodes = growInt32(state.changedNodes);
       state.changedNodes[this.nodesReencoded++] = node;
     }
+  }
+
+  /** Gives `node` its current frame as a frame of its own (see encodeWhole). */
+  private detach(node: number): void {
+    const nodes = this.nodes;
+    if (nodes.ownFrames.length !== 6 * this.state.nodeCount) nodes.ownFrames = new Float64Array(6 * this.state.nodeCount);
+    nodes.ownFrames.set(this.frame.subarray(6 * node, 6 * node + 6), 6 * node);
+    nodes.ownsFrame[node] = 1;
+    this.detached++;
   }
 
   refitTriangles(triangles: Uint32Array, count: number): void {
@@ -581,24 +581,28 @@ class RefitPass {
         nodeChanged[slot >> 2] = epoch;
       }
     }
-    // 4. Encodings downwards: changed slots, and whole subtrees below a node whose frame moved.
+    // 4. Encodings downwards: changed slots, and the whole node where its frame moved.
+    const ownsFrame = this.nodes.ownsFrame;
     for (let i = 0; i < length; i++) {
       const node = gathered[i]!;
       if (nodeChanged[node] !== epoch || state.nodeWritten[node] === epoch) continue;
       let frameChanged = false;
       if (node === 0) frameChanged = this.setOwnFrame(0, this.options.rootSlack);
       else if (node >= state.firstShared) frameChanged = this.setOwnFrame(node, 0);
+      else if (ownsFrame[node] === 1) frameChanged = this.setOwnFrame(node, this.options.widenSlack);
       if (frameChanged && node === 0) this.rootFrameChanged = true;
-      if (frameChanged) this.encodeWhole(node, true);
-      else this.encodeChangedSlots(node);
-      while (this.cascadeLength > 0) this.encodeWhole(this.cascade[--this.cascadeLength]!, true);
+      if (frameChanged) {
+        this.framesMoved++;
+        this.encodeWhole(node, true);
+      } else this.encodeChangedSlots(node);
     }
   }
 
   /**
    * Re-encodes the slots of `node` (whose frame is unchanged) that need it: the leaf slots whose box
    * changed, and the node slots whose box escaped (widened with slack) or became too loose. A node
-   * child given a new frame goes on the cascade stack, to be re-encoded whole.
+   * child that takes its frame from such a slot is then re-encoded whole against it (encodeWhole,
+   * detaching its node children); a shared or detached child keeps its frame.
    */
   private encodeChangedSlots(node: number): void {
     const { state, u32, box, decoded, target, frame, epoch } = this;
@@ -631,26 +635,25 @@ class RefitPass {
           if (box[o + k + 3]! > decoded[k + 3]!) target[k + 3] = box[o + k + 3]! + pad;
         }
       }
-      const ownsFrame = child < state.firstShared;
-      this.encodeSlot(node, s, target, 0, ownsFrame, box, o);
-      if (!ownsFrame) continue;
+      const derivesFrame = child < state.firstShared && this.nodes.ownsFrame[child] !== 1;
+      this.encodeSlot(node, s, target, 0, derivesFrame, box, o);
+      if (!derivesFrame) continue;
       const c = 6 * child;
       let moved = false;
       for (let k = 0; k < 6; k++) if (frame[c + k] !== decoded[k]) moved = true;
       if (!moved) continue;
       frame.set(decoded, c);
-      this.cascades++;
-      if (this.cascadeLength === this.cascade.length) this.cascade = growInt32(this.cascade);
-      this.cascade[this.cascadeLength++] = child;
+      this.framesMoved++;
+      // encodeWhole uses none of this loop's scratch (decoded, target).
+      this.encodeWhole(child, true);
     }
   }
 
   /**
    * The slack of a widening of `node`'s box (the root: its frame): `slack`, doubled for each widening of
    * that node since the build, at most 2^MAX_SLACK_DOUBLINGS times. A crater dug deeper stroke by stroke
-   * escapes the same boxes again and again, and each escape of a box near the root re-encodes its whole
-   * subtree (5,462 nodes below a child of the root on 524k triangles, the whole tree for the root's
-   * frame); doubling bounds those escapes to the logarithm of the depth dug. Only boxes that keep
+   * escapes the same boxes again and again, and each escape rewrites the boxes' nodes (and every kernel
+   * patches them); doubling bounds those escapes to the logarithm of the depth dug. Only boxes that keep
    * escaping grow loose.
    */
   private escalatedSlack(slack: number, node: number): number {
@@ -665,7 +668,7 @@ class RefitPass {
    * does (quantizedLayout.ts), leaving the decoded box in `decoded` and checking that it contains the
    * slot's exact box (exact[eo..]; the source itself by default).
    */
-  private encodeSlot(node: number, s: number, source: Float64Array, so: number, ownsFrame: boolean, exact = source, eo = so): void {
+  private encodeSlot(node: number, s: number, source: Float64Array, so: number, derivesFrame: boolean, exact = source, eo = so): void {
     const { u16, frame, decoded, state } = this;
     const f = 6 * node;
     const base = QUANTIZED_NODE_U16 * node + s;
@@ -676,7 +679,7 @@ class RefitPass {
       let qMax = quantizeMax(source[so + k + 3]!, frameMin, step);
       let lo = frameMin + qMin * step;
       let hi = frameMin + qMax * step;
-      if (ownsFrame && !frameSafe(lo, hi)) {
+      if (derivesFrame && !frameSafe(lo, hi)) {
         qMin = 0;
         qMax = QUANT_MAX;
         lo = frameMin;
@@ -698,7 +701,7 @@ class RefitPass {
   }
 
   /**
-   * A root or shared node's own frame := its content, made safe (quantizedLayout.ts), widened by
+   * A root, shared or detached node's own frame := its content, made safe (quantizedLayout.ts), widened by
    * `slack` (escalatedSlack: doubled per earlier widening) of the extent on the sides where the content
    * escaped the old frame, or with slack 0 set to the content widened by `headroom` of its extent on
    * every side. Returns whether it changed; with
@@ -729,7 +732,8 @@ class RefitPass {
     if (!moved) return false;
     frame.set(target, f);
     if (node === 0) this.nodes.rootFrame.set(target);
-    else this.nodes.sharedFrames.set(target, 6 * (node - this.state.firstShared));
+    else if (node >= this.state.firstShared) this.nodes.sharedFrames.set(target, 6 * (node - this.state.firstShared));
+    else this.nodes.ownFrames.set(target, 6 * node);
     return true;
   }
 

@@ -261,12 +261,14 @@ function decodeFrameBounds(nodes: QuantizedNodes): Float64Array {
   const frame = new Float64Array(6 * nodeCount);
   if (nodeCount > 0) frame.set(nodes.rootFrame, 0);
   frame.set(sharedFrames, 6 * firstShared);
+  for (let node = 0; node < firstShared; node++)
+    if (nodes.ownsFrame[node] === 1) frame.set(nodes.ownFrames.subarray(6 * node, 6 * node + 6), 6 * node);
   const decoded = new Float64Array(6);
   for (let node = 0; node < nodeCount; node++) {
     for (let s = 0; s < 4; s++) {
       const word = u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + s]!;
       const child = word & CHILD_INDEX_MASK;
-      if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= firstShared) continue;
+      if (((word >>> 24) & 15) !== CHILD_TYPE_NODE || child >= firstShared || nodes.ownsFrame[child] === 1) continue;
       decodeSlot(u16, frame, node, s, decoded);
       frame.set(decoded, 6 * child);
     }

@@ -161,7 +161,7 @@ interface Row {
   craterTriangles: number;
   shapecastMs: number[];
   nodesReencoded: number[];
-  cascades: number[];
+  framesMoved: number[];
   degradation: number;
   failures: number;
 }
@@ -192,7 +192,7 @@ for (const cells of CELLS) {
   const half = mesh.params.worldSize / 2 - radius;
   const shapecastMs: number[] = [];
   const nodesReencoded: number[] = [];
-  const cascades: number[] = [];
+  const framesMoved: number[] = [];
   let craterTriangles = 0;
   const crater = pairsOf(
     oursCrater,
@@ -215,7 +215,7 @@ for (const cells of CELLS) {
     craterIds = digCrater(random.range(-half, half), random.range(-half, half), radius, random.range(0.5, 3) * spacing);
     oursCrater();
     nodesReencoded.push(lastCrater!.nodesReencoded);
-    cascades.push(lastCrater!.cascades);
+    framesMoved.push(lastCrater!.framesMoved);
   }
   const row: Row = {
     cells,
@@ -226,7 +226,7 @@ for (const cells of CELLS) {
     craterTriangles: craterTriangles / CRATERS,
     shapecastMs,
     nodesReencoded,
-    cascades,
+    framesMoved,
     degradation: lastCrater!.degradation,
     failures: containmentFailures(ours),
   };
@@ -255,14 +255,14 @@ console.log(
 );
 console.log(
   `${pad('cells', 6)} ${pad('tris/crater', 12)} ${pad('ours', 6)} ${pad('1st', 6)} ${pad('max rest', 9)} ${pad('three', 6)} ${pad('ratio', 6)} ${pad('spread', 11)} ` +
-    `${pad('shapecast', 10)} ${pad('nodes re-enc', 13)} ${pad('cascades', 9)} ${pad('SAH degr.', 10)}`,
+    `${pad('shapecast', 10)} ${pad('nodes re-enc', 13)} ${pad('frames moved', 13)} ${pad('SAH degr.', 10)}`,
 );
 for (const row of rows) {
   console.log(
     `${pad(row.cells, 6)} ${pad(row.craterTriangles.toFixed(0), 12)} ${pad(median(row.crater.aMs).toFixed(2), 6)} ${pad(row.crater.aMs[0]!.toFixed(2), 6)} ` +
       `${pad(Math.max(...row.crater.aMs.slice(1)).toFixed(2), 9)} ` +
       `${pad(median(row.crater.bMs).toFixed(2), 6)} ${pad(median(row.crater.ratios).toFixed(2), 6)} ${pad(spread(row.crater.ratios), 11)} ` +
-      `${pad(median(row.shapecastMs).toFixed(2), 10)} ${pad(median(row.nodesReencoded).toFixed(0), 13)} ${pad(median(row.cascades).toFixed(0), 9)} ` +
+      `${pad(median(row.shapecastMs).toFixed(2), 10)} ${pad(median(row.nodesReencoded).toFixed(0), 13)} ${pad(median(row.framesMoved).toFixed(0), 13)} ` +
       `${pad(row.degradation.toFixed(4), 10)}`,
   );
 }
@@ -334,7 +334,7 @@ for (const row of rows) {
       extra: {
         shapecastMs: median(row.shapecastMs),
         nodesReencoded: median(row.nodesReencoded),
-        cascades: median(row.cascades),
+        framesMoved: median(row.framesMoved),
         degradation: row.degradation,
         containmentFailures: row.failures,
       },

@@ -289,6 +289,8 @@ export function walkWideQuantized(
   const u32 = nodes.u32;
   const firstShared = nodes.firstShared;
   const sharedFrames = nodes.sharedFrames;
+  const ownsFrame = nodes.ownsFrame;
+  const ownFrames = nodes.ownFrames;
   const stackWord = stack.word;
   const stackCount = stack.count;
   const stackBox = stack.box;
@@ -323,7 +325,7 @@ export function walkWideQuantized(
       continue;
     }
     const node = word & CHILD_INDEX_MASK;
-    writeChildFrame(frame, 0, node, firstShared, sharedFrames, loX, loY, loZ, hiX, hiY, hiZ);
+    writeChildFrame(frame, 0, node, firstShared, sharedFrames, ownsFrame, ownFrames, loX, loY, loZ, hiX, hiY, hiZ);
     const minX = frame[0]!,
       minY = frame[1]!,
       minZ = frame[2]!;

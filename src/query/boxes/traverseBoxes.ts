@@ -43,6 +43,8 @@ export function traverseBoxes(
   const u32 = nodes.u32;
   const firstShared = nodes.firstShared;
   const sharedFrames = nodes.sharedFrames;
+  const ownsFrame = nodes.ownsFrame;
+  const ownFrames = nodes.ownFrames;
   const order = bvh.triangleOrder;
   const { materialIds, materialMasks, nodeMasks } = bvh.masks;
   const { stackNode, stackSlot, stackCount, stackFrame, active, loX, loY, loZ, hiX, hiY, hiZ, keptTriangles: kept } = workspace;
@@ -151,8 +153,9 @@ export function traverseBoxes(
     stackNode[top] = child;
     stackSlot[top] = 0;
     stackCount[top] = survivors;
-    // The common frame inline (a call here, not inlined by V8, cost 10-40%); shared nodes through frames.ts.
-    if (child >= firstShared) writeChildFrame(stackFrame, 6 * top, child, firstShared, sharedFrames, boxLoX, boxLoY, boxLoZ, boxHiX, boxHiY, boxHiZ);
+    // The common frame inline (a call here, not inlined by V8, cost 10-40%); shared and detached nodes through frames.ts.
+    if (child >= firstShared || ownsFrame[child] === 1)
+      writeChildFrame(stackFrame, 6 * top, child, firstShared, sharedFrames, ownsFrame, ownFrames, boxLoX, boxLoY, boxLoZ, boxHiX, boxHiY, boxHiZ);
     else {
       const o = 6 * top;
       stackFrame[o] = boxLoX;

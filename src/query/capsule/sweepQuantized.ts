@@ -52,6 +52,8 @@ export function sweepQuantized(
   const u32 = nodes.u32;
   const firstShared = nodes.firstShared;
   const sharedFrames = nodes.sharedFrames;
+  const ownsFrame = nodes.ownsFrame;
+  const ownFrames = nodes.ownFrames;
   const order = bvh.triangleOrder;
   const ordered = order !== null;
   const indices = bvh.indices;
@@ -231,7 +233,23 @@ export function sweepQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      writeSlotFrame(stackFrame, FRAME_SIZE * top, child, firstShared, sharedFrames, u16, b + child4, minX, minY, minZ, stepX, stepY, stepZ);
+      writeSlotFrame(
+        stackFrame,
+        FRAME_SIZE * top,
+        child,
+        firstShared,
+        sharedFrames,
+        ownsFrame,
+        ownFrames,
+        u16,
+        b + child4,
+        minX,
+        minY,
+        minZ,
+        stepX,
+        stepY,
+        stepZ,
+      );
       top++;
     }
   }

@@ -64,6 +64,8 @@ export function traverseQuantized(
   const u32 = nodes.u32;
   const firstShared = nodes.firstShared;
   const sharedFrames = nodes.sharedFrames;
+  const ownsFrame = nodes.ownsFrame;
+  const ownFrames = nodes.ownFrames;
   const order = bvh.triangleOrder;
   const ordered = order !== null;
   const indices = bvh.indices;
@@ -237,7 +239,23 @@ export function traverseQuantized(
       if (((word >>> 24) & 15) !== 0 || hitNear[h]! > tMax) continue;
       stackNode[top] = word & CHILD_INDEX_MASK;
       stackNear[top] = hitNear[h]!;
-      writeSlotFrame(stackFrame, 6 * top, word & CHILD_INDEX_MASK, firstShared, sharedFrames, u16, b + slot, minX, minY, minZ, stepX, stepY, stepZ);
+      writeSlotFrame(
+        stackFrame,
+        6 * top,
+        word & CHILD_INDEX_MASK,
+        firstShared,
+        sharedFrames,
+        ownsFrame,
+        ownFrames,
+        u16,
+        b + slot,
+        minX,
+        minY,
+        minZ,
+        stepX,
+        stepY,
+        stepZ,
+      );
       top++;
     }
   }

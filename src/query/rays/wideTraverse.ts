@@ -51,6 +51,8 @@ export function traverseWideQuantized(
   const u32 = nodes.u32;
   const firstShared = nodes.firstShared;
   const sharedFrames = nodes.sharedFrames;
+  const ownsFrame = nodes.ownsFrame;
+  const ownFrames = nodes.ownFrames;
   const order = bvh.triangleOrder;
   const ordered = order !== null;
   const indices = bvh.indices;
@@ -207,7 +209,23 @@ export function traverseWideQuantized(
       const child = word & CHILD_INDEX_MASK;
       stackNode[top] = child;
       stackNear[top] = hitNear[h]!;
-      writeSlotFrame(stackFrame, 6 * top, child, firstShared, sharedFrames, u16, b + slot, minX, minY, minZ, stepX, stepY, stepZ);
+      writeSlotFrame(
+        stackFrame,
+        6 * top,
+        child,
+        firstShared,
+        sharedFrames,
+        ownsFrame,
+        ownFrames,
+        u16,
+        b + slot,
+        minX,
+        minY,
+        minZ,
+        stepX,
+        stepY,
+        stepZ,
+      );
       top++;
     }
   }

@@ -22,7 +22,8 @@ export function writeRootFrame(nodes: QuantizedNodes, frames: Float64Array, o: n
 
 /**
  * frames[o .. o + 5] := the frame of node `child`, entered through a slot whose decoded box is
- * [lo, hi]. A shared node (two parents, each bounding only its half) has a frame of its own instead.
+ * [lo, hi]. A shared node (two parents, each bounding only its half) and a node a refit detached
+ * (ownsFrame, quantizedLayout.ts) have frames of their own instead.
  */
 export function writeChildFrame(
   frames: Float64Array,
@@ -30,6 +31,8 @@ export function writeChildFrame(
   child: number,
   firstShared: number,
   sharedFrames: Float64Array,
+  ownsFrame: Uint8Array,
+  ownFrames: Float64Array,
   loX: number,
   loY: number,
   loZ: number,
@@ -45,6 +48,14 @@ export function writeChildFrame(
     hiX = sharedFrames[g + 3]!;
     hiY = sharedFrames[g + 4]!;
     hiZ = sharedFrames[g + 5]!;
+  } else if (ownsFrame[child] === 1) {
+    const g = FRAME_SIZE * child;
+    loX = ownFrames[g]!;
+    loY = ownFrames[g + 1]!;
+    loZ = ownFrames[g + 2]!;
+    hiX = ownFrames[g + 3]!;
+    hiY = ownFrames[g + 4]!;
+    hiZ = ownFrames[g + 5]!;
   }
   frames[o] = loX;
   frames[o + 1] = loY;
@@ -64,6 +75,8 @@ export function writeSlotFrame(
   child: number,
   firstShared: number,
   sharedFrames: Float64Array,
+  ownsFrame: Uint8Array,
+  ownFrames: Float64Array,
   u16: Uint16Array,
   slotBase: number,
   minX: number,
@@ -79,6 +92,8 @@ export function writeSlotFrame(
     child,
     firstShared,
     sharedFrames,
+    ownsFrame,
+    ownFrames,
     minX + u16[slotBase]! * stepX,
     minY + u16[slotBase + 4]! * stepY,
     minZ + u16[slotBase + 8]! * stepZ,

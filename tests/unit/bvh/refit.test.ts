@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   adoptRefitState,
   buildBVH,
+  forEachNodeBox,
   bvhRevision,
   loadWasmBuilder,
   prepareRefit,
@@ -13,6 +14,9 @@ import {
 } from '../../../src/bvh/index';
 import { CHILD_INDEX_MASK } from '../../../src/bvh/childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET } from '../../../src/bvh/floatLayout';
+import { frameOf } from '../../../src/bvh/quantizedLayout';
+import { TriangleBoxQuery } from '../../../src/actors/triangleBoxQuery';
+import { WIDE_SORTINGS } from '../../../src/query/rays/sorting';
 import { QUANT_STEP_SCALE } from '../../../src/bvh/quantize';
 import { InvalidParameterError } from '../../../src/errors';
 import { Random } from '../../../src/math/random';
@@ -47,6 +51,49 @@ const copyOf = (mesh: { positions: Float32Array; indices: Uint32Array }, name = 
 });
 
 const smallTerrain = (): TestMesh => copyOf(generateTerrain({ cells: 24, seed: 5, worldSize: 96, heightScale: 20 }), 'terrain');
+
+/** The nodes holding a leaf slot of one of `triangles`, and their ancestors (the packed tree read upwards). */
+function ancestorsOfTriangles(bvh: BVH, triangles: Uint32Array): Set<number> {
+  const q = bvh.quantized!;
+  const parents: number[][] = Array.from({ length: q.nodeCount }, () => []);
+  const named = new Set(triangles);
+  const found = new Set<number>();
+  const pending: number[] = [];
+  for (let node = 0; node < q.nodeCount; node++) {
+    for (let s = 0; s < 4; s++) {
+      const word = q.u32[16 * node + 12 + s]!;
+      const type = (word >>> 24) & 15;
+      const index = word & CHILD_INDEX_MASK;
+      if (type === 0) parents[index]!.push(node);
+      for (let r = index; type > 1 && r < index + type - 1; r++)
+        if (named.has(bvh.triangleOrder === null ? r : bvh.triangleOrder[r]!)) pending.push(node);
+    }
+  }
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (found.has(node)) continue;
+    found.add(node);
+    pending.push(...parents[node]!);
+  }
+  return found;
+}
+
+/** Ids of the triangles whose bounding box overlaps [lo, hi] (what TriangleBoxQuery reports), ascending. */
+function trianglesOverlappingBox(mesh: TestMesh, lo: number[], hi: number[]): number[] {
+  const ids: number[] = [];
+  const { positions, indices } = mesh;
+  for (let t = 0; t < indices.length / 3; t++) {
+    let overlaps = true;
+    for (let k = 0; k < 3; k++) {
+      const a = positions[3 * indices[3 * t]! + k]!,
+        b = positions[3 * indices[3 * t + 1]! + k]!,
+        c = positions[3 * indices[3 * t + 2]! + k]!;
+      if (Math.min(a, b, c) > hi[k]! || Math.max(a, b, c) < lo[k]!) overlaps = false;
+    }
+    if (overlaps) ids.push(t);
+  }
+  return ids;
+}
 
 /** Ids of the triangles using any vertex flagged in `moved`. */
 function trianglesOf(mesh: TestMesh, moved: Uint8Array): Uint32Array {
@@ -118,12 +165,8 @@ function expectTreeContainsTriangles(bvh: BVH): void {
         if (type > 1) {
           for (let r = index; r < index + type - 1; r++) if (inside(triangleOrder === null ? r : triangleOrder[r]!, meet)) covered[r] = 1;
         } else {
-          const shared = index >= q.firstShared;
-          stack.push({
-            node: index,
-            frame: shared ? Array.from(q.sharedFrames.subarray(6 * (index - q.firstShared), 6 * (index - q.firstShared) + 6)) : box,
-            path: meet,
-          });
+          const own = new Float64Array(6);
+          stack.push({ node: index, frame: frameOf(q, index, own) ? Array.from(own) : box, path: meet });
         }
       }
     }
@@ -386,6 +429,8 @@ describe('refitBVH keeps every box around its triangles', () => {
     refitBVH(other, null);
     expect(Array.from(bvh.quantized!.u16)).toEqual(Array.from(other.quantized!.u16));
     expect(Array.from(bvh.quantized!.sharedFrames)).toEqual(Array.from(other.quantized!.sharedFrames));
+    // The partial refits detached nodes; the full one attached them all again.
+    expect(bvh.quantized!.ownsFrame.every((flag) => flag === 0)).toBe(true);
   });
 
   it('SAH degradation: 1 for no motion, growing as the geometry is scattered further', () => {
@@ -433,29 +478,85 @@ describe('a crater dug deeper stroke by stroke re-encodes little', () => {
     });
   }
 
-  it('the root frame moves out a logarithmic number of times, and the boxes below keep their slack', () => {
+  it('every walk reads a detached node through its own frame', () => {
+    const mesh = copyOf(generateTerrain({ cells: 32, seed: 9, worldSize: 128, heightScale: 24 }), 'terrain');
+    const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'wasm' });
+    warmCaches(mesh, bvh);
+    prepareRefit(bvh);
+    const { x, z, range } = lowestPoint(mesh);
+    // Deeper than the root frame's headroom: the root's frame moves and its node children are detached
+    // (so are others on the way); their slot boxes shrink to their content, their frames stay.
+    const report = refitBVH(bvh, bowl(mesh, x, z, 12, -0.6 * range));
+    expect(report.rootFrameChanged).toBe(true);
+    expect(report.nodesDetached).toBeGreaterThan(0);
+    const q = bvh.quantized!;
+    // A walk that took a detached node's slot box as its frame would decode its children elsewhere.
+    const slotBox = new Float64Array(6);
+    let framesDiffer = 0;
+    forEachNodeBox(bvh, (minX, minY, minZ, maxX, maxY, maxZ, _depth, isLeaf, node, slot) => {
+      const child = q.u32[16 * node + 12 + slot]! & CHILD_INDEX_MASK;
+      if (isLeaf || child >= q.firstShared || q.ownsFrame[child] !== 1) return;
+      slotBox.set([minX, minY, minZ, maxX, maxY, maxZ]);
+      if (slotBox.some((value, k) => value !== q.ownFrames[6 * child + k])) framesDiffer++;
+    });
+    expect(framesDiffer).toBeGreaterThan(0);
+
+    // Two refits behind, the SIMD kernels copy the whole tree again (decodeFrames); one behind, they
+    // patch the rewritten nodes (rewriteNodeRecords): both must give detached nodes their own frames.
+    refitBVH(bvh, bowl(mesh, -x, -z, 6, 2));
+    expectCorrect(mesh, bvh, 120);
+    refitBVH(bvh, bowl(mesh, x, -z, 6, -2));
+    expectCorrect(mesh, bvh, 121);
+    // Every ray walk of the quantized tree: the sortings, one ray at a time and in batches.
+    const rays = randomRays(121, 300, meshBounds(mesh.positions));
+    const expected = emptyHits(rays.count);
+    castRaysBruteForce(mesh.positions, mesh.indices, rays, expected, {});
+    for (const sorting of WIDE_SORTINGS) {
+      for (const batchSize of [0, 16, Infinity]) {
+        const actual = emptyHits(rays.count);
+        castRays(bvh, rays, actual, { layout: 'quantized', sorting, batchSize });
+        expect(Array.from(actual.t), `${sorting}, batches of ${batchSize}`).toEqual(Array.from(expected.t));
+      }
+    }
+    // The actors' triangle query.
+    const query = new TriangleBoxQuery(bvh);
+    const random = new Random(122);
+    const b = meshBounds(mesh.positions);
+    for (let i = 0; i < 60; i++) {
+      const lo = [0, 1, 2].map((k) => random.range(b.min[k]!, b.max[k]!));
+      const hi = lo.map((value, k) => value + random.range(0, 0.2) * (b.max[k]! - b.min[k]!));
+      const count = query.run(lo[0]!, lo[1]!, lo[2]!, hi[0]!, hi[1]!, hi[2]!);
+      const found = Array.from(query.triangles.subarray(0, count)).sort((m, n) => m - n);
+      expect(found).toEqual(trianglesOverlappingBox(mesh, lo, hi));
+    }
+  });
+
+  it('the root frame moves out a logarithmic number of times, and a move rewrites only the nodes on the way', () => {
     const mesh = copyOf(generateTerrain({ cells: 48, seed: 5, worldSize: 192, heightScale: 20 }), 'terrain');
     const bvh = buildBVH(mesh.positions, mesh.indices, { builder: 'grid' });
+    warmCaches(mesh, bvh);
     prepareRefit(bvh);
-    // A root move re-encodes every node down to the shared ones (which carry frames of their own).
-    const ordinaryNodes = bvh.quantized!.firstShared;
     const { x, z, range } = lowestPoint(mesh);
     const reports: RefitReport[] = [];
     // 16 strokes of a fifth of the height range each: three times the height range dug in one spot.
-    for (let stroke = 0; stroke < 16; stroke++) reports.push(refitBVH(bvh, bowl(mesh, x, z, 10, -0.2 * range)));
+    for (let stroke = 0; stroke < 16; stroke++) {
+      const ids = bowl(mesh, x, z, 10, -0.2 * range);
+      const report = refitBVH(bvh, ids);
+      reports.push(report);
+      // A moved frame rewrites its node and detaches the node's children, which keep their frames: no
+      // node outside the crater's leaves and their ancestors is rewritten (before detaching, a root
+      // move re-encoded the whole tree).
+      expect(report.nodesReencoded).toBeLessThanOrEqual(ancestorsOfTriangles(bvh, ids).size);
+      if (stroke % 5 === 4) expectCorrect(mesh, bvh, 91 + stroke);
+    }
     const rootMoves = reports.filter((report) => report.rootFrameChanged).length;
     // Slack doubling at each move: 0.25, 0.5, 1 and 2 times the extent cover it in at most four moves
     // (a fixed quarter would move it every second stroke or so).
     expect(rootMoves).toBeGreaterThan(0);
     expect(rootMoves).toBeLessThanOrEqual(4);
-    // The stroke after a root move fits in the slack the whole-tree re-encode kept: it touches far fewer nodes.
-    for (let i = 0; i + 1 < reports.length; i++) {
-      if (!reports[i]!.rootFrameChanged) continue;
-      expect(reports[i]!.nodesReencoded).toBeGreaterThanOrEqual(ordinaryNodes);
-      expect(reports[i + 1]!.rootFrameChanged).toBe(false);
-      expect(reports[i + 1]!.nodesReencoded).toBeLessThan(ordinaryNodes / 4);
-    }
-    expectCorrect(mesh, bvh, 91);
+    expect(reports.some((report) => report.nodesDetached > 0)).toBe(true);
+    expect(bvh.quantized!.ownsFrame.some((flag) => flag === 1)).toBe(true);
+    expectCorrect(mesh, bvh, 111);
   });
 });
 

@@ -21,6 +21,7 @@ const packed = (bvh: BVH): number[][] => [
   Array.from(bvh.quantized!.u16),
   Array.from(bvh.quantized!.rootFrame),
   Array.from(bvh.quantized!.sharedFrames),
+  Array.from(bvh.quantized!.ownsFrame),
   Array.from(bvh.float!.f32),
 ];
 
