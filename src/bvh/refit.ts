@@ -522,11 +522,12 @@ class RefitPass {
     }
   }
 
-  /** Gives `node` its current frame as a frame of its own (see encodeWhole). */
+  /** Gives `node` its current frame as a frame of its own (see encodeWhole; the state sized ownFrames). */
   private detach(node: number): void {
-    const nodes = this.nodes;
-    if (nodes.ownFrames.length !== 6 * this.state.nodeCount) nodes.ownFrames = new Float64Array(6 * this.state.nodeCount);
-    nodes.ownFrames.set(this.frame.subarray(6 * node, 6 * node + 6), 6 * node);
+    const { frame, nodes } = this;
+    const ownFrames = nodes.ownFrames;
+    const f = 6 * node;
+    for (let k = 0; k < 6; k++) ownFrames[f + k] = frame[f + k]!;
     nodes.ownsFrame[node] = 1;
     this.detached++;
   }

@@ -6,7 +6,7 @@ import { QUANT_STEP_SCALE } from './quantize';
 import { FLOAT_NODE_WORDS } from './floatLayout';
 
 /**
- * What a refit keeps beside a BVH between calls (made on the first refit, about 90 bytes a node plus
+ * What a refit keeps beside a BVH between calls (made on the first refit, about 100 bytes a node, 4 a leaf slot, plus
  * 8 a triangle reference):
  *
  *   - the packed tree's topology read backwards: each node's parent slot (two for a shared node), and
@@ -102,6 +102,7 @@ export function adoptRefitState(bvh: BVH, state: RefitState): boolean {
     state.triangleSlotStart.length === bvh.triangleCount + 1 &&
     state.slotVertexStart.length === slots + 1;
   if (!fits) throw new ColliderscopeError('internal: a refit state made for another tree');
+  makeRoomForOwnFrames(nodes);
   states.set(bvh, state);
   return true;
 }
@@ -210,6 +211,7 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     box[at] = box[at + 1] = box[at + 2] = Infinity;
     box[at + 3] = box[at + 4] = box[at + 5] = -Infinity;
   }
+  makeRoomForOwnFrames(nodes);
   const state: RefitState = {
     nodeCount,
     firstShared,
@@ -233,13 +235,23 @@ export function createRefitState(bvh: BVH, nodes: QuantizedNodes): RefitState {
     fullRefitPending: false,
     weightedArea: 0,
     builtSahCost: bvh.stats.sahCost,
-    work: new Int32Array(64),
-    changedNodes: new Int32Array(64),
-    changedLeaves: new Int32Array(64),
-    changedTriangles: new Uint32Array(64),
+    // Sized for the largest partial refit (every node, every leaf slot), so a first large edit grows no
+    // array inside the edit's optimised code; the triangle list grows in refitBVH for a very large edit.
+    work: new Int32Array(nodeCount),
+    changedNodes: new Int32Array(nodeCount),
+    changedLeaves: new Int32Array(leafSlotCount),
+    changedTriangles: new Uint32Array(Math.min(bvh.triangleCount, 1 << 16)),
   };
   states.set(bvh, state);
   return state;
+}
+
+/**
+ * Sizes the tree's detached-frame storage (quantizedLayout.ts ownFrames) with the refit's bookkeeping, so
+ * a refit that detaches a node never allocates (and the optimised edit code meets no path it has not run).
+ */
+function makeRoomForOwnFrames(nodes: QuantizedNodes): void {
+  if (nodes.ownFrames.length !== 6 * nodes.nodeCount) nodes.ownFrames = new Float64Array(6 * nodes.nodeCount);
 }
 
 /** Whether some slot's exact box is not inside the box its encoding decodes to. */
