@@ -62,9 +62,9 @@ export interface RefitOptions {
 /*
  * Defaults measured on the 256- and 512-cell terrains (tests/bench/bvh-refit.ts): with no slack, a
  * crater digging below a node's box re-encodes it on every stroke; a quarter of the extent absorbs the
- * following strokes of a deepening crater while costing a few percent of SAH in the widened boxes only. narrowRatio 1.5 stays above what the slack itself adds (a box widened by a quarter
- * of its extent on one side grows its area by at most 1.25×), so a widened box is not narrowed back at
- * the next stroke.
+ * following strokes of a deepening crater while costing a few percent of SAH in the widened boxes only.
+ * narrowRatio 1.5 stays above what the slack itself adds (a box widened by a quarter of its extent on
+ * one side grows its area by at most 1.25×), so a widened box is not narrowed back at the next stroke.
  */
 export const DEFAULT_REFIT_OPTIONS: Readonly<RefitOptions> = Object.freeze({
   widenSlack: 0.25,
@@ -702,11 +702,11 @@ class RefitPass {
   }
 
   /**
-   * A root, shared or detached node's own frame := its content, made safe (quantizedLayout.ts), widened by
-   * `slack` (escalatedSlack: doubled per earlier widening) of the extent on the sides where the content
-   * escaped the old frame, or with slack 0 set to the content widened by `headroom` of its extent on
-   * every side. Returns whether it changed; with
-   * slack > 0 it changes only when the content escaped.
+   * A root, shared or detached node's own frame := its content, made safe (quantizedLayout.ts), widened
+   * by `slack` (escalatedSlack: doubled per earlier widening) of the extent on the sides where the
+   * content escaped the old frame, or with slack 0 set to the content widened by `headroom` of its
+   * extent on every side. Returns whether it changed; with slack > 0 it changes only when the content
+   * escaped.
    */
   private setOwnFrame(node: number, slack: number, headroom = 0): boolean {
     const { frame, union, target } = this;

@@ -6,8 +6,8 @@ import { QUANT_STEP_SCALE } from './quantize';
 import { FLOAT_NODE_WORDS } from './floatLayout';
 
 /**
- * What a refit keeps beside a BVH between calls (made on the first refit, about 100 bytes a node, 4 a leaf slot, plus
- * 8 a triangle reference):
+ * What a refit keeps beside a BVH between calls (made on the first refit, about 100 bytes a node, 4 a
+ * leaf slot, plus 8 a triangle reference):
  *
  *   - the packed tree's topology read backwards: each node's parent slot (two for a shared node), and
  *     for every leaf reference the slot whose range holds it, so a moved triangle finds its leaves and
