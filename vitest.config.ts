@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** Unit test files whose subject is a module's state as first loaded (a kernel not yet loaded, its memory not yet grown). */
@@ -5,6 +6,10 @@ const FRESH_MODULES = ['tests/unit/bvh/wasmBuilderFallback.test.ts', 'tests/unit
 
 export default defineConfig({
   test: {
+    // At least two workers, also on a 2-core machine (where the default is one): the browser project runs
+    // one file at a time, so the second worker runs the unit files beside it. Measured on a quiet 2-core
+    // machine, fresh clone: 722 s → 581 s, every file passing.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
