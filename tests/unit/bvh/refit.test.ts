@@ -500,6 +500,22 @@ describe('a crater dug deeper stroke by stroke re-encodes little', () => {
       if (slotBox.some((value, k) => value !== q.ownFrames[6 * child + k])) framesDiffer++;
     });
     expect(framesDiffer).toBeGreaterThan(0);
+    // The overlay's walk (forEachNodeBox) decodes each leaf box around its triangles, as the queries do.
+    let uncovered = 0;
+    forEachNodeBox(bvh, (minX, minY, minZ, maxX, maxY, maxZ, _depth, isLeaf, node, slot) => {
+      if (!isLeaf) return;
+      const word = q.u32[16 * node + 12 + slot]!;
+      const first = word & CHILD_INDEX_MASK;
+      for (let r = first; r < first + ((word >>> 24) & 15) - 1; r++) {
+        const t = bvh.triangleOrder === null ? r : bvh.triangleOrder[r]!;
+        for (let c = 0; c < 3; c++) {
+          const v = 3 * bvh.indices[3 * t + c]!;
+          const [x, y, z] = [bvh.positions[v]!, bvh.positions[v + 1]!, bvh.positions[v + 2]!];
+          if (x < minX || x > maxX || y < minY || y > maxY || z < minZ || z > maxZ) uncovered++;
+        }
+      }
+    });
+    expect(uncovered).toBe(0);
 
     // Two refits behind, the SIMD kernels copy the whole tree again (decodeFrames); one behind, they
     // patch the rewritten nodes (rewriteNodeRecords): both must give detached nodes their own frames.
