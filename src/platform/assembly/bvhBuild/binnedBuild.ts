@@ -36,6 +36,15 @@ const TASK_COUNT: usize = 88;
 const MAX_BINS: i32 = 256;
 /** Bin boxes (min, max f32x4) of the three axes; lane 3 of a bin's min holds its count (an i32). */
 const BIN_BOXES: usize = memory.data(3 * MAX_BINS * 32, 16);
+/**
+ * A second set of bin boxes. Neighbouring references (a mesh's triangles come in spatial order) mostly
+ * fall in the same bins; binning them alternately into two sets, folded together after, halves the chains
+ * of updates to one bin and lets the two references' work overlap: 5–11% off the binary build of 524k
+ * triangles (in-process A/B, CPU time).
+ */
+const BIN_BOXES_ALT: usize = memory.data(3 * MAX_BINS * 32, 16);
+/** Nodes with fewer references bin into one set: clearing and folding a second costs more than it saves. */
+const TWO_SETS_FROM: i32 = 64;
 /** Per plane of one axis: the right side's area and count, swept from the right. */
 const SUFFIX_AREAS: usize = memory.data(MAX_BINS * 4, 16);
 const SUFFIX_COUNTS: usize = memory.data(MAX_BINS * 4, 16);
@@ -53,6 +62,33 @@ let bestBin: i32 = 0;
 let bestWeightedArea: f64 = Infinity;
 
 const LANE3_ZERO = i32x4(-1, -1, -1, 0);
+/** Added to a bin's min: one more reference in lane 3, the bounds' bits unchanged. */
+const COUNT_ONE = i32x4(0, 0, 0, 1);
+/** OR-ed into a reference's min: +∞ in lane 3, so the bin's min keeps its count there. */
+const INFINITY_LANE3 = i32x4(0, 0, 0, 0x7f800000);
+
+/** One reference into the bin boxes at `set`: the bin of each axis (lanes 0..2 of `bin`, axis offsets included). */
+function addToBins(set: usize, bin: v128, loCounting: v128, hi: v128): void {
+  let o = set + 32 * <usize>i32x4.extract_lane(bin, 0);
+  v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), COUNT_ONE), loCounting));
+  v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
+  o = set + 32 * <usize>i32x4.extract_lane(bin, 1);
+  v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), COUNT_ONE), loCounting));
+  v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
+  o = set + 32 * <usize>i32x4.extract_lane(bin, 2);
+  v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), COUNT_ONE), loCounting));
+  v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
+}
+
+/** Empties `count` bin boxes at `set`: count 0 and +∞ in the min, −∞ in the max. */
+function clearBins(set: usize, count: i32): void {
+  const emptyMin = v128.and(f32x4.splat(Infinity), LANE3_ZERO);
+  const emptyMax = f32x4.splat(-Infinity);
+  for (let b = 0; b < count; b++) {
+    v128.store(set + 32 * <usize>b, emptyMin);
+    v128.store(set + 32 * <usize>b, emptyMax, 16);
+  }
+}
 
 /** halfArea in f32 lanes, for the many planes of a sweep: (x·y, y·z, z·x) summed. */
 function sweepArea(min: v128, max: v128, twoRadius: v128): f32 {
@@ -128,33 +164,38 @@ function binScale(stats: usize, bins: i32): v128 {
 function evaluateBins(stats: usize, start: i32, count: i32, bins: i32, radius: f64): void {
   const infinity = f32x4.splat(Infinity);
   const negativeInfinity = f32x4.splat(-Infinity);
-  // Count 0 in lane 3 of each min; a reference's min gets +∞ there, so the min keeps the count.
-  const emptyMin = v128.and(infinity, LANE3_ZERO);
-  const countOne = i32x4(0, 0, 0, 1);
-  const infinityLane3 = v128.andnot(infinity, LANE3_ZERO);
-  for (let b = 0; b < 3 * bins; b++) {
-    v128.store(BIN_BOXES + 32 * <usize>b, emptyMin);
-    v128.store(BIN_BOXES + 32 * <usize>b, negativeInfinity, 16);
-  }
+  const twoSets = count >= TWO_SETS_FROM;
+  clearBins(BIN_BOXES, 3 * bins);
+  if (twoSets) clearBins(BIN_BOXES_ALT, 3 * bins);
   const centreMin = v128.load(stats, 32);
   const scale = binScale(stats, bins);
   const last = i32x4.splat(bins - 1);
   const yBase = i32x4(0, bins, 2 * bins, 0);
   const end = refBoxesAt + 32 * <usize>(start + count);
-  for (let r = refBoxesAt + 32 * <usize>start; r < end; r += 32) {
+  let r = refBoxesAt + 32 * <usize>start;
+  if (twoSets) {
+    for (; r + 32 < end; r += 64) {
+      const lo = v128.load(r);
+      const hi = v128.load(r, 16);
+      const nextLo = v128.load(r, 32);
+      const nextHi = v128.load(r, 48);
+      addToBins(BIN_BOXES, i32x4.add(binOf(lo, hi, centreMin, scale, last), yBase), v128.or(lo, INFINITY_LANE3), hi);
+      addToBins(BIN_BOXES_ALT, i32x4.add(binOf(nextLo, nextHi, centreMin, scale, last), yBase), v128.or(nextLo, INFINITY_LANE3), nextHi);
+    }
+    // Fold the second set into the first: counts add (lane 3 of the min), bounds take min and max.
+    for (let b = 0; b < 3 * bins; b++) {
+      const o = BIN_BOXES + 32 * <usize>b;
+      const p = BIN_BOXES_ALT + 32 * <usize>b;
+      const min = v128.load(o);
+      const otherMin = v128.load(p);
+      v128.store(o, v128.bitselect(f32x4.pmin(min, otherMin), i32x4.add(min, otherMin), LANE3_ZERO));
+      v128.store(o, f32x4.pmax(v128.load(o, 16), v128.load(p, 16)), 16);
+    }
+  }
+  for (; r < end; r += 32) {
     const lo = v128.load(r);
     const hi = v128.load(r, 16);
-    const loCounting = v128.or(lo, infinityLane3);
-    const bin = i32x4.add(binOf(lo, hi, centreMin, scale, last), yBase);
-    let o = BIN_BOXES + 32 * <usize>i32x4.extract_lane(bin, 0);
-    v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), countOne), loCounting));
-    v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
-    o = BIN_BOXES + 32 * <usize>i32x4.extract_lane(bin, 1);
-    v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), countOne), loCounting));
-    v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
-    o = BIN_BOXES + 32 * <usize>i32x4.extract_lane(bin, 2);
-    v128.store(o, f32x4.pmin(i32x4.add(v128.load(o), countOne), loCounting));
-    v128.store(o, f32x4.pmax(v128.load(o, 16), hi), 16);
+    addToBins(BIN_BOXES, i32x4.add(binOf(lo, hi, centreMin, scale, last), yBase), v128.or(lo, INFINITY_LANE3), hi);
   }
   const twoRadius = f32x4.splat(<f32>(2 * radius));
   for (let axis = 0; axis < 3; axis++) {
