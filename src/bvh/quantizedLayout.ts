@@ -41,7 +41,7 @@ export interface QuantizedNodes {
    * subtrees (refit.ts). All 0 after a build and after a full refit.
    */
   readonly ownsFrame: Uint8Array;
-  /** The detached nodes' frames, 6 per node (empty until a refit first detaches one). */
+  /** The detached nodes' frames, 6 per node (empty until the refit's bookkeeping is made, refitState.ts). */
   ownFrames: Float64Array;
   readonly bytes: number;
 }
