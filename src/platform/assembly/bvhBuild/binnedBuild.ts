@@ -298,16 +298,27 @@ function partition(stats: usize, start: i32, count: i32, bins: i32): i32 {
   const axisBit = 1 << bestAxis;
   const binned = bestKind == SPLIT_BINNED;
   const half = f32x4.mul(f32x4.sub(v128.load(stats, 16), v128.load(stats)), f32x4.splat(0.5));
+  // Hoare's scheme: i moves right over references going left, j moves left over references going right,
+  // and only a misplaced pair is swapped. Each reference is classified once, its statistics gathered then.
   let i = refBoxesAt + 32 * <usize>start;
   let j = refBoxesAt + 32 * <usize>(start + count - 1);
   let ti = refTriangleAt + 4 * <usize>start;
   let tj = refTriangleAt + 4 * <usize>(start + count - 1);
-  while (i <= j) {
-    const lo = v128.load(i);
-    const hi = v128.load(i, 16);
-    const centre = f32x4.add(lo, hi);
-    const goesLeft = binned ? (i32x4.bitmask(i32x4.gt_s(binOf(lo, hi, centreMin, scale, last), plane)) & axisBit) == 0 : isBig(lo, hi, half);
-    if (goesLeft) {
+  while (true) {
+    let rightLo = f32x4.splat(0),
+      rightHi = f32x4.splat(0);
+    let foundRight = false;
+    while (i <= j) {
+      const lo = v128.load(i);
+      const hi = v128.load(i, 16);
+      const goesLeft = binned ? (i32x4.bitmask(i32x4.gt_s(binOf(lo, hi, centreMin, scale, last), plane)) & axisBit) == 0 : isBig(lo, hi, half);
+      if (!goesLeft) {
+        rightLo = lo;
+        rightHi = hi;
+        foundRight = true;
+        break;
+      }
+      const centre = f32x4.add(lo, hi);
       leftMin = f32x4.pmin(leftMin, lo);
       leftMax = f32x4.pmax(leftMax, hi);
       leftCentreMin = f32x4.pmin(leftCentreMin, centre);
@@ -315,22 +326,56 @@ function partition(stats: usize, start: i32, count: i32, bins: i32): i32 {
       leftWidest = f32x4.pmax(leftWidest, f32x4.sub(hi, lo));
       i += 32;
       ti += 4;
-    } else {
+    }
+    if (!foundRight) break;
+    // i holds a reference going right (classified, not yet gathered).
+    let leftLo = f32x4.splat(0),
+      leftHi = f32x4.splat(0);
+    let foundLeft = false;
+    while (j > i) {
+      const lo = v128.load(j);
+      const hi = v128.load(j, 16);
+      const goesLeft = binned ? (i32x4.bitmask(i32x4.gt_s(binOf(lo, hi, centreMin, scale, last), plane)) & axisBit) == 0 : isBig(lo, hi, half);
+      if (goesLeft) {
+        leftLo = lo;
+        leftHi = hi;
+        foundLeft = true;
+        break;
+      }
+      const centre = f32x4.add(lo, hi);
       rightMin = f32x4.pmin(rightMin, lo);
       rightMax = f32x4.pmax(rightMax, hi);
       rightCentreMin = f32x4.pmin(rightCentreMin, centre);
       rightCentreMax = f32x4.pmax(rightCentreMax, centre);
       rightWidest = f32x4.pmax(rightWidest, f32x4.sub(hi, lo));
-      v128.store(i, v128.load(j));
-      v128.store(i, v128.load(j, 16), 16);
-      v128.store(j, lo);
-      v128.store(j, hi, 16);
-      const t = load<u32>(ti);
-      store<u32>(ti, load<u32>(tj));
-      store<u32>(tj, t);
       j -= 32;
       tj -= 4;
     }
+    // The reference at i goes right either way.
+    const rightCentre = f32x4.add(rightLo, rightHi);
+    rightMin = f32x4.pmin(rightMin, rightLo);
+    rightMax = f32x4.pmax(rightMax, rightHi);
+    rightCentreMin = f32x4.pmin(rightCentreMin, rightCentre);
+    rightCentreMax = f32x4.pmax(rightCentreMax, rightCentre);
+    rightWidest = f32x4.pmax(rightWidest, f32x4.sub(rightHi, rightLo));
+    if (!foundLeft) break;
+    const leftCentre = f32x4.add(leftLo, leftHi);
+    leftMin = f32x4.pmin(leftMin, leftLo);
+    leftMax = f32x4.pmax(leftMax, leftHi);
+    leftCentreMin = f32x4.pmin(leftCentreMin, leftCentre);
+    leftCentreMax = f32x4.pmax(leftCentreMax, leftCentre);
+    leftWidest = f32x4.pmax(leftWidest, f32x4.sub(leftHi, leftLo));
+    v128.store(i, leftLo);
+    v128.store(i, leftHi, 16);
+    v128.store(j, rightLo);
+    v128.store(j, rightHi, 16);
+    const t = load<u32>(ti);
+    store<u32>(ti, load<u32>(tj));
+    store<u32>(tj, t);
+    i += 32;
+    ti += 4;
+    j -= 32;
+    tj -= 4;
   }
   storeStats(LEFT_STATS, leftMin, leftMax, leftCentreMin, leftCentreMax, leftWidest);
   storeStats(RIGHT_STATS, rightMin, rightMax, rightCentreMin, rightCentreMax, rightWidest);
