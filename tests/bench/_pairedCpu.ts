@@ -16,6 +16,8 @@
  *   fresh peer timing beside it, so no contender is compared to a peer timed minutes away.
  */
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** Process CPU time (user + system), milliseconds. */
 export const cpuMs = (): number => {
@@ -35,6 +37,16 @@ export function threadCpuMs(): number | null {
     return null;
   }
 }
+
+/**
+ * A full garbage collection, for a hook run untimed before each timed run: in one process, a contender
+ * that allocates a lot (three-mesh-bvh's build) otherwise leaves a collection to land in whichever run
+ * comes next, its peer's included. gc is exposed at run time, so `npx tsx` needs no flag.
+ */
+export const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
 
 type TimingLoop = (run: () => void, repeats: number, clock: () => number) => number;
 

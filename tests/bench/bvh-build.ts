@@ -29,7 +29,7 @@ import { Random } from '../../src/math/random';
 import { castRays, type RayBatch, type RayHits } from '../../src/query/rays/index';
 import { loadSimdRays, simdRaysUnavailableReason } from '../../src/query/rays/simdRays';
 import { generateTerrain, terrainMaterialInput, type TerrainMesh } from '../../src/terrain/index';
-import { median, pairedCpu, timed, type PairTimes } from './_pairedCpu';
+import { collectGarbage, median, pairedCpu, timed, type PairTimes } from './_pairedCpu';
 import { incoherentRays } from './_raySets';
 import { BenchReport, pairedRow } from './_report';
 
@@ -62,9 +62,20 @@ interface Pairs {
   times: PairTimes;
 }
 
-/** `prepareOurs` / `preparePeer` run untimed before each timed run of that side (fresh inputs, uploads). */
+/**
+ * `prepareOurs` / `preparePeer` run untimed before each timed run of that side (fresh inputs, uploads),
+ * followed by a full collection, so neither side is billed for a collection of the other's garbage.
+ */
 function pairs(ours: () => void, peer: () => void, prepareOurs: () => void = () => {}, preparePeer: () => void = prepareOurs): Pairs {
-  const times = pairedCpu(timed(ours.name, ours), timed(peer.name, peer), { pairs: PAIRS, beforeOurs: prepareOurs, beforePeer: preparePeer });
+  const beforeOurs = (): void => {
+    prepareOurs();
+    collectGarbage();
+  };
+  const beforePeer = (): void => {
+    preparePeer();
+    collectGarbage();
+  };
+  const times = pairedCpu(timed(ours.name, ours), timed(peer.name, peer), { pairs: PAIRS, beforeOurs, beforePeer });
   return { oursMs: median(times.oursMs), peerMs: median(times.peerMs), ratios: times.oursMs.map((o, k) => times.peerMs[k]! / o), times };
 }
 
