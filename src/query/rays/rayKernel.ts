@@ -77,7 +77,7 @@ export interface SimdCastOptions {
   /** Mode 'all': where the hits go (emptied first; hits past its capacity are counted in `dropped`). */
   allHits: AllHitsList;
   doubleSided: boolean;
-  /** Cast big batches in the Morton order of their origins (rayOrder.ts); results are the same. */
+  /** Cast big batches in the order of where the rays cross the scene (rayOrder.ts); results are the same. */
   reorder: boolean;
   /**
    * 0: each ray walks the tree by itself. n ≥ 1 (or Infinity: the whole cast): the batched walk, n rays
@@ -134,7 +134,7 @@ interface Layout {
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
  * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
- * of nodes; big batches are staged in the Morton order of their origins, rayOrder.ts, and their hits
+ * of nodes; big batches are staged in the order of where the rays cross the scene, rayOrder.ts, and their hits
  * put back in the caller's order); the walk itself touches only module memory. The memory only grows; every
  * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
  */

@@ -42,7 +42,7 @@ export interface RayPoolCastOptions {
   doubleSided: boolean;
   /** Collision filter, as for castRays; MASK_ALL keeps everything. */
   filter: number;
-  /** Cast big batches in the Morton order of their origins (results are the same). */
+  /** Cast big batches in the order of where the rays cross the scene (rayOrder.ts; results are the same). */
   reorder: boolean;
   /** Whether the calling thread casts chunks too (default true); it always finishes what workers leave. */
   mainThread: boolean;
@@ -95,7 +95,7 @@ interface PoolLayout {
  *   the BVH's copy (rayScene.ts) | ray staging: origins, directions, tMax, hit t, hit triangle for
  *   rayCapacity rays | one chunk record per chunk (rayChunks.ts)
  *
- * The BVH is copied in once per tree revision, the rays once per cast (in Morton order for big batches,
+ * The BVH is copied in once per tree revision, the rays once per cast (in rayOrder.ts' order for big batches,
  * as the single-thread kernel does, hits put back in the caller's order). Each ray is cast by the same
  * walk as in the single-thread kernel (rayKernel.ts), so hits, distances and triangle ids are bit for
  * bit the same whatever the thread count; counters are summed per chunk.
@@ -220,7 +220,7 @@ export class RayPool extends PooledKernel<SharedRayExports> {
     return { bvh, job, order: null, staging, cast, count };
   }
 
-  /** Copies the rays into the shared memory (in Morton order for big batches). */
+  /** Copies the rays into the shared memory (in rayOrder.ts' order for big batches). */
   private stage(staged: StagedCast, rays: RayBatch, options: Partial<RayPoolCastOptions>): void {
     staged.order = stageRays(this.rayOrder, staged.bvh, rays, options.reorder ?? true, this.threads.memory.buffer, staged.staging);
   }

@@ -13,13 +13,13 @@ import type { RayBatch, RayHits } from './rayTypes';
  *
  *   origins (3 × f32 per ray) | directions (3 × f32) | tMax (f32) | hit t (f32) | hit triangle (i32)
  *
- * for `capacity` rays from `at`. Big batches are staged in the Morton order of their origins (rayOrder.ts)
+ * for `capacity` rays from `at`. Big batches are staged in the order of where the rays cross the scene (rayOrder.ts)
  * and their hits put back in the caller's order.
  */
 
 /** Bytes per staged ray: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
 export const STAGED_RAY_BYTES = 36;
-/** Below this many rays the Morton sort costs more than it saves. */
+/** Below this many rays the sort costs more than it saves. */
 export const REORDER_MIN_RAYS = 1024;
 /** Flag bits of the kernels' casts (src/platform/assembly/rays/rayBatch.ts). */
 const FLAG_DOUBLE_SIDED = 1;
@@ -80,7 +80,7 @@ export function kernelCast(bvh: BVH, options: { mode?: unknown; doubleSided?: un
 }
 
 /**
- * Copies the batch into the staging area of `buffer`, in Morton order when `reorder` is asked for and
+ * Copies the batch into the staging area of `buffer`, in rayOrder.ts' order when `reorder` is asked for and
  * the batch is big enough; returns that order (null: the caller's order).
  */
 export function stageRays(
@@ -96,8 +96,7 @@ export function stageRays(
   const directions = new Float32Array(buffer, staging.directions, 3 * count);
   const tMaxs = new Float32Array(buffer, staging.tMaxs, count);
   if (reorder && count >= REORDER_MIN_RAYS) {
-    const frame = bvh.quantized!.rootFrame;
-    return rayOrder.sort(rays, count, frame[0]!, frame[2]!, frame[3]! - frame[0]!, frame[5]! - frame[2]!, origins, directions, tMaxs);
+    return rayOrder.sort(rays, count, bvh.quantized!.rootFrame, origins, directions, tMaxs);
   }
   origins.set(rays.origins.subarray(0, 3 * count));
   directions.set(rays.directions.subarray(0, 3 * count));

@@ -172,7 +172,7 @@ describe('WebAssembly SIMD rays against the TypeScript walk and brute force', ()
     expect(counters.nodesVisited).toBe(0);
   });
 
-  it('casting a big batch in Morton order of its origins changes nothing but speed (seed 210)', () => {
+  it('casting a big batch in the order of where its rays cross the scene changes nothing but speed (seed 210)', () => {
     const bvh = buildBVH(terrain.positions, terrain.indices);
     const rays = randomRays(210, 5000, meshBounds(terrain.positions));
     const sorted = emptyHits(rays.count);
