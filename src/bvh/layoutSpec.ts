@@ -51,6 +51,13 @@ export const TRIANGLE_GROUP_BYTES = 144;
 export const TRIANGLE_CORNER_BYTES = 48;
 export const TRIANGLE_AXIS_BYTES = 16;
 
+// The ray kernels' cast order (src/query/rays/rayOrder.ts): a 14-bit key per ray, at most 10 of its
+// bits on one axis, and the header the kernel reads it by: frame min, max, cells per unit (f32x4
+// each), last cell (i32x4), the y and z bit tables' offsets from the x table (i32 × 2), then the tables.
+export const RAY_ORDER_KEYS = 16384;
+export const RAY_ORDER_AXIS_BITS = 10;
+export const RAY_ORDER_HEADER_BYTES = 80;
+
 /** A kernel's traversal stack entry: entry distance (f32) and node index (i32). */
 export const KERNEL_STACK_ENTRY_BYTES = 8;
 
@@ -78,6 +85,9 @@ export const LAYOUT_TYPES = {
   TRIANGLE_CORNER_BYTES: 'usize',
   TRIANGLE_AXIS_BYTES: 'usize',
   KERNEL_STACK_ENTRY_BYTES: 'usize',
+  RAY_ORDER_KEYS: 'usize',
+  RAY_ORDER_AXIS_BITS: 'usize',
+  RAY_ORDER_HEADER_BYTES: 'usize',
 } as const;
 
 export type LayoutName = keyof typeof LAYOUT_TYPES;

@@ -9,11 +9,12 @@
  */
 
 import type { ChunkJob, ChunkRunner } from '../../platform/chunkClaims';
+import type { RayOrderExports } from './rayOrder';
 
 export const CHUNK_RECORD_BYTES = 32;
 
 /** The exports of raysShared.wasm. */
-export interface SharedRayExports {
+export interface SharedRayExports extends RayOrderExports {
   heapBase(): number;
   threadAreaBytes(): number;
   beginCast(

@@ -9,13 +9,23 @@ import { alignTo, growMemoryTo } from '../../platform/moduleMemory';
 import type { LeafGroups } from './rayLeafGroups';
 import { rewriteRayNodePlanes } from './rayNodeRecords';
 import { planRayScene, writeRayScene } from './rayScene';
-import { RayOrder } from './rayOrder';
-import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits, type KernelCast, type RayStaging } from './rayStaging';
+import { RayOrder, type RayOrderExports } from './rayOrder';
+import {
+  STAGED_RAY_BYTES,
+  castsInOrder,
+  kernelCast,
+  rayOrderScratchAt,
+  rayStagingAt,
+  stageRays,
+  unstageHits,
+  type KernelCast,
+  type RayStaging,
+} from './rayStaging';
 import { rayBatchCounters, type QueryCounters } from '../counters';
 import type { AllHitsList, RayBatch, RayHits } from './rayTypes';
 
 /** The exports of the compiled ray kernel (src/platform/assembly/rays/castRays.ts). */
-interface RayKernelExports {
+interface RayKernelExports extends RayOrderExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   countersNodes(): number;
@@ -130,12 +140,12 @@ interface Layout {
  *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
  *            child words) | triangles leaf by leaf in whole groups of four (rayLeafGroups.ts), structure
  *            of arrays (144 B per group: nine f32x4 rows ax … cz) | the caller's triangle id per lane of
- *            each group (i32, −1 unused) | that triangle's collision mask per lane (u32, 0 unused) | ray staging: origins, directions, tMax, hit t, hit triangle for `rayCapacity` rays
+ *            each group (i32, −1 unused) | that triangle's collision mask per lane (u32, 0 unused) | ray staging (rayStaging.ts) for `rayCapacity` rays
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
  * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
- * of nodes; big batches are staged in the order of where the rays cross the scene, rayOrder.ts, and their hits
- * put back in the caller's order); the walk itself touches only module memory. The memory only grows; every
+ * of nodes; big batches are sorted here by orderRays into the order of where the rays cross the scene, rayOrder.ts,
+ * and their hits put back in the caller's order); the walk itself touches only module memory. The memory only grows; every
  * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
  */
 export class SimdRayKernel {
@@ -248,12 +258,11 @@ export class SimdRayKernel {
       this.ensureMemory(layout.rays + STAGED_RAY_BYTES * rayCapacity);
       layout = this.layout = { ...layout, rayCapacity, staging: rayStagingAt(layout.rays, rayCapacity) };
     }
-    const capacity = layout.rayCapacity;
     // The batched walk's work areas follow the staging area (batchWalk.ts): ray records, batch stack,
     // four child lists, then the arena of pending lists; a ray walking alone uses the traversal stack.
     const batchSize = Math.max(1, Math.min(batch, count));
     const pending = layout.stackBytes / STACK_ENTRY_BYTES;
-    const records = alignTo(layout.rays + STAGED_RAY_BYTES * capacity, 64);
+    const records = alignTo(layout.staging.end, 64);
     const batchStack = batch > 0 ? records + this.exports.rayRecordBytes() * batchSize : 0;
     const children = batchStack + BATCH_ENTRY_BYTES * pending;
     const arena = children + 4 * LIST_ELEMENT_BYTES * batchSize;
@@ -263,11 +272,15 @@ export class SimdRayKernel {
       this.ensureMemory(records + 12 * allHits.capacity);
       this.exports.setAllHitsList(records, allHits.capacity);
     }
+    // A sorted cast's scratch comes last (the list names rays by their staged index: all-hits casts
+    // keep the caller's order).
+    const sorted = allHits === null && castsInOrder(options.reorder ?? true, count);
+    const scratch = sorted ? rayOrderScratchAt(alignTo(batch > 0 ? arena + LIST_ELEMENT_BYTES * batchSize * pending : records, 64), count) : null;
+    if (scratch !== null) this.ensureMemory(scratch.end);
     const staging = layout.staging;
     const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
     const buffer = this.exports.memory.buffer;
-    // The list names rays by their staged index: all-hits casts keep the caller's order.
-    const order = stageRays(this.rayOrder, bvh, rays, allHits === null && (options.reorder ?? true), buffer, staging);
+    stageRays(this.rayOrder, this.exports, bvh.quantized!.rootFrame, rays, scratch, buffer, staging);
     const invalidRays =
       batch > 0
         ? this.exports.castRaysBatched(
@@ -294,7 +307,7 @@ export class SimdRayKernel {
             filter,
           )
         : this.castAlone(layout, nodeCount, staging, count, flags, filter);
-    unstageHits(order, count, buffer, staging, hits);
+    unstageHits(this.exports, scratch, count, buffer, staging, hits);
     if (allHits !== null) copyAllHits(allHits, this.exports.allHitsCount(), this.exports.allHitsDropped(), buffer, records);
     const nodesVisited = this.exports.countersNodes();
     // Masked subtrees: children whose box a ray hit but whose mask misses the filter (inner nodes and

@@ -14,7 +14,18 @@ import { checkBuffers } from './rayKernel';
 import { RayOrder } from './rayOrder';
 import { spawnRayWorker } from './rayPoolSpawn';
 import { planRayScene, writeRayScene, type RaySceneLayout } from './rayScene';
-import { STAGED_RAY_BYTES, kernelCast, rayStagingAt, stageRays, unstageHits, type KernelCast, type RayStaging } from './rayStaging';
+import {
+  STAGED_RAY_BYTES,
+  castsInOrder,
+  kernelCast,
+  rayOrderScratchAt,
+  rayStagingAt,
+  stageRays,
+  unstageHits,
+  type KernelCast,
+  type RayOrderScratch,
+  type RayStaging,
+} from './rayStaging';
 import type { RayBatch, RayHits } from './rayTypes';
 
 /** Where the compiled shared-memory kernel lands (npm run build:wasm). */
@@ -149,13 +160,7 @@ export class RayPool extends PooledKernel<SharedRayExports> {
     const staged = this.prepare(bvh, rays, hits, options);
     const caller = rayChunkRunner(this.threads.kernel, staged.job);
     // As in castNow, the workers are told first and wait for the staging (awaitJob).
-    const run = await this.threads.run(
-      staged.job,
-      () => this.stage(staged, rays, options),
-      caller,
-      options.mainThread ?? true,
-      options.fault ?? null,
-    );
+    const run = await this.threads.run(staged.job, () => this.stage(staged, rays), caller, options.mainThread ?? true, options.fault ?? null);
     return this.finish(staged, hits, started, run);
   }
 
@@ -170,7 +175,7 @@ export class RayPool extends PooledKernel<SharedRayExports> {
     const started = performance.now();
     const staged = this.prepare(bvh, rays, hits, options);
     const caller = rayChunkRunner(this.threads.kernel, staged.job);
-    const run = this.threads.runNow(staged.job, () => this.stage(staged, rays, options), caller, options.fault ?? null);
+    const run = this.threads.runNow(staged.job, () => this.stage(staged, rays), caller, options.fault ?? null);
     return this.finish(staged, hits, started, run);
   }
 
@@ -186,6 +191,11 @@ export class RayPool extends PooledKernel<SharedRayExports> {
       growSharedMemoryTo(this.threads.memory, stagingEnd(layout.rays, rayCapacity), this.threads.maximumPages);
       layout = this.layout = { ...layout, rayCapacity };
     }
+    // A sorted cast's scratch lies past the chunk records, so small casts never need its memory.
+    const scratch = castsInOrder(options.reorder ?? true, count)
+      ? rayOrderScratchAt(alignTo(stagingEnd(layout.rays, layout.rayCapacity), 64), count)
+      : null;
+    if (scratch !== null) growSharedMemoryTo(this.threads.memory, scratch.end, this.threads.maximumPages);
     const staging = rayStagingAt(layout.rays, layout.rayCapacity);
     const { scene } = layout;
     const chunkSize = chunkSizeFor(count, this.threads.workers + 1, MIN_CHUNK_RAYS, MAX_CHUNK_RAYS, CHUNKS_PER_THREAD);
@@ -217,19 +227,19 @@ export class RayPool extends PooledKernel<SharedRayExports> {
       areaStride: layout.areaStride,
       stackOffset: layout.stackOffset,
     };
-    return { bvh, job, order: null, staging, cast, count };
+    return { bvh, job, scratch, staging, cast, count };
   }
 
   /** Copies the rays into the shared memory (in rayOrder.ts' order for big batches). */
-  private stage(staged: StagedCast, rays: RayBatch, options: Partial<RayPoolCastOptions>): void {
-    staged.order = stageRays(this.rayOrder, staged.bvh, rays, options.reorder ?? true, this.threads.memory.buffer, staged.staging);
+  private stage(staged: StagedCast, rays: RayBatch): void {
+    stageRays(this.rayOrder, this.threads.kernel, staged.bvh.quantized!.rootFrame, rays, staged.scratch, this.threads.memory.buffer, staged.staging);
   }
 
   /** Puts the hits back in the caller's order and sums the chunks' counters. */
   private finish(staged: StagedCast, hits: RayHits, started: number, run: PoolRun): RayPoolCast {
-    const { job, order, staging, cast, count } = staged;
+    const { job, scratch, staging, cast, count } = staged;
     const unstageStart = performance.now();
-    unstageHits(order, count, this.threads.memory.buffer, staging, hits);
+    unstageHits(this.threads.kernel, scratch, count, this.threads.memory.buffer, staging, hits);
     const stagingMs = run.stagedMs + performance.now() - unstageStart;
     const words = new Int32Array(this.threads.memory.buffer);
     const nodesVisited = sumChunkCounter(words, job, 0);
@@ -266,7 +276,8 @@ export class RayPool extends PooledKernel<SharedRayExports> {
 interface StagedCast {
   bvh: BVH;
   job: RayChunkJob;
-  order: Int32Array | null;
+  /** A sorted cast's scratch (rayOrder.ts): the hits come back through it. */
+  scratch: RayOrderScratch | null;
   staging: RayStaging;
   cast: KernelCast;
   count: number;

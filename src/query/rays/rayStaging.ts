@@ -4,7 +4,9 @@ import { MASK_ALL, checkFilter } from '../../bvh/collisionMasks';
 import { QUANTIZED_WORDS_U32 } from '../../bvh/quantizedLayout';
 import { InvalidParameterError } from '../../errors';
 import { filterRejectsSome } from '../walk/maskFilter';
-import { scatterHits, type RayOrder } from './rayOrder';
+import { alignTo } from '../../platform/moduleMemory';
+import { RAY_ORDER_KEYS } from '../../bvh/layoutSpec';
+import { RAY_ORDER_PLAN_BYTES, type RayOrder, type RayOrderExports } from './rayOrder';
 import type { RayBatch, RayHits } from './rayTypes';
 
 /**
@@ -13,8 +15,10 @@ import type { RayBatch, RayHits } from './rayTypes';
  *
  *   origins (3 × f32 per ray) | directions (3 × f32) | tMax (f32) | hit t (f32) | hit triangle (i32)
  *
- * for `capacity` rays from `at`. Big batches are staged in the order of where the rays cross the scene (rayOrder.ts)
- * and their hits put back in the caller's order.
+ * for `capacity` rays from `at`. Big batches are copied into an order scratch (rayOrderScratchAt,
+ * placed by the owner past its other work areas, so that small casts never need its memory) and staged
+ * from there by the kernel's orderRays, in the order of where the rays cross the scene (rayOrder.ts);
+ * their hits are put back in the caller's order by its unorderHits.
  */
 
 /** Bytes per staged ray: origin and direction (3 × f32 each), tMax, hit t, hit triangle. */
@@ -44,6 +48,37 @@ export function rayStagingAt(at: number, capacity: number): RayStaging {
   const hitT = tMaxs + 4 * capacity;
   const hitTriangle = hitT + 4 * capacity;
   return { origins: at, directions, tMaxs, hitT, hitTriangle, end: hitTriangle + 4 * capacity };
+}
+
+/**
+ * Byte addresses of the scratch a sorted cast of `count` rays needs: the rays as the caller gave
+ * them (origins, directions, tMax; the hits in the caller's order take their place at the end), keys
+ * (u32), the order (i32), the order's plan (rayOrder.ts) and its counts (i32 per key).
+ */
+export interface RayOrderScratch {
+  givenOrigins: number;
+  givenDirections: number;
+  givenTMaxs: number;
+  keys: number;
+  order: number;
+  plan: number;
+  counts: number;
+  end: number;
+}
+
+export function rayOrderScratchAt(at: number, count: number): RayOrderScratch {
+  const givenDirections = at + 12 * count;
+  const givenTMaxs = givenDirections + 12 * count;
+  const keys = givenTMaxs + 4 * count;
+  const order = keys + 4 * count;
+  const plan = alignTo(order + 4 * count, 16);
+  const counts = plan + RAY_ORDER_PLAN_BYTES;
+  return { givenOrigins: at, givenDirections, givenTMaxs, keys, order, plan, counts, end: counts + 4 * RAY_ORDER_KEYS };
+}
+
+/** Whether a cast of `count` rays is staged in cast order (rayOrder.ts). */
+export function castsInOrder(reorder: boolean, count: number): boolean {
+  return reorder && count >= REORDER_MIN_RAYS;
 }
 
 /** What a cast's options become for a kernel: its flag word and whether a filter cuts the root. */
@@ -80,37 +115,45 @@ export function kernelCast(bvh: BVH, options: { mode?: unknown; doubleSided?: un
 }
 
 /**
- * Copies the batch into the staging area of `buffer`, in rayOrder.ts' order when `reorder` is asked for and
- * the batch is big enough; returns that order (null: the caller's order).
+ * Copies the batch into the staging area of `buffer`: as given, or, with an order scratch (see
+ * castsInOrder), sorted by the kernel into rayOrder.ts' order. frame: the scene's root frame (min x,
+ * y, z, max x, y, z).
  */
 export function stageRays(
   rayOrder: RayOrder,
-  bvh: BVH,
+  kernel: RayOrderExports,
+  frame: ArrayLike<number>,
   rays: RayBatch,
-  reorder: boolean,
+  scratch: RayOrderScratch | null,
   buffer: ArrayBufferLike,
   staging: RayStaging,
-): Int32Array | null {
+): void {
   const count = rays.count;
-  const origins = new Float32Array(buffer, staging.origins, 3 * count);
-  const directions = new Float32Array(buffer, staging.directions, 3 * count);
-  const tMaxs = new Float32Array(buffer, staging.tMaxs, count);
-  if (reorder && count >= REORDER_MIN_RAYS) {
-    return rayOrder.sort(rays, count, bvh.quantized!.rootFrame, origins, directions, tMaxs);
-  }
-  origins.set(rays.origins.subarray(0, 3 * count));
-  directions.set(rays.directions.subarray(0, 3 * count));
-  tMaxs.set(rays.tMax.subarray(0, count));
-  return null;
+  new Float32Array(buffer, scratch?.givenOrigins ?? staging.origins, 3 * count).set(rays.origins.subarray(0, 3 * count));
+  new Float32Array(buffer, scratch?.givenDirections ?? staging.directions, 3 * count).set(rays.directions.subarray(0, 3 * count));
+  new Float32Array(buffer, scratch?.givenTMaxs ?? staging.tMaxs, count).set(rays.tMax.subarray(0, count));
+  if (scratch === null) return;
+  rayOrder.plan(frame, buffer, scratch.plan);
+  const { givenOrigins, givenDirections, givenTMaxs, plan, keys, counts, order } = scratch;
+  kernel.orderRays(givenOrigins, givenDirections, givenTMaxs, count, plan, keys, counts, order, staging.origins, staging.directions, staging.tMaxs);
 }
 
 /** Copies the staged hits of `count` rays into the caller's buffers, in the caller's order. */
-export function unstageHits(order: Int32Array | null, count: number, buffer: ArrayBufferLike, staging: RayStaging, hits: RayHits): void {
-  const t = new Float32Array(buffer, staging.hitT, count);
-  const triangle = new Int32Array(buffer, staging.hitTriangle, count);
-  if (order !== null) scatterHits(order, count, t, triangle, hits.t, hits.triangle);
-  else {
-    hits.t.set(t);
-    hits.triangle.set(triangle);
+export function unstageHits(
+  kernel: RayOrderExports,
+  scratch: RayOrderScratch | null,
+  count: number,
+  buffer: ArrayBufferLike,
+  staging: RayStaging,
+  hits: RayHits,
+): void {
+  let { hitT, hitTriangle } = staging;
+  if (scratch !== null) {
+    // The caller's rays as given are no longer needed: their place takes the hits in the caller's order.
+    kernel.unorderHits(scratch.order, count, hitT, hitTriangle, scratch.givenOrigins, scratch.givenOrigins + 4 * count);
+    hitT = scratch.givenOrigins;
+    hitTriangle = scratch.givenOrigins + 4 * count;
   }
+  hits.t.set(new Float32Array(buffer, hitT, count));
+  hits.triangle.set(new Int32Array(buffer, hitTriangle, count));
 }

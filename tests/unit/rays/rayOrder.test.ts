@@ -1,16 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/math/random';
-import { RayOrder } from '../../../src/query/rays/rayOrder';
+import { alignTo } from '../../../src/platform/moduleMemory';
+import { RayOrder, type RayOrderExports } from '../../../src/query/rays/rayOrder';
+import { rayOrderScratchAt, rayStagingAt, stageRays, unstageHits } from '../../../src/query/rays/rayStaging';
 import type { RayBatch } from '../../../src/query/rays/rayTypes';
+
+const wasm = readFileSync(fileURLToPath(new URL('../../../src/platform/generated/rays.wasm', import.meta.url)));
+const kernel = new WebAssembly.Instance(new WebAssembly.Module(wasm), {}).exports as unknown as RayOrderExports & {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+};
 
 function batch(count: number): RayBatch {
   return { count, origins: new Float32Array(3 * count), directions: new Float32Array(3 * count), tMax: new Float32Array(count).fill(Infinity) };
 }
 
-function sortBatch(rays: RayBatch, frame: number[]): { order: Int32Array; staged: RayBatch } {
-  const staged = batch(rays.count);
-  const order = new RayOrder().sort(rays, rays.count, frame, staged.origins, staged.directions, staged.tMax);
-  return { order: order.subarray(0, rays.count), staged };
+/** Stages the batch as the kernels do (stageRays): the order, and the staged rays read back. */
+function sortBatch(rays: RayBatch, frame: number[]): { order: Int32Array; staged: RayBatch; unstage: (t: Float32Array) => Float32Array } {
+  const count = rays.count;
+  const staging = rayStagingAt(alignTo(kernel.heapBase(), 64), count);
+  const scratch = rayOrderScratchAt(alignTo(staging.end, 64), count);
+  const pages = Math.ceil((scratch.end - kernel.memory.buffer.byteLength) / 65536);
+  if (pages > 0) kernel.memory.grow(pages);
+  const buffer = kernel.memory.buffer;
+  stageRays(new RayOrder(), kernel, frame, rays, scratch, buffer, staging);
+  const staged: RayBatch = {
+    count,
+    origins: new Float32Array(buffer, staging.origins, 3 * count).slice(),
+    directions: new Float32Array(buffer, staging.directions, 3 * count).slice(),
+    tMax: new Float32Array(buffer, staging.tMaxs, count).slice(),
+  };
+  const order = new Int32Array(buffer, scratch.order, count).slice();
+  // Hits in cast order back to the caller's (unorderHits): t = the cast position.
+  const unstage = (t: Float32Array): Float32Array => {
+    new Float32Array(buffer, staging.hitT, count).set(t);
+    new Int32Array(buffer, staging.hitTriangle, count).fill(7);
+    const hits = { t: new Float32Array(count), triangle: new Int32Array(count) };
+    unstageHits(kernel, scratch, count, buffer, staging, hits);
+    expect(hits.triangle.every((x) => x === 7)).toBe(true);
+    return hits.t;
+  };
+  return { order, staged, unstage };
 }
 
 /** The order is a permutation and the staged rays are the caller's, bit for bit, at their places. */
@@ -85,8 +117,10 @@ describe('RayOrder: the cast order of a big batch', () => {
       rays.directions.set(ray.slice(3, 6), 3 * k);
       rays.tMax[k] = ray[6]!;
     });
-    const { order, staged } = sortBatch(rays, frame);
+    const { order, staged, unstage } = sortBatch(rays, frame);
     expectPermutationStaged(rays, order, staged);
+    const back = unstage(Float32Array.from(order, (_, at) => at));
+    for (let at = 0; at < rays.count; at++) expect(back[order[at]!]).toBe(at);
     // A flat frame, a frame of zero extent, and a NaN frame.
     for (const other of [
       [0, 0, 0, 100, 0, 100],

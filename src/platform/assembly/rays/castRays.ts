@@ -32,6 +32,7 @@
 
 import { listCount, listDropped, trianglesTested } from './leafTest';
 export { setAllHitsList } from './leafTest';
+export { orderRays, unorderHits } from './rayOrder';
 import { nodesVisited } from './rayWalk';
 import { batchRecord, setBatchWalk, walkBatch } from './batchWalk';
 import { RAY_STATE_BYTES, STACK } from './rayState';

@@ -11,6 +11,8 @@ import { nodesVisited, setThreadScratch } from './rayWalk';
 import { FLAG_FILTERED, invalid, setRange, startCast, walkRaysAlone } from './rayBatch';
 import { RAY_STATE_BYTES, STACK } from './rayState';
 import { subtreesMasked, trianglesMasked } from './filter';
+// The calling thread stages a big batch in cast order in the shared memory, as the single-thread kernel does.
+export { orderRays, unorderHits } from './rayOrder';
 
 // This instance's ray record (a thread's work area, placed by the caller).
 let state: usize = 0;
