@@ -104,7 +104,8 @@ interface PoolLayout {
  *
  *   one work area per thread slot, 0 … MAX_POOL_WORKERS (ray record, hit scratch, traversal stack) |
  *   the BVH's copy (rayScene.ts) | ray staging: origins, directions, tMax, hit t, hit triangle for
- *   rayCapacity rays | one chunk record per chunk (rayChunks.ts)
+ *   rayCapacity rays | one chunk record per chunk (rayChunks.ts) | a sorted cast's order scratch
+ *   (rayStaging.ts; big batches only)
  *
  * The BVH is copied in once per tree revision, the rays once per cast (in rayOrder.ts' order for big batches,
  * as the single-thread kernel does, hits put back in the caller's order). Each ray is cast by the same
