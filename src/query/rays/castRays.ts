@@ -13,6 +13,11 @@ import { workspaceFor } from './rayWorkspace';
 import { traverseFloat } from './traverseFloat';
 import { traverseQuantized } from './traverseQuantized';
 import { isValidRay } from './validRay';
+import { CastOrder } from './rayOrder';
+import { castsInOrder } from './rayStaging';
+
+/** The reference walk's cast order for big batches (rayOrder.ts). */
+const castOrder = new CastOrder();
 
 export { isValidRay } from './validRay';
 
@@ -103,8 +108,13 @@ function castReference(bvh: BVH, rays: RayBatch, hits: RayHits, resolved: CastOp
   const quantized = bvh.quantized;
   const float = bvh.float;
   const useQuantized = resolved.layout === 'quantized';
+  // Big batches in the order of where the rays cross the scene, as the SIMD kernel casts them (same
+  // hits, warmer caches); all-hits lists keep the caller's order.
+  const order =
+    quantized !== null && mode !== MODE_ALL && castsInOrder(true, rays.count) ? castOrder.order(rays, rays.count, quantized.rootFrame) : null;
 
-  for (let ray = 0; ray < rays.count; ray++) {
+  for (let k = 0; k < rays.count; k++) {
+    const ray = order === null ? k : order[k]!;
     const r3 = 3 * ray;
     const ox = origins[r3]!,
       oy = origins[r3 + 1]!,

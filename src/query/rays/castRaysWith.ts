@@ -15,6 +15,11 @@ import { MODE_ANY, MODE_CLOSEST, type CastOptions, type RayBatch, type RayHits, 
 import { sortingCode } from './sorting';
 import { StrategyWorkspace } from './strategyWorkspace';
 import { traverseWideFloat, traverseWideQuantized } from './wideTraverse';
+import { CastOrder } from './rayOrder';
+import { castsInOrder } from './rayStaging';
+
+/** The one-ray-at-a-time strategies' cast order for big batches (rayOrder.ts), as the reference walk's. */
+const castOrder = new CastOrder();
 
 /** Batches: below a node reached by fewer rays than this, each finishes the subtree alone (CastOptions.aloneBelow). */
 const DEFAULT_ALONE_BELOW = 4;
@@ -174,7 +179,9 @@ export function castWithStrategy(bvh: BVH, rays: RayBatch, hits: RayHits, strate
     const binary = state.binary;
     const quantized = strategy.layout === 'quantized';
     const rayData = single.rayData;
-    for (let ray = 0; ray < rays.count; ray++) {
+    const order = bvh.quantized !== null && castsInOrder(true, rays.count) ? castOrder.order(rays, rays.count, bvh.quantized.rootFrame) : null;
+    for (let k = 0; k < rays.count; k++) {
+      const ray = order === null ? k : order[k]!;
       const r3 = 3 * ray;
       const ox = origins[r3]!,
         oy = origins[r3 + 1]!,

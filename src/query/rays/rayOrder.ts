@@ -47,36 +47,34 @@ export interface RayOrderExports {
 
 export class RayOrder {
   /** The frame and memory the plan in memory was written for (rewritten when either changes). */
-  private readonly plannedFrame = new Float64Array(6).fill(NaN);
-  private plannedBuffer: ArrayBufferLike | null = null;
-  private plannedAt = -1;
+  private readonly plannedFrame = new Float64Array(6);
+  private bits: { count: number[]; tables: Uint32Array[] } | null = null;
 
   /**
    * Writes the plan for `frame` (the scene's min x, y, z, max x, y, z) at `at` in `buffer`
-   * (RAY_ORDER_PLAN_BYTES, 16-byte aligned), unless that plan is there already.
+   * (RAY_ORDER_PLAN_BYTES, 16-byte aligned). Written for every sorted cast: other work areas of the
+   * kernel's memory may have used the place since (a few hundred bytes to copy); the bit tables are
+   * computed again only when the frame changes.
    */
   plan(frame: ArrayLike<number>, buffer: ArrayBufferLike, at: number): void {
     const known = this.plannedFrame;
-    let same = this.plannedBuffer === buffer && this.plannedAt === at;
+    let same = this.bits !== null;
     for (let k = 0; k < 6; k++) if (!Object.is(known[k], frame[k])) same = false;
-    if (same) return;
-    for (let k = 0; k < 6; k++) known[k] = frame[k]!;
-    this.plannedBuffer = buffer;
-    this.plannedAt = at;
-    const extents = [0, 1, 2].map((axis) => {
-      const extent = frame[axis + 3]! - frame[axis]!;
-      return extent > 0 && extent < Infinity ? extent : 0;
-    });
-    const bits = splitKeyBits(extents);
+    if (!same) {
+      for (let k = 0; k < 6; k++) known[k] = frame[k]!;
+      this.bits = splitKeyBits(frameExtents(frame));
+    }
+    const bits = this.bits!;
+    const extents = frameExtents(frame);
     const header = new Float32Array(buffer, at, RAY_ORDER_HEADER_BYTES / 4);
     const words = new Int32Array(buffer, at, RAY_ORDER_HEADER_BYTES / 4);
     header.fill(0);
     for (let axis = 0; axis < 3; axis++) {
       const cells = 1 << bits.count[axis]!;
-      const finite = Number.isFinite(frame[axis]!) && extents[axis]! > 0;
-      header[axis] = finite ? frame[axis]! : 0;
-      header[4 + axis] = finite ? frame[axis + 3]! : 0;
-      header[8 + axis] = finite ? cells / extents[axis]! : 0;
+      // The span is clipped to the frame as it is; an axis with no extent gets no cells.
+      header[axis] = Number.isFinite(frame[axis]!) ? frame[axis]! : 0;
+      header[4 + axis] = Number.isFinite(frame[axis + 3]!) ? frame[axis + 3]! : 0;
+      header[8 + axis] = extents[axis]! > 0 ? cells / extents[axis]! : 0;
       words[12 + axis] = cells - 1;
     }
     const sizes = bits.tables.map((table) => table.length);
@@ -88,6 +86,14 @@ export class RayOrder {
       tableAt += 4 * table.length;
     }
   }
+}
+
+/** The frame's extent per axis, 0 where it is not a positive finite length (or its corners are not finite). */
+function frameExtents(frame: ArrayLike<number>): number[] {
+  return [0, 1, 2].map((axis) => {
+    const extent = frame[axis + 3]! - frame[axis]!;
+    return extent > 0 && extent < Infinity && Number.isFinite(frame[axis]!) ? extent : 0;
+  });
 }
 
 /**
@@ -117,4 +123,90 @@ export function splitKeyBits(extents: number[]): { count: number[]; tables: Uint
     return table;
   });
   return { count, tables };
+}
+
+/**
+ * The same order for the TypeScript walks, which read the caller's rays where they are: only the
+ * permutation, by the same key computed in float64 (it may differ from the kernel's float32 key near a
+ * cell boundary, which moves a ray by one cell and changes nothing else). order(…)[k] is the caller's
+ * index of the k-th ray to cast.
+ */
+export class CastOrder {
+  private keys = new Uint32Array(0);
+  private sorted = new Int32Array(0);
+  private readonly counts = new Int32Array(RAY_ORDER_KEYS);
+  private readonly frame = new Float64Array(6).fill(NaN);
+  private tables: Uint32Array[] = [];
+  private readonly scale = [0, 0, 0];
+
+  order(rays: { origins: Float32Array; directions: Float32Array; tMax: Float32Array }, count: number, frame: ArrayLike<number>): Int32Array {
+    this.plan(frame);
+    if (this.sorted.length < count) {
+      this.keys = new Uint32Array(count);
+      this.sorted = new Int32Array(count);
+    }
+    const [tableX, tableY, tableZ] = this.tables as [Uint32Array, Uint32Array, Uint32Array];
+    const lastX = tableX.length - 1,
+      lastY = tableY.length - 1,
+      lastZ = tableZ.length - 1;
+    const f = this.frame;
+    const minX = f[0]!,
+      minY = f[1]!,
+      minZ = f[2]!,
+      maxX = f[3]!,
+      maxY = f[4]!,
+      maxZ = f[5]!;
+    const [scaleX, scaleY, scaleZ] = this.scale as [number, number, number];
+    const { origins, directions, tMax } = rays;
+    const keys = this.keys;
+    const counts = this.counts;
+    counts.fill(0);
+    for (let i = 0; i < count; i++) {
+      const ox = origins[3 * i]!,
+        oy = origins[3 * i + 1]!,
+        oz = origins[3 * i + 2]!;
+      const dx = directions[3 * i]!,
+        dy = directions[3 * i + 1]!,
+        dz = directions[3 * i + 2]!;
+      const nearX = (minX - ox) / dx,
+        farX = (maxX - ox) / dx;
+      const nearY = (minY - oy) / dy,
+        farY = (maxY - oy) / dy;
+      const nearZ = (minZ - oz) / dz,
+        farZ = (maxZ - oz) / dz;
+      const enter = Math.max(0, Math.min(nearX, farX), Math.min(nearY, farY), Math.min(nearZ, farZ));
+      const exit = Math.min(tMax[i]!, Math.max(nearX, farX), Math.max(nearY, farY), Math.max(nearZ, farZ));
+      // NaN (a zero component on a plane) fails the comparison: such a ray sorts by its origin.
+      const t = exit >= enter ? 0.5 * (enter + exit) : 0;
+      const x = (ox + t * dx - minX) * scaleX;
+      const y = (oy + t * dy - minY) * scaleY;
+      const z = (oz + t * dz - minZ) * scaleZ;
+      const key =
+        tableX[x > 0 ? (x < lastX ? x | 0 : lastX) : 0]! |
+        tableY[y > 0 ? (y < lastY ? y | 0 : lastY) : 0]! |
+        tableZ[z > 0 ? (z < lastZ ? z | 0 : lastZ) : 0]!;
+      keys[i] = key;
+      counts[key]!++;
+    }
+    let sum = 0;
+    for (let key = 0; key < RAY_ORDER_KEYS; key++) {
+      const c = counts[key]!;
+      counts[key] = sum;
+      sum += c;
+    }
+    const sorted = this.sorted;
+    for (let i = 0; i < count; i++) sorted[counts[keys[i]!]!++] = i;
+    return sorted;
+  }
+
+  private plan(frame: ArrayLike<number>): void {
+    let same = this.tables.length > 0;
+    for (let k = 0; k < 6; k++) if (!Object.is(this.frame[k], frame[k])) same = false;
+    if (same) return;
+    for (let k = 0; k < 6; k++) this.frame[k] = frame[k]!;
+    const extents = frameExtents(frame);
+    this.tables = splitKeyBits(extents).tables;
+    // A flat or unbounded axis gets no cells: its coordinate is 0 whatever the ray.
+    for (let axis = 0; axis < 3; axis++) this.scale[axis] = extents[axis]! > 0 ? this.tables[axis]!.length / extents[axis]! : 0;
+  }
 }

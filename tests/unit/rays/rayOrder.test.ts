@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/math/random';
 import { alignTo } from '../../../src/platform/moduleMemory';
-import { RayOrder, type RayOrderExports } from '../../../src/query/rays/rayOrder';
+import { CastOrder, RayOrder, type RayOrderExports } from '../../../src/query/rays/rayOrder';
+import { buildBVH } from '../../../src/bvh/index';
+import { castRays } from '../../../src/query/rays/castRays';
+import { createAllHitsList } from '../../../src/query/rays/rayTypes';
+import { loadSimdRays } from '../../../src/query/rays/simdRays';
+import { generateTerrain } from '../../../src/terrain/index';
+import { emptyHits, meshBounds, randomRays } from './raySets';
 import { rayOrderScratchAt, rayStagingAt, stageRays, unstageHits } from '../../../src/query/rays/rayStaging';
 import type { RayBatch } from '../../../src/query/rays/rayTypes';
 
@@ -119,6 +125,8 @@ describe('RayOrder: the cast order of a big batch', () => {
     });
     const { order, staged, unstage } = sortBatch(rays, frame);
     expectPermutationStaged(rays, order, staged);
+    const typescript = new CastOrder().order(rays, rays.count, frame).subarray(0, rays.count);
+    expect([...typescript].sort((a, b) => a - b)).toEqual([...Array(rays.count).keys()]);
     const back = unstage(Float32Array.from(order, (_, at) => at));
     for (let at = 0; at < rays.count; at++) expect(back[order[at]!]).toBe(at);
     // A flat frame, a frame of zero extent, and a NaN frame.
@@ -129,6 +137,8 @@ describe('RayOrder: the cast order of a big batch', () => {
     ]) {
       const again = sortBatch(rays, other);
       expectPermutationStaged(rays, again.order, again.staged);
+      const typescript = new CastOrder().order(rays, rays.count, other).subarray(0, rays.count);
+      expect([...typescript].sort((a, b) => a - b)).toEqual([...Array(rays.count).keys()]);
     }
   });
 
@@ -140,13 +150,58 @@ describe('RayOrder: the cast order of a big batch', () => {
     ]) {
       const pairs = 2000;
       const rays = crossingPairs(frame, pairs, new Random(11));
-      const { order } = sortBatch(rays, frame);
-      const rank = new Int32Array(rays.count);
-      order.forEach((ray, at) => (rank[ray] = at));
-      let adjacent = 0;
-      for (let p = 0; p < pairs; p++) if (Math.abs(rank[2 * p]! - rank[2 * p + 1]!) <= 2) adjacent++;
-      // By chance (a random order) about 4 / 4000 of the pairs would be this close.
-      expect(adjacent / pairs).toBeGreaterThan(0.8);
+      // The kernel's order, and the TypeScript walks' (the same key in float64).
+      for (const order of [sortBatch(rays, frame).order, new CastOrder().order(rays, rays.count, frame).subarray(0, rays.count)]) {
+        const rank = new Int32Array(rays.count);
+        order.forEach((ray, at) => (rank[ray] = at));
+        let adjacent = 0;
+        for (let p = 0; p < pairs; p++) if (Math.abs(rank[2 * p]! - rank[2 * p + 1]!) <= 2) adjacent++;
+        // By chance (a random order) about 4 / 4000 of the pairs would be this close.
+        expect(adjacent / pairs).toBeGreaterThan(0.8);
+      }
     }
+  });
+
+  it('the TypeScript walks cast a big batch in that order with the hits of one ray at a time (seed 41)', () => {
+    const terrain = generateTerrain({ cells: 24, seed: 41 });
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const rays = randomRays(41, 1500, meshBounds(terrain.positions));
+    for (const options of [{}, { tree: 'binary' as const, sorting: 'precomputed' as const, triangles: 'packed' as const }]) {
+      const batch = emptyHits(rays.count);
+      castRays(bvh, rays, batch, options);
+      const one = emptyHits(1);
+      for (let i = 0; i < rays.count; i++) {
+        const single = {
+          count: 1,
+          origins: rays.origins.subarray(3 * i, 3 * i + 3),
+          directions: rays.directions.subarray(3 * i, 3 * i + 3),
+          tMax: rays.tMax.subarray(i, i + 1),
+        };
+        castRays(bvh, single, one, options);
+        if (!Object.is(one.t[0], batch.t[i]) || one.triangle[0] !== batch.triangle[i])
+          expect({ ray: i, t: batch.t[i], triangle: batch.triangle[i] }).toEqual({ ray: i, t: one.t[0], triangle: one.triangle[0] });
+      }
+    }
+  });
+
+  it('the SIMD kernel sorts big casts the same after an all-hits cast used the memory of the order scratch (seed 43)', async () => {
+    const simd = (await loadSimdRays())!;
+    const terrain = generateTerrain({ cells: 24, seed: 43 });
+    const bvh = buildBVH(terrain.positions, terrain.indices);
+    const rays = randomRays(43, 2000, meshBounds(terrain.positions));
+    const first = emptyHits(rays.count);
+    simd.cast(bvh, rays, first);
+    // The all-hits list lies where the sorted cast's scratch lay: with room for 18,000 hits its t
+    // column starts 72,000 bytes in, where the plan was (after 36 bytes per ray of the 2,000).
+    const allHits = createAllHitsList(18000);
+    simd.cast(bvh, rays, emptyHits(rays.count), { mode: 'all', allHits });
+    expect(allHits.count).toBeGreaterThan(100);
+    const again = emptyHits(rays.count);
+    simd.cast(bvh, rays, again);
+    expect(Array.from(again.triangle)).toEqual(Array.from(first.triangle));
+    expect(Array.from(again.t)).toEqual(Array.from(first.t));
+    const typescript = emptyHits(rays.count);
+    castRays(bvh, rays, typescript);
+    expect(Array.from(again.triangle)).toEqual(Array.from(typescript.triangle));
   });
 });

@@ -60,10 +60,12 @@ export function orderRays(
     const t: f32 = exit >= enter ? <f32>0.5 * (enter + exit) : 0;
     const point = f32x4.add(origin, f32x4.mul(direction, f32x4.splat(t)));
     const cell = i32x4.min_s(i32x4.max_s(i32x4.trunc_sat_f32x4_s(f32x4.mul(f32x4.sub(point, low), scale)), zero), last);
+    // Masked so a key can never index past the counts, whatever the tables hold.
     const key =
-      load<u32>(tableX + ((<usize>i32x4.extract_lane(cell, 0)) << 2)) |
-      load<u32>(tableY + ((<usize>i32x4.extract_lane(cell, 1)) << 2)) |
-      load<u32>(tableZ + ((<usize>i32x4.extract_lane(cell, 2)) << 2));
+      (load<u32>(tableX + ((<usize>i32x4.extract_lane(cell, 0)) << 2)) |
+        load<u32>(tableY + ((<usize>i32x4.extract_lane(cell, 1)) << 2)) |
+        load<u32>(tableZ + ((<usize>i32x4.extract_lane(cell, 2)) << 2))) &
+      (<u32>KEYS - 1);
     store<u32>(keys + ((<usize>i) << 2), key);
     const slot = counts + ((<usize>key) << 2);
     store<i32>(slot, load<i32>(slot) + 1);
