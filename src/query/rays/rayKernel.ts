@@ -140,14 +140,16 @@ interface Layout {
  *            world planes, decoded here once in float64 as the TypeScript walk decodes them, then the
  *            child words) | triangles leaf by leaf in whole groups of four (rayLeafGroups.ts), structure
  *            of arrays (144 B per group: nine f32x4 rows ax … cz) | the caller's triangle id per lane of
- *            each group (i32, −1 unused) | that triangle's collision mask per lane (u32, 0 unused) | ray staging (rayStaging.ts) for `rayCapacity` rays | a cast's work areas: the
- *            batched walk's, an all-hits list, then a sorted cast's order scratch
+ *            each group (i32, −1 unused) | that triangle's collision mask per lane (u32, 0 unused) | ray
+ *            staging (rayStaging.ts) for `rayCapacity` rays | a cast's work areas: the batched walk's,
+ *            an all-hits list, then a sorted cast's order scratch
  *
  * One BVH is resident at a time: it is copied in once, when first cast against, and stays until another
  * BVH is cast against. Rays are staged per cast (28 B in and 8 B out per ray, next to a walk of tens
- * of nodes; big batches are sorted here by orderRays into the order of where the rays cross the scene, rayOrder.ts,
- * and their hits put back in the caller's order); the walk itself touches only module memory. The memory only grows; every
- * typed view is re-made from memory.buffer after a grow (growing detaches the old buffer).
+ * of nodes; big batches are sorted here by orderRays into the order of where the rays cross the scene,
+ * rayOrder.ts, and their hits put back in the caller's order); the walk itself touches only module
+ * memory. The memory only grows; every typed view is re-made from memory.buffer after a grow (growing
+ * detaches the old buffer).
  */
 export class SimdRayKernel {
   private readonly exports: RayKernelExports;
