@@ -12,9 +12,9 @@ import {
   type BuildOptions,
   type RefitReport,
 } from '../../../src/bvh/index';
-import { CHILD_INDEX_MASK } from '../../../src/bvh/childWord';
+import { CHILD_INDEX_MASK, childIndex, childLeafCount } from '../../../src/bvh/childWord';
 import { FLOAT_NODE_WORDS, FLOAT_WORDS_OFFSET } from '../../../src/bvh/floatLayout';
-import { frameOf } from '../../../src/bvh/quantizedLayout';
+import { QUANTIZED_NODE_U32, QUANTIZED_WORDS_U32, frameOf } from '../../../src/bvh/quantizedLayout';
 import { TriangleBoxQuery } from '../../../src/actors/triangleBoxQuery';
 import { WIDE_SORTINGS } from '../../../src/query/rays/sorting';
 import { QUANT_STEP_SCALE } from '../../../src/bvh/quantize';
@@ -504,9 +504,9 @@ describe('a crater dug deeper stroke by stroke re-encodes little', () => {
     let uncovered = 0;
     forEachNodeBox(bvh, (minX, minY, minZ, maxX, maxY, maxZ, _depth, isLeaf, node, slot) => {
       if (!isLeaf) return;
-      const word = q.u32[16 * node + 12 + slot]!;
-      const first = word & CHILD_INDEX_MASK;
-      for (let r = first; r < first + ((word >>> 24) & 15) - 1; r++) {
+      const word = q.u32[QUANTIZED_NODE_U32 * node + QUANTIZED_WORDS_U32 + slot]!;
+      const first = childIndex(word);
+      for (let r = first; r < first + childLeafCount(word); r++) {
         const t = bvh.triangleOrder === null ? r : bvh.triangleOrder[r]!;
         for (let c = 0; c < 3; c++) {
           const v = 3 * bvh.indices[3 * t + c]!;
