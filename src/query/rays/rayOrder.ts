@@ -47,43 +47,55 @@ export interface RayOrderExports {
   unorderHits(order: number, count: number, hitT: number, hitTriangle: number, outT: number, outTriangle: number): void;
 }
 
+/**
+ * The key's code for one frame: per axis the bit table (RayOrder writes it for the kernel, CastOrder
+ * reads it) and the cells per unit of length, computed again only when the frame changes.
+ */
+class KeyCode {
+  readonly frame = new Float64Array(6);
+  tables: [Uint32Array, Uint32Array, Uint32Array] | null = null;
+  /** Cells per unit per axis; 0 for an axis with no extent, whose coordinate is then 0 whatever the ray. */
+  readonly scale = [0, 0, 0];
+
+  /** Makes the code the one of `frame` (the scene's min x, y, z, max x, y, z). */
+  useFrame(frame: ArrayLike<number>): [Uint32Array, Uint32Array, Uint32Array] {
+    let same = this.tables !== null;
+    for (let k = 0; k < 6; k++) if (!Object.is(this.frame[k], frame[k])) same = false;
+    if (same) return this.tables!;
+    for (let k = 0; k < 6; k++) this.frame[k] = frame[k]!;
+    const extents = frameExtents(frame);
+    const tables = splitKeyBits(extents).tables as [Uint32Array, Uint32Array, Uint32Array];
+    for (let axis = 0; axis < 3; axis++) this.scale[axis] = extents[axis]! > 0 ? tables[axis]!.length / extents[axis]! : 0;
+    this.tables = tables;
+    return tables;
+  }
+}
+
 export class RayOrder {
-  /** The frame the bit tables were computed for. */
-  private readonly plannedFrame = new Float64Array(6);
-  private bits: { count: number[]; tables: Uint32Array[] } | null = null;
+  private readonly code = new KeyCode();
 
   /**
    * Writes the plan for `frame` (the scene's min x, y, z, max x, y, z) at `at` in `buffer`
    * (RAY_ORDER_PLAN_BYTES, 16-byte aligned). Written for every sorted cast: other work areas of the
-   * kernel's memory may have used the place since (a few hundred bytes to copy); the bit tables are
-   * computed again only when the frame changes.
+   * kernel's memory may have used the place since (a few hundred bytes to copy).
    */
   plan(frame: ArrayLike<number>, buffer: ArrayBufferLike, at: number): void {
-    const known = this.plannedFrame;
-    let same = this.bits !== null;
-    for (let k = 0; k < 6; k++) if (!Object.is(known[k], frame[k])) same = false;
-    if (!same) {
-      for (let k = 0; k < 6; k++) known[k] = frame[k]!;
-      this.bits = splitKeyBits(frameExtents(frame));
-    }
-    const bits = this.bits!;
-    const extents = frameExtents(frame);
+    const tables = this.code.useFrame(frame);
+    const scale = this.code.scale;
     const header = new Float32Array(buffer, at, RAY_ORDER_HEADER_BYTES / 4);
     const words = new Int32Array(buffer, at, RAY_ORDER_HEADER_BYTES / 4);
     header.fill(0);
     for (let axis = 0; axis < 3; axis++) {
-      const cells = 1 << bits.count[axis]!;
       // The span is clipped to the frame as it is; an axis with no extent gets no cells.
       header[axis] = Number.isFinite(frame[axis]!) ? frame[axis]! : 0;
       header[4 + axis] = Number.isFinite(frame[axis + 3]!) ? frame[axis + 3]! : 0;
-      header[8 + axis] = extents[axis]! > 0 ? cells / extents[axis]! : 0;
-      words[12 + axis] = cells - 1;
+      header[8 + axis] = scale[axis]!;
+      words[12 + axis] = tables[axis]!.length - 1;
     }
-    const sizes = bits.tables.map((table) => table.length);
-    words[16] = 4 * sizes[0]!;
-    words[17] = 4 * (sizes[0]! + sizes[1]!);
+    words[16] = 4 * tables[0].length;
+    words[17] = 4 * (tables[0].length + tables[1].length);
     let tableAt = at + RAY_ORDER_HEADER_BYTES;
-    for (const table of bits.tables) {
+    for (const table of tables) {
       new Uint32Array(buffer, tableAt, table.length).set(table);
       tableAt += 4 * table.length;
     }
@@ -137,28 +149,25 @@ export class CastOrder {
   private keys = new Uint32Array(0);
   private sorted = new Int32Array(0);
   private readonly counts = new Int32Array(RAY_ORDER_KEYS);
-  private readonly frame = new Float64Array(6).fill(NaN);
-  private tables: Uint32Array[] = [];
-  private readonly scale = [0, 0, 0];
+  private readonly code = new KeyCode();
 
   order(rays: { origins: Float32Array; directions: Float32Array; tMax: Float32Array }, count: number, frame: ArrayLike<number>): Int32Array {
-    this.plan(frame);
+    const [tableX, tableY, tableZ] = this.code.useFrame(frame);
     if (this.sorted.length < count) {
       this.keys = new Uint32Array(count);
       this.sorted = new Int32Array(count);
     }
-    const [tableX, tableY, tableZ] = this.tables as [Uint32Array, Uint32Array, Uint32Array];
     const lastX = tableX.length - 1,
       lastY = tableY.length - 1,
       lastZ = tableZ.length - 1;
-    const f = this.frame;
+    const f = this.code.frame;
     const minX = f[0]!,
       minY = f[1]!,
       minZ = f[2]!,
       maxX = f[3]!,
       maxY = f[4]!,
       maxZ = f[5]!;
-    const [scaleX, scaleY, scaleZ] = this.scale as [number, number, number];
+    const [scaleX, scaleY, scaleZ] = this.code.scale as [number, number, number];
     const { origins, directions, tMax } = rays;
     const keys = this.keys;
     const counts = this.counts;
@@ -199,16 +208,5 @@ export class CastOrder {
     const sorted = this.sorted;
     for (let i = 0; i < count; i++) sorted[counts[keys[i]!]!++] = i;
     return sorted;
-  }
-
-  private plan(frame: ArrayLike<number>): void {
-    let same = this.tables.length > 0;
-    for (let k = 0; k < 6; k++) if (!Object.is(this.frame[k], frame[k])) same = false;
-    if (same) return;
-    for (let k = 0; k < 6; k++) this.frame[k] = frame[k]!;
-    const extents = frameExtents(frame);
-    this.tables = splitKeyBits(extents).tables;
-    // A flat or unbounded axis gets no cells: its coordinate is 0 whatever the ray.
-    for (let axis = 0; axis < 3; axis++) this.scale[axis] = extents[axis]! > 0 ? this.tables[axis]!.length / extents[axis]! : 0;
   }
 }
