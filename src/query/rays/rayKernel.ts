@@ -269,7 +269,8 @@ export class SimdRayKernel {
     const batchStack = batch > 0 ? records + this.exports.rayRecordBytes() * batchSize : 0;
     const children = batchStack + BATCH_ENTRY_BYTES * pending;
     const arena = children + 4 * LIST_ELEMENT_BYTES * batchSize;
-    if (batch > 0) this.ensureMemory(arena + LIST_ELEMENT_BYTES * batchSize * pending);
+    const arenaEnd = arena + LIST_ELEMENT_BYTES * batchSize * pending;
+    if (batch > 0) this.ensureMemory(arenaEnd);
     // An all-hits list takes the batched walk's place (it walks rays alone): ray, t, triangle per entry.
     if (allHits !== null) {
       this.ensureMemory(records + 12 * allHits.capacity);
@@ -278,7 +279,7 @@ export class SimdRayKernel {
     // A sorted cast's scratch comes last (the list names rays by their staged index: all-hits casts
     // keep the caller's order).
     const sorted = allHits === null && castsInOrder(options.reorder ?? true, count);
-    const scratch = sorted ? rayOrderScratchAt(alignTo(batch > 0 ? arena + LIST_ELEMENT_BYTES * batchSize * pending : records, 64), count) : null;
+    const scratch = sorted ? rayOrderScratchAt(alignTo(batch > 0 ? arenaEnd : records, 64), count) : null;
     if (scratch !== null) this.ensureMemory(scratch.end);
     const staging = layout.staging;
     const { origins, directions, tMaxs, hitT, hitTriangle } = staging;
