@@ -60,6 +60,13 @@ function planeCacheKey(ix: i32, iy: i32, iz: i32, direction: i32): i32 {
   return h == 0 ? 1 : h;
 }
 
+/** Askers whose records are touched ahead of their lookups (see askCache). */
+const AHEAD = 64;
+/** Per asker of a block: its key, ix, iz and iy · 8 + code (a slot record's first four words). */
+const AHEAD_KEYS: usize = memory.data(AHEAD * 16, 16);
+/** Where the touches' sum goes, so that the loads stay. */
+const TOUCH_SINK: usize = memory.data(4, 4);
+
 export function askCache(): i32 {
   const block = ASK_BLOCK;
   const from = load<i32>(block + FROM);
@@ -78,63 +85,85 @@ export function askCache(): i32 {
   const radius = load<f64>(block + RADIUS);
   const dt = load<f64>(block + DT);
   let hits: i32 = 0;
-  for (let k = from; k < to; k++) {
-    const i = <usize>load<i32>(askers + ((<usize>k) << 2));
-    const p = positions + (i << 4);
-    const px = <f64>load<f32>(p),
-      py = <f64>load<f32>(p, 4),
-      pz = <f64>load<f32>(p, 8);
-    const ix = <i32>Math.floor(px * inverseSide);
-    const iy = <i32>Math.floor(py * inverseHeight);
-    const iz = <i32>Math.floor(pz * inverseSide);
-    const code = <i32>load<u8>(codes + i);
-    const key = planeCacheKey(ix, iy, iz, code);
-    const yCode = (iy << 3) | (code & 7);
-    let slot = key & mask;
-    let r = records + ((<usize>slot) << RECORD_SHIFT);
-    let found = load<i32>(r);
-    while (found != 0 && !(found == key && load<i32>(r, 4) == ix && load<i32>(r, 8) == iz && load<i32>(r, 12) == yCode)) {
-      slot = (slot + 1) & mask;
-      r = records + ((<usize>slot) << RECORD_SHIFT);
-      found = load<i32>(r);
+  let touched: i32 = 0;
+  // The home records lie anywhere in a table bigger than the cache, and the probe branches on what it
+  // reads, so one asker at a time waits out each miss alone. A block's keys are computed first, each
+  // home record read once with nothing waiting on it, so the block's misses overlap; the probes follow.
+  for (let k0 = from; k0 < to; k0 += AHEAD) {
+    const k1 = min(k0 + AHEAD, to);
+    for (let k = k0; k < k1; k++) {
+      const i = <usize>load<i32>(askers + ((<usize>k) << 2));
+      const p = positions + (i << 4);
+      const ix = <i32>Math.floor(<f64>load<f32>(p) * inverseSide);
+      const iy = <i32>Math.floor(<f64>load<f32>(p, 4) * inverseHeight);
+      const iz = <i32>Math.floor(<f64>load<f32>(p, 8) * inverseSide);
+      const code = <i32>load<u8>(codes + i);
+      const key = planeCacheKey(ix, iy, iz, code);
+      const at = AHEAD_KEYS + ((<usize>(k - k0)) << 4);
+      store<i32>(at, key);
+      store<i32>(at, ix, 4);
+      store<i32>(at, iz, 8);
+      store<i32>(at, (iy << 3) | (code & 7), 12);
+      touched += load<i32>(records + ((<usize>(key & mask)) << RECORD_SHIFT));
     }
-    if (found == 0) continue;
-    hits++;
-    const nx = <f64>load<f32>(r, 16),
-      ny = <f64>load<f32>(r, 20),
-      nz = <f64>load<f32>(r, 24),
-      d = <f64>load<f32>(r, 28);
-    const distance = nx * px + ny * py + nz * pz - d;
-    const plane = planes + (i << 4);
-    // The particle's own look-ahead gives way only to an entry higher where the particle is.
-    if (
-      load<u8>(sources + i) == PLANE_RAY &&
-      !(distance < <f64>load<f32>(plane) * px + <f64>load<f32>(plane, 4) * py + <f64>load<f32>(plane, 8) * pz - <f64>load<f32>(plane, 12))
-    )
-      continue;
-    const push = radius - distance;
-    if (push > 0) {
-      const v = velocities + (i << 4);
-      const vx = <f64>load<f32>(v),
-        vy = <f64>load<f32>(v, 4),
-        vz = <f64>load<f32>(v, 8);
-      // lookBehind of src/particles/raycastPlanes.ts, plus a cell height.
-      if (push > 2 * radius + 2 * Math.sqrt(vx * vx + vy * vy + vz * vz) * dt + 0.01 + cellHeight) continue;
-      store<f32>(p, <f32>(px + nx * push));
-      store<f32>(p, <f32>(py + ny * push), 4);
-      store<f32>(p, <f32>(pz + nz * push), 8);
-      const vn = nx * vx + ny * vy + nz * vz;
-      if (vn < 0) {
-        store<f32>(v, <f32>(vx - vn * nx));
-        store<f32>(v, <f32>(vy - vn * ny), 4);
-        store<f32>(v, <f32>(vz - vn * nz), 8);
+    for (let k = k0; k < k1; k++) {
+      const i = <usize>load<i32>(askers + ((<usize>k) << 2));
+      const at = AHEAD_KEYS + ((<usize>(k - k0)) << 4);
+      const key = load<i32>(at);
+      const ix = load<i32>(at, 4);
+      const iz = load<i32>(at, 8);
+      const yCode = load<i32>(at, 12);
+      let slot = key & mask;
+      let r = records + ((<usize>slot) << RECORD_SHIFT);
+      let found = load<i32>(r);
+      while (found != 0 && !(found == key && load<i32>(r, 4) == ix && load<i32>(r, 8) == iz && load<i32>(r, 12) == yCode)) {
+        slot = (slot + 1) & mask;
+        r = records + ((<usize>slot) << RECORD_SHIFT);
+        found = load<i32>(r);
       }
+      if (found == 0) continue;
+      hits++;
+      const p = positions + (i << 4);
+      const px = <f64>load<f32>(p),
+        py = <f64>load<f32>(p, 4),
+        pz = <f64>load<f32>(p, 8);
+      const nx = <f64>load<f32>(r, 16),
+        ny = <f64>load<f32>(r, 20),
+        nz = <f64>load<f32>(r, 24),
+        d = <f64>load<f32>(r, 28);
+      const distance = nx * px + ny * py + nz * pz - d;
+      const plane = planes + (i << 4);
+      // The particle's own look-ahead gives way only to an entry higher where the particle is.
+      if (
+        load<u8>(sources + i) == PLANE_RAY &&
+        !(distance < <f64>load<f32>(plane) * px + <f64>load<f32>(plane, 4) * py + <f64>load<f32>(plane, 8) * pz - <f64>load<f32>(plane, 12))
+      )
+        continue;
+      const push = radius - distance;
+      if (push > 0) {
+        const v = velocities + (i << 4);
+        const vx = <f64>load<f32>(v),
+          vy = <f64>load<f32>(v, 4),
+          vz = <f64>load<f32>(v, 8);
+        // lookBehind of src/particles/raycastPlanes.ts, plus a cell height.
+        if (push > 2 * radius + 2 * Math.sqrt(vx * vx + vy * vy + vz * vz) * dt + 0.01 + cellHeight) continue;
+        store<f32>(p, <f32>(px + nx * push));
+        store<f32>(p, <f32>(py + ny * push), 4);
+        store<f32>(p, <f32>(pz + nz * push), 8);
+        const vn = nx * vx + ny * vy + nz * vz;
+        if (vn < 0) {
+          store<f32>(v, <f32>(vx - vn * nx));
+          store<f32>(v, <f32>(vy - vn * ny), 4);
+          store<f32>(v, <f32>(vz - vn * nz), 8);
+        }
+      }
+      store<f32>(plane, <f32>nx);
+      store<f32>(plane, <f32>ny, 4);
+      store<f32>(plane, <f32>nz, 8);
+      store<f32>(plane, <f32>d, 12);
+      store<u8>(sources + i, PLANE_CACHE);
     }
-    store<f32>(plane, <f32>nx);
-    store<f32>(plane, <f32>ny, 4);
-    store<f32>(plane, <f32>nz, 8);
-    store<f32>(plane, <f32>d, 12);
-    store<u8>(sources + i, PLANE_CACHE);
   }
+  store<i32>(TOUCH_SINK, touched);
   return hits;
 }
