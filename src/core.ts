@@ -44,7 +44,14 @@ export { SimdRayKernel, type SimdCastOptions } from './query/rays/rayKernel';
 export { RayPool, RayPoolUnavailableError, type RayPoolCast, type RayPoolCastOptions, type RayPoolOptions } from './query/rays/rayPool';
 export { SharedMemoryFullError, hardwareThreads, sharedMemoryUnavailableReason } from './platform/sharedMemory';
 export { MAX_POOL_WORKERS } from './platform/workerPool';
-export { SimdParticleKernel, loadSimdParticles, simdParticleKernel, simdParticlesUnavailableReason } from './particles/particleKernel';
+export {
+  SimdParticleKernel,
+  type ResidentKernel,
+  loadSimdParticles,
+  simdParticleKernel,
+  simdParticlesUnavailableReason,
+} from './particles/particleKernel';
+export { ParticlePool, ParticlePoolUnavailableError, type ParticlePoolOptions, type ParticlePoolWork } from './particles/particlePool';
 export {
   SimdBoxTriangleKernel,
   loadSimdBoxTriangles,

@@ -117,10 +117,10 @@ export class HeightfieldNet {
     return caught;
   }
 
-  /** Catches the particles of list[0, count) (slots the scan found under the ground); returns how many. */
-  catchListed(b: ParticleBuffers, list: Int32Array, count: number, radius: number): number {
+  /** Catches the particles of list[from, to) (slots the scan found under the ground); returns how many. */
+  catchListed(b: ParticleBuffers, list: Int32Array, from: number, to: number, radius: number): number {
     let caught = 0;
-    for (let k = 0; k < count; k++) caught += this.catchOne(b, list[k]!, radius);
+    for (let k = from; k < to; k++) caught += this.catchOne(b, list[k]!, radius);
     return caught;
   }
 

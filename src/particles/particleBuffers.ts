@@ -131,7 +131,7 @@ export const PLANE_FAR = 4;
 
 /** A block of memory for ParticleBuffers: `buffer` from `byteOffset` on (16-byte aligned). */
 export interface ParticleStorage {
-  buffer: ArrayBuffer;
+  buffer: ArrayBufferLike;
   byteOffset: number;
 }
 

@@ -1,7 +1,9 @@
 import { sharedKernel } from '../platform/loadWasm';
 import { alignTo, growMemoryTo } from '../platform/moduleMemory';
 import type { ParticleEffectParams } from './effectParams';
-import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from './moveParticles';
+import type { ParticleEffect } from './particleEffect';
+import { KernelBlocks } from './kernelBlocks';
+import type { MoveLists, MoveStep } from './moveParticles';
 import { ParticleBuffers, particleLayout } from './particleBuffers';
 import { PlaneCache } from './planeCache';
 
@@ -20,69 +22,53 @@ interface MoveKernelExports {
   findUnder(): number;
 }
 
-/** The ask block's layout (see src/platform/assembly/particles/askCache.ts, which owns the offsets). */
-const ASK_I32 = { from: 0, to: 1, records: 2, mask: 3, positions: 4, velocities: 5, planes: 6, sources: 7, codes: 8, askers: 9 } as const;
-const ASK_F64 = { inverseSide: 6, inverseHeight: 7, cellHeight: 8, radius: 9, dt: 10 } as const;
+/** Where each effect's lists end after a move (the effects' order; absolute indices as MoveLists). */
+export interface EffectListEnds {
+  alive: Int32Array;
+  askersEnd: Int32Array;
+  urgentEnd: Int32Array;
+  laterStart: Int32Array;
+}
 
-/** The net block's layout (see src/platform/assembly/particles/findUnder.ts, which owns the offsets). */
-const NET_I32 = { start: 0, end: 1, positions: 2, lifetimes: 3, heights: 4, cells: 5, out: 6 } as const;
-const NET_F64 = { half: 4, inverseSpacing: 5 } as const;
+/** What a phase needs of an effect: its slots, parameters and cache. */
+export type EffectSlots = Pick<ParticleEffect, 'start' | 'capacity' | 'params' | 'cache'>;
 
-/** The step block's layout: float64 slots, then int32 slots (see the kernel, which owns the offsets). */
-const F64 = {
-  dt: 0,
-  gravityStep: 1,
-  restSpeed: 2,
-  decay: 3,
-  half: 4,
-  floor: 5,
-  negRestitution: 6,
-  friction: 7,
-  radius: 8,
-  lookahead: 9,
-  halfDrop: 10,
-  inverseSide: 11,
-  inverseHeight: 12,
-  urgentTime: 13,
-  askMargin: 14,
-} as const;
-const I32 = {
-  start: 30,
-  end: 31,
-  withWind: 32,
-  cellLookups: 33,
-  surfaceKeys: 34,
-  askCount: 35,
-  urgentEnd: 36,
-  laterStart: 37,
-  bounces: 38,
-  alive: 39,
-  positions: 40,
-  velocities: 41,
-  planes: 42,
-  colours: 43,
-  ages: 44,
-  lifetimes: 45,
-  sources: 46,
-  touching: 47,
-  wind: 48,
-  cellStamps: 49,
-  codes: 50,
-  live: 51,
-  askers: 52,
-  needy: 53,
-} as const;
+/**
+ * What the particle system asks of a WebAssembly particle kernel, on one thread (SimdParticleKernel)
+ * or a pool of them (ParticlePool): buffers and caches made resident in its memory, then each phase of
+ * a step over every effect — the move, the cache lookups and the net's scan — with the TypeScript's
+ * results bit for bit. A call on buffers or caches it does not hold declines (false), doing nothing.
+ */
+export interface ResidentKernel {
+  /** Particle buffers of `capacity` slots in the kernel's memory, into which `caches` move, with room for `heightCount` heights. */
+  createResident(capacity: number, caches: readonly PlaneCache[], heightCount?: number): ParticleBuffers;
+  holds(buffers: ParticleBuffers): boolean;
+  holdsCache(buffers: ParticleBuffers, cache: PlaneCache): boolean;
+  heightRoom(buffers: ParticleBuffers): number;
+  loadHeights(buffers: ParticleBuffers, heights: Float32Array): boolean;
+  /** moveEffect of every effect in turn, the askers continuing from one effect to the next; each effect's list ends into `ends`. */
+  moveEffects(b: ParticleBuffers, effects: readonly EffectSlots[], step: MoveStep, lists: MoveLists, ends: EffectListEnds): boolean;
+  /** askCache of each effect's askers, askers[askersEnd[e − 1] .. askersEnd[e]) (counts the lookups and hits on its cache). */
+  askEffects(b: ParticleBuffers, effects: readonly EffectSlots[], askersEnd: Int32Array, dt: number): boolean;
+  /**
+   * The net's scan of every effect's slots over the heights loaded: the slots found are listed in
+   * buffers.askers, effect after effect in slot order, effect e's ending at foundEnd[e].
+   */
+  findUnderEffects(
+    b: ParticleBuffers,
+    effects: readonly EffectSlots[],
+    cells: number,
+    half: number,
+    inverseSpacing: number,
+    foundEnd: Int32Array,
+  ): boolean;
+}
 
 /** One module instance per set of buffers: its memory holds exactly them and their effects' caches. */
 interface Resident {
   exports: MoveKernelExports;
   memory: ArrayBuffer;
-  floats: Float64Array;
-  ints: Int32Array;
-  askFloats: Float64Array;
-  askInts: Int32Array;
-  netFloats: Float64Array;
-  netInts: Int32Array;
+  blocks: KernelBlocks;
   /** Room for a copy of the terrain's heights (the heightfield net's scan); empty when none was asked for. */
   heights: Float32Array;
 }
@@ -96,19 +82,9 @@ interface Resident {
  * are not resident, and move() and ask() decline them. The memory never grows after that, so the views
  * stay valid for the buffers' lifetime.
  */
-export class SimdParticleKernel {
+export class SimdParticleKernel implements ResidentKernel {
   private readonly module: WebAssembly.Module;
   private readonly residents = new WeakMap<ParticleBuffers, Resident>();
-  private readonly constants: MoveConstants = {
-    gravityStep: 0,
-    restSpeed: 0,
-    decay: 0,
-    halfDrop: 0,
-    inverseSide: 0,
-    inverseHeight: 0,
-    urgentTime: 0,
-    askMargin: 0,
-  };
 
   constructor(module: WebAssembly.Module) {
     this.module = module;
@@ -122,60 +98,25 @@ export class SimdParticleKernel {
     const instance = new WebAssembly.Instance(this.module, {});
     const exports = instance.exports as unknown as MoveKernelExports;
     const base = alignTo(exports.heapBase(), 16);
-    let needed = base + particleLayout(capacity).bytes;
-    const cacheOffsets = caches.map((cache) => {
-      const at = alignTo(needed, 64);
-      needed = at + PlaneCache.recordBytes(cache.maxSize);
-      return at;
-    });
-    const heightsAt = alignTo(needed, 64);
-    needed = heightsAt + 4 * heightCount;
+    const places = residentPlaces(base, capacity, caches, heightCount);
     const memory = exports.memory;
-    growMemoryTo(memory, needed);
+    growMemoryTo(memory, places.end);
     const buffers = new ParticleBuffers(capacity, { buffer: memory.buffer, byteOffset: base });
-    caches.forEach((cache, k) => cache.relocate({ buffer: memory.buffer, byteOffset: cacheOffsets[k]! }));
-    const block = exports.stepBlock();
-    const askBlock = exports.askBlock();
-    const resident: Resident = {
-      exports,
-      memory: memory.buffer,
-      floats: new Float64Array(memory.buffer, block, 15),
-      ints: new Int32Array(memory.buffer, block, exports.stepBlockBytes() / 4),
-      askFloats: new Float64Array(memory.buffer, askBlock, exports.askBlockBytes() / 8),
-      askInts: new Int32Array(memory.buffer, askBlock, exports.askBlockBytes() / 4),
-      netFloats: new Float64Array(memory.buffer, exports.netBlock(), exports.netBlockBytes() / 8),
-      netInts: new Int32Array(memory.buffer, exports.netBlock(), exports.netBlockBytes() / 4),
-      heights: new Float32Array(memory.buffer, heightsAt, heightCount),
-    };
-    resident.netInts[NET_I32.positions] = base + buffers.layout.positions;
-    resident.netInts[NET_I32.lifetimes] = base + buffers.layout.lifetimes;
-    resident.netInts[NET_I32.heights] = heightsAt;
-    // The scan's list is the askers' array: the cache phase, its last reader, is over by then.
-    resident.netInts[NET_I32.out] = base + buffers.layout.askers;
-    const askInts = resident.askInts;
-    const ints = resident.ints;
-    const layout = buffers.layout;
-    ints[I32.positions] = base + layout.positions;
-    ints[I32.velocities] = base + layout.velocities;
-    ints[I32.planes] = base + layout.planes;
-    ints[I32.colours] = base + layout.colours;
-    ints[I32.ages] = base + layout.ages;
-    ints[I32.lifetimes] = base + layout.lifetimes;
-    ints[I32.sources] = base + layout.planeSources;
-    ints[I32.touching] = base + layout.touching;
-    ints[I32.wind] = base + layout.wind;
-    ints[I32.cellStamps] = base + layout.cellStamps;
-    ints[I32.codes] = base + layout.codes;
-    ints[I32.live] = base + layout.live;
-    ints[I32.askers] = base + layout.askers;
-    ints[I32.needy] = base + layout.needy;
-    askInts[ASK_I32.positions] = base + layout.positions;
-    askInts[ASK_I32.velocities] = base + layout.velocities;
-    askInts[ASK_I32.planes] = base + layout.planes;
-    askInts[ASK_I32.sources] = base + layout.planeSources;
-    askInts[ASK_I32.codes] = base + layout.codes;
-    askInts[ASK_I32.askers] = base + layout.askers;
-    this.residents.set(buffers, resident);
+    caches.forEach((cache, k) => cache.relocate({ buffer: memory.buffer, byteOffset: places.caches[k]! }));
+    const blocks = new KernelBlocks(
+      memory.buffer,
+      {
+        step: exports.stepBlock(),
+        stepBytes: exports.stepBlockBytes(),
+        ask: exports.askBlock(),
+        askBytes: exports.askBlockBytes(),
+        net: exports.netBlock(),
+        netBytes: exports.netBlockBytes(),
+      },
+      buffers,
+      places.heights,
+    );
+    this.residents.set(buffers, { exports, memory: memory.buffer, blocks, heights: new Float32Array(memory.buffer, places.heights, heightCount) });
     return buffers;
   }
 
@@ -210,12 +151,7 @@ export class SimdParticleKernel {
   findUnder(buffers: ParticleBuffers, start: number, end: number, cells: number, half: number, inverseSpacing: number): number {
     const resident = this.residents.get(buffers);
     if (resident === undefined || resident.heights.length < (cells + 1) * (cells + 1)) return -1;
-    const { netInts, netFloats } = resident;
-    netInts[NET_I32.start] = start;
-    netInts[NET_I32.end] = end;
-    netInts[NET_I32.cells] = cells;
-    netFloats[NET_F64.half] = half;
-    netFloats[NET_F64.inverseSpacing] = inverseSpacing;
+    resident.blocks.writeNet(start, end, cells, half, inverseSpacing);
     return resident.exports.findUnder();
   }
 
@@ -226,16 +162,7 @@ export class SimdParticleKernel {
   ask(b: ParticleBuffers, from: number, to: number, cache: PlaneCache, radius: number, dt: number): boolean {
     const resident = this.residents.get(b);
     if (resident === undefined || resident.memory !== cache.keys.buffer) return false;
-    const { askFloats, askInts } = resident;
-    askInts[ASK_I32.from] = from;
-    askInts[ASK_I32.to] = to;
-    askInts[ASK_I32.records] = cache.keys.byteOffset;
-    askInts[ASK_I32.mask] = cache.capacity - 1;
-    askFloats[ASK_F64.inverseSide] = 1 / cache.cellSide;
-    askFloats[ASK_F64.inverseHeight] = 1 / cache.cellHeight;
-    askFloats[ASK_F64.cellHeight] = cache.cellHeight;
-    askFloats[ASK_F64.radius] = radius;
-    askFloats[ASK_F64.dt] = dt;
+    resident.blocks.writeAsk(from, to, cache, radius, dt);
     cache.countLookups(to - from, resident.exports.askCache());
     return true;
   }
@@ -247,37 +174,74 @@ export class SimdParticleKernel {
   move(b: ParticleBuffers, start: number, end: number, p: ParticleEffectParams, step: MoveStep, lists: MoveLists): boolean {
     const resident = this.residents.get(b);
     if (resident === undefined) return false;
-    const { floats, ints } = resident;
-    const c = moveConstants(p, step, this.constants);
-    floats[F64.dt] = step.dt;
-    floats[F64.gravityStep] = c.gravityStep;
-    floats[F64.restSpeed] = c.restSpeed;
-    floats[F64.decay] = c.decay;
-    floats[F64.half] = step.half;
-    floats[F64.floor] = step.floor;
-    floats[F64.negRestitution] = -p.restitution;
-    floats[F64.friction] = p.friction;
-    floats[F64.radius] = p.radius;
-    floats[F64.lookahead] = p.lookahead;
-    floats[F64.halfDrop] = c.halfDrop;
-    floats[F64.inverseSide] = c.inverseSide;
-    floats[F64.inverseHeight] = c.inverseHeight;
-    floats[F64.urgentTime] = c.urgentTime;
-    floats[F64.askMargin] = c.askMargin;
-    ints[I32.start] = start;
-    ints[I32.end] = end;
-    ints[I32.withWind] = step.withWind ? 1 : 0;
-    ints[I32.cellLookups] = step.cellLookups ? 1 : 0;
-    ints[I32.surfaceKeys] = step.surfaceKeys ? 1 : 0;
-    ints[I32.askCount] = lists.askCount;
+    resident.blocks.writeMove(p, step, start, end, lists.askCount);
     resident.exports.moveEffect();
-    lists.askCount = ints[I32.askCount]!;
-    lists.urgentEnd = ints[I32.urgentEnd]!;
-    lists.laterStart = ints[I32.laterStart]!;
-    lists.bounces += ints[I32.bounces]!;
-    lists.alive += ints[I32.alive]!;
+    resident.blocks.readMove(lists);
     return true;
   }
+
+  /** The phases effect by effect (ResidentKernel). */
+  moveEffects(b: ParticleBuffers, effects: readonly EffectSlots[], step: MoveStep, lists: MoveLists, ends: EffectListEnds): boolean {
+    if (!this.holds(b)) return false;
+    for (let e = 0; e < effects.length; e++) {
+      const effect = effects[e]!;
+      const aliveBefore = lists.alive;
+      this.move(b, effect.start, effect.start + effect.capacity, effect.params, step, lists);
+      ends.alive[e] = lists.alive - aliveBefore;
+      ends.askersEnd[e] = lists.askCount;
+      ends.urgentEnd[e] = lists.urgentEnd;
+      ends.laterStart[e] = lists.laterStart;
+    }
+    return true;
+  }
+
+  askEffects(b: ParticleBuffers, effects: readonly EffectSlots[], askersEnd: Int32Array, dt: number): boolean {
+    for (const effect of effects) if (!this.holdsCache(b, effect.cache)) return false;
+    let from = 0;
+    for (let e = 0; e < effects.length; e++) {
+      const effect = effects[e]!;
+      this.ask(b, from, askersEnd[e]!, effect.cache, effect.params.radius, dt);
+      from = askersEnd[e]!;
+    }
+    return true;
+  }
+
+  findUnderEffects(
+    b: ParticleBuffers,
+    effects: readonly EffectSlots[],
+    cells: number,
+    half: number,
+    inverseSpacing: number,
+    foundEnd: Int32Array,
+  ): boolean {
+    const resident = this.residents.get(b);
+    if (resident === undefined || resident.heights.length < (cells + 1) * (cells + 1)) return false;
+    let found = 0;
+    for (let e = 0; e < effects.length; e++) {
+      const effect = effects[e]!;
+      resident.blocks.writeNet(effect.start, effect.start + effect.capacity, cells, half, inverseSpacing, found);
+      found += resident.exports.findUnder();
+      foundEnd[e] = found;
+    }
+    return true;
+  }
+}
+
+/** Where resident buffers (from `base`), their caches (64-aligned) and the heights go, and where they end. */
+export function residentPlaces(
+  base: number,
+  capacity: number,
+  caches: readonly PlaneCache[],
+  heightCount: number,
+): { caches: number[]; heights: number; end: number } {
+  let end = base + particleLayout(capacity).bytes;
+  const cacheOffsets = caches.map((cache) => {
+    const at = alignTo(end, 64);
+    end = at + PlaneCache.recordBytes(cache.maxSize);
+    return at;
+  });
+  const heights = alignTo(end, 64);
+  return { caches: cacheOffsets, heights, end: heights + 4 * heightCount };
 }
 
 /** Where the compiled kernel lands (npm run build:wasm). */

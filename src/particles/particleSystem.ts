@@ -21,7 +21,8 @@ import { CACHE_KEYINGS, type CacheKeying } from './cacheKey';
 import { TerrainHeightSampler } from './terrainHeight';
 import { HeightfieldNet } from './heightfieldNet';
 import type { BVH } from '../bvh/buildBVH';
-import { simdParticleKernel, type SimdParticleKernel } from './particleKernel';
+import { simdParticleKernel, type EffectListEnds, type ResidentKernel } from './particleKernel';
+import type { ParticlePool } from './particlePool';
 import { simdRayKernel } from '../query/rays/simdRays';
 
 /** 'budget': each effect spends its raycast budget on random particles; 'reference': one raycast per particle per frame. */
@@ -205,8 +206,14 @@ export class ParticleSystem implements SimSystem {
   private askersEnd = new Int32Array(0);
   /** Set when the SIMD kernel could not get memory for these effects (cleared when they change). */
   private simdMemoryRefused = '';
+  /** The pool the WebAssembly phases run on (usePool), or null for this thread alone. */
+  private pool: ParticlePool | null = null;
   private urgentEnd = new Int32Array(0);
   private laterStart = new Int32Array(0);
+  /** Where the move left each effect's lists (its arrays are askersEnd, urgentEnd and laterStart). */
+  private listEnds: EffectListEnds = { alive: new Int32Array(0), askersEnd: this.askersEnd, urgentEnd: this.urgentEnd, laterStart: this.laterStart };
+  /** Where each effect's list of particles under the ground ends in buffers.askers (the net's scan on a kernel). */
+  private foundEnd = new Int32Array(0);
   /** How far the move filled the buffers' lists this step. */
   private readonly lists: MoveLists = { askCount: 0, urgentEnd: 0, laterStart: 0, bounces: 0, alive: 0 };
   private readonly moveStep: MoveStep = { dt: 0, gravity: 0, withWind: false, cellLookups: true, surfaceKeys: true, half: 0, floor: 0 };
@@ -242,6 +249,8 @@ export class ParticleSystem implements SimSystem {
     this.askersEnd = new Int32Array(effects.length);
     this.urgentEnd = new Int32Array(effects.length);
     this.laterStart = new Int32Array(effects.length);
+    this.listEnds = { alive: new Int32Array(effects.length), askersEnd: this.askersEnd, urgentEnd: this.urgentEnd, laterStart: this.laterStart };
+    this.foundEnd = new Int32Array(effects.length);
     this.resetTotals();
   }
 
@@ -462,7 +471,7 @@ export class ParticleSystem implements SimSystem {
    * kernels, the cache lookups on the move's module once every cache lives in its memory.
    */
   simdInUse(): { move: boolean; cache: boolean; rays: boolean } {
-    const kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    const kernel = this.kernel();
     const move = kernel !== null && kernel.holds(this.buffers);
     return {
       move,
@@ -473,7 +482,29 @@ export class ParticleSystem implements SimSystem {
 
   /** Whether the SIMD move should run: chosen, and loaded. */
   private wantsSimd(): boolean {
-    return this.options.kernel === 'wasm-simd' && simdParticleKernel() !== null && this.simdMemoryRefused === '';
+    return this.options.kernel === 'wasm-simd' && (this.pool !== null || simdParticleKernel() !== null) && this.simdMemoryRefused === '';
+  }
+
+  /** The WebAssembly kernel the phases run on when the SIMD move is wanted: the pool when one is given, else the single-thread kernel. */
+  private kernel(): ResidentKernel | null {
+    return this.wantsSimd() ? (this.pool ?? simdParticleKernel()) : null;
+  }
+
+  /**
+   * Runs the move, the cache lookups and the net's scan on a pool of threads (null: on this thread
+   * alone). The particles and caches move into the pool's memory at the next step, flying on unchanged;
+   * every particle, list and count is the same as on one thread.
+   */
+  usePool(pool: ParticlePool | null): void {
+    if (pool === this.pool) return;
+    this.pool = pool;
+    this.simdMemoryRefused = '';
+    this.heightsLoadedInto = null;
+  }
+
+  /** The pool the phases run on, if any. */
+  get threadPool(): ParticlePool | null {
+    return this.pool;
   }
 
   /** Why the SIMD move is not running although chosen and loaded ('' when it runs or was not chosen). */
@@ -489,7 +520,7 @@ export class ParticleSystem implements SimSystem {
    * (TypeScript works on either).
    */
   private moveIntoKernelMemory(): void {
-    const kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    const kernel = this.kernel();
     if (kernel === null || (kernel.holds(this.buffers) && this.cachesResident(kernel) && kernel.heightRoom(this.buffers) >= this.heightCount()))
       return;
     const resident = this.kernelBuffers(this.buffers.capacity);
@@ -504,7 +535,7 @@ export class ParticleSystem implements SimSystem {
   }
 
   /** Whether every effect's cache lives in the kernel memory of the buffers. */
-  private cachesResident(kernel: SimdParticleKernel): boolean {
+  private cachesResident(kernel: ResidentKernel): boolean {
     return this.effects.every((effect) => kernel.holdsCache(this.buffers, effect.cache));
   }
 
@@ -514,7 +545,7 @@ export class ParticleSystem implements SimSystem {
    */
   private kernelBuffers(capacity: number): ParticleBuffers | null {
     try {
-      return simdParticleKernel()!.createResident(
+      return this.kernel()!.createResident(
         capacity,
         this.effects.map((effect) => effect.cache),
         this.heightCount(),
@@ -537,19 +568,24 @@ export class ParticleSystem implements SimSystem {
     step.floor = terrain.minHeight - 0.25 * terrain.params.worldSize;
     const lists = this.lists;
     lists.askCount = lists.bounces = lists.alive = 0;
-    const simd = this.wantsSimd() ? simdParticleKernel() : null;
+    const ends = this.listEnds;
+    const kernel = this.kernel();
+    if (kernel === null || !kernel.moveEffects(this.buffers, this.effects, step, lists, ends)) {
+      for (let e = 0; e < this.effects.length; e++) {
+        const effect = this.effects[e]!;
+        const aliveBefore = lists.alive;
+        moveEffect(this.buffers, effect.start, effect.start + effect.capacity, effect.params, step, lists);
+        ends.alive[e] = lists.alive - aliveBefore;
+        ends.askersEnd[e] = lists.askCount;
+        ends.urgentEnd[e] = lists.urgentEnd;
+        ends.laterStart[e] = lists.laterStart;
+      }
+    }
     let needy = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
-      const aliveBefore = lists.alive;
-      const end = effect.start + effect.capacity;
-      if (simd === null || !simd.move(this.buffers, effect.start, end, effect.params, step, lists))
-        moveEffect(this.buffers, effect.start, end, effect.params, step, lists);
-      effect.alive = lists.alive - aliveBefore;
-      this.askersEnd[e] = lists.askCount;
-      this.urgentEnd[e] = lists.urgentEnd;
-      this.laterStart[e] = lists.laterStart;
-      needy += lists.urgentEnd - effect.start + effect.start + effect.capacity - lists.laterStart;
+      effect.alive = ends.alive[e]!;
+      needy += ends.urgentEnd[e]! - effect.start + effect.start + effect.capacity - ends.laterStart[e]!;
     }
     this.frame.needy = needy;
   }
@@ -571,17 +607,20 @@ export class ParticleSystem implements SimSystem {
     }
     const b = this.buffers;
     // The scan runs on the SIMD move's module when the particles are there (same particles found).
-    let kernel = this.wantsSimd() ? simdParticleKernel() : null;
+    let kernel = this.kernel();
     if (kernel !== null && this.heightsLoadedInto !== b) {
       if (kernel.loadHeights(b, this.terrain!.heights)) this.heightsLoadedInto = b;
       else kernel = null;
     }
     let caught = 0;
-    for (const effect of this.effects) {
-      const end = effect.start + effect.capacity;
-      const found = kernel === null ? -1 : kernel.findUnder(b, effect.start, end, net.cells, net.half, net.inverseSpacing);
-      caught += found < 0 ? net.catch(b, effect.start, end, effect.params.radius) : net.catchListed(b, b.askers, found, effect.params.radius);
-    }
+    const foundEnd = this.foundEnd;
+    if (kernel !== null && kernel.findUnderEffects(b, this.effects, net.cells, net.half, net.inverseSpacing, foundEnd)) {
+      let from = 0;
+      for (let e = 0; e < this.effects.length; e++) {
+        caught += net.catchListed(b, b.askers, from, foundEnd[e]!, this.effects[e]!.params.radius);
+        from = foundEnd[e]!;
+      }
+    } else for (const effect of this.effects) caught += net.catch(b, effect.start, effect.start + effect.capacity, effect.params.radius);
     this.frame.caught = caught;
   }
 
@@ -604,13 +643,13 @@ export class ParticleSystem implements SimSystem {
    * replaces any plane but the particle's own look-ahead.
    */
   private askCaches(dt: number): void {
-    const simd = this.wantsSimd() ? simdParticleKernel() : null;
+    const kernel = this.kernel();
+    if (kernel !== null && kernel.askEffects(this.buffers, this.effects, this.askersEnd, dt)) return;
     let from = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
       const to = this.askersEnd[e]!;
-      if (simd === null || !simd.ask(this.buffers, from, to, effect.cache, effect.params.radius, dt))
-        askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
+      askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
       from = to;
     }
   }

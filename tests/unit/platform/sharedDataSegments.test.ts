@@ -55,7 +55,7 @@ function activeDataSegments(wasm: Uint8Array): DataSegment[] {
 }
 
 describe('shared-memory kernels: instantiating one more changes no byte the others read', () => {
-  for (const name of ['raysShared', 'capsuleShared']) {
+  for (const name of ['raysShared', 'capsuleShared', 'particlesShared']) {
     it(`${name}.wasm: each active data segment holds what the memory holds after start-up`, async () => {
       const wasm = new Uint8Array(readFileSync(new URL(`../../../src/platform/generated/${name}.wasm`, import.meta.url)));
       const segments = activeDataSegments(wasm);

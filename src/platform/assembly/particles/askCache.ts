@@ -60,17 +60,26 @@ function planeCacheKey(ix: i32, iy: i32, iz: i32, direction: i32): i32 {
   return h == 0 ? 1 : h;
 }
 
-/** Askers whose records are touched ahead of their lookups (see askCache). */
+/** Askers whose records are touched ahead of their lookups (see askRange). */
 const AHEAD = 64;
-/** Per asker of a block: its key, ix, iz and iy · 8 + code (a slot record's first four words). */
-const AHEAD_KEYS: usize = memory.data(AHEAD * 16, 16);
-/** Where the touches' sum goes, so that the loads stay. */
-const TOUCH_SINK: usize = memory.data(4, 4);
+/**
+ * Bytes of an ask's scratch: per asker of a block its key, ix, iz and iy · 8 + code (a slot record's
+ * first four words), then a word where the touches' sum goes, so that those loads stay.
+ */
+export const ASK_SCRATCH_BYTES: i32 = AHEAD * 16 + 16;
+const ASK_SCRATCH: usize = memory.data(ASK_SCRATCH_BYTES, 16);
 
+/** The askers [FROM, TO) of the ask block written by JavaScript; returns the hits. */
 export function askCache(): i32 {
   const block = ASK_BLOCK;
-  const from = load<i32>(block + FROM);
-  const to = load<i32>(block + TO);
+  return askRange(block, load<i32>(block + FROM), load<i32>(block + TO), ASK_SCRATCH);
+}
+
+/**
+ * Askers [from, to) with the parameters of the ask block at `block`, in a scratch of ASK_SCRATCH_BYTES
+ * at `scratch` (16-byte aligned; a pool's threads each have their own); returns the hits.
+ */
+export function askRange(block: usize, from: i32, to: i32, scratch: usize): i32 {
   const records = <usize>load<i32>(block + RECORDS);
   const mask = load<i32>(block + MASK);
   const positions = <usize>load<i32>(block + POSITIONS);
@@ -99,7 +108,7 @@ export function askCache(): i32 {
       const iz = <i32>Math.floor(<f64>load<f32>(p, 8) * inverseSide);
       const code = <i32>load<u8>(codes + i);
       const key = planeCacheKey(ix, iy, iz, code);
-      const at = AHEAD_KEYS + ((<usize>(k - k0)) << 4);
+      const at = scratch + ((<usize>(k - k0)) << 4);
       store<i32>(at, key);
       store<i32>(at, ix, 4);
       store<i32>(at, iz, 8);
@@ -108,7 +117,7 @@ export function askCache(): i32 {
     }
     for (let k = k0; k < k1; k++) {
       const i = <usize>load<i32>(askers + ((<usize>k) << 2));
-      const at = AHEAD_KEYS + ((<usize>(k - k0)) << 4);
+      const at = scratch + ((<usize>(k - k0)) << 4);
       const key = load<i32>(at);
       const ix = load<i32>(at, 4);
       const iz = load<i32>(at, 8);
@@ -164,6 +173,6 @@ export function askCache(): i32 {
       store<u8>(sources + i, PLANE_CACHE);
     }
   }
-  store<i32>(TOUCH_SINK, touched);
+  store<i32>(scratch + ((<usize>AHEAD) << 4), touched);
   return hits;
 }

@@ -14,6 +14,8 @@ const LIFETIMES = 12;
 const HEIGHTS = 16;
 const CELLS = 20;
 const OUT = 24;
+/** Where a net block holds the address of its list of the slots found. */
+export const NET_LIST: usize = OUT;
 /** Float64 slots of the net block. */
 const HALF = 32;
 const INVERSE_SPACING = 40;
@@ -34,21 +36,25 @@ function heightPair(a: usize, b: usize): v128 {
   return f64x2(<f64>load<f32>(a), <f64>load<f32>(b));
 }
 
-/**
- * Two particles at a time in f64x2, without branches but the rare append: both triangles' heights are
- * computed and the one under the particle chosen by mask, so a particle's side of the diagonal (a coin
- * toss in slot order) costs no mispredicted jump. A lane off the grid (or NaN) reads cell 0 and is
- * masked out. The float64 operations are the TypeScript's, in its order, lane by lane.
- */
+/** The scan of the net block written by JavaScript: slots [START, END), the slots found listed from OUT. */
 export function findUnder(): i32 {
   const block = NET_BLOCK;
-  const start = load<i32>(block + START);
-  const end = load<i32>(block + END);
+  return findUnderRange(block, load<i32>(block + START), load<i32>(block + END), <usize>load<i32>(block + OUT));
+}
+
+/**
+ * The scan of slots [start, end) with the parameters of the net block at `block`, the slots found
+ * listed from `out`; returns how many. Two particles at a time in f64x2, without branches but the
+ * rare append: both triangles' heights are computed and the one under the particle chosen by mask, so
+ * a particle's side of the diagonal (a coin toss in slot order) costs no mispredicted jump. A lane off
+ * the grid (or NaN) reads cell 0 and is masked out. The float64 operations are the TypeScript's, in
+ * its order, lane by lane.
+ */
+export function findUnderRange(block: usize, start: i32, end: i32, out: usize): i32 {
   const positions = <usize>load<i32>(block + POSITIONS);
   const lifetimes = <usize>load<i32>(block + LIFETIMES);
   const heights = <usize>load<i32>(block + HEIGHTS);
   const cells = load<i32>(block + CELLS);
-  const out = <usize>load<i32>(block + OUT);
   const half = f64x2.splat(load<f64>(block + HALF));
   const inverseSpacing = f64x2.splat(load<f64>(block + INVERSE_SPACING));
   const zero = f64x2.splat(0);

@@ -217,8 +217,20 @@ function laneOf(v: v128, lane: i32): i32 {
         : i32x4.extract_lane(v, 3);
 }
 
+/** One effect's step over the step block written by JavaScript (its START, END and ASK_COUNT), results back into the block. */
 export function moveEffect(): void {
   const block = STEP_BLOCK;
+  moveSlots(block, load<i32>(block + START), load<i32>(block + END), load<i32>(block + ASK_COUNT), block + ASK_COUNT);
+}
+
+/**
+ * Moves slots [start, end) of one effect with the parameters of the step block at `block`, appending
+ * askers from `askCount` on, the live from `start`, the urgent from `start` up and the later from `end`
+ * down; writes at `out` the askers' end, the urgent end, the later start, the bounces and the slots
+ * alive (five i32, as ASK_COUNT … ALIVE of the block). A pool's chunk passes its own slots for both
+ * ends and its first slot for `askCount`: its lists then stay inside its own slots.
+ */
+export function moveSlots(block: usize, start: i32, end: i32, askCount: i32, out: usize): void {
   // The step's numbers arrive as float64 and are used as float32, as the TypeScript rounds them.
   const dt = f32x4.splat(<f32>load<f64>(block + DT));
   const gravityStep = f32x4.splat(<f32>load<f64>(block + GRAVITY_STEP));
@@ -239,8 +251,6 @@ export function moveEffect(): void {
   const inverseHeight = f32x4.splat(<f32>load<f64>(block + INVERSE_HEIGHT));
   const urgentTime = f32x4.splat(<f32>load<f64>(block + URGENT_TIME));
   const askMargin = f32x4.splat(<f32>load<f64>(block + ASK_MARGIN));
-  const start = load<i32>(block + START);
-  const end = load<i32>(block + END);
   const withWind = load<i32>(block + WITH_WIND) != 0;
   const cellLookups = load<i32>(block + CELL_LOOKUPS) != 0 ? 15 : 0; // a 4-bit lane mask
   const surfaceKeys = load<i32>(block + SURFACE_KEYS) != 0;
@@ -258,7 +268,6 @@ export function moveEffect(): void {
   const live = <usize>load<i32>(block + LIVE);
   const askers = <usize>load<i32>(block + ASKERS);
   const needy = <usize>load<i32>(block + NEEDY);
-  let askCount = load<i32>(block + ASK_COUNT);
   let urgentEnd = start;
   let laterStart = end;
   let bounces: i32 = 0;
@@ -476,11 +485,11 @@ export function moveEffect(): void {
       laterStart -= (later >> lane) & 1;
     }
   }
-  store<i32>(block + ASK_COUNT, askCount);
-  store<i32>(block + URGENT_END, urgentEnd);
-  store<i32>(block + LATER_START, laterStart);
-  store<i32>(block + BOUNCES, bounces);
-  store<i32>(block + ALIVE, alive);
+  store<i32>(out, askCount);
+  store<i32>(out, urgentEnd, 4);
+  store<i32>(out, laterStart, 8);
+  store<i32>(out, bounces, 12);
+  store<i32>(out, alive, 16);
 }
 
 // The cache phase runs in the same module: the plane caches' records share this memory with the particles.
