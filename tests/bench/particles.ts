@@ -8,6 +8,8 @@
  * frames of 1/60 s. Rows:
  *   budget      this system's defaults: surface-keyed cache, lookups on cell change, rays to the needy first,
  *               particles moved, caches asked and rays cast in WebAssembly (the move and the rays on SIMD)
+ *   2 threads   the same with the move, the cache lookups and the net on a ParticlePool of the calling
+ *               thread and one worker (the same bits, so the same particles; CPU counts both threads)
  *   TypeScript  the same with the move, the cache lookups and the rays in TypeScript (the same bits, so
  *               the same particles)
  *   hit cells   the same, but a raycast hit stores its plane only in the cache column it hit, not over its
@@ -29,6 +31,7 @@
  */
 import {
   PARTICLE_PHASES,
+  ParticlePool,
   loadSimdParticles,
   loadSimdRays,
   simdParticlesUnavailableReason,
@@ -53,10 +56,13 @@ const BLOCK = 5;
 interface Mode {
   name: string;
   options: Partial<ParticleSystemOptions>;
+  /** Pool workers beside the calling thread for the move, cache lookups and net (ParticlePool); none: one thread. */
+  workers?: number;
 }
 
 const MODES: Mode[] = [
   { name: `budget ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget' } },
+  { name: `budget, 2 threads`, options: { mode: 'budget' }, workers: 1 },
   { name: `budget, TypeScript`, options: { mode: 'budget', kernel: 'typescript' } },
   { name: `budget, hit cells only`, options: { mode: 'budget', footprints: false } },
   { name: `original ${BUDGET.toLocaleString('en')}`, options: { mode: 'budget', keying: 'trajectory', cellLookups: false, pick: 'uniform' } },
@@ -120,8 +126,16 @@ function start(world: ParticleWorld, snapshot: ParticleSystemState, mode: Mode):
   system.options.checkFallThrough = false;
 }
 
-function measure(world: ParticleWorld, referenceWorld: ParticleWorld, snapshot: ParticleSystemState, mode: Mode, reference: Mode): Row {
+function measure(
+  world: ParticleWorld,
+  referenceWorld: ParticleWorld,
+  snapshot: ParticleSystemState,
+  mode: Mode,
+  reference: Mode,
+  pool: ParticlePool | null,
+): Row {
   const { sandbox, system } = world;
+  system.usePool(mode.workers === undefined ? null : pool);
   start(world, snapshot, mode);
   let cpuSteps: number[];
   let paired: PairedRow | null = null;
@@ -160,6 +174,7 @@ function measure(world: ParticleWorld, referenceWorld: ParticleWorld, snapshot: 
     hits += system.frame.cacheHits;
   }
   const cpu = process.cpuUsage(cpuStart);
+  system.usePool(null);
   const t = system.totals;
   return {
     name: mode.name,
@@ -191,7 +206,7 @@ async function main(): Promise<void> {
     console.log(`WebAssembly SIMD rays unavailable (${simdRaysUnavailableReason()}): every row casts in TypeScript`);
   if ((await loadSimdParticles()) === null)
     console.log(`WebAssembly SIMD move unavailable (${simdParticlesUnavailableReason()}): every row moves in TypeScript`);
-  // Two worlds, each with its own terrain and tree: each mode's, and the reference's beside it for the paired frames.
+  // Two worlds on one terrain and tree (particleWorld): each mode's, and the reference's beside it for the paired frames.
   const makeWorld = (): ParticleWorld => particleWorld('particles-bench', { cells: CELLS });
   const world = makeWorld();
   const { sandbox, system } = world;
@@ -209,7 +224,13 @@ async function main(): Promise<void> {
   for (let frame = 0; frame < SETTLE; frame++) sandbox.step(DT);
   const snapshot = system.snapshot();
 
-  const rows = MODES.map((mode) => measure(world, referenceWorld, snapshot, mode, MODES[MODES.length - 1]!));
+  // The 2-thread row's pool: the calling thread and one worker (skipped where threads cannot share memory).
+  const pool = await ParticlePool.create({ workers: 1, stragglerWaitMs: 60_000 }).catch((error: unknown) => {
+    console.log(`no particle pool (${error instanceof Error ? error.message : String(error)}): the 2-thread row runs on one thread`);
+    return null;
+  });
+  const rows = MODES.map((mode) => measure(world, referenceWorld, snapshot, mode, MODES[MODES.length - 1]!, pool));
+  await pool?.close();
   const calibrationAfter = calibrate();
 
   const reference = rows[rows.length - 1]!;
