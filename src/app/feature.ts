@@ -18,8 +18,8 @@ export interface AppContext {
   /** The element the canvas and overlays live in. */
   readonly root: HTMLElement;
   readonly settings: AppSettings;
-  /** The page's ray and capsule pools, when they have workers (systems that cast ray batches or sweep capsule batches may run on them). */
-  readonly rayThreads: Pick<PageRayThreads, 'pool' | 'capsulePoolForCrowd'>;
+  /** The page's ray, capsule and particle pools, when they have workers (systems that cast ray batches, sweep capsule batches or move particles may run on them). */
+  readonly rayThreads: Pick<PageRayThreads, 'pool' | 'capsulePoolForCrowd' | 'particlePoolForParticles'>;
   /**
    * The page's keyboard: a feature takes keys with `shortcuts.claim({ owner, codes, help, active, down, up })`;
    * while `active()` holds they are its own, before the page's shortcuts and the fly camera (no window

@@ -1,15 +1,16 @@
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import { CapsulePool, MAX_POOL_WORKERS, RayPool, hardwareThreads, sharedMemoryUnavailableReason } from '../core';
+import { CapsulePool, MAX_POOL_WORKERS, ParticlePool, RayPool, hardwareThreads, sharedMemoryUnavailableReason } from '../core';
 import type { HudLine } from '../ui/timingHud';
 
 /**
  * The page's threads: a RayPool (src/query/rays/rayPool.ts) that the ray emitters trace on, made once
- * the page is cross-origin isolated, and a CapsulePool (src/query/capsule/capsulePool.ts) that the
- * capsule crowd sweeps on, made when a crowd first asks for it; the "worker threads" slider sizes both
- * live (default hardware threads − 1; 0: the main thread alone). Without isolation there are no pools:
- * everything runs on the main thread as before, and the HUD says why. Hits and contacts are bit for bit
- * the same either way.
+ * the page is cross-origin isolated, a CapsulePool (src/query/capsule/capsulePool.ts) that the capsule
+ * crowd sweeps on and a ParticlePool (src/particles/particlePool.ts) that the particles move, ask their
+ * caches and are netted on, each made when its system first asks for it; the "worker threads" slider
+ * sizes them all live (default hardware threads − 1; 0: the main thread alone). Without isolation there
+ * are no pools: everything runs on the main thread as before, and the HUD says why. Hits, contacts and
+ * particles are bit for bit the same either way.
  */
 export class PageRayThreads {
   /** The pool while it has workers to lend, else null (the systems then cast on the main thread). */
@@ -17,6 +18,10 @@ export class PageRayThreads {
   /** The capsule pool while it has workers to lend, else null (capsulePoolForCrowd). */
   private capsulePool: CapsulePool | null = null;
   private capsulesAsked = false;
+  /** The particle pool while it has workers to lend, else null (particlePoolForParticles). */
+  private particlePool: ParticlePool | null = null;
+  private particlesAsked = false;
+  private createdParticles: ParticlePool | null = null;
   readonly settings = { workers: RayPool.defaultWorkers() };
   /** Why the page runs on one thread ('' while threads are possible). */
   private unavailable = sharedMemoryUnavailableReason() ?? '';
@@ -83,6 +88,25 @@ export class PageRayThreads {
     return this.capsulePool;
   }
 
+  /**
+   * The particle pool while it has workers, else null (the particles then run on this thread). Made on
+   * the first ask once the ray pool is up, as the capsule pool is.
+   */
+  particlePoolForParticles(): ParticlePool | null {
+    if (!this.particlesAsked && this.created !== null) {
+      this.particlesAsked = true;
+      void ParticlePool.create({ workers: 0 }).then(
+        (pool) => {
+          this.createdParticles = pool;
+          return this.apply();
+        },
+        (error: unknown) =>
+          this.report(`particle threads: ${error instanceof Error ? error.message : String(error)}; the particles run on one thread`),
+      );
+    }
+    return this.particlePool;
+  }
+
   /** Sets the slider to `workers` and sizes the pools to it; resolves once they have them. */
   async setWorkers(workers: number): Promise<void> {
     this.settings.workers = workers;
@@ -111,6 +135,11 @@ export class PageRayThreads {
             await capsulePool.setWorkers(workers);
             this.capsulePool = capsulePool.workers > 0 ? capsulePool : null;
           }
+          const particlePool = this.createdParticles;
+          if (particlePool !== null) {
+            await particlePool.setWorkers(workers);
+            this.particlePool = particlePool.workers > 0 ? particlePool : null;
+          }
         } while (this.pending);
       } catch (error) {
         this.report(`threads: ${error instanceof Error ? error.message : String(error)}`);
@@ -129,14 +158,18 @@ export class PageRayThreads {
         detail: `1 thread: ${this.unavailable}; the ray worker pool needs SharedArrayBuffer (COOP same-origin + COEP require-corp)`,
       };
     const pool = this.created;
-    const notices = [...(pool?.notices ?? []), ...(this.createdCapsules?.notices ?? []).map((notice) => `capsule pool: ${notice}`)];
+    const notices = [
+      ...(pool?.notices ?? []),
+      ...(this.createdCapsules?.notices ?? []).map((notice) => `capsule pool: ${notice}`),
+      ...(this.createdParticles?.notices ?? []).map((notice) => `particle pool: ${notice}`),
+    ];
     const last = notices.length > 0 ? ` · ${notices[notices.length - 1]}` : '';
     const threads = (this.pool?.workers ?? 0) + 1;
     const hardware = hardwareThreads();
     return {
-      text: `${threads} thread${threads === 1 ? '' : 's'} for rays and crowd · cross-origin isolated (${hardware} hardware threads)${last}`,
+      text: `${threads} thread${threads === 1 ? '' : 's'} for rays, crowd and particles · cross-origin isolated (${hardware} hardware threads)${last}`,
       detail:
-        `cross-origin isolated: the ray emitters trace and the capsule crowd sweeps on the main thread and ${threads - 1} pool worker${threads === 2 ? '' : 's'} ` +
+        `cross-origin isolated: the ray emitters trace, the capsule crowd sweeps and the particles move on the main thread and ${threads - 1} pool worker${threads === 2 ? '' : 's'} ` +
         `each over shared memory (${hardware} hardware threads); other systems run on the main thread${notices.length > 0 ? `; ${notices.join('; ')}` : ''}`,
     };
   }

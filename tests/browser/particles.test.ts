@@ -55,20 +55,21 @@ describe('particles in real Chromium', () => {
     expect(onBudget.live).toBeGreaterThan(500);
     expect(onBudget.rays).toBeLessThanOrEqual(budget + 4);
     await expect(hudText(page)).resolves.toMatch(/particles ms: spawn [\d.]+ · .*rays [\d.]+/);
-    // Chromium has WebAssembly SIMD: the kernels load, move the particles and cast their rays; TypeScript
-    // can be chosen live, and back, with the particles flying on.
+    // Chromium has WebAssembly SIMD: the kernels load, move the particles and cast their rays, and the
+    // page (cross-origin isolated) moves them on its particle pool; TypeScript can be chosen live, and
+    // back, with the particles flying on.
     const hudShows = (pattern: RegExp) =>
       page.waitForFunction(
         (source) => new RegExp(source).test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''),
         pattern.source,
         { timeout: 30_000 },
       );
-    await hudShows(/particle kernels: move WASM SIMD · cache WASM · rays WASM SIMD/);
+    await hudShows(/particle kernels: move WASM SIMD · cache WASM on \d+ threads · rays WASM SIMD/);
     await row(page, 'particle kernel').locator('select').selectOption('typescript');
     await hudShows(/particle kernels: move TypeScript · cache TypeScript · rays TypeScript/);
     expect((await particleLine(page)).live).toBeGreaterThan(500);
     await row(page, 'particle kernel').locator('select').selectOption('wasm-simd');
-    await hudShows(/particle kernels: move WASM SIMD · cache WASM · rays WASM SIMD/);
+    await hudShows(/particle kernels: move WASM SIMD · cache WASM on \d+ threads · rays WASM SIMD/);
     expect((await particleLine(page)).live).toBeGreaterThan(500);
 
     // A hit filling its whole triangle (on) against storing only the column it hit: each switch starts

@@ -63,7 +63,7 @@ describe('the capsule worker pool in real Chromium', () => {
     expect(result).toMatchObject({ isolated: true, differ: 0, threads: 3, onCaller: 0, notices: [] });
     expect(result.hits).toBeGreaterThan(200);
     // The page's ray pool started (the HUD's threads line); its capsule pool waits for a crowd to ask.
-    await hudMatch(page, /\d threads? for rays and crowd · cross-origin isolated/, 90_000);
+    await hudMatch(page, /\d threads? for rays, crowd and particles · cross-origin isolated/, 90_000);
     expect(errors).toEqual([]);
   });
 });
@@ -111,7 +111,7 @@ describe('the ray worker pool in real Chromium', () => {
     });
     expect(result).toMatchObject({ isolated: true, differ: 0, threads: 3, onCaller: 0, notices: [] });
     expect(result.hits).toBeGreaterThan(300);
-    await hudMatch(page, /\d threads? for rays and crowd · cross-origin isolated/, 90_000);
+    await hudMatch(page, /\d threads? for rays, crowd and particles · cross-origin isolated/, 90_000);
     expect(errors).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     const workers = guiControl(threads, page, 'worker threads (0: main only)').locator('input').first();
     await workers.fill('2');
     await workers.press('Enter');
-    await hudMatch(page, /3 threads for rays and crowd · cross-origin isolated/, 90_000);
+    await hudMatch(page, /3 threads for rays, crowd and particles · cross-origin isolated/, 90_000);
 
     // The emitters on, strategy A on the 4-way tree: the SIMD kernel one ray at a time, the pool's walk.
     const emitters = guiFolder(page, 'Ray emitters');
@@ -45,7 +45,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     // Back to the main thread alone: the per-thread line goes, the rays stay.
     await workers.fill('0');
     await workers.press('Enter');
-    await hudMatch(page, /1 thread for rays and crowd · cross-origin isolated/, 90_000);
+    await hudMatch(page, /1 thread for rays, crowd and particles · cross-origin isolated/, 90_000);
     await page.waitForFunction(() => !/A threads [\d.]/.test(document.querySelector('[data-testid="timing-hud"]')?.textContent ?? ''), null, {
       timeout: 90_000,
     });
@@ -76,7 +76,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     expect(await page.locator('[data-testid="result-chart"]').getAttribute('aria-label')).toMatch(/whole frame.*3 threads [\d.]+×/);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'thread-sweep.png') });
     // The slider is back where it was.
-    await hudMatch(page, /1 thread for rays and crowd · cross-origin isolated/, 90_000);
+    await hudMatch(page, /1 thread for rays, crowd and particles · cross-origin isolated/, 90_000);
     expect(errors).toEqual([]);
   }, 420_000);
 
@@ -86,7 +86,7 @@ describe('the page’s ray emitters on the worker pool', () => {
     const workers = guiControl(guiFolder(page, 'Threads'), page, 'worker threads (0: main only)').locator('input').first();
     await workers.fill('2');
     await workers.press('Enter');
-    await hudMatch(page, /3 threads for rays and crowd · cross-origin isolated/, 90_000);
+    await hudMatch(page, /3 threads for rays, crowd and particles · cross-origin isolated/, 90_000);
     type PageSandbox = {
       colliderscope: {
         scenes: { sandbox: { frame: number; hash(): string; system(name: string): { metrics(): Record<string, unknown> } | null } | null };

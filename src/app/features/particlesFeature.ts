@@ -241,6 +241,8 @@ export class ParticlesFeature implements AppFeature {
     if (system !== this.seen) this.adopt(system, sandbox);
     this.setVisible(system !== null);
     if (system === null) return;
+    // The page's particle pool, when it has workers (the particles move into its memory, or back out).
+    system.usePool(this.context?.rayThreads.particlePoolForParticles() ?? null);
     this.points.update(system.buffers);
     this.quads.mesh.visible = this.settings.showPlanes;
     if (this.settings.showPlanes) this.quads.update(system.buffers, this.settings.planeCount, this.settings.planeSize);
@@ -288,7 +290,9 @@ export class ParticlesFeature implements AppFeature {
   private kernelReadout(): string {
     const used = this.system?.simdInUse() ?? { move: false, cache: false, rays: false };
     const refusal = this.system?.simdRefusal() ?? '';
-    return `move ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · cache ${used.cache ? 'WASM' : 'TypeScript'} · rays ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
+    const pool = this.system?.threadPool ?? null;
+    const threads = used.move && pool !== null ? ` on ${pool.threadCount} threads` : '';
+    return `move ${used.move ? 'WASM SIMD' : refusal === '' ? 'TypeScript' : `TypeScript (${refusal})`} · cache ${used.cache ? 'WASM' : 'TypeScript'}${threads} · rays ${used.rays ? 'WASM SIMD' : 'TypeScript'}`;
   }
 
   private setVisible(on: boolean): void {
