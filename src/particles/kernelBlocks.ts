@@ -1,5 +1,5 @@
 import type { ParticleEffectParams } from './effectParams';
-import { moveConstants, type MoveConstants, type MoveLists, type MoveStep } from './moveParticles';
+import { emptyMoveConstants, moveConstants, type MoveLists, type MoveStep } from './moveParticles';
 import type { ParticleBuffers } from './particleBuffers';
 import type { PlaneCache } from './planeCache';
 
@@ -85,16 +85,7 @@ export class KernelBlocks {
   readonly askInts: Int32Array;
   readonly netFloats: Float64Array;
   readonly netInts: Int32Array;
-  private readonly constants: MoveConstants = {
-    gravityStep: 0,
-    restSpeed: 0,
-    decay: 0,
-    halfDrop: 0,
-    inverseSide: 0,
-    inverseHeight: 0,
-    urgentTime: 0,
-    askMargin: 0,
-  };
+  private readonly constants = emptyMoveConstants();
 
   /** Blocks at `places` of `buffer`, for `buffers` (in the same buffer) and heights at `heightsAt`; the net lists into the askers' array. */
   constructor(buffer: ArrayBufferLike, places: BlockPlaces, buffers: ParticleBuffers, heightsAt: number) {

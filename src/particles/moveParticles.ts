@@ -69,16 +69,12 @@ export function moveConstants(p: ParticleEffectParams, step: MoveStep, out: Move
   return out;
 }
 
-const constants: MoveConstants = {
-  gravityStep: 0,
-  restSpeed: 0,
-  decay: 0,
-  halfDrop: 0,
-  inverseSide: 0,
-  inverseHeight: 0,
-  urgentTime: 0,
-  askMargin: 0,
-};
+/** A MoveConstants to fill with moveConstants (one per caller, reused every step). */
+export function emptyMoveConstants(): MoveConstants {
+  return { gravityStep: 0, restSpeed: 0, decay: 0, halfDrop: 0, inverseSide: 0, inverseHeight: 0, urgentTime: 0, askMargin: 0 };
+}
+
+const constants = emptyMoveConstants();
 
 /** Frames ahead within which meeting a plane that is only a guess is urgent. */
 const URGENT_FRAMES = 4;

@@ -138,8 +138,8 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
   resetWork(): void {
     const work = this.work;
     work.jobs = work.jobsAlone = work.chunks = work.chunksOnCaller = 0;
-    work.busyMs = [];
-    work.notices = [];
+    work.busyMs.length = 0;
+    work.notices.length = 0;
   }
 
   /**

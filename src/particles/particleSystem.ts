@@ -362,6 +362,8 @@ export class ParticleSystem implements SimSystem {
     if (this.terrain !== world.terrain) this.terrainChanged(world);
     const frame = this.frame;
     for (const effect of this.effects) effect.cache.resetCounters();
+    // The pool's work counts this step's jobs (the timing panel's threads line).
+    this.pool?.resetWork();
     frame.spawned = frame.raycasts = frame.rayHits = frame.bounces = frame.fellThrough = frame.below = frame.caught = 0;
     const phase = this.phaseMs;
 

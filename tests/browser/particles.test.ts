@@ -65,6 +65,8 @@ describe('particles in real Chromium', () => {
         { timeout: 30_000 },
       );
     await hudShows(/particle kernels: move WASM SIMD · cache WASM on \d+ threads · rays WASM SIMD/);
+    // Each thread's busy ms over the pooled phases (the main thread, then the workers), their wall ms, the efficiency.
+    await hudShows(/particle threads [\d.]+( · [\d.]+)+ ms \/ [\d.]+ · eff \d+%/);
     await row(page, 'particle kernel').locator('select').selectOption('typescript');
     await hudShows(/particle kernels: move TypeScript · cache TypeScript · rays TypeScript/);
     expect((await particleLine(page)).live).toBeGreaterThan(500);

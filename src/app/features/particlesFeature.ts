@@ -25,6 +25,7 @@ import {
 import { CacheCells, PLANE_SOURCE_LEGEND, ParticlePoints, PlaneQuads, particleEffectLegend } from '../../view/particlesView';
 import type { Legend } from '../../view/legend';
 import type { AppContext, AppFeature } from '../feature';
+import { threadsLine } from './threadsLine';
 import { addFocusButton, sphereAround, type FocusTarget } from './focusButton';
 
 interface ParticlesSettings {
@@ -279,11 +280,16 @@ export class ParticlesFeature implements AppFeature {
     const ms = system.phaseMs;
     const hitRate = f.cacheLookups > 0 ? Math.round((100 * f.cacheHits) / f.cacheLookups) : 0;
     const fell = t.lives > 0 ? ((100 * t.fellThroughLives) / t.lives).toFixed(2) : '0';
-    return [
+    const lines = [
       `particles: ${f.alive.toLocaleString('en')} live · ${f.raycasts.toLocaleString('en')} rays · cache ${f.cacheLookups.toLocaleString('en')} lookups ${hitRate}% hits, ${f.cacheEvictions} evicted · ${f.bounces.toLocaleString('en')} bounces · fell through ${f.fellThrough} (${fell}% of lives)`,
       `particles ms: ${PARTICLE_PHASES.map((p) => `${p === 'verify' ? 'check' : p} ${ms[p].toFixed(2)}`).join(' · ')}`,
       `particle kernels: ${this.kernelReadout()}`,
     ];
+    // On the page's pool: each thread's busy ms over the step's move, lookups and net, their wall time, the efficiency.
+    const pool = system.threadPool;
+    if (pool !== null && system.simdInUse().move && pool.work.busyMs.length > 0)
+      lines.push(threadsLine('particle', pool.work.busyMs, ms.move + ms.cache + ms.ground));
+    return lines;
   }
 
   /** Which code moved the particles, asked the caches and cast the rays in the last step. */
