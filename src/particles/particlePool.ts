@@ -94,7 +94,7 @@ export interface ParticlePoolWork {
  * A move chunk keeps its lists (live, askers, urgent and later) inside its own slots and the scan lists
  * from its first slot; the calling thread then joins the chunks' lists in slot order. Every particle,
  * list and count is bit for bit the single-thread kernel's (SimdParticleKernel), whatever the thread
- * count: the same ParticleKernel calls, the same results.
+ * count: the same ResidentKernel calls, the same results. A pool serves one particle system at a time.
  *
  * Faults: a worker lost before or at its claim leaves its chunk to the others, nothing lost. A move is
  * done in place, so a worker killed in the middle of a move chunk would leave that chunk's first
