@@ -282,7 +282,7 @@ class App implements SceneLoaderHost, PresenterHost {
     const threads = result.points.map((point) => point.threads);
     const rows = sweepPhases(result.points).map((phase) => ({ phase, medians: sweepMedians(result.points, phase) }));
     const text = [
-      `scene ${scene} · ${navigator.hardwareConcurrency} hardware threads · on the pools: the ray emitters' casts and the capsule crowd's sweeps`,
+      `scene ${scene} · ${navigator.hardwareConcurrency} hardware threads · on the pools: the ray emitters' casts, the capsule crowd's sweeps and the particles' move, cache lookups and net`,
       '',
       result.table,
     ].join('\n');
