@@ -16,13 +16,16 @@
  * per thread count the median of the pair ratios (single / pool: how many times faster the pool's step
  * is) and their spread (min–max, p10–p90 from 10 pairs). "pooled phases" is the wall time of the three
  * phases the pool runs (move + cache + ground, the system's phase timers), the part threads can shorten;
- * "caller" is the calling thread's share of the chunks. Results go to bench-results/pool-particles.json.
+ * "caller" is the calling thread's share of the chunks. The ceiling row steps two single-thread worlds at
+ * once, this thread's and a worker thread's own copy, against one alone (ceilingRow). Results go to
+ * bench-results/pool-particles.json.
  *
  *   npx tsx tests/bench/pool-particles.ts            full run (100k and 1M particles, 1 and 2 threads, 11 pairs)
  *   npx tsx tests/bench/pool-particles.ts --quick    smoke run (128 terrain, 10k particles, 3 pairs)
  *   options: --cells N  --sizes N,N  --pairs N  --threads 1,2,…  --block N
  */
 import { cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import {
   ParticlePool,
   ParticleSystem,
@@ -67,7 +70,8 @@ interface World {
   sandbox: Sandbox;
   system: ParticleSystem;
 }
-const scene = parseScene({ name: 'pool-particles', seed: 20120619, terrain: { cells: CELLS } });
+const SEED = 20120619;
+const scene = parseScene({ name: 'pool-particles', seed: SEED, terrain: { cells: CELLS } });
 /**
  * One terrain and one tree for both worlds: the SIMD ray kernel holds one tree in its memory and copies
  * another in when cast against it, some 60 ms at 512 cells, which two trees would pay at every switch
@@ -113,6 +117,74 @@ function stepBlock(w: World): Block {
 // Each contender from its own call site.
 const stepSingle = (w: World): Block => stepBlock(w);
 const stepPooled = (w: World): Block => stepBlock(w);
+
+/**
+ * The ceiling: two single-thread worlds stepped at once, this one and a worker thread's own copy
+ * (_independentCaster.ts: its own terrain, tree, particles and kernels, nothing shared), against this
+ * one alone, in alternating pairs of BLOCK steps. What two copies gain over one (per step, the pair's
+ * time halved) is the most any split of this step across two threads could gain on this machine at
+ * this moment: the cores the process gets, and what two steps cost each other (caches, memory bandwidth).
+ */
+async function ceilingRow(single: World, particles: number): Promise<string> {
+  const signals = new Int32Array(new SharedArrayBuffer(8));
+  const url = new URL('./_independentCaster.ts', import.meta.url).href;
+  const copy = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`, {
+    eval: true,
+    workerData: {
+      signals: signals.buffer,
+      cells: CELLS,
+      rays: particles,
+      seed: SEED,
+      kind: 'particles',
+      particles: { budget: BUDGET, block: BLOCK, settle: SETTLE },
+    },
+  });
+  await new Promise((resolve, reject) => {
+    copy.once('message', resolve);
+    copy.once('error', reject);
+  });
+  let go = 0;
+  const twoAtOnce = (): Block => {
+    Atomics.store(signals, 0, ++go);
+    Atomics.notify(signals, 0);
+    const block = stepBlock(single);
+    const wall = performance.now();
+    while (Atomics.load(signals, 1) !== go) Atomics.wait(signals, 1, go - 1, 1000);
+    // The block's own wall time, plus any wait for the copy to finish its block.
+    return { ...block, wallMs: block.wallMs + (performance.now() - wall) / BLOCK };
+  };
+  twoAtOnce();
+  const alone: Block[] = [];
+  const both: Block[] = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    if (pair % 2 === 0) {
+      alone.push(stepSingle(single));
+      both.push(twoAtOnce());
+    } else {
+      both.push(twoAtOnce());
+      alone.push(stepSingle(single));
+    }
+  }
+  Atomics.store(signals, 0, -1);
+  Atomics.notify(signals, 0);
+  await copy.terminate();
+  // Two steps' work per step of wall time: the pair's wall halved reads as the pool's step would.
+  const halved = (blocks: Block[]): number[] => blocks.map((block) => block.wallMs / 2);
+  const label = `${(particles / 1000).toLocaleString('en')}k particles, ceiling: 2 copies`;
+  const wall = report.add(
+    pairedRow(
+      `${label}: step wall`,
+      'two copies',
+      'single-thread SIMD',
+      { oursMs: halved(both), peerMs: alone.map((b) => b.wallMs), repeats: BLOCK },
+      {
+        unit: 'particle step',
+        extra: { particles, threads: 2, clock: 'wall', ceiling: true },
+      },
+    ),
+  );
+  return `${label.padEnd(28)} ${wall.peerMs.toFixed(2).padStart(7)} ${wall.ourMs.toFixed(2).padStart(7)}  ${(wall.ratio.toFixed(2) + ' (' + formatSpread(wall.spread) + ')').padStart(30)}`;
+}
 
 const report = new BenchReport(import.meta.url, {
   cells: CELLS,
@@ -192,6 +264,7 @@ for (const particles of SIZES) {
       failed = true;
     }
   }
+  lines.push(await ceilingRow(single, particles));
   console.log(`${particles.toLocaleString('en')} particles: ${alive.toLocaleString('en')} alive at steady state`);
   pooled.system.usePool(null);
 }
