@@ -42,7 +42,7 @@ const I32 = {
   withWind: 32,
   cellLookups: 33,
   surfaceKeys: 34,
-  /** The move's results, in the order a pool chunk's record holds them too (MOVE_RESULTS). */
+  /** The move's results, in the order a pool chunk's record holds them too (moveSlots' five). */
   askCount: 35,
   urgentEnd: 36,
   laterStart: 37,
@@ -63,9 +63,6 @@ const I32 = {
   askers: 52,
   needy: 53,
 } as const;
-
-/** Where a move writes its results in the step block (ints), as five i32: askers' end, urgent end, later start, bounces, alive. */
-export const MOVE_RESULTS = I32.askCount;
 
 /** Where the blocks lie, and their sizes (the kernel's stepBlockBytes, askBlockBytes, netBlockBytes). */
 export interface BlockPlaces {
@@ -156,9 +153,14 @@ export class KernelBlocks {
     ints[I32.askCount] = askCount;
   }
 
-  /** The move's results from the step block into `lists`. */
+  /** The move's results from the step block into `lists`: the list ends replace, bounces and alive add up. */
   readMove(lists: MoveLists): void {
-    readMoveResults(this.ints, MOVE_RESULTS, lists);
+    const ints = this.ints;
+    lists.askCount = ints[I32.askCount]!;
+    lists.urgentEnd = ints[I32.urgentEnd]!;
+    lists.laterStart = ints[I32.laterStart]!;
+    lists.bounces += ints[I32.bounces]!;
+    lists.alive += ints[I32.alive]!;
   }
 
   /** One effect's cache lookups: askers [from, to) in `cache`. */
@@ -185,13 +187,4 @@ export class KernelBlocks {
     netFloats[NET_F64.half] = half;
     netFloats[NET_F64.inverseSpacing] = inverseSpacing;
   }
-}
-
-/** A move's five results at words[at …] into `lists` (the askers' end, the urgent end and the later start replace; bounces and alive add up). */
-export function readMoveResults(words: Int32Array, at: number, lists: MoveLists): void {
-  lists.askCount = words[at]!;
-  lists.urgentEnd = words[at + 1]!;
-  lists.laterStart = words[at + 2]!;
-  lists.bounces += words[at + 3]!;
-  lists.alive += words[at + 4]!;
 }

@@ -5,7 +5,7 @@ import { PooledKernel } from '../platform/pooledKernel';
 import { SharedKernelPool, type SharedKernelPoolOptions } from '../platform/sharedKernelPool';
 import { growSharedMemoryTo } from '../platform/sharedMemory';
 import { MAX_POOL_WORKERS } from '../platform/workerPool';
-import { KernelBlocks, readMoveResults, type BlockPlaces } from './kernelBlocks';
+import { KernelBlocks, type BlockPlaces } from './kernelBlocks';
 import type { MoveLists, MoveStep } from './moveParticles';
 import { ParticleBuffers } from './particleBuffers';
 import {
@@ -51,8 +51,9 @@ export type ParticlePoolOptions = SharedKernelPoolOptions;
 /** The one set of buffers the pool holds, and where its blocks, work areas and chunk table lie. */
 interface PoolResident {
   buffers: ParticleBuffers;
-  /** The shared memory's buffer the views were made on (caches there are resident too). */
+  /** The shared memory's buffer the views were made on (caches there are resident too), and its words. */
   buffer: ArrayBufferLike;
+  words: Int32Array;
   /** One set of parameter blocks per effect (a job runs every effect's chunks). */
   blocks: KernelBlocks[];
   heights: Float32Array;
@@ -102,7 +103,6 @@ export interface ParticlePoolWork {
  */
 export class ParticlePool extends PooledKernel<SharedParticleExports> implements ResidentKernel {
   private resident: PoolResident | null = null;
-  private urgentScratch = new Int32Array(0);
   private laterScratch = new Int32Array(0);
   /** Tests only: the worker in this slot raises this fault on its next job's first claim. */
   private fault: { slot: number; kind: ChunkFault } | null = null;
@@ -162,11 +162,22 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
     caches.forEach((cache, k) => cache.relocate({ buffer, byteOffset: places.caches[k]! }));
     const blocks = layout.blocks.map((at) => new KernelBlocks(buffer, at, buffers, places.heights));
     const heights = new Float32Array(buffer, places.heights, heightCount);
-    this.resident = { buffers, buffer, blocks, heights, from: base, to, places: layout.blocks, areas, areaStride, table, records, maxChunks };
-    if (this.urgentScratch.length < capacity) {
-      this.urgentScratch = new Int32Array(capacity);
-      this.laterScratch = new Int32Array(capacity);
-    }
+    this.resident = {
+      buffers,
+      buffer,
+      words: new Int32Array(buffer),
+      blocks,
+      heights,
+      from: base,
+      to,
+      places: layout.blocks,
+      areas,
+      areaStride,
+      table,
+      records,
+      maxChunks,
+    };
+    if (this.laterScratch.length < capacity) this.laterScratch = new Int32Array(capacity);
     return buffers;
   }
 
@@ -205,12 +216,10 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
       chunks = this.writeTable(chunks, CHUNK_MOVE, resident.places[e]!.step, effect.start, end, chunkSize);
     }
     this.runJob(chunks);
-    const words = new Int32Array(resident.buffer);
+    const words = resident.words;
     const { live, askers, needy } = b;
-    const urgent = this.urgentScratch;
     const later = this.laterScratch;
     const top = later.length;
-    const results = this.moveResults;
     let chunk = 0;
     for (let e = 0; e < effects.length; e++) {
       const effect = effects[e]!;
@@ -223,7 +232,7 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
       let bounces = 0;
       for (let from = start; from < end; from += chunkSize, chunk++) {
         const to = Math.min(from + chunkSize, end);
-        const at = (resident.records + CHUNK_RECORD_BYTES * chunk + 4) >> 2;
+        const at = this.resultsAt(chunk);
         const askEnd = words[at]!;
         const urgentEnd = words[at + 1]!;
         const laterStart = words[at + 2]!;
@@ -232,29 +241,27 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
         alive += chunkAlive;
         askers.copyWithin(askCount, from, askEnd);
         askCount += askEnd - from;
-        urgent.set(needy.subarray(from, urgentEnd), urgentCount);
-        urgentCount += urgentEnd - from;
-        // The later list grows down from the effect's end, the lowest slot highest: the first chunk's on top.
+        // The later list grows down from the effect's end, the lowest slot highest: the first chunk's on
+        // top. It is set aside first, as the urgent lists, moved down in place, may cover an earlier one.
         laterCount += to - laterStart;
-        later.set(needy.subarray(laterStart, to), top - laterCount);
+        copyRange(later, top - laterCount, needy, laterStart, to);
+        needy.copyWithin(start + urgentCount, from, urgentEnd);
+        urgentCount += urgentEnd - from;
         bounces += words[at + 3]!;
       }
-      needy.set(urgent.subarray(0, urgentCount), start);
-      needy.set(later.subarray(top - laterCount, top), end - laterCount);
-      results[0] = askCount;
-      results[1] = start + urgentCount;
-      results[2] = end - laterCount;
-      results[3] = bounces;
-      results[4] = alive;
-      readMoveResults(results, 0, lists);
+      copyRange(needy, end - laterCount, later, top - laterCount, top);
+      lists.askCount = askCount;
+      lists.urgentEnd = start + urgentCount;
+      lists.laterStart = end - laterCount;
+      lists.bounces += bounces;
+      lists.alive += alive;
       ends.alive[e] = alive;
-      ends.askersEnd[e] = lists.askCount;
+      ends.askersEnd[e] = askCount;
       ends.urgentEnd[e] = lists.urgentEnd;
       ends.laterStart[e] = lists.laterStart;
     }
     return true;
   }
-  private readonly moveResults = new Int32Array(5);
 
   /** Every effect's cache lookups in one job, cut into chunks of askers (each asker writes only its own particle). */
   askEffects(b: ParticleBuffers, effects: readonly EffectSlots[], askersEnd: Int32Array, dt: number): boolean {
@@ -271,13 +278,13 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
       from = askersEnd[e]!;
     }
     this.runJob(chunks);
-    const words = new Int32Array(resident.buffer);
+    const words = resident.words;
     let chunk = 0;
     from = 0;
     for (let e = 0; e < effects.length; e++) {
       const to = askersEnd[e]!;
       let hits = 0;
-      for (let first = from; first < to; first += chunkSize, chunk++) hits += words[(resident.records + CHUNK_RECORD_BYTES * chunk + 4) >> 2]!;
+      for (let first = from; first < to; first += chunkSize, chunk++) hits += words[this.resultsAt(chunk)]!;
       effects[e]!.cache.countLookups(to - from, hits);
       from = to;
     }
@@ -304,7 +311,7 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
       chunks = this.writeTable(chunks, CHUNK_NET, resident.places[e]!.net, effect.start, end, chunkSize);
     }
     this.runJob(chunks);
-    const words = new Int32Array(resident.buffer);
+    const words = resident.words;
     const askers = b.askers;
     let found = 0;
     let chunk = 0;
@@ -312,7 +319,7 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
       const effect = effects[e]!;
       const end = effect.start + effect.capacity;
       for (let from = effect.start; from < end; from += chunkSize, chunk++) {
-        const count = words[(resident.records + CHUNK_RECORD_BYTES * chunk + 4) >> 2]!;
+        const count = words[this.resultsAt(chunk)]!;
         askers.copyWithin(found, from, from + count);
         found += count;
       }
@@ -321,12 +328,17 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
     return true;
   }
 
+  /** The word index of chunk `chunk`'s first result (past its done word) in the shared memory. */
+  private resultsAt(chunk: number): number {
+    return (this.resident!.records + CHUNK_RECORD_BYTES * chunk + 4) >> 2;
+  }
+
   /** Appends the chunks of [from, to), cut every `chunkSize`, to the chunk table from entry `chunk`; returns the entries in all. */
   private writeTable(chunk: number, kind: number, block: number, from: number, to: number, chunkSize: number): number {
     const resident = this.resident!;
     const chunks = chunk + Math.ceil((to - from) / chunkSize);
     if (chunks > resident.maxChunks) throw new RangeError(`${chunks} chunks for a table of ${resident.maxChunks}`);
-    const words = new Int32Array(resident.buffer);
+    const words = resident.words;
     for (let first = from, at = (resident.table >> 2) + 4 * chunk; first < to; first += chunkSize, at += 4) {
       words[at] = kind;
       words[at + 1] = block;
@@ -364,7 +376,7 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
     if (threads.workers === 0 || !threads.canRunNow()) {
       const started = performance.now();
       caller.begin(0);
-      for (let k = 0; k < chunks; k++) caller.run(k, k + 1, resident.records + CHUNK_RECORD_BYTES * k + 4);
+      for (let k = 0; k < chunks; k++) caller.run(k, k + 1, 4 * this.resultsAt(k));
       work.jobsAlone++;
       work.chunksOnCaller += chunks;
       addBusy(work.busyMs, [performance.now() - started]);
@@ -377,6 +389,11 @@ export class ParticlePool extends PooledKernel<SharedParticleExports> implements
     addBusy(work.busyMs, threads.busyMs(job, run));
     work.notices.push(...run.notices);
   }
+}
+
+/** target[at …] = source[from, to), element by element (no view made). */
+function copyRange(target: Int32Array, at: number, source: Int32Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) target[at++] = source[k]!;
 }
 
 /** Adds one job's busy times to the running sums, thread by thread. */
