@@ -199,19 +199,16 @@ export class ParticleSystem implements SimSystem {
   /** The kernel buffers whose memory holds the terrain's heights as they are now (null: none does). */
   private heightsLoadedInto: ParticleBuffers | null = null;
   private terrain: TerrainMesh | null = null;
-  /**
-   * Slots that ask their effect's cache this step (they bounced, or entered a new cell), grouped by
-   * effect: effect e's are askers[askersEnd[e−1] .. askersEnd[e]).
-   */
-  private askersEnd = new Int32Array(0);
   /** Set when the SIMD kernel could not get memory for these effects (cleared when they change). */
   private simdMemoryRefused = '';
   /** The pool the WebAssembly phases run on (usePool), or null for this thread alone. */
   private pool: ParticlePool | null = null;
-  private urgentEnd = new Int32Array(0);
-  private laterStart = new Int32Array(0);
-  /** Where the move left each effect's lists (its arrays are askersEnd, urgentEnd and laterStart). */
-  private listEnds: EffectListEnds = { alive: new Int32Array(0), askersEnd: this.askersEnd, urgentEnd: this.urgentEnd, laterStart: this.laterStart };
+  /**
+   * Where the move left each effect's lists: its live count, and its askers (the slots that ask their
+   * effect's cache this step: they bounced, or entered a new cell), effect e's being
+   * askers[askersEnd[e−1] .. askersEnd[e]), and its urgent and later needy.
+   */
+  private listEnds: EffectListEnds = emptyListEnds(0);
   /** Where each effect's list of particles under the ground ends in buffers.askers (the net's scan on a kernel). */
   private foundEnd = new Int32Array(0);
   /** How far the move filled the buffers' lists this step. */
@@ -246,10 +243,7 @@ export class ParticleSystem implements SimSystem {
     });
     this.simdMemoryRefused = '';
     this.buffers = (this.wantsSimd() ? this.kernelBuffers(start) : null) ?? new ParticleBuffers(start);
-    this.askersEnd = new Int32Array(effects.length);
-    this.urgentEnd = new Int32Array(effects.length);
-    this.laterStart = new Int32Array(effects.length);
-    this.listEnds = { alive: new Int32Array(effects.length), askersEnd: this.askersEnd, urgentEnd: this.urgentEnd, laterStart: this.laterStart };
+    this.listEnds = emptyListEnds(effects.length);
     this.foundEnd = new Int32Array(effects.length);
     this.resetTotals();
   }
@@ -403,8 +397,8 @@ export class ParticleSystem implements SimSystem {
         this.options.pick,
         this.buffers.live,
         this.buffers.needy,
-        this.urgentEnd,
-        this.laterStart,
+        this.listEnds.urgentEnd,
+        this.listEnds.laterStart,
         this.buffers.planeSources,
         this.random,
       );
@@ -646,11 +640,11 @@ export class ParticleSystem implements SimSystem {
    */
   private askCaches(dt: number): void {
     const kernel = this.kernel();
-    if (kernel !== null && kernel.askEffects(this.buffers, this.effects, this.askersEnd, dt)) return;
+    if (kernel !== null && kernel.askEffects(this.buffers, this.effects, this.listEnds.askersEnd, dt)) return;
     let from = 0;
     for (let e = 0; e < this.effects.length; e++) {
       const effect = this.effects[e]!;
-      const to = this.askersEnd[e]!;
+      const to = this.listEnds.askersEnd[e]!;
       askCache(this.buffers, from, to, effect.cache, effect.params.radius, dt);
       from = to;
     }
@@ -764,4 +758,14 @@ function validateOptions(options: ParticleSystemOptions): void {
     throw new InvalidParameterError('kernel', "'wasm-simd' or 'typescript'", options.kernel);
   checkFilter(options.filter);
   if (!(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidParameterError('seed', 'a whole number ≥ 0', options.seed);
+}
+
+/** List ends for `effects` effects, all zero. */
+function emptyListEnds(effects: number): EffectListEnds {
+  return {
+    alive: new Int32Array(effects),
+    askersEnd: new Int32Array(effects),
+    urgentEnd: new Int32Array(effects),
+    laterStart: new Int32Array(effects),
+  };
 }
