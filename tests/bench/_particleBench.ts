@@ -51,15 +51,23 @@ export interface ParticleWorld {
 /** The last terrain and tree made, and the terrain section they were made for. */
 let lastGround: { key: string; terrain: TerrainMesh; bvh: BVH } | null = null;
 
+/** The seed of every particle benchmark's scene. */
+export const SCENE_SEED = 20120619;
+
 /**
- * A sandbox of its own on `terrain` with the showcase effects for PARTICLES particles and BUDGET rays,
- * the scene's seed 20120619, snapshots off. Worlds made one after another on the same terrain share
+ * A sandbox of its own on `terrain` with the showcase effects for `load` (default PARTICLES particles
+ * and BUDGET rays), the scene's seed SCENE_SEED, snapshots off. Worlds made one after another on the same terrain share
  * its mesh and tree (no benchmark edits them): the SIMD ray kernel holds one tree in its memory and
  * copies another in when cast against it (some 60 ms at 512 cells), which two worlds stepped in turn
  * would otherwise pay at every switch.
  */
-export function particleWorld(name: string, terrain: Partial<TerrainParams>, options: Partial<ParticleSystemOptions> = {}): ParticleWorld {
-  const scene = parseScene({ name, seed: 20120619, terrain });
+export function particleWorld(
+  name: string,
+  terrain: Partial<TerrainParams>,
+  options: Partial<ParticleSystemOptions> = {},
+  load: { particles?: number; budget?: number } = {},
+): ParticleWorld {
+  const scene = parseScene({ name, seed: SCENE_SEED, terrain });
   const key = JSON.stringify(scene.terrain);
   const ground = lastGround?.key === key ? lastGround : null;
   const sandbox = new Sandbox(scene, ground?.terrain, 8);
@@ -67,7 +75,7 @@ export function particleWorld(name: string, terrain: Partial<TerrainParams>, opt
   lastGround = { key, terrain: sandbox.terrain, bvh };
   sandbox.setBvh(bvh);
   const system = new ParticleSystem(
-    showcaseEffects(sandbox.terrain, { particles: PARTICLES, budget: BUDGET }),
+    showcaseEffects(sandbox.terrain, { particles: load.particles ?? PARTICLES, budget: load.budget ?? BUDGET }),
     { seed: scene.seed, ...options },
     false,
   );

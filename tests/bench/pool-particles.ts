@@ -30,16 +30,13 @@ import {
   ParticlePool,
   ParticleSystem,
   PARTICLE_PHASES,
-  Sandbox,
   StateHasher,
-  buildBVH,
   loadSimdParticles,
   loadSimdRays,
-  parseScene,
-  showcaseEffects,
   simdParticlesUnavailableReason,
 } from '../../src/core';
 import { cpuMs, median, type PairTimes } from './_pairedCpu';
+import { SCENE_SEED, particleWorld, type ParticleWorld } from './_particleBench';
 import { BenchReport, formatSpread, pairedRow } from './_report';
 
 const args = process.argv.slice(2);
@@ -66,31 +63,9 @@ if ((await loadSimdParticles()) === null) {
 }
 await loadSimdRays();
 
-interface World {
-  sandbox: Sandbox;
-  system: ParticleSystem;
-}
-const SEED = 20120619;
-const scene = parseScene({ name: 'pool-particles', seed: SEED, terrain: { cells: CELLS } });
-/**
- * One terrain and one tree for both worlds: the SIMD ray kernel holds one tree in its memory and copies
- * another in when cast against it, some 60 ms at 512 cells, which two trees would pay at every switch
- * between the worlds (neither world edits the terrain).
- */
-const first = new Sandbox(scene, undefined, 8);
-const terrain = first.terrain;
-const bvh = buildBVH(terrain.positions, terrain.indices);
-function world(particles: number): World {
-  const sandbox = new Sandbox(scene, terrain, 8);
-  sandbox.setBvh(bvh);
-  const system = new ParticleSystem(
-    showcaseEffects(sandbox.terrain, { particles, budget: BUDGET }),
-    { seed: scene.seed, checkFallThrough: false },
-    false,
-  );
-  sandbox.addSystem(system);
-  return { sandbox, system };
-}
+/** ParticleWorlds made one after another on one terrain share its mesh and tree (particleParticleWorld says why). */
+const world = (particles: number): ParticleWorld =>
+  particleWorld('pool-particles', { cells: CELLS }, { checkFallThrough: false }, { particles, budget: BUDGET });
 const hashOf = (system: ParticleSystem): string => {
   const hasher = new StateHasher();
   system.hash(hasher);
@@ -104,7 +79,7 @@ interface Block {
   pooledMs: number;
 }
 const POOLED_PHASES = ['move', 'cache', 'ground'] as const;
-function stepBlock(w: World): Block {
+function stepBlock(w: ParticleWorld): Block {
   let pooledMs = 0;
   const wall = performance.now();
   const cpu = cpuMs();
@@ -115,8 +90,8 @@ function stepBlock(w: World): Block {
   return { wallMs: (performance.now() - wall) / BLOCK, cpuMs: (cpuMs() - cpu) / BLOCK, pooledMs: pooledMs / BLOCK };
 }
 // Each contender from its own call site.
-const stepSingle = (w: World): Block => stepBlock(w);
-const stepPooled = (w: World): Block => stepBlock(w);
+const stepSingle = (w: ParticleWorld): Block => stepBlock(w);
+const stepPooled = (w: ParticleWorld): Block => stepBlock(w);
 
 /**
  * The ceiling: two single-thread worlds stepped at once, this one and a worker thread's own copy
@@ -125,7 +100,7 @@ const stepPooled = (w: World): Block => stepBlock(w);
  * time halved) is the most any split of this step across two threads could gain on this machine at
  * this moment: the cores the process gets, and what two steps cost each other (caches, memory bandwidth).
  */
-async function ceilingRow(single: World, particles: number): Promise<string> {
+async function ceilingRow(single: ParticleWorld, particles: number): Promise<string> {
   const signals = new Int32Array(new SharedArrayBuffer(8));
   const url = new URL('./_independentCaster.ts', import.meta.url).href;
   const copy = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`, {
@@ -134,7 +109,7 @@ async function ceilingRow(single: World, particles: number): Promise<string> {
       signals: signals.buffer,
       cells: CELLS,
       rays: particles,
-      seed: SEED,
+      seed: SCENE_SEED,
       kind: 'particles',
       particles: { budget: BUDGET, block: BLOCK, settle: SETTLE },
     },
